@@ -1,0 +1,38 @@
+# baton: a language server and linter for the Markdown agents hand each other.
+GO ?= go
+BIN := bin/baton
+
+.PHONY: build demo test e2e-setup docs vet fuzz bench clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/baton
+
+# Runs baton on its bundled examples. baton exits 1 because the bad examples
+# hold error findings; the demo is about the output, so that is not a failure.
+demo: build
+	@echo '$$ baton check examples/'
+	@./$(BIN) check examples/ || [ $$? -eq 1 ]
+
+# The whole suite: unit, fixture, server, CLI and editor (e2e) tests.
+test: e2e-setup
+	$(GO) vet ./...
+	$(GO) test -race ./...
+
+e2e-setup:
+	@./e2e/setup.sh
+
+docs:
+	$(GO) run ./cmd/baton explain --markdown > docs/rules.md
+
+FUZZTIME ?= 20s
+fuzz:
+	$(GO) test ./analysis/ -run '^$$' -fuzz FuzzLineIndex -fuzztime $(FUZZTIME)
+	$(GO) test ./analysis/ -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
+	$(GO) test ./analysis/packet/ -run '^$$' -fuzz FuzzPacket -fuzztime $(FUZZTIME)
+	$(GO) test ./server/ -run '^$$' -fuzz FuzzApplyChanges -fuzztime $(FUZZTIME)
+
+bench:
+	$(GO) test ./bench/ -run '^$$' -bench . -benchtime 2s
+
+clean:
+	rm -rf bin

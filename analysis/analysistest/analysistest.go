@@ -1,0 +1,147 @@
+// Package analysistest runs an analyzer over txtar fixtures, keeping each
+// document next to the findings it must produce.
+//
+// A fixture holds:
+//
+//	-- input.md --   the document
+//	-- want --       one expected finding a line: "LINE:COL rule-id substring of the message"
+//	                 (1-based line and byte column); empty when nothing may be reported
+//	-- kind --       optional: the kind the document must be detected as
+//	-- fixed.md --   optional: the document after applying the first fix of every finding
+//
+// The text before the first file is free: fixtures from real projects say
+// there where the document came from.
+package analysistest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// Run checks every testdata/**/*.txtar fixture under dir against analyzer.
+func Run(t *testing.T, dir string, analyzer *analysis.Analyzer) {
+	t.Helper()
+	reg, err := analysis.NewRegistry(analyzer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".txtar") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no fixtures under %s", dir)
+	}
+	for _, file := range files {
+		name, _ := filepath.Rel(dir, file)
+		t.Run(strings.TrimSuffix(name, ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, reg, ar)
+		})
+	}
+}
+
+func check(t *testing.T, reg *analysis.Registry, ar *txtar.Archive) {
+	t.Helper()
+	files := map[string]string{}
+	for _, f := range ar.Files {
+		files[f.Name] = string(f.Data)
+	}
+	input, ok := files["input.md"]
+	if !ok {
+		t.Fatal("fixture has no input.md")
+	}
+	want, ok := files["want"]
+	if !ok {
+		t.Fatal("fixture has no want file")
+	}
+	doc := analysis.Parse("input.md", input)
+	if k, ok := files["kind"]; ok && strings.TrimSpace(k) != doc.Kind.String() {
+		t.Errorf("kind = %q, want %q", doc.Kind, strings.TrimSpace(k))
+	}
+	res := reg.Analyze(doc, nil)
+
+	got := make([]string, len(res.Findings))
+	for i, f := range res.Findings {
+		if f.Span.Start < 0 || f.Span.End < f.Span.Start || f.Span.End > len(input) {
+			t.Errorf("finding %s has span %v outside the document (%d bytes)", f.Rule, f.Span, len(input))
+		}
+		got[i] = Format(doc, f)
+	}
+	var expect []string
+	for _, l := range strings.Split(want, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			expect = append(expect, l)
+		}
+	}
+	matched := make([]bool, len(got))
+	for _, w := range expect {
+		found := false
+		for i, g := range got {
+			if !matched[i] && matches(g, w) {
+				matched[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("missing finding: %s", w)
+		}
+	}
+	for i, g := range got {
+		if !matched[i] {
+			t.Errorf("unexpected finding: %s", g)
+		}
+	}
+
+	if fixed, ok := files["fixed.md"]; ok {
+		var edits []analysis.Edit
+		for _, f := range res.Findings {
+			if len(f.Fixes) > 0 {
+				edits = append(edits, f.Fixes[0].Edits...)
+			}
+		}
+		out, err := analysis.ApplyEdits(input, edits)
+		if err != nil {
+			t.Fatalf("applying fixes: %v", err)
+		}
+		if d := cmp.Diff(fixed, out); d != "" {
+			t.Errorf("fixed document (-want +got):\n%s", d)
+		}
+	}
+}
+
+// Format writes a finding as "LINE:COL rule-id message" (1-based, byte column).
+func Format(doc *analysis.Document, f analysis.Finding) string {
+	p := doc.Lines.Position(f.Span.Start, analysis.UTF8)
+	return fmt.Sprintf("%d:%d %s %s", p.Line+1, p.Character+1, f.Rule, f.Message)
+}
+
+// matches reports whether a formatted finding satisfies a want line: the
+// same position and rule, and a message containing the rest.
+func matches(got, want string) bool {
+	wf := strings.SplitN(want, " ", 3)
+	gf := strings.SplitN(got, " ", 3)
+	if len(wf) < 2 || len(gf) < 3 || wf[0] != gf[0] || wf[1] != gf[1] {
+		return false
+	}
+	if len(wf) == 3 {
+		return strings.Contains(gf[2], wf[2])
+	}
+	return true
+}

@@ -1,0 +1,254 @@
+package analysis
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	gtext "github.com/yuin/goldmark/text"
+	"go.yaml.in/yaml/v3"
+)
+
+// Kind is what sort of document baton takes a text to be, decided from its
+// content, never from its file name.
+type Kind int
+
+const (
+	KindOther Kind = iota
+	KindPacket
+	KindHandoff
+	KindWorkflow
+)
+
+var kindNames = [...]string{KindOther: "other", KindPacket: "stop packet", KindHandoff: "handoff", KindWorkflow: "workflow"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Document is a parsed Markdown text. It is immutable once built, so any
+// number of readers may share it.
+type Document struct {
+	URI  string // where the text came from (a file path or URI); used in messages only
+	Text string
+	Kind Kind
+
+	Lines *LineIndex
+	// Source is what goldmark parsed: Text with any front matter blanked out
+	// (line breaks kept), so byte offsets in the AST are offsets in Text.
+	Source []byte
+	Root   ast.Node
+
+	FrontMatter *FrontMatter // nil when the document has none
+	Headings    []Heading    // the document's own headings (top level, not quoted or nested), in order
+}
+
+// FrontMatter is a leading YAML block between "---" lines.
+type FrontMatter struct {
+	Span Span // the whole block, delimiters included
+	Body Span // the YAML between the delimiters
+	// Data holds the top-level mapping; nil when the YAML is malformed or not
+	// a mapping, and then Err says why.
+	Data map[string]any
+	Err  error
+}
+
+// Heading is an ATX or setext heading.
+type Heading struct {
+	Level  int
+	Text   string // the heading's content as written, trimmed
+	Span   Span   // the heading's lines, from the start of the first to the end of the last (without its line break)
+	Inner  Span   // the content's bytes
+	Setext bool
+}
+
+var md = goldmark.New()
+
+// Parse parses text and detects its kind. It never fails: malformed input
+// is still a document, and rules report what is wrong with it.
+func Parse(uri, text string) *Document {
+	d := &Document{URI: uri, Text: text, Lines: NewLineIndex(text)}
+	d.Source = []byte(text)
+	if fm := parseFrontMatter(text); fm != nil {
+		d.FrontMatter = fm
+		for i := fm.Span.Start; i < fm.Span.End; i++ {
+			if c := d.Source[i]; c != '\n' && c != '\r' {
+				d.Source[i] = ' '
+			}
+		}
+	}
+	d.Root = md.Parser().Parse(gtext.NewReader(d.Source))
+	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			if hd, ok := d.heading(h); ok {
+				d.Headings = append(d.Headings, hd)
+			}
+		}
+	}
+	d.Kind = detectKind(d)
+	return d
+}
+
+func (d *Document) heading(h *ast.Heading) (Heading, bool) {
+	lines := h.Lines()
+	if lines.Len() == 0 {
+		return Heading{}, false
+	}
+	first, last := lines.At(0), lines.At(lines.Len()-1)
+	startLine, endLine := d.Lines.LineOf(first.Start), d.Lines.LineOf(max(last.Stop-1, last.Start))
+	lineText := strings.TrimLeft(d.Lines.Line(startLine), " ")
+	setext := !strings.HasPrefix(lineText, "#")
+	if setext && endLine+1 < d.Lines.LineCount() {
+		endLine++ // the underline
+	}
+	inner := Span{first.Start, last.Stop}
+	return Heading{
+		Level:  h.Level,
+		Text:   strings.TrimSpace(string(d.Source[inner.Start:inner.End])),
+		Span:   Span{d.Lines.LineStart(startLine), d.Lines.LineEnd(endLine)},
+		Inner:  inner,
+		Setext: setext,
+	}, true
+}
+
+// parseFrontMatter finds a YAML block opened by "---" on the first line and
+// closed by a "---" or "..." line. Without a closing line there is no front
+// matter: the "---" is a thematic break.
+func parseFrontMatter(text string) *FrontMatter {
+	first, rest, ok := cutLine(text)
+	if !ok || strings.TrimRight(first, " \t") != "---" {
+		return nil
+	}
+	bodyStart := len(text) - len(rest)
+	for off := bodyStart; off < len(text); {
+		line, next, _ := cutLine(text[off:])
+		if t := strings.TrimRight(line, " \t"); t == "---" || t == "..." {
+			fm := &FrontMatter{Span: Span{0, off + len(line)}, Body: Span{bodyStart, off}}
+			var data map[string]any
+			if err := yaml.Unmarshal([]byte(text[bodyStart:off]), &data); err != nil {
+				fm.Err = err
+			} else {
+				fm.Data = data
+			}
+			return fm
+		}
+		if len(next) == 0 {
+			break
+		}
+		off = len(text) - len(next)
+	}
+	return nil
+}
+
+// cutLine splits text after its first line break; line excludes the break.
+func cutLine(text string) (line, rest string, hadBreak bool) {
+	i := strings.IndexAny(text, "\r\n")
+	if i < 0 {
+		return text, "", false
+	}
+	j := i + 1
+	if text[i] == '\r' && j < len(text) && text[j] == '\n' {
+		j++
+	}
+	return text[:i], text[j:], true
+}
+
+// String returns the text a span covers.
+func (d *Document) String(s Span) string { return d.Text[s.Start:s.End] }
+
+// PacketHeadings are the six section headings of a stop packet, in order.
+var PacketHeadings = []string{
+	"What I Just Did",
+	"Why I Stopped",
+	"What Needs Your Review",
+	"What Happens Next",
+	"Discussion Prompts",
+	"What I Need From You",
+}
+
+var wsRun = regexp.MustCompile(`\s+`)
+
+// NormalizeHeading folds a heading's text for comparison: trimmed, an
+// optional trailing colon and wrapping "**" or "__" removed, inner spaces
+// collapsed, lower-cased.
+func NormalizeHeading(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
+	for _, w := range []string{"**", "__"} {
+		if len(s) > 2*len(w) && strings.HasPrefix(s, w) && strings.HasSuffix(s, w) {
+			s = strings.TrimSpace(s[len(w) : len(s)-len(w)])
+		}
+	}
+	s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
+	return strings.ToLower(wsRun.ReplaceAllString(s, " "))
+}
+
+// PacketHeadingIndex is the index in PacketHeadings of the heading text
+// names, or -1.
+func PacketHeadingIndex(text string) int {
+	n := NormalizeHeading(text)
+	for i, h := range PacketHeadings {
+		if strings.EqualFold(n, h) {
+			return i
+		}
+	}
+	return -1
+}
+
+var componentTag = regexp.MustCompile(`<[A-Z][A-Za-z0-9]*(\.[A-Z][A-Za-z0-9]*)*(?:[\s/>]|$)`)
+
+func detectKind(d *Document) Kind {
+	if len(d.Headings) > 0 && d.Headings[0].Level == 1 && strings.EqualFold(d.Headings[0].Text, "Handoff") &&
+		(strings.Contains(d.Text, "**Goal:**") || strings.Contains(d.Text, "Carried from session")) {
+		return KindHandoff
+	}
+	seen := 0
+	var have [8]bool
+	for _, h := range d.Headings {
+		if i := PacketHeadingIndex(h.Text); i >= 0 && !have[i] {
+			have[i] = true
+			seen++
+		}
+	}
+	if seen >= 3 {
+		return KindPacket
+	}
+	if fm := d.FrontMatter; fm != nil {
+		for _, k := range []string{"props", "required", "returns"} {
+			if _, ok := fm.Data[k]; ok {
+				return KindWorkflow
+			}
+		}
+	}
+	if hasComponentTag(d) {
+		return KindWorkflow
+	}
+	return KindOther
+}
+
+// hasComponentTag reports a capitalised JSX-like tag in HTML outside code.
+func hasComponentTag(d *Document) bool {
+	found := false
+	_ = ast.Walk(d.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		var segs *gtext.Segments
+		switch n := n.(type) {
+		case *ast.HTMLBlock:
+			segs = n.Lines()
+		case *ast.RawHTML:
+			segs = n.Segments
+		default:
+			return ast.WalkContinue, nil
+		}
+		for i := 0; i < segs.Len(); i++ {
+			s := segs.At(i)
+			if componentTag.Match(d.Source[s.Start:s.Stop]) {
+				found = true
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
+}

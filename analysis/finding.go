@@ -1,0 +1,116 @@
+package analysis
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Severity of a finding. The order follows the LSP's DiagnosticSeverity.
+type Severity int
+
+const (
+	Off Severity = iota // a rule configured off reports nothing
+	Error
+	Warning
+	Info
+	Hint
+)
+
+var severityNames = [...]string{Off: "off", Error: "error", Warning: "warning", Info: "info", Hint: "hint"}
+
+func (s Severity) String() string {
+	if s >= 0 && int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// ParseSeverity reads a severity name as written in configuration.
+func ParseSeverity(name string) (Severity, error) {
+	for s, n := range severityNames {
+		if strings.EqualFold(name, n) {
+			return Severity(s), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning, info, hint or off)", name)
+}
+
+// Span is a half-open range of byte offsets into a document's text.
+type Span struct {
+	Start, End int
+}
+
+// Len is the number of bytes the span covers.
+func (s Span) Len() int { return s.End - s.Start }
+
+// Contains reports whether offset lies in the span; an empty span contains
+// its own start.
+func (s Span) Contains(offset int) bool {
+	return offset >= s.Start && (offset < s.End || offset == s.Start)
+}
+
+// Related points at another place that explains a finding.
+type Related struct {
+	Span    Span
+	Message string
+}
+
+// Edit replaces the text in Span by NewText.
+type Edit struct {
+	Span    Span
+	NewText string
+}
+
+// Fix is one way to resolve a finding. A safe fix can be applied without a
+// person looking at it (by `baton check --fix`, or as a preferred quick fix).
+type Fix struct {
+	Title string
+	Safe  bool
+	Edits []Edit
+}
+
+// Finding is what a rule reports: where, how bad, what to do.
+type Finding struct {
+	Rule     string
+	Severity Severity
+	Span     Span
+	Message  string
+	Related  []Related
+	Fixes    []Fix
+}
+
+// SortFindings orders findings by position, then rule ID, then message, so
+// that output is stable.
+func SortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(
+			cmp.Compare(a.Span.Start, b.Span.Start),
+			cmp.Compare(a.Span.End, b.Span.End),
+			strings.Compare(a.Rule, b.Rule),
+			strings.Compare(a.Message, b.Message),
+		)
+	})
+}
+
+// ApplyEdits returns text with edits applied. Edits must not overlap; they
+// may come in any order.
+func ApplyEdits(text string, edits []Edit) (string, error) {
+	sorted := slices.Clone(edits)
+	slices.SortStableFunc(sorted, func(a, b Edit) int {
+		return cmp.Or(cmp.Compare(a.Span.Start, b.Span.Start), cmp.Compare(a.Span.End, b.Span.End))
+	})
+	var b strings.Builder
+	last := 0
+	for _, e := range sorted {
+		if e.Span.Start < last || e.Span.End < e.Span.Start || e.Span.End > len(text) {
+			return "", fmt.Errorf("edit %d-%d overlaps another or lies outside the text (%d bytes)", e.Span.Start, e.Span.End, len(text))
+		}
+		b.WriteString(text[last:e.Span.Start])
+		b.WriteString(e.NewText)
+		last = e.Span.End
+	}
+	b.WriteString(text[last:])
+	return b.String(), nil
+}

@@ -1,0 +1,161 @@
+package analysis
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// Encoding is the unit in which a Position's Character counts: the LSP
+// position encodings.
+type Encoding int
+
+const (
+	UTF16 Encoding = iota // the LSP default
+	UTF8
+	UTF32
+)
+
+func (e Encoding) String() string {
+	switch e {
+	case UTF8:
+		return "utf-8"
+	case UTF32:
+		return "utf-32"
+	default:
+		return "utf-16"
+	}
+}
+
+// Position is a zero-based line and a character offset within that line,
+// counted in the units of an Encoding.
+type Position struct {
+	Line, Character int
+}
+
+// LineIndex maps byte offsets to positions and back. Lines end at "\n",
+// "\r\n" or "\r", as in the LSP specification.
+type LineIndex struct {
+	text   string
+	starts []int // byte offset of the start of each line
+}
+
+// NewLineIndex indexes text.
+func NewLineIndex(text string) *LineIndex {
+	starts := make([]int, 1, 1+len(text)/40)
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return &LineIndex{text: text, starts: starts}
+}
+
+// LineCount is the number of lines; a text ending with a line break has an
+// empty last line after it.
+func (x *LineIndex) LineCount() int { return len(x.starts) }
+
+// LineStart is the byte offset where line begins.
+func (x *LineIndex) LineStart(line int) int { return x.starts[line] }
+
+// LineEnd is the byte offset of the end of line's content, before its line
+// break.
+func (x *LineIndex) LineEnd(line int) int {
+	if line+1 >= len(x.starts) {
+		return len(x.text)
+	}
+	end := x.starts[line+1]
+	if end > 0 && x.text[end-1] == '\n' {
+		end--
+	}
+	if end > x.starts[line] && x.text[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// Line returns line's content without its line break.
+func (x *LineIndex) Line(line int) string { return x.text[x.starts[line]:x.LineEnd(line)] }
+
+// LineOf is the line holding the byte at offset (clamped to the text).
+func (x *LineIndex) LineOf(offset int) int {
+	offset = min(max(offset, 0), len(x.text))
+	return sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > offset }) - 1
+}
+
+// Position converts a byte offset to a position in enc. An offset inside a
+// line break maps to the end of the line's content, and an offset inside a
+// multi-byte character to that character's start.
+func (x *LineIndex) Position(offset int, enc Encoding) Position {
+	offset = min(max(offset, 0), len(x.text))
+	line := x.LineOf(offset)
+	start := x.starts[line]
+	offset = min(offset, x.LineEnd(line))
+	for offset > start && offset < len(x.text) && !utf8.RuneStart(x.text[offset]) {
+		offset--
+	}
+	return Position{Line: line, Character: units(x.text[start:offset], enc)}
+}
+
+// Offset converts a position in enc to a byte offset. A position past the end
+// of its line or of the text is clamped there and reported as not exact; a
+// character in the middle of a UTF-16 surrogate pair maps to the start of
+// that character.
+func (x *LineIndex) Offset(p Position, enc Encoding) (offset int, exact bool) {
+	if p.Line < 0 || p.Character < 0 {
+		return 0, false
+	}
+	if p.Line >= len(x.starts) {
+		return len(x.text), false
+	}
+	start, end := x.starts[p.Line], x.LineEnd(p.Line)
+	if enc == UTF8 {
+		if start+p.Character > end {
+			return end, false
+		}
+		off := start + p.Character
+		for off > start && off < len(x.text) && !utf8.RuneStart(x.text[off]) {
+			off--
+		}
+		return off, true
+	}
+	n := 0
+	for i, r := range x.text[start:end] {
+		if n == p.Character {
+			return start + i, true
+		}
+		w := 1
+		if enc == UTF16 && r >= 0x10000 {
+			w = 2
+		}
+		if n+w > p.Character {
+			return start + i, true
+		}
+		n += w
+	}
+	return end, n == p.Character
+}
+
+// units counts s in enc's units.
+func units(s string, enc Encoding) int {
+	switch enc {
+	case UTF8:
+		return len(s)
+	case UTF32:
+		return utf8.RuneCountInString(s)
+	}
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}

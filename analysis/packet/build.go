@@ -1,0 +1,206 @@
+package packet
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/yuin/goldmark/ast"
+	gtext "github.com/yuin/goldmark/text"
+)
+
+// Build finds the packets of a document. A heading already seen in the
+// current packet starts the next packet when at least three packet headings
+// follow before any of them repeats; otherwise it is a duplicate section.
+func Build(doc *analysis.Document) *Model {
+	type head struct {
+		h     analysis.Heading
+		index int
+	}
+	var heads []head
+	started := false
+	for _, h := range doc.Headings {
+		i := analysis.PacketHeadingIndex(h.Text)
+		if i >= 0 {
+			started = true
+		}
+		if i >= 0 || (started && h.Level <= 2) {
+			heads = append(heads, head{h, i})
+		}
+	}
+
+	m := &Model{}
+	var cur *Packet
+	seen := map[int]*Section{}
+	for j, hd := range heads {
+		s := &Section{Index: hd.index, Heading: hd.h}
+		if first := seen[hd.index]; hd.index >= 0 && first != nil {
+			rest := make([]int, len(heads)-j)
+			for k := range rest {
+				rest[k] = heads[j+k].index
+			}
+			if startsPacket(rest) {
+				cur = nil
+			} else {
+				s.DuplicateOf = first
+			}
+		}
+		if cur == nil {
+			cur = &Packet{}
+			m.Packets = append(m.Packets, cur)
+			seen = map[int]*Section{}
+		}
+		if hd.index >= 0 && seen[hd.index] == nil {
+			seen[hd.index] = s
+		}
+		cur.Sections = append(cur.Sections, s)
+	}
+	if len(m.Packets) == 0 {
+		return m
+	}
+
+	// Spans: a section runs to the next section heading; a packet from its
+	// first heading (the first packet: from the top) to the next packet.
+	end := len(doc.Text)
+	for pi := len(m.Packets) - 1; pi >= 0; pi-- {
+		p := m.Packets[pi]
+		for si := len(p.Sections) - 1; si >= 0; si-- {
+			s := p.Sections[si]
+			s.Span = analysis.Span{Start: s.Heading.Span.Start, End: end}
+			bodyStart := s.Heading.Span.End
+			if line := doc.Lines.LineOf(s.Heading.Span.End); line+1 < doc.Lines.LineCount() {
+				bodyStart = doc.Lines.LineStart(line + 1)
+			}
+			s.Body = analysis.Span{Start: min(bodyStart, end), End: end}
+			end = s.Span.Start
+		}
+		p.Span = analysis.Span{Start: p.Sections[0].Span.Start, End: p.Sections[len(p.Sections)-1].Span.End}
+	}
+	m.Packets[0].Span.Start = 0
+
+	first := m.Packets[0]
+	first.BoundaryFrom = frontMatterString(doc.FrontMatter, "from_boundary")
+	first.BoundaryTo = frontMatterString(doc.FrontMatter, "to_boundary")
+	if fm := doc.FrontMatter; fm != nil && fm.Data != nil {
+		_, first.GateRecord = fm.Data["gate"]
+	}
+
+	for _, mk := range findMarkers(doc) {
+		owner := ownerOf(doc, m, mk.Span)
+		owner.Markers = append(owner.Markers, mk)
+	}
+	return m
+}
+
+// startsPacket reports whether the headings from a repeated one on hold at
+// least three distinct packet headings before one of them repeats.
+func startsPacket(rest []int) bool {
+	var have [numSections]bool
+	n := 0
+	for _, i := range rest {
+		if i < 0 {
+			continue
+		}
+		if have[i] {
+			break
+		}
+		have[i] = true
+		n++
+	}
+	return n >= 3
+}
+
+// ownerOf is the packet a marker belongs to: the packet whose first heading
+// is on the very next line (some packets carry the marker first), else the
+// packet it lies in.
+func ownerOf(doc *analysis.Document, m *Model, span analysis.Span) *Packet {
+	next := doc.Lines.LineOf(span.End) + 1
+	for _, p := range m.Packets[1:] {
+		if next < doc.Lines.LineCount() && doc.Lines.LineStart(next) == p.Span.Start {
+			return p
+		}
+	}
+	for _, p := range m.Packets {
+		if span.Start >= p.Span.Start && span.Start < p.Span.End {
+			return p
+		}
+	}
+	return m.Packets[len(m.Packets)-1]
+}
+
+var (
+	htmlComment  = regexp.MustCompile(`(?s)<!--.*?-->`)
+	verdictLike  = regexp.MustCompile(`(?i)verdict[\s_-]*boundary`)
+	verdictValid = regexp.MustCompile(`^<!--[ \t]*SPECREW-VERDICT-BOUNDARY:[ \t]*([a-z-]+)[ \t]*(?:->|→|[ \t]to[ \t])[ \t]*([a-z-]+)[ \t]*-->$`)
+	verdictNames = regexp.MustCompile(`(?i)verdict[\s_-]*boundary\s*:?\s*([a-z][\w-]*?)\s*(?:-+>|→|=>|\s+to\s+)\s*([a-z][\w-]*)`)
+)
+
+// findMarkers returns the verdict markers written as the document's own
+// HTML, not those quoted in code or a block quote.
+func findMarkers(doc *analysis.Document) []*Marker {
+	var out []*Marker
+	scan := func(segs *gtext.Segments) {
+		for i := 0; i < segs.Len(); i++ {
+			seg := segs.At(i)
+			chunk := doc.Source[seg.Start:seg.Stop]
+			for _, loc := range htmlComment.FindAllIndex(chunk, -1) {
+				c := chunk[loc[0]:loc[1]]
+				if !verdictLike.Match(c) {
+					continue
+				}
+				mk := &Marker{Span: analysis.Span{Start: seg.Start + loc[0], End: seg.Start + loc[1]}}
+				if sub := verdictValid.FindSubmatch(c); sub != nil {
+					mk.Valid, mk.From, mk.To = true, string(sub[1]), string(sub[2])
+				} else if sub := verdictNames.FindSubmatch(c); sub != nil {
+					mk.From, mk.To = boundaryName(string(sub[1])), boundaryName(string(sub[2]))
+				}
+				out = append(out, mk)
+			}
+		}
+	}
+	_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Blockquote:
+			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			segs := n.Lines()
+			if n.HasClosure() {
+				segs = gtext.NewSegments()
+				for i := 0; i < n.Lines().Len(); i++ {
+					segs.Append(n.Lines().At(i))
+				}
+				segs.Append(n.ClosureLine)
+			}
+			scan(joined(segs))
+		case *ast.RawHTML:
+			scan(joined(n.Segments))
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// joined merges contiguous segments so that a comment spanning lines is
+// scanned whole.
+func joined(segs *gtext.Segments) *gtext.Segments {
+	out := gtext.NewSegments()
+	for i := 0; i < segs.Len(); i++ {
+		s := segs.At(i)
+		if n := out.Len(); n > 0 && out.At(n-1).Stop == s.Start {
+			last := out.At(n - 1)
+			out.Set(n-1, gtext.NewSegment(last.Start, s.Stop))
+			continue
+		}
+		out.Append(s)
+	}
+	return out
+}
+
+// boundaryName folds a name written in a malformed marker to specrew's
+// lower-case, hyphenated form.
+func boundaryName(s string) string {
+	return strings.Trim(strings.ReplaceAll(strings.ToLower(s), "_", "-"), "-")
+}

@@ -1,0 +1,341 @@
+package packet
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+)
+
+var (
+	RuleMissingSection = &analysis.Rule{
+		ID:       "packet/missing-section",
+		Summary:  "A stop packet lacks one of its required sections.",
+		Severity: analysis.Error,
+		Doc: `A stop packet hands control back to a person, who must be able to read, in order:
+
+1. **What I Just Did**
+2. **Why I Stopped**
+3. **What Needs Your Review**
+4. **What Happens Next**
+5. **Discussion Prompts** (boundary packets only)
+6. **What I Need From You**
+
+A material-work (non-boundary) packet has the five sections 1-2-3-4-6; a lifecycle-boundary packet
+has all six. A packet is a boundary packet when it has a Discussion Prompts section or its front
+matter names ` + "`from_boundary`/`to_boundary`" + `.
+
+The finding sits on the section the missing one should come before. Add the section there, with
+its heading written as ` + "`## <title>`" + `.`,
+	}
+	RuleLegacyShape = &analysis.Rule{
+		ID:       "packet/legacy-shape",
+		Summary:  "A packet uses the legacy three-section shape.",
+		Severity: analysis.Warning,
+		Doc: `Early specrew packets had three sections: What I Just Did, Why I Stopped and What I Need From
+You. Current packets add **What Needs Your Review** (what the user must look at, item by item)
+and **What Happens Next** (what the agent will do, held until the user answers), so the
+consistency of a review request can be checked.
+
+baton reports the legacy shape once instead of each missing section. Add the two sections
+between Why I Stopped and What I Need From You.`,
+	}
+	RuleDuplicateSection = &analysis.Rule{
+		ID:       "packet/duplicate-section",
+		Summary:  "A packet section heading appears twice in one packet.",
+		Severity: analysis.Error,
+		Doc: `Each section appears once per packet. A repeated heading starts a new packet only when at least
+three packet headings follow it before any repeats (a file may hold several packets, e.g. a
+transcript); otherwise it is a second copy of a section, and readers and tools that look for
+the section take the first one.
+
+Merge the two sections into the first, or remove the copy.`,
+	}
+	RuleSectionOrder = &analysis.Rule{
+		ID:       "packet/section-order",
+		Summary:  "Packet sections are out of order.",
+		Severity: analysis.Warning,
+		Doc: `Packet sections come in a fixed order: What I Just Did, Why I Stopped, What Needs Your Review,
+What Happens Next, Discussion Prompts (boundary packets), What I Need From You. The person
+reading a stop expects the ask last, after the context it depends on.
+
+baton keeps the longest run of sections already in order and flags each other one, saying where
+it belongs.`,
+	}
+	RuleHeadingLevel = &analysis.Rule{
+		ID:       "packet/heading-level",
+		Summary:  "A packet heading is not a level-2 ATX heading.",
+		Severity: analysis.Hint,
+		Doc: "Packets write their section headings as `## What I Just Did` and tools that read packets " +
+			"look for level-2 headings. A heading at another level, or underlined (setext) instead of `##`, is " +
+			"still read as the section, but is better written the usual way. The quick fix rewrites it.",
+	}
+	RuleMarkerNonBoundary = &analysis.Rule{
+		ID:       "packet/verdict-marker-non-boundary",
+		Summary:  "A verdict marker sits on a packet that is not a lifecycle-boundary packet.",
+		Severity: analysis.Error,
+		Doc: "The verdict marker `<!-- SPECREW-VERDICT-BOUNDARY: <from> -> <to> -->` tells the stop hook that " +
+			"a lifecycle boundary is waiting for the user's verdict. Only a boundary packet carries it, and a " +
+			"boundary packet has a **Discussion Prompts** section.\n\nA marker on a five-section packet " +
+			"either claims a boundary that isn't there (remove the marker) or the packet lacks its Discussion " +
+			"Prompts (add the section before What I Need From You).",
+	}
+	RuleMarkerPosition = &analysis.Rule{
+		ID:       "packet/verdict-marker-position",
+		Summary:  "The verdict marker is not the last non-blank line of its packet.",
+		Severity: analysis.Warning,
+		Doc: "specrew's gate-stop skill renders the verdict marker as the very last line of a boundary packet, " +
+			"after What I Need From You. Some tools find it anywhere, others only at the end; put it last so " +
+			"every reader finds it. The quick fix moves it.\n\nA boundary packet without any marker is not " +
+			"flagged: the skill omits the marker when no verdict is pending, and saved gate records carry the " +
+			"boundary in their front matter instead.",
+	}
+	RuleMarkerMalformed = &analysis.Rule{
+		ID:       "packet/verdict-marker-malformed",
+		Summary:  "An HTML comment looks like a verdict marker but does not match its exact form.",
+		Severity: analysis.Error,
+		Doc: "The verdict marker is matched exactly: `<!-- SPECREW-VERDICT-BOUNDARY: <from> -> <to> -->`, " +
+			"with two lower-case boundary names (`[a-z-]+`) separated by `->`, `→` or `to`. A comment that " +
+			"differs in case, punctuation or names is silently not a marker to the tools that read it, so the " +
+			"verdict is never captured. The quick fix writes the canonical form when both names can be read.",
+	}
+	RuleMarkerDuplicate = &analysis.Rule{
+		ID:       "packet/verdict-marker-duplicate",
+		Summary:  "A packet carries more than one verdict marker.",
+		Severity: analysis.Warning,
+		Doc: "A packet declares one boundary. With several markers, a reader takes whichever it finds first, " +
+			"which may not be the one meant. Keep one marker, as the last line.",
+	}
+)
+
+// Analyzer checks the structure of stop packets.
+var Analyzer = &analysis.Analyzer{
+	Name: "packet",
+	Kind: analysis.KindPacket,
+	Rules: []*analysis.Rule{
+		RuleMissingSection, RuleLegacyShape, RuleDuplicateSection, RuleSectionOrder, RuleHeadingLevel,
+		RuleMarkerNonBoundary, RuleMarkerPosition, RuleMarkerMalformed, RuleMarkerDuplicate,
+	},
+	Run: run,
+}
+
+func run(pass *analysis.Pass) any {
+	m := Build(pass.Doc)
+	for _, p := range m.Packets {
+		checkSections(pass, p)
+		checkMarkers(pass, p)
+	}
+	return m
+}
+
+func heading(i int) string { return `"## ` + analysis.PacketHeadings[i] + `"` }
+
+func checkSections(pass *analysis.Pass, p *Packet) {
+	var known []*Section
+	for _, s := range p.Sections {
+		if s.Index < 0 {
+			continue
+		}
+		if s.Heading.Level != 2 || s.Heading.Setext {
+			reportLevel(pass, s)
+		}
+		if s.DuplicateOf != nil {
+			pass.Report(RuleDuplicateSection, s.Heading.Span,
+				fmt.Sprintf("%s appears twice in this packet: merge it into the first one, or remove it", heading(s.Index)),
+				analysis.WithRelated(s.DuplicateOf.Heading.Span, "first "+analysis.PacketHeadings[s.Index]))
+			continue
+		}
+		known = append(known, s)
+	}
+
+	boundary := p.Section(DiscussionPrompts) != nil || p.BoundaryFrom != "" || p.BoundaryTo != ""
+	if legacy(known) && !boundary {
+		pass.Report(RuleLegacyShape, known[0].Heading.Span,
+			`this is a legacy three-section packet: add "## What Needs Your Review" and "## What Happens Next" before "## What I Need From You"`)
+		return
+	}
+	for i := range numSections {
+		if p.Section(i) != nil || (i == DiscussionPrompts && !boundary) {
+			continue
+		}
+		var next *Section
+		for _, s := range known {
+			if s.Index > i && (next == nil || s.Index < next.Index) {
+				next = s
+			}
+		}
+		var msg string
+		at := known[len(known)-1].Heading.Span
+		if next != nil {
+			msg = fmt.Sprintf("this packet has no %q section: add it before %s", analysis.PacketHeadings[i], heading(next.Index))
+			at = next.Heading.Span
+		} else {
+			msg = fmt.Sprintf("this packet has no %q section: add it at the end of the packet", analysis.PacketHeadings[i])
+		}
+		if i == DiscussionPrompts {
+			msg += " (a boundary packet, as its front matter says, has six sections)"
+		}
+		pass.Report(RuleMissingSection, at, msg)
+	}
+
+	inOrder := longestIncreasing(known)
+	for k, s := range known {
+		if inOrder[k] {
+			continue
+		}
+		var before, after *Section
+		for j, o := range known {
+			if !inOrder[j] {
+				continue
+			}
+			if o.Index > s.Index && before == nil {
+				before = o
+			}
+			if o.Index < s.Index {
+				after = o
+			}
+		}
+		switch {
+		case before != nil:
+			pass.Report(RuleSectionOrder, s.Heading.Span,
+				fmt.Sprintf("%s is out of order: move it before %s", heading(s.Index), heading(before.Index)),
+				analysis.WithRelated(before.Heading.Span, "belongs before this section"))
+		case after != nil:
+			pass.Report(RuleSectionOrder, s.Heading.Span,
+				fmt.Sprintf("%s is out of order: move it after %s", heading(s.Index), heading(after.Index)),
+				analysis.WithRelated(after.Heading.Span, "belongs after this section"))
+		}
+	}
+}
+
+// legacy reports the three-section shape of early packets: exactly What I
+// Just Did, Why I Stopped and What I Need From You.
+func legacy(known []*Section) bool {
+	var idx []int
+	for _, s := range known {
+		idx = append(idx, s.Index)
+	}
+	slices.Sort(idx)
+	return slices.Equal(idx, []int{JustDid, WhyStopped, NeedFromYou})
+}
+
+func reportLevel(pass *analysis.Pass, s *Section) {
+	what := fmt.Sprintf("a level-%d heading", s.Heading.Level)
+	if s.Heading.Setext {
+		what = "an underlined (setext) heading"
+	}
+	text := "## " + s.Heading.Text
+	pass.Report(RuleHeadingLevel, s.Heading.Span,
+		fmt.Sprintf("%q is %s; packets write section headings as %q", s.Heading.Text, what, text),
+		analysis.WithFix(analysis.Fix{
+			Title: "Make it a level-2 heading",
+			Safe:  true,
+			Edits: []analysis.Edit{{Span: s.Heading.Span, NewText: text}},
+		}))
+}
+
+// longestIncreasing marks the sections that form the longest run whose
+// section indices increase; the rest are out of order.
+func longestIncreasing(ss []*Section) []bool {
+	n := len(ss)
+	length, prev := make([]int, n), make([]int, n)
+	best := -1
+	for i := range ss {
+		length[i], prev[i] = 1, -1
+		for j := range i {
+			if ss[j].Index < ss[i].Index && length[j]+1 > length[i] {
+				length[i], prev[i] = length[j]+1, j
+			}
+		}
+		if best < 0 || length[i] > length[best] {
+			best = i
+		}
+	}
+	in := make([]bool, n)
+	for i := best; i >= 0; i = prev[i] {
+		in[i] = true
+	}
+	return in
+}
+
+func checkMarkers(pass *analysis.Pass, p *Packet) {
+	doc := pass.Doc
+	var valid []*Marker
+	for _, mk := range p.Markers {
+		if mk.Valid {
+			valid = append(valid, mk)
+			continue
+		}
+		opts := []func(*analysis.Finding){}
+		msg := "this comment is not a valid verdict marker, so no tool will read it: write it as <!-- SPECREW-VERDICT-BOUNDARY: <from> -> <to> --> with lower-case boundary names"
+		if c := mk.Canonical(); c != "" {
+			msg = "this comment is not a valid verdict marker, so no tool will read it: write it as " + c
+			opts = append(opts, analysis.WithFix(analysis.Fix{
+				Title: "Rewrite as " + c,
+				Edits: []analysis.Edit{{Span: mk.Span, NewText: c}},
+			}))
+		}
+		pass.Report(RuleMarkerMalformed, mk.Span, msg, opts...)
+	}
+	if len(valid) == 0 {
+		return
+	}
+	for _, mk := range valid[1:] {
+		pass.Report(RuleMarkerDuplicate, mk.Span, "this packet already has a verdict marker: keep one, as its last line",
+			analysis.WithRelated(valid[0].Span, "first verdict marker"),
+			analysis.WithFix(analysis.Fix{Title: "Remove this marker", Edits: []analysis.Edit{removeLine(doc, mk.Span)}}))
+	}
+	mk := valid[0]
+	if p.Section(DiscussionPrompts) == nil && p.BoundaryFrom == "" && p.BoundaryTo == "" {
+		pass.Report(RuleMarkerNonBoundary, mk.Span,
+			"a verdict marker on a five-section packet: remove it if this is a material-work stop, or add \"## Discussion Prompts\" before \"## What I Need From You\" if it is a lifecycle boundary",
+			analysis.WithFix(analysis.Fix{Title: "Remove the verdict marker", Edits: []analysis.Edit{removeLine(doc, mk.Span)}}))
+		return
+	}
+	last := lastNonBlankLine(doc, p.Span)
+	line := doc.Lines.LineOf(mk.Span.Start)
+	if line == last && strings.TrimSpace(doc.Lines.Line(line)) == doc.String(mk.Span) {
+		return
+	}
+	end := analysis.Span{Start: doc.Lines.LineEnd(last), End: doc.Lines.LineEnd(last)}
+	pass.Report(RuleMarkerPosition, mk.Span,
+		"the verdict marker must be the last line of the packet, after \"## What I Need From You\": move it there",
+		analysis.WithFix(analysis.Fix{
+			Title: "Move the verdict marker to the end of the packet",
+			Safe:  true,
+			Edits: []analysis.Edit{removeLine(doc, mk.Span), {Span: end, NewText: "\n\n" + doc.String(mk.Span)}},
+		}))
+}
+
+// lastNonBlankLine is the last line in span holding more than white space.
+func lastNonBlankLine(doc *analysis.Document, span analysis.Span) int {
+	line := doc.Lines.LineOf(max(span.End-1, span.Start))
+	for line > 0 && strings.TrimSpace(doc.Lines.Line(line)) == "" {
+		line--
+	}
+	return line
+}
+
+// removeLine deletes span; when span is its line's only content, it deletes
+// the whole line and one blank line beside it, so no gap is left behind.
+func removeLine(doc *analysis.Document, span analysis.Span) analysis.Edit {
+	lines := doc.Lines
+	line := lines.LineOf(span.Start)
+	if strings.TrimSpace(lines.Line(line)) != doc.String(span) {
+		return analysis.Edit{Span: span}
+	}
+	n := lines.LineCount()
+	blank := func(l int) bool { return l >= 0 && l < n && strings.TrimSpace(lines.Line(l)) == "" }
+	start, end := lines.LineStart(line), lines.LineEnd(line)
+	if line+1 < n {
+		end = lines.LineStart(line + 1)
+	}
+	switch {
+	case blank(line+1) && line+2 < n:
+		end = lines.LineStart(line + 2) // and the blank line after it
+	case blank(line - 1):
+		start = lines.LineStart(line - 1) // and the blank line before it
+	}
+	return analysis.Edit{Span: analysis.Span{Start: start, End: end}}
+}

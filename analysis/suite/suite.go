@@ -1,0 +1,22 @@
+// Package suite assembles every analyzer baton ships into one registry, the
+// one the CLI, the language server and the docs use.
+package suite
+
+import (
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
+)
+
+// Analyzers lists every analyzer, in the order they run.
+func Analyzers() []*analysis.Analyzer {
+	return []*analysis.Analyzer{packet.Analyzer}
+}
+
+// Registry returns the registry of every rule baton ships.
+func Registry() *analysis.Registry {
+	r, err := analysis.NewRegistry(Analyzers()...)
+	if err != nil {
+		panic(err) // a malformed built-in rule is a programming error, caught by the tests
+	}
+	return r
+}

@@ -1,0 +1,68 @@
+// Command baton lints the Markdown that AI coding agents and their
+// operators hand each other, and serves the same checks to editors over the
+// Language Server Protocol.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFindings = 1 // findings at error severity
+	exitUsage    = 2 // bad usage or an I/O error
+)
+
+const usage = `usage: baton <command> [arguments]
+
+commands:
+  check [PATH…|-]   lint files, folders (every *.md, recursively) or standard input
+  serve             run the language server over standard input and output
+  explain [ID]      print the documentation of a rule (every rule ID without one;
+                    --markdown prints docs/rules.md)
+  version           print baton's version
+`
+
+// version is set at link time for releases; otherwise the module version
+// recorded in the binary is used.
+var version = ""
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "check":
+		return runCheck(rest, stdin, stdout, stderr)
+	case "serve":
+		return runServe(rest, stdin, stdout, stderr)
+	case "explain":
+		return runExplain(rest, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "baton %s\n", versionString())
+		return exitOK
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "baton: unknown command %q\n\n%s", cmd, usage)
+		return exitUsage
+	}
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

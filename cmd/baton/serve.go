@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/server"
+)
+
+func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	verbose := fl.Bool("v", false, "log debug messages to standard error")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: baton serve [-v]\n\nRuns the language server over standard input and output; logs go to standard error.")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fl.NArg() > 0 {
+		fl.Usage()
+		return exitUsage
+	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return server.Run(ctx, stdin, stdout, server.Options{
+		Registry: suite.Registry(),
+		Version:  versionString(),
+		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
+	})
+}

@@ -1,0 +1,216 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/baton-md/baton/analysis"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// snapshot is one version of a document with its analysis.
+type snapshot struct {
+	uri     uri.URI
+	version int32
+	gen     int
+	enc     analysis.Encoding
+	res     *analysis.Result
+}
+
+// scheduleLocked (re)starts the debounce timer of a document after an edit.
+// s.mu must be held.
+func (s *Server) scheduleLocked(u uri.URI, d *document) {
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+	if !s.pushing() {
+		return
+	}
+	d.timer = time.AfterFunc(s.settings.debounce, func() { s.publish(u) })
+}
+
+// analyzeNow analyses a document and publishes its diagnostics without
+// waiting, off the read loop.
+func (s *Server) analyzeNow(u uri.URI) {
+	s.mu.Lock()
+	d := s.docs[u]
+	if d != nil && d.timer != nil {
+		d.timer.Stop()
+	}
+	push := s.pushing() && s.state == initialized
+	if push {
+		s.wg.Add(1)
+	}
+	s.mu.Unlock()
+	if !push {
+		return
+	}
+	go func() {
+		defer s.wg.Done()
+		s.publish(u)
+	}()
+}
+
+// pushing reports whether diagnostics are pushed. s.mu must be held.
+func (s *Server) pushing() bool {
+	switch s.settings.mode {
+	case "push", "both":
+		return true
+	case "pull":
+		return false
+	}
+	return !s.clientPull
+}
+
+func (s *Server) stopTimers() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.docs {
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+	}
+}
+
+// snapshot returns the analysis of the current version of a document,
+// computing it (outside the lock) when it is not cached.
+func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
+	s.mu.Lock()
+	d := s.docs[u]
+	if d == nil {
+		s.mu.Unlock()
+		return nil, false
+	}
+	snap := &snapshot{uri: u, version: d.version, gen: s.settings.gen, enc: s.enc}
+	if d.result != nil && d.resultVer == d.version && d.resultGen == snap.gen {
+		snap.res = d.result
+		s.mu.Unlock()
+		return snap, true
+	}
+	text, cfg := d.text, s.settings.config
+	s.mu.Unlock()
+
+	snap.res = s.opts.Registry.Analyze(analysis.Parse(string(u), text), &cfg)
+
+	s.mu.Lock()
+	if d := s.docs[u]; d != nil && d.version == snap.version && s.settings.gen == snap.gen {
+		d.result, d.resultVer, d.resultGen = snap.res, snap.version, snap.gen
+	}
+	s.mu.Unlock()
+	return snap, true
+}
+
+// publish pushes the diagnostics of the current version of a document,
+// unless it changed or closed meanwhile (a newer run will publish).
+func (s *Server) publish(u uri.URI) {
+	snap, ok := s.snapshot(u)
+	if !ok {
+		return
+	}
+	diags := s.diagnostics(snap)
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	d := s.docs[u]
+	current := d != nil && d.version == snap.version && s.settings.gen == snap.gen && s.state == initialized
+	s.mu.Unlock()
+	if !current {
+		return
+	}
+	err := s.client.PublishDiagnostics(context.Background(), &protocol.PublishDiagnosticsParams{
+		URI:         u,
+		Version:     protocol.NewOptional(snap.version),
+		Diagnostics: diags,
+	})
+	if err != nil {
+		s.log.Warn("publishDiagnostics failed", "uri", u, "err", err)
+	}
+}
+
+// diagnostics converts a snapshot's findings for the wire.
+func (s *Server) diagnostics(snap *snapshot) []protocol.Diagnostic {
+	m := mapper{snap.res.Doc.Lines, snap.enc}
+	out := make([]protocol.Diagnostic, 0, len(snap.res.Findings))
+	for _, f := range snap.res.Findings {
+		d := protocol.Diagnostic{
+			Range:    m.rangeOf(f.Span),
+			Severity: severity(f.Severity),
+			Code:     protocol.String(f.Rule),
+			Source:   protocol.NewOptional("baton"),
+			Message:  protocol.String(f.Message),
+		}
+		if href, err := uri.Parse(s.ruleURL(f.Rule)); err == nil {
+			d.CodeDescription = protocol.CodeDescription{Href: href}
+		}
+		for _, r := range f.Related {
+			d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
+				Location: protocol.Location{URI: snap.uri, Range: m.rangeOf(r.Span)},
+				Message:  r.Message,
+			})
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func (s *Server) ruleURL(id string) string {
+	return s.opts.DocsURL + "#" + analysis.Anchor(id)
+}
+
+func severity(s analysis.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case analysis.Error:
+		return protocol.DiagnosticSeverityError
+	case analysis.Warning:
+		return protocol.DiagnosticSeverityWarning
+	case analysis.Info:
+		return protocol.DiagnosticSeverityInformation
+	}
+	return protocol.DiagnosticSeverityHint
+}
+
+// pullDiagnostics answers textDocument/diagnostic. The result ID names the
+// document version and settings generation, so an unchanged document
+// answers "unchanged".
+func (s *Server) pullDiagnostics(ctx context.Context, p *protocol.DocumentDiagnosticParams) (protocol.DocumentDiagnosticReport, error) {
+	snap, ok := s.snapshot(p.TextDocument.URI)
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document %s is not open", p.TextDocument.URI)
+	}
+	id := fmt.Sprintf("%d.%d", snap.version, snap.gen)
+	if p.PreviousResultID != nil && *p.PreviousResultID == id {
+		return &protocol.RelatedUnchangedDocumentDiagnosticReport{
+			UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{
+				Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id,
+			},
+		}, nil
+	}
+	return &protocol.RelatedFullDocumentDiagnosticReport{
+		FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
+			Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: s.diagnostics(snap),
+		},
+	}, nil
+}
+
+// mapper converts byte spans to positions in the negotiated encoding.
+type mapper struct {
+	lines *analysis.LineIndex
+	enc   analysis.Encoding
+}
+
+func (m mapper) position(offset int) protocol.Position {
+	p := m.lines.Position(offset, m.enc)
+	return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+}
+
+func (m mapper) rangeOf(s analysis.Span) protocol.Range {
+	return protocol.Range{Start: m.position(s.Start), End: m.position(s.End)}
+}
+
+func (m mapper) offset(p protocol.Position) int {
+	off, _ := m.lines.Offset(position(p), m.enc)
+	return off
+}

@@ -1,0 +1,69 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
+	"go.lsp.dev/protocol"
+)
+
+// hover explains what is under the cursor: the rule behind each finding
+// there, and on a packet heading, what that section must hold.
+func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	snap, ok := s.snapshot(p.TextDocument.URI)
+	if !ok {
+		return nil, nil
+	}
+	m := mapper{snap.res.Doc.Lines, snap.enc}
+	off := m.offset(p.Position)
+	var parts []string
+	var span *analysis.Span
+
+	if model, _ := snap.res.Model(packet.Analyzer).(*packet.Model); model != nil {
+		if pk, sec := model.SectionAt(off); sec != nil {
+			parts = append(parts, sectionHover(pk, sec))
+			span = &sec.Heading.Span
+		}
+	}
+	for _, f := range snap.res.Findings {
+		if !f.Span.Contains(off) && !(off == f.Span.End && f.Span.Len() > 0) {
+			continue
+		}
+		rule := s.opts.Registry.Rule(f.Rule)
+		if rule == nil {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("**%s** (%s): %s\n\n%s\n\n[Rule documentation](%s)",
+			rule.ID, f.Severity, f.Message, strings.TrimSpace(rule.Doc), s.ruleURL(rule.ID)))
+		if span == nil {
+			sp := f.Span
+			span = &sp
+		}
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	h := &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: strings.Join(parts, "\n\n---\n\n")}}
+	if span != nil {
+		r := m.rangeOf(*span)
+		h.Range = &r
+	}
+	return h, nil
+}
+
+func sectionHover(pk *packet.Packet, sec *packet.Section) string {
+	if sec.Index < 0 {
+		return fmt.Sprintf("**%s**: a section stop packets don't define; baton leaves it alone.", sec.Heading.Text)
+	}
+	shape := "a material-work packet (five sections, no verdict marker)"
+	if ok, why := pk.Boundary(); ok {
+		shape = "a lifecycle-boundary packet (six sections): " + why
+	}
+	if pk.GateRecord {
+		shape += "; a saved gate record, not a live stop"
+	}
+	return fmt.Sprintf("### %s\n\n%s\n\nThis is %s.", analysis.PacketHeadings[sec.Index], packet.Purpose[sec.Index], shape)
+}

@@ -1,0 +1,149 @@
+// Package server is baton's language server: the LSP edge over the
+// analysis engine. It is the only package that knows protocol types; the
+// engine works in byte offsets and this package converts them to the
+// position encoding negotiated with the client.
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/baton-md/baton/analysis"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// DefaultDebounce is how long the server waits after the last edit to a
+// document before re-analysing it.
+const DefaultDebounce = 150 * time.Millisecond
+
+// DefaultDocsURL is where rule documentation lives; a rule's anchor is
+// appended.
+const DefaultDocsURL = "https://github.com/baton-md/baton/blob/main/docs/rules.md"
+
+// Options configure a server.
+type Options struct {
+	Registry *analysis.Registry
+	Version  string       // reported in serverInfo
+	Logger   *slog.Logger // nil discards logs
+	DocsURL  string       // rule documentation; DefaultDocsURL when empty
+}
+
+// Server holds the state of one client connection.
+type Server struct {
+	opts   Options
+	log    *slog.Logger
+	conn   jsonrpc2.Conn
+	client protocol.Client
+	reqs   map[string]requestHandler
+	notes  map[string]func(ctx context.Context, params []byte) error
+
+	mu       sync.Mutex
+	state    lifecycle
+	enc      analysis.Encoding
+	settings settings
+	// clientPull: the client asked for diagnostics itself (pull), so by
+	// default they are not also pushed, which would show them twice.
+	clientPull bool
+	docs     map[uri.URI]*document
+	exitCode int
+	exited   bool
+	inflight map[string]context.CancelFunc // requests being handled, by ID
+
+	// pubMu orders every publishDiagnostics, so that a stale result never
+	// follows a newer one or the [] sent on close.
+	pubMu sync.Mutex
+	wg    sync.WaitGroup // background analyses
+}
+
+type lifecycle int
+
+const (
+	uninitialized lifecycle = iota
+	initialized             // initialize answered
+	shutDown                // shutdown answered; only exit is accepted
+)
+
+// Run serves one client over r and w (standard input and output for
+// `baton serve`) until the client sends exit or closes the stream. It
+// returns the process exit code the LSP specification asks for: 0 after
+// shutdown then exit, 1 otherwise.
+func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.DocsURL == "" {
+		opts.DocsURL = DefaultDocsURL
+	}
+	s := &Server{
+		opts:     opts,
+		log:      opts.Logger,
+		docs:     map[uri.URI]*document{},
+		settings: defaultSettings(),
+		exitCode: 1,
+		inflight: map[string]context.CancelFunc{},
+	}
+	s.reqs, s.notes = s.requests(), s.notifications()
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{r, w}), jsonrpc2.WithCodec(codec{}))
+	s.client = protocol.ClientDispatcher(s.conn)
+	ctx = protocol.WithClient(ctx, s.client)
+	s.conn.Go(ctx, s.handler())
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+		_ = s.conn.Close()
+	}
+	s.stopTimers()
+	s.wg.Wait()
+	if err := s.conn.Err(); err != nil {
+		s.log.Error("connection ended", "err", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.exitCode
+}
+
+// stdio joins a reader and a writer into the stream jsonrpc2 needs.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (s stdio) Close() error {
+	var err error
+	if c, ok := s.Reader.(io.Closer); ok {
+		err = c.Close()
+	}
+	if c, ok := s.Writer.(io.Closer); ok {
+		if e := c.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// codec encodes with the protocol package, which understands its union
+// types; jsonrpc2's raw messages pass through untouched.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	if m, ok := v.(jsonrpc2.RawMessage); ok {
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/baton-md/baton/analysis"
+	"go.lsp.dev/protocol"
+)
+
+// document is an open text document: the latest text the client sent and
+// the analysis of the latest version, once computed.
+type document struct {
+	version int32
+	text    string
+	lines   *analysis.LineIndex // of text, for applying the next edits
+	timer   *time.Timer         // pending debounced analysis
+
+	result    *analysis.Result // analysis of resultVer under settings resultGen
+	resultVer int32
+	resultGen int
+}
+
+func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	td := p.TextDocument
+	s.mu.Lock()
+	if old := s.docs[td.URI]; old != nil && old.timer != nil {
+		old.timer.Stop()
+	}
+	s.docs[td.URI] = &document{version: td.Version, text: td.Text, lines: analysis.NewLineIndex(td.Text)}
+	s.mu.Unlock()
+	s.analyzeNow(td.URI)
+	return nil
+}
+
+func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumentParams) error {
+	u := p.TextDocument.URI
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[u]
+	if d == nil {
+		return fmt.Errorf("didChange for %s, which is not open", u)
+	}
+	if p.TextDocument.Version <= d.version {
+		// Versions only increase; an older one is a stale or replayed
+		// message, and applying it would corrupt the text.
+		return fmt.Errorf("didChange for %s: version %d is not newer than %d", u, p.TextDocument.Version, d.version)
+	}
+	text, lines := d.text, d.lines
+	for i, ch := range p.ContentChanges {
+		switch ch := ch.(type) {
+		case *protocol.TextDocumentContentChangeWholeDocument:
+			text = ch.Text
+		case *protocol.TextDocumentContentChangePartial:
+			start, ok1 := lines.Offset(position(ch.Range.Start), s.enc)
+			end, ok2 := lines.Offset(position(ch.Range.End), s.enc)
+			if !ok1 || !ok2 {
+				s.log.Warn("change range outside the document; clamped", "uri", u, "range", ch.Range)
+			}
+			if end < start {
+				return fmt.Errorf("didChange for %s: change %d has its end before its start", u, i)
+			}
+			var b strings.Builder
+			b.Grow(len(text) - (end - start) + len(ch.Text))
+			b.WriteString(text[:start])
+			b.WriteString(ch.Text)
+			b.WriteString(text[end:])
+			text = b.String()
+		default:
+			return fmt.Errorf("didChange for %s: change %d has no text", u, i)
+		}
+		lines = analysis.NewLineIndex(text) // the next change's positions refer to this text
+	}
+	d.text, d.lines, d.version = text, lines, p.TextDocument.Version
+	s.scheduleLocked(u, d)
+	return nil
+}
+
+func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentParams) error {
+	s.analyzeNow(p.TextDocument.URI)
+	return nil
+}
+
+func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
+	u := p.TextDocument.URI
+	s.mu.Lock()
+	if d := s.docs[u]; d != nil && d.timer != nil {
+		d.timer.Stop()
+	}
+	delete(s.docs, u)
+	s.mu.Unlock()
+
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	return s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+}
+
+func position(p protocol.Position) analysis.Position {
+	return analysis.Position{Line: int(p.Line), Character: int(p.Character)}
+}
