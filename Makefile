@@ -15,6 +15,7 @@ demo: build
 
 # The whole suite: unit, fixture, server, CLI and editor (e2e) tests.
 test: e2e-setup
+	@test -z "$$(gofmt -l .)" || { echo 'gofmt would change:'; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -race ./...
 

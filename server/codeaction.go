@@ -38,4 +38,3 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 	}
 	return out, nil
 }
-

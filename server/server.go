@@ -49,10 +49,10 @@ type Server struct {
 	// clientPull: the client asked for diagnostics itself (pull), so by
 	// default they are not also pushed, which would show them twice.
 	clientPull bool
-	docs     map[uri.URI]*document
-	exitCode int
-	exited   bool
-	inflight map[string]context.CancelFunc // requests being handled, by ID
+	docs       map[uri.URI]*document
+	exitCode   int
+	exited     bool
+	inflight   map[string]context.CancelFunc // requests being handled, by ID
 
 	// pubMu orders every publishDiagnostics, so that a stale result never
 	// follows a newer one or the [] sent on close.

@@ -54,20 +54,15 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		case *protocol.TextDocumentContentChangeWholeDocument:
 			text = ch.Text
 		case *protocol.TextDocumentContentChangePartial:
-			start, ok1 := lines.Offset(position(ch.Range.Start), s.enc)
-			end, ok2 := lines.Offset(position(ch.Range.End), s.enc)
-			if !ok1 || !ok2 {
+			var exact bool
+			var err error
+			text, exact, err = applyChange(text, lines, s.enc, ch.Range, ch.Text)
+			if err != nil {
+				return fmt.Errorf("didChange for %s: change %d: %w", u, i, err)
+			}
+			if !exact {
 				s.log.Warn("change range outside the document; clamped", "uri", u, "range", ch.Range)
 			}
-			if end < start {
-				return fmt.Errorf("didChange for %s: change %d has its end before its start", u, i)
-			}
-			var b strings.Builder
-			b.Grow(len(text) - (end - start) + len(ch.Text))
-			b.WriteString(text[:start])
-			b.WriteString(ch.Text)
-			b.WriteString(text[end:])
-			text = b.String()
 		default:
 			return fmt.Errorf("didChange for %s: change %d has no text", u, i)
 		}
@@ -95,6 +90,23 @@ func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	return s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+}
+
+// applyChange replaces a range of text, given in enc, by newText. A range
+// past the end of a line or of the text is clamped (exact is false); a range
+// whose end comes before its start is an error.
+func applyChange(text string, lines *analysis.LineIndex, enc analysis.Encoding, r protocol.Range, newText string) (result string, exact bool, err error) {
+	start, ok1 := lines.Offset(position(r.Start), enc)
+	end, ok2 := lines.Offset(position(r.End), enc)
+	if end < start {
+		return text, false, fmt.Errorf("range %d:%d-%d:%d ends before it starts", r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
+	}
+	var b strings.Builder
+	b.Grow(len(text) - (end - start) + len(newText))
+	b.WriteString(text[:start])
+	b.WriteString(newText)
+	b.WriteString(text[end:])
+	return b.String(), ok1 && ok2, nil
 }
 
 func position(p protocol.Position) analysis.Position {

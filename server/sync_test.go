@@ -1,0 +1,67 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/baton-md/baton/analysis"
+	"go.lsp.dev/protocol"
+)
+
+func rng(l1, c1, l2, c2 uint32) protocol.Range {
+	return protocol.Range{Start: protocol.Position{Line: l1, Character: c1}, End: protocol.Position{Line: l2, Character: c2}}
+}
+
+func TestApplyChange(t *testing.T) {
+	tests := []struct {
+		name, text string
+		enc        analysis.Encoding
+		r          protocol.Range
+		newText    string
+		want       string
+		exact      bool
+	}{
+		{"insert utf-16 after astral", "a😀b\n", analysis.UTF16, rng(0, 3, 0, 3), "X", "a😀Xb\n", true},
+		{"insert utf-8 after astral", "a😀b\n", analysis.UTF8, rng(0, 5, 0, 5), "X", "a😀Xb\n", true},
+		{"insert utf-32 after astral", "a😀b\n", analysis.UTF32, rng(0, 2, 0, 2), "X", "a😀Xb\n", true},
+		{"replace across crlf", "ab\r\ncd\r\n", analysis.UTF16, rng(0, 1, 1, 1), "-", "a-d\r\n", true},
+		{"delete last line without newline", "ab\ncd", analysis.UTF16, rng(1, 0, 1, 2), "", "ab\n", true},
+		{"past line end clamps", "ab\ncd\n", analysis.UTF16, rng(0, 9, 0, 9), "!", "ab!\ncd\n", false},
+		{"past document end clamps", "ab\n", analysis.UTF16, rng(7, 0, 8, 0), "z", "ab\nz", false},
+		{"empty document", "", analysis.UTF16, rng(0, 0, 0, 0), "# T\n", "# T\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, exact, err := applyChange(tt.text, analysis.NewLineIndex(tt.text), tt.enc, tt.r, tt.newText)
+			if err != nil || got != tt.want || exact != tt.exact {
+				t.Errorf("applyChange = %q, %v, %v; want %q, %v", got, exact, err, tt.want, tt.exact)
+			}
+		})
+	}
+	if _, _, err := applyChange("abc", analysis.NewLineIndex("abc"), analysis.UTF16, rng(0, 2, 0, 1), "x"); err == nil {
+		t.Error("a range ending before its start was accepted")
+	}
+}
+
+// FuzzApplyChanges: any range in any encoding either fails cleanly or
+// replaces exactly the bytes between two offsets, keeping the rest.
+func FuzzApplyChanges(f *testing.F) {
+	f.Add("## What I Just Did\r\nWork 😀.\n", uint32(1), uint32(5), uint32(1), uint32(7), "é", uint8(0))
+	f.Add("a\rb\nc", uint32(0), uint32(1), uint32(2), uint32(0), "", uint8(1))
+	f.Fuzz(func(t *testing.T, text string, l1, c1, l2, c2 uint32, newText string, enc uint8) {
+		lines := analysis.NewLineIndex(text)
+		e := analysis.Encoding(enc % 3)
+		r := rng(l1%64, c1%256, l2%64, c2%256)
+		start, _ := lines.Offset(position(r.Start), e)
+		end, _ := lines.Offset(position(r.End), e)
+		if start < 0 || end < 0 || start > len(text) || end > len(text) {
+			t.Fatalf("offsets %d-%d outside %d bytes", start, end, len(text))
+		}
+		got, _, err := applyChange(text, lines, e, r, newText)
+		if (err != nil) != (end < start) {
+			t.Fatalf("err = %v for offsets %d-%d", err, start, end)
+		}
+		if err == nil && got != text[:start]+newText+text[end:] {
+			t.Fatalf("applyChange(%q, %v) = %q", text, r, got)
+		}
+	})
+}
