@@ -33,6 +33,22 @@ var nvimCases = []struct {
 		hoverCol:      3,
 		hoverContains: "What I Just Did",
 	},
+	{
+		name:          "hover-on-finding",
+		file:          "../examples/bad/missing-why-stopped.md",
+		wantCode:      "packet/missing-section",
+		hoverLine:     4, // "## What Needs Your Review", where the missing section belongs
+		hoverCol:      5,
+		hoverContains: "A stop packet hands control back to a person",
+	},
+	{
+		name:          "verdict-marker-misplaced",
+		file:          "../examples/bad/marker-misplaced.md",
+		wantCode:      "packet/verdict-marker-position",
+		hoverLine:     0,
+		hoverCol:      10,
+		hoverContains: "packet/verdict-marker-position",
+	},
 }
 
 func TestNeovimShowsBatonDiagnostic(t *testing.T) {
