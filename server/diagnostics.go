@@ -115,7 +115,7 @@ func (s *Server) publish(u uri.URI) {
 	defer s.pubMu.Unlock()
 	s.mu.Lock()
 	d := s.docs[u]
-	current := d != nil && d.version == snap.version && s.settings.gen == snap.gen && s.state == initialized
+	current := d != nil && d.version == snap.version && s.settings.gen == snap.gen && !s.exited
 	s.mu.Unlock()
 	if !current {
 		return

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -56,7 +57,7 @@ func (s *Server) notifications() map[string]func(ctx context.Context, params []b
 }
 
 func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-	method := req.Method()
+	method := strings.Clone(req.Method()) // the request's bytes are reused once it goes async
 	s.mu.Lock()
 	state := s.state
 	s.mu.Unlock()
@@ -86,6 +87,7 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 	case state == shutDown:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted")
 	case method == protocol.MethodShutdown:
+		jsonrpc2.Async(ctx) // it waits for other requests, which may need the read loop
 		s.shutdown()
 		return nil, nil
 	}
@@ -97,9 +99,10 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 	// cancellable context is derived from the connection's instead.
 	rctx, cancel := context.WithCancel(jsonrpc2.DetachContext(ctx))
 	defer cancel()
-	key := fmt.Sprintf("%q", req.ID())
+	key := idKey(req.ID())
 	s.mu.Lock()
 	s.inflight[key] = cancel
+	s.unanswered[key] = true // until its response is written; see exit
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -107,6 +110,8 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		s.mu.Unlock()
 	}()
 	params := append([]byte(nil), req.Params()...)
+	s.requestsWG.Add(1)
+	defer s.requestsWG.Done()
 	jsonrpc2.Async(ctx)
 	res, err := h(rctx, params)
 	if err == nil && rctx.Err() != nil {
@@ -154,9 +159,9 @@ func (s *Server) cancelRequest(ctx context.Context, raw []byte) error {
 	var str string
 	switch {
 	case json.Unmarshal(p.ID, &n) == nil:
-		key = fmt.Sprintf("%q", jsonrpc2.NewNumberID(n))
+		key = idKey(jsonrpc2.NewNumberID(n))
 	case json.Unmarshal(p.ID, &str) == nil:
-		key = fmt.Sprintf("%q", jsonrpc2.NewStringID(str))
+		key = idKey(jsonrpc2.NewStringID(str))
 	default:
 		return fmt.Errorf("$/cancelRequest: id %s is neither a number nor a string", p.ID)
 	}
@@ -168,3 +173,6 @@ func (s *Server) cancelRequest(ctx context.Context, raw []byte) error {
 	}
 	return nil
 }
+
+// idKey tells number and string IDs apart (7 and "7" are different requests).
+func idKey(id jsonrpc2.ID) string { return fmt.Sprintf("%q", id) }

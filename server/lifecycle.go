@@ -1,7 +1,14 @@
 package server
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"slices"
+	"sync"
+	"time"
 
 	"github.com/baton-md/baton/analysis"
 	"go.lsp.dev/jsonrpc2"
@@ -61,14 +68,23 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 	return result, nil
 }
 
+// shutdown refuses further requests, then waits for the requests and
+// analyses already under way, so that their answers and diagnostics reach
+// the client before it is told the server is done. Edits still waiting for
+// their debounce are not analysed.
 func (s *Server) shutdown() {
 	s.mu.Lock()
 	s.state = shutDown
 	s.mu.Unlock()
 	s.stopTimers()
+	s.requestsWG.Wait()
+	s.wg.Wait()
 }
 
 // exit ends the connection; the exit code says whether shutdown came first.
+// Closing refuses every later write, so it first waits (boundedly) until
+// each request already answered by its handler has had its response
+// written.
 func (s *Server) exit() {
 	s.mu.Lock()
 	if s.exited {
@@ -79,9 +95,80 @@ func (s *Server) exit() {
 	if s.state == shutDown {
 		s.exitCode = 0
 	}
+	deadline := time.AfterFunc(exitDrain, func() {
+		s.mu.Lock()
+		s.drained.Broadcast()
+		s.mu.Unlock()
+	})
+	for start := time.Now(); len(s.unanswered) > 0 && time.Since(start) < exitDrain; {
+		s.drained.Wait()
+	}
+	deadline.Stop()
 	s.mu.Unlock()
 	s.stopTimers()
 	go s.conn.Close() // Close waits for handlers, this one included
+}
+
+// exitDrain bounds how long exit waits for responses still being written.
+const exitDrain = 5 * time.Second
+
+// stream frames messages with Content-Length headers. It writes them
+// itself, rather than through jsonrpc2's stream, to learn which response
+// has been written (see exit).
+type stream struct {
+	jsonrpc2.Stream // for reading and closing
+	w               io.Writer
+	s               *Server
+	mu              sync.Mutex
+}
+
+func (st *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	data, err := jsonrpc2.EncodeMessage(msg)
+	if err != nil {
+		return 0, err
+	}
+	st.mu.Lock()
+	n, err := fmt.Fprintf(st.w, "Content-Length: %d\r\n\r\n", len(data))
+	if err == nil {
+		var m int
+		m, err = st.w.Write(data)
+		n += m
+	}
+	st.mu.Unlock()
+	if key, ok := responseID(data); ok {
+		st.s.mu.Lock()
+		delete(st.s.unanswered, key)
+		if len(st.s.unanswered) == 0 {
+			st.s.drained.Broadcast()
+		}
+		st.s.mu.Unlock()
+	}
+	return int64(n), err
+}
+
+// responseID reads the ID of an encoded response: jsonrpc2 writes the id
+// right after the version, and then "result" or "error".
+func responseID(data []byte) (string, bool) {
+	rest, ok := bytes.CutPrefix(data, []byte(`{"jsonrpc":"2.0","id":`))
+	if !ok {
+		return "", false
+	}
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	var id any
+	if dec.Decode(&id) != nil {
+		return "", false
+	}
+	after := rest[dec.InputOffset():]
+	if !bytes.HasPrefix(after, []byte(`,"result"`)) && !bytes.HasPrefix(after, []byte(`,"error"`)) {
+		return "", false
+	}
+	switch id := id.(type) {
+	case float64:
+		return idKey(jsonrpc2.NewNumberID(int64(id))), true
+	case string:
+		return idKey(jsonrpc2.NewStringID(id)), true
+	}
+	return "", false
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -53,11 +53,16 @@ type Server struct {
 	exitCode   int
 	exited     bool
 	inflight   map[string]context.CancelFunc // requests being handled, by ID
+	// unanswered holds the requests handled off the read loop whose
+	// response is not yet written; drained is signalled as it empties.
+	unanswered map[string]bool
+	drained    *sync.Cond
 
 	// pubMu orders every publishDiagnostics, so that a stale result never
 	// follows a newer one or the [] sent on close.
-	pubMu sync.Mutex
-	wg    sync.WaitGroup // background analyses
+	pubMu      sync.Mutex
+	wg         sync.WaitGroup // background analyses
+	requestsWG sync.WaitGroup // requests being handled concurrently
 }
 
 type lifecycle int
@@ -86,9 +91,12 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		settings: defaultSettings(),
 		exitCode: 1,
 		inflight: map[string]context.CancelFunc{},
+
+		unanswered: map[string]bool{},
 	}
+	s.drained = sync.NewCond(&s.mu)
 	s.reqs, s.notes = s.requests(), s.notifications()
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{r, w}), jsonrpc2.WithCodec(codec{}))
+	s.conn = jsonrpc2.NewConn(&stream{Stream: jsonrpc2.NewStream(stdio{r, w}), w: w, s: s}, jsonrpc2.WithCodec(codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	ctx = protocol.WithClient(ctx, s.client)
 	s.conn.Go(ctx, s.handler())

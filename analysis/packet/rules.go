@@ -61,7 +61,7 @@ What Happens Next, Discussion Prompts (boundary packets), What I Need From You. 
 reading a stop expects the ask last, after the context it depends on.
 
 baton keeps the longest run of sections already in order and flags each other one, saying where
-it belongs.`,
+it belongs. Move the flagged section (its heading and its text) to that place.`,
 	}
 	RuleHeadingLevel = &analysis.Rule{
 		ID:       "packet/heading-level",

@@ -22,6 +22,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: baton check [PATH…|-]\n\nLints files, folders (every *.md below them) or, with -, standard input.\nPrints path:line:column: severity rule-id: message (1-based; the column counts bytes).\nExit status: 0 no error findings, 1 error findings, 2 usage or I/O error.")
 	}
 	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
 		return exitUsage
 	}
 	paths := fl.Args()
@@ -45,8 +48,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			continue
 		}
-		files, err := markdownFiles(p)
-		if err != nil {
+		files, errs := markdownFiles(p)
+		for _, err := range errs {
 			fmt.Fprintf(stderr, "baton: %v\n", err)
 			failed = true
 		}
@@ -81,19 +84,20 @@ func lint(reg *analysis.Registry, name, text string, w io.Writer) (errs bool) {
 }
 
 // markdownFiles expands a path: a file is itself, a folder every *.md file
-// below it (hidden folders skipped), sorted.
-func markdownFiles(path string) ([]string, error) {
+// below it (hidden folders and node_modules skipped), sorted. A folder that
+// cannot be read is reported and the walk goes on.
+func markdownFiles(path string) (files []string, errs []error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, []error{err}
 	}
 	if !info.IsDir() {
 		return []string{path}, nil
 	}
-	var files []string
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return err
+			errs = append(errs, err)
+			return nil // WalkDir skips what it could not read
 		}
 		if d.IsDir() && p != path && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
 			return filepath.SkipDir
@@ -103,9 +107,6 @@ func markdownFiles(path string) ([]string, error) {
 		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return files, err
-	}
 	slices.Sort(files)
-	return files, nil
+	return files, errs
 }

@@ -19,6 +19,9 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	case len(args) == 1 && args[0] == "--markdown":
 		fmt.Fprint(stdout, reg.RulesMarkdown())
 		return exitOK
+	case args[0] == "-h" || args[0] == "--help":
+		fmt.Fprintln(stdout, "usage: baton explain [RULE-ID | --markdown]")
+		return exitOK
 	case len(args) > 1:
 		fmt.Fprintln(stderr, "usage: baton explain [RULE-ID | --markdown]")
 		return exitUsage

@@ -46,6 +46,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "explain":
 		return runExplain(rest, stdout, stderr)
 	case "version", "--version":
+		if len(rest) > 0 {
+			fmt.Fprintln(stderr, "usage: baton version")
+			return exitUsage
+		}
 		fmt.Fprintf(stdout, "baton %s\n", versionString())
 		return exitOK
 	case "help", "-h", "--help":

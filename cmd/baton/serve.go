@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,6 +24,9 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
 		return exitUsage
 	}
 	if fl.NArg() > 0 {
