@@ -46,8 +46,8 @@ type Document struct {
 type FrontMatter struct {
 	Span Span // the whole block, delimiters included
 	Body Span // the YAML between the delimiters
-	// Data holds the top-level mapping; nil when the YAML is malformed or not
-	// a mapping, and then Err says why.
+	// Data holds the top-level mapping; nil when the YAML is empty,
+	// malformed or not a mapping (Err then says why).
 	Data map[string]any
 	Err  error
 }
@@ -76,6 +76,13 @@ func Parse(uri, text string) *Document {
 			}
 		}
 	}
+	// CommonMark ends a line at a lone CR too; goldmark does not, so make
+	// it an LF (the same length: offsets are unchanged).
+	for i, c := range d.Source {
+		if c == '\r' && (i+1 == len(d.Source) || d.Source[i+1] != '\n') {
+			d.Source[i] = '\n'
+		}
+	}
 	d.Root = md.Parser().Parse(gtext.NewReader(d.Source))
 	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
@@ -95,8 +102,11 @@ func (d *Document) heading(h *ast.Heading) (Heading, bool) {
 	}
 	first, last := lines.At(0), lines.At(lines.Len()-1)
 	startLine, endLine := d.Lines.LineOf(first.Start), d.Lines.LineOf(max(last.Stop-1, last.Start))
-	lineText := strings.TrimLeft(d.Lines.Line(startLine), " ")
-	setext := !strings.HasPrefix(lineText, "#")
+	// An ATX heading's content starts after its "#"s; a setext heading's at
+	// the first non-blank byte of its line (which may itself be a "#").
+	line := d.Lines.Line(startLine)
+	indent := len(line) - len(strings.TrimLeft(line, " \t"))
+	setext := first.Start == d.Lines.LineStart(startLine)+indent
 	if setext && endLine+1 < d.Lines.LineCount() {
 		endLine++ // the underline
 	}

@@ -87,8 +87,7 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 	case state == shutDown:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted")
 	case method == protocol.MethodShutdown:
-		jsonrpc2.Async(ctx) // it waits for other requests, which may need the read loop
-		s.shutdown()
+		s.shutdown(ctx, idKey(req.ID()))
 		return nil, nil
 	}
 	h, ok := s.reqs[method]

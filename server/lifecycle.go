@@ -72,11 +72,22 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 // analyses already under way, so that their answers and diagnostics reach
 // the client before it is told the server is done. Edits still waiting for
 // their debounce are not analysed.
-func (s *Server) shutdown() {
+func (s *Server) shutdown(ctx context.Context, key string) {
+	// The state changes before the read loop goes on, so that an exit
+	// right behind sees it.
 	s.mu.Lock()
 	s.state = shutDown
+	busy := len(s.inflight) > 0
+	if busy {
+		s.unanswered[key] = true
+	}
 	s.mu.Unlock()
 	s.stopTimers()
+	if busy {
+		// The requests it waits for may need the read loop. Otherwise it
+		// answers inline, before the next message is even read.
+		jsonrpc2.Async(ctx)
+	}
 	s.requestsWG.Wait()
 	s.wg.Wait()
 }

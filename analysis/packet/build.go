@@ -2,6 +2,7 @@ package packet
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
@@ -85,9 +86,26 @@ func Build(doc *analysis.Document) *Model {
 		_, first.GateRecord = fm.Data["gate"]
 	}
 
-	for _, mk := range findMarkers(doc) {
-		owner := ownerOf(doc, m, mk.Span)
-		owner.Markers = append(owner.Markers, mk)
+	markers := findMarkers(doc)
+	owners := make([]*Packet, len(markers))
+	for k, mk := range markers {
+		owners[k] = ownerOf(doc, m, mk.Span)
+		owners[k].Markers = append(owners[k].Markers, mk)
+	}
+	for k, mk := range markers {
+		// A marker written first, alone on the line before a later packet's
+		// first heading, starts that packet: the previous one ends there.
+		p := owners[k]
+		line := doc.Lines.LineOf(mk.Span.Start)
+		if p == m.Packets[0] || mk.Span.End > p.Span.Start || strings.TrimSpace(doc.Lines.Line(line)) != doc.String(mk.Span) {
+			continue
+		}
+		prev := m.Packets[slices.Index(m.Packets, p)-1]
+		last := prev.Sections[len(prev.Sections)-1]
+		if start := doc.Lines.LineStart(line); start > last.Heading.Span.End {
+			p.Span.Start, prev.Span.End, last.Span.End = start, start, start
+			last.Body.End = max(last.Body.Start, start)
+		}
 	}
 	return m
 }
@@ -132,6 +150,7 @@ var (
 	htmlComment  = regexp.MustCompile(`(?s)<!--.*?-->`)
 	verdictLike  = regexp.MustCompile(`(?i)verdict[\s_-]*boundary`)
 	verdictValid = regexp.MustCompile(`^<!--[ \t]*SPECREW-VERDICT-BOUNDARY:[ \t]*([a-z-]+)[ \t]*(?:->|→|[ \t]to[ \t])[ \t]*([a-z-]+)[ \t]*-->$`)
+	validName    = regexp.MustCompile(`^[a-z-]+$`)
 	verdictNames = regexp.MustCompile(`(?i)verdict[\s_-]*boundary\s*:?\s*([a-z][\w-]*?)\s*(?:-+>|→|=>|\s+to\s+)\s*([a-z][\w-]*)`)
 )
 
@@ -152,7 +171,10 @@ func findMarkers(doc *analysis.Document) []*Marker {
 				if sub := verdictValid.FindSubmatch(c); sub != nil {
 					mk.Valid, mk.From, mk.To = true, string(sub[1]), string(sub[2])
 				} else if sub := verdictNames.FindSubmatch(c); sub != nil {
-					mk.From, mk.To = boundaryName(string(sub[1])), boundaryName(string(sub[2]))
+					from, to := boundaryName(string(sub[1])), boundaryName(string(sub[2]))
+					if validName.MatchString(from) && validName.MatchString(to) {
+						mk.From, mk.To = from, to
+					}
 				}
 				out = append(out, mk)
 			}

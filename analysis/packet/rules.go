@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/yuin/goldmark/ast"
 )
 
 var (
@@ -45,8 +46,8 @@ between Why I Stopped and What I Need From You.`,
 		ID:       "packet/duplicate-section",
 		Summary:  "A packet section heading appears twice in one packet.",
 		Severity: analysis.Error,
-		Doc: `Each section appears once per packet. A repeated heading starts a new packet only when at least
-three packet headings follow it before any repeats (a file may hold several packets, e.g. a
+		Doc: `Each section appears once per packet. A repeated heading starts a new packet only when it and
+the packet headings after it make at least three different ones before any repeats (a file may hold several packets, e.g. a
 transcript); otherwise it is a second copy of a section, and readers and tools that look for
 the section take the first one.
 
@@ -225,7 +226,7 @@ func reportLevel(pass *analysis.Pass, s *Section) {
 	if s.Heading.Setext {
 		what = "an underlined (setext) heading"
 	}
-	text := "## " + s.Heading.Text
+	text := "## " + strings.Join(strings.Fields(s.Heading.Text), " ") // a setext heading may span lines
 	pass.Report(RuleHeadingLevel, s.Heading.Span,
 		fmt.Sprintf("%q is %s; packets write section headings as %q", s.Heading.Text, what, text),
 		analysis.WithFix(analysis.Fix{
@@ -299,13 +300,57 @@ func checkMarkers(pass *analysis.Pass, p *Packet) {
 		return
 	}
 	end := analysis.Span{Start: doc.Lines.LineEnd(last), End: doc.Lines.LineEnd(last)}
-	pass.Report(RuleMarkerPosition, mk.Span,
-		"the verdict marker must be the last line of the packet, after \"## What I Need From You\": move it there",
-		analysis.WithFix(analysis.Fix{
+	var opts []func(*analysis.Finding)
+	if !inCode(doc, end.Start) { // moved into an open code fence, the marker would be quoted text
+		nl := lineBreak(doc)
+		opts = append(opts, analysis.WithFix(analysis.Fix{
 			Title: "Move the verdict marker to the end of the packet",
 			Safe:  true,
-			Edits: []analysis.Edit{removeLine(doc, mk.Span), {Span: end, NewText: "\n\n" + doc.String(mk.Span)}},
+			Edits: []analysis.Edit{removeLine(doc, mk.Span), {Span: end, NewText: nl + nl + doc.String(mk.Span)}},
 		}))
+	}
+	pass.Report(RuleMarkerPosition, mk.Span,
+		"the verdict marker must be the last line of the packet, after \"## What I Need From You\": move it there", opts...)
+}
+
+// lineBreak is the document's line break: CRLF when it uses them.
+func lineBreak(doc *analysis.Document) string {
+	if strings.Contains(doc.Text, "\r\n") {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// inCode reports whether offset lies in a code block, or at the end of one
+// left open.
+func inCode(doc *analysis.Document, offset int) bool {
+	for n := doc.Root.FirstChild(); n != nil; n = n.NextSibling() {
+		switch n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+		default:
+			continue
+		}
+		start := doc.Lines.LineStart(doc.Lines.LineOf(nodeStart(n)))
+		end := len(doc.Text)
+		if next := n.NextSibling(); next != nil {
+			end = doc.Lines.LineStart(doc.Lines.LineOf(nodeStart(next)))
+		}
+		if offset >= start && offset <= end {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeStart is the offset of a block's first line.
+func nodeStart(n ast.Node) int {
+	if l := n.Lines(); l.Len() > 0 {
+		return l.At(0).Start
+	}
+	if fc, ok := n.(*ast.FencedCodeBlock); ok && fc.Info != nil {
+		return fc.Info.Segment.Start
+	}
+	return 0
 }
 
 // lastNonBlankLine is the last line in span holding more than white space.

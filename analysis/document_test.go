@@ -1,0 +1,453 @@
+package analysis_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/google/go-cmp/cmp"
+	"github.com/yuin/goldmark/ast"
+)
+
+func TestKindString(t *testing.T) {
+	for k, want := range map[analysis.Kind]string{
+		analysis.KindOther:    "other",
+		analysis.KindPacket:   "stop packet",
+		analysis.KindHandoff:  "handoff",
+		analysis.KindWorkflow: "workflow",
+	} {
+		if got := k.String(); got != want {
+			t.Errorf("Kind(%d).String() = %q, want %q", int(k), got, want)
+		}
+	}
+}
+
+func TestParseKind(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want analysis.Kind
+	}{
+		{"three packet headings", "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n\n## What I Need From You\n\nz\n", analysis.KindPacket},
+		{"all six headings", "## What I Just Did\n## Why I Stopped\n## What Needs Your Review\n## What Happens Next\n## Discussion Prompts\n## What I Need From You\n", analysis.KindPacket},
+		{"lower case and trailing colons", "## what i just did:\n\n## WHY I STOPPED\n\n## What needs your review:\n", analysis.KindPacket},
+		{"bold headings", "## **What I Just Did**\n\n## **Why I Stopped:**\n\n## __What Happens Next__\n", analysis.KindPacket},
+		{"setext headings", "What I Just Did\n---------------\n\nWhy I Stopped\n=============\n\nWhat Happens Next\n---\n", analysis.KindPacket},
+		{"any heading level", "# What I Just Did\n### Why I Stopped\n#### What I Need From You\n", analysis.KindPacket},
+		{"CRLF packet", "## What I Just Did\r\n\r\nx\r\n\r\n## Why I Stopped\r\n\r\n## What I Need From You\r\n", analysis.KindPacket},
+		{"packet with an h1 title first", "# Stop\n\n## What I Just Did\n## Why I Stopped\n## What Happens Next\n", analysis.KindPacket},
+		{"packet headings win over workflow front matter", "---\nprops: {}\n---\n## What I Just Did\n## Why I Stopped\n## What Happens Next\n", analysis.KindPacket},
+
+		{"two packet headings", "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n", analysis.KindOther},
+		{"one heading three times", "## Why I Stopped\n## Why I Stopped\n## Why I Stopped\n", analysis.KindOther},
+		{"packet headings as bold paragraphs", "**What I Just Did**\n\n**Why I Stopped**\n\n**What I Need From You**\n", analysis.KindOther},
+		{"packet headings quoted", "> ## What I Just Did\n> ## Why I Stopped\n> ## What I Need From You\n", analysis.KindOther},
+		{"packet headings in a list", "- ## What I Just Did\n- ## Why I Stopped\n- ## What I Need From You\n", analysis.KindOther},
+		{"packet headings in a fenced block", "```\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n```\n", analysis.KindOther},
+		{"empty", "", analysis.KindOther},
+		{"plain prose", "Just some notes.\n", analysis.KindOther},
+
+		{"handoff with Goal", "# Handoff\n\n**Goal:** ship the parser.\n", analysis.KindHandoff},
+		{"handoff, any case of the title", "# HANDOFF\n\n**Goal:** ship it.\n", analysis.KindHandoff},
+		{"handoff carried from session", "# Handoff\n\nCarried from session 12.\n", analysis.KindHandoff},
+		{"handoff wins over packet headings", "# Handoff\n\n**Goal:** x\n\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n", analysis.KindHandoff},
+		{"handoff title without Goal", "# Handoff\n\nSome notes.\n", analysis.KindOther},
+		{"handoff as an h2", "## Handoff\n\n**Goal:** x\n", analysis.KindOther},
+		{"Goal without handoff title", "# Notes\n\n**Goal:** x\n", analysis.KindOther},
+
+		{"front matter props", "---\nprops:\n  name: string\n---\n# Flow\n", analysis.KindWorkflow},
+		{"front matter required", "---\nrequired: [a]\n---\n", analysis.KindWorkflow},
+		{"front matter returns", "---\nreturns: string\n---\n", analysis.KindWorkflow},
+		{"front matter without workflow keys", "---\ntitle: x\n---\n# Doc\n", analysis.KindOther},
+		{"malformed front matter naming props", "---\nprops: [\n---\n", analysis.KindOther},
+		{"component tag block", "# Flow\n\n<UserCheckpoint purpose=\"x\" />\n", analysis.KindWorkflow},
+		{"component tag at the start", "<Ask>\nWhat next?\n</Ask>\n", analysis.KindWorkflow},
+		{"component tag inline", "Press <Confirm /> to go on.\n", analysis.KindWorkflow},
+		{"component tag in a fenced block", "```\n<UserCheckpoint purpose=\"x\" />\n```\n", analysis.KindOther},
+		{"component tag in an indented block", "Text.\n\n    <UserCheckpoint purpose=\"x\" />\n", analysis.KindOther},
+		{"component tag in inline code", "Write `<UserCheckpoint purpose=\"x\" />` here.\n", analysis.KindOther},
+		{"lower-case HTML", "<div>\nhello\n</div>\n", analysis.KindOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := analysis.Parse("f.md", tt.text).Kind; got != tt.want {
+				t.Errorf("Kind = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseHeadings(t *testing.T) {
+	type H = analysis.Heading
+	type S = analysis.Span
+	tests := []struct {
+		name string
+		text string
+		want []H
+	}{
+		{
+			name: "ATX headings",
+			//     0         1         2
+			//     0123456 7 8901 2345678901
+			text: "# Title\n\ntext\n## Sub ##\n",
+			want: []H{
+				{Level: 1, Text: "Title", Span: S{0, 7}, Inner: S{2, 7}},
+				{Level: 2, Text: "Sub", Span: S{14, 23}, Inner: S{17, 20}},
+			},
+		},
+		{
+			name: "indented ATX heading",
+			text: "  ## Sub\n",
+			want: []H{{Level: 2, Text: "Sub", Span: S{0, 8}, Inner: S{5, 8}}},
+		},
+		{
+			name: "last line without a line break",
+			text: "x\n\n### End",
+			want: []H{{Level: 3, Text: "End", Span: S{3, 10}, Inner: S{7, 10}}},
+		},
+		{
+			name: "trailing spaces are not content",
+			text: "## Why I Stopped  \n",
+			want: []H{{Level: 2, Text: "Why I Stopped", Span: S{0, 18}, Inner: S{3, 16}}},
+		},
+		{
+			name: "setext heading includes its underline",
+			text: "Title\n=====\n\nBody\n",
+			want: []H{{Level: 1, Text: "Title", Span: S{0, 11}, Inner: S{0, 5}, Setext: true}},
+		},
+		{
+			name: "setext heading at the end of the text",
+			text: "Title\n---",
+			want: []H{{Level: 2, Text: "Title", Span: S{0, 9}, Inner: S{0, 5}, Setext: true}},
+		},
+		{
+			name: "two-line setext heading",
+			text: "Line one\nline two\n---\n",
+			want: []H{{Level: 2, Text: "Line one\nline two", Span: S{0, 21}, Inner: S{0, 17}, Setext: true}},
+		},
+		{
+			name: "CRLF ATX heading",
+			text: "## Sub\r\nx\r\n",
+			want: []H{{Level: 2, Text: "Sub", Span: S{0, 6}, Inner: S{3, 6}}},
+		},
+		{
+			name: "CRLF setext heading",
+			text: "Title\r\n---\r\nx",
+			want: []H{{Level: 2, Text: "Title", Span: S{0, 10}, Inner: S{0, 5}, Setext: true}},
+		},
+		{
+			name: "multi-byte heading",
+			text: "## Émoji 😀\n",
+			want: []H{{Level: 2, Text: "Émoji 😀", Span: S{0, 14}, Inner: S{3, 14}}},
+		},
+		{
+			name: "only top-level headings",
+			text: "> # Quoted\n\n- # In a list\n\n```\n# In code\n```\n\n    # Indented code\n\n<div>\n# In HTML\n</div>\n\n# Top\n",
+			want: []H{{Level: 1, Text: "Top", Span: S{91, 96}, Inner: S{93, 96}}},
+		},
+		{
+			name: "no headings",
+			text: "Just text.\n",
+			want: nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := analysis.Parse("f.md", tt.text)
+			if d := cmp.Diff(tt.want, d.Headings); d != "" {
+				t.Errorf("Headings (-want +got):\n%s", d)
+			}
+			for _, h := range d.Headings {
+				if got := strings.TrimSpace(d.String(h.Inner)); got != h.Text {
+					t.Errorf("heading %q: Inner covers %q", h.Text, got)
+				}
+			}
+		})
+	}
+}
+
+// TestParseSetextHeadingStartingWithHash: "#tag" is not an ATX heading (no
+// space after the "#"), so "#tag" underlined by "===" is a setext heading,
+// and its span must include the underline like any other setext heading.
+func TestParseSetextHeadingStartingWithHash(t *testing.T) {
+	d := analysis.Parse("f.md", "#tag\n====\n")
+	want := []analysis.Heading{{Level: 1, Text: "#tag", Span: analysis.Span{Start: 0, End: 9}, Inner: analysis.Span{Start: 0, End: 4}, Setext: true}}
+	if diff := cmp.Diff(want, d.Headings); diff != "" {
+		t.Errorf("Headings (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseFrontMatter(t *testing.T) {
+	type S = analysis.Span
+	tests := []struct {
+		name      string
+		text      string
+		span      S
+		body      S
+		data      map[string]any
+		malformed bool
+	}{
+		{
+			name: "mapping",
+			text: "---\ntitle: Plan\nn: 3\n---\n# Heading\n",
+			span: S{0, 24}, body: S{4, 21},
+			data: map[string]any{"title": "Plan", "n": 3},
+		},
+		{
+			name: "closed by dots",
+			text: "---\na: b\n...\nText\n",
+			span: S{0, 12}, body: S{4, 9},
+			data: map[string]any{"a": "b"},
+		},
+		{
+			name: "CRLF",
+			text: "---\r\na: 1\r\n---\r\n# H\r\n",
+			span: S{0, 14}, body: S{5, 11},
+			data: map[string]any{"a": 1},
+		},
+		{
+			name: "delimiters with trailing blanks",
+			text: "--- \t\na: 1\n---  \nx",
+			span: S{0, 16}, body: S{6, 11},
+			data: map[string]any{"a": 1},
+		},
+		{
+			name: "closing line at the end of the text",
+			text: "---\na: 1\n---",
+			span: S{0, 12}, body: S{4, 9},
+			data: map[string]any{"a": 1},
+		},
+		{
+			name: "nested values",
+			text: "---\nfrom_boundary: plan\nlist: [1, 2]\n---\n",
+			span: S{0, 40}, body: S{4, 37},
+			data: map[string]any{"from_boundary": "plan", "list": []any{1, 2}},
+		},
+		{
+			name: "malformed YAML",
+			text: "---\na: [\n---\n# H\n",
+			span: S{0, 12}, body: S{4, 9},
+			malformed: true,
+		},
+		{
+			name: "YAML that is not a mapping",
+			text: "---\n- a\n- b\n---\n",
+			span: S{0, 15}, body: S{4, 12},
+			malformed: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := analysis.Parse("f.md", tt.text)
+			fm := d.FrontMatter
+			if fm == nil {
+				t.Fatal("FrontMatter = nil")
+			}
+			if fm.Span != tt.span || fm.Body != tt.body {
+				t.Errorf("Span, Body = %v %q, %v %q; want %v, %v", fm.Span, d.String(fm.Span), fm.Body, d.String(fm.Body), tt.span, tt.body)
+			}
+			if tt.malformed {
+				if fm.Err == nil || fm.Data != nil {
+					t.Errorf("Err = %v, Data = %v; want an error and nil data", fm.Err, fm.Data)
+				}
+			} else {
+				if fm.Err != nil {
+					t.Errorf("Err = %v", fm.Err)
+				}
+				if diff := cmp.Diff(tt.data, fm.Data); diff != "" {
+					t.Errorf("Data (-want +got):\n%s", diff)
+				}
+			}
+			checkBlanked(t, d, fm.Span)
+		})
+	}
+}
+
+// checkBlanked: Source is Text with the front matter's bytes blanked (line
+// breaks kept), so it has the same length and every later byte is the same.
+func checkBlanked(t *testing.T, d *analysis.Document, span analysis.Span) {
+	t.Helper()
+	if len(d.Source) != len(d.Text) {
+		t.Fatalf("len(Source) = %d, len(Text) = %d", len(d.Source), len(d.Text))
+	}
+	for i := range d.Text {
+		want := d.Text[i]
+		if i >= span.Start && i < span.End && want != '\n' && want != '\r' {
+			want = ' '
+		}
+		if d.Source[i] != want {
+			t.Fatalf("Source[%d] = %q, want %q (Source %q)", i, d.Source[i], want, d.Source)
+		}
+	}
+}
+
+func TestParseNoFrontMatter(t *testing.T) {
+	tests := []struct{ name, text string }{
+		{"no closing line", "---\na: 1\n\n# H\n"},
+		{"just an opening line", "---\n"},
+		{"opening line without a break", "---"},
+		{"not on the first line", "\n---\na: 1\n---\n"},
+		{"four dashes", "----\na: 1\n----\n"},
+		{"indented opening", " ---\na: 1\n---\n"},
+		{"text after the dashes", "--- a\nb: 1\n---\n"},
+		{"empty", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := analysis.Parse("f.md", tt.text)
+			if d.FrontMatter != nil {
+				t.Errorf("FrontMatter = %+v, want nil", *d.FrontMatter)
+			}
+			if string(d.Source) != tt.text {
+				t.Errorf("Source = %q, want the text unchanged", d.Source)
+			}
+		})
+	}
+}
+
+// TestParseFrontMatterKeepsOffsets: what follows front matter is parsed at
+// its own byte offsets in Text, and nothing inside the front matter is
+// parsed as Markdown.
+func TestParseFrontMatterKeepsOffsets(t *testing.T) {
+	text := "---\n# not a heading\ntitle: \"<Widget />\"\n---\nHello *world*.\n\n## Real\n"
+	d := analysis.Parse("f.md", text)
+	if d.FrontMatter == nil || d.FrontMatter.Err != nil {
+		// "# not a heading" is a YAML comment: the block is valid.
+		t.Fatalf("FrontMatter = %+v, want a valid block", d.FrontMatter)
+	}
+	if d.Kind != analysis.KindOther {
+		t.Errorf("Kind = %v: the component tag inside the front matter was seen", d.Kind)
+	}
+	want := []analysis.Heading{{Level: 2, Text: "Real", Span: analysis.Span{Start: 60, End: 67}, Inner: analysis.Span{Start: 63, End: 67}}}
+	if diff := cmp.Diff(want, d.Headings); diff != "" {
+		t.Errorf("Headings (-want +got):\n%s", diff)
+	}
+
+	// Every text segment in the AST reads the same in Text as in Source,
+	// and the paragraph's words are where they are in Text.
+	var texts []string
+	_ = ast.Walk(d.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if tn, ok := n.(*ast.Text); ok && entering {
+			seg := tn.Segment
+			if string(d.Source[seg.Start:seg.Stop]) != text[seg.Start:seg.Stop] {
+				t.Errorf("segment %d-%d: Source %q, Text %q", seg.Start, seg.Stop, d.Source[seg.Start:seg.Stop], text[seg.Start:seg.Stop])
+			}
+			texts = append(texts, text[seg.Start:seg.Stop])
+		}
+		return ast.WalkContinue, nil
+	})
+	if diff := cmp.Diff([]string{"Hello ", "world", ".", "Real"}, texts); diff != "" {
+		t.Errorf("text segments read from Text (-want +got):\n%s", diff)
+	}
+	if p := d.Lines.Position(strings.Index(text, "Hello"), analysis.UTF8); p != (analysis.Position{Line: 4}) {
+		t.Errorf("Position of Hello = %+v, want line 4", p)
+	}
+}
+
+func TestNormalizeHeading(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"What I Just Did", "what i just did"},
+		{"  What I Just Did \t", "what i just did"},
+		{"What I Just Did:", "what i just did"},
+		{"What I Just Did :", "what i just did"},
+		{"**What I Just Did**", "what i just did"},
+		{"**What I Just Did:**", "what i just did"},
+		{"**What I Just Did**:", "what i just did"},
+		{"__Why   I\tStopped__", "why i stopped"},
+		{"** What Happens Next **", "what happens next"},
+		{"What\nHappens  Next", "what happens next"},
+		{"**a**", "a"},
+		{"****", "****"},
+		{"**", "**"},
+		{"**unclosed", "**unclosed"},
+		{"What: I", "what: i"},
+		{":", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := analysis.NormalizeHeading(tt.in); got != tt.want {
+			t.Errorf("NormalizeHeading(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPacketHeadingIndex(t *testing.T) {
+	for i, h := range analysis.PacketHeadings {
+		if got := analysis.PacketHeadingIndex(h); got != i {
+			t.Errorf("PacketHeadingIndex(%q) = %d, want %d", h, got, i)
+		}
+	}
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"what i just did", 0},
+		{"WHY I STOPPED:", 1},
+		{"**What Needs Your Review**", 2},
+		{"__What Happens Next:__", 3},
+		{"  Discussion   Prompts ", 4},
+		{"**What I Need From You**:", 5},
+		{"What I Need From You?", -1},
+		{"What I Just", -1},
+		{"What I Just Did Today", -1},
+		{"Decision Evidence", -1},
+		{"`What I Just Did`", -1},
+		{"", -1},
+	}
+	for _, tt := range tests {
+		if got := analysis.PacketHeadingIndex(tt.in); got != tt.want {
+			t.Errorf("PacketHeadingIndex(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestDocumentString(t *testing.T) {
+	d := analysis.Parse("f.md", "## Sub\nbody")
+	if got := d.String(analysis.Span{Start: 3, End: 6}); got != "Sub" {
+		t.Errorf("String(3-6) = %q, want %q", got, "Sub")
+	}
+	if d.URI != "f.md" || d.Text != "## Sub\nbody" {
+		t.Errorf("URI, Text = %q, %q", d.URI, d.Text)
+	}
+	if d.Lines == nil || d.Lines.LineCount() != 2 {
+		t.Errorf("Lines not built for the text")
+	}
+}
+
+// TestParseLoneCRLineEndings: CommonMark (§2.1) and LineIndex both take a
+// lone CR as a line ending, so a packet written with classic-Mac line
+// endings has the same headings as its LF twin, at the same offsets.
+func TestParseLoneCRLineEndings(t *testing.T) {
+	lf := "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n\n## What I Need From You\n\nz\n"
+	cr := strings.ReplaceAll(lf, "\n", "\r")
+	want := analysis.Parse("lf.md", lf)
+	got := analysis.Parse("cr.md", cr)
+	if got.Kind != want.Kind {
+		t.Errorf("Kind = %v, want %v (as with LF line endings)", got.Kind, want.Kind)
+	}
+	if diff := cmp.Diff(want.Headings, got.Headings); diff != "" {
+		t.Errorf("Headings with CR line endings (-LF +CR):\n%s", diff)
+	}
+}
+
+// TestParseHeadingSpansDoNotOverlap (found by FuzzPacket): "#" then a lone
+// CR is an ATX opener to goldmark, which does not break lines at a lone CR,
+// while LineIndex does; the heading's content then starts a LineIndex line
+// that has no "#", so it is taken for a setext heading and its "underline"
+// (the next line, itself a heading) is added to its span.
+func TestParseHeadingSpansDoNotOverlap(t *testing.T) {
+	text := "#\rWhat Needs Your Review\n# What Happens Next\n# What I Need From You"
+	d := analysis.Parse("f.md", text)
+	if len(d.Headings) == 0 {
+		t.Fatal("no headings")
+	}
+	for i, h := range d.Headings {
+		if h.Setext {
+			t.Errorf("heading %q is taken for a setext heading; it is written with #", h.Text)
+		}
+		if i > 0 && h.Span.Start < d.Headings[i-1].Span.End {
+			t.Errorf("heading %q at %v overlaps the previous heading %q at %v",
+				h.Text, h.Span, d.Headings[i-1].Text, d.Headings[i-1].Span)
+		}
+	}
+}
