@@ -29,7 +29,8 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test ./analysis/ -run '^$$' -fuzz FuzzLineIndex -fuzztime $(FUZZTIME)
 	$(GO) test ./analysis/ -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME)
-	$(GO) test ./analysis/packet/ -run '^$$' -fuzz FuzzPacket -fuzztime $(FUZZTIME)
+	$(GO) test ./analysis/packet/ -run '^$$' -fuzz '^FuzzPacket$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./analysis/packet/ -run '^$$' -fuzz '^FuzzPacketFixes$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server/ -run '^$$' -fuzz FuzzApplyChanges -fuzztime $(FUZZTIME)
 
 bench:

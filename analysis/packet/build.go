@@ -158,7 +158,7 @@ var (
 // HTML, not those quoted in code or a block quote.
 func findMarkers(doc *analysis.Document) []*Marker {
 	var out []*Marker
-	scan := func(segs *gtext.Segments) {
+	scan := func(segs *gtext.Segments, block bool) {
 		for i := 0; i < segs.Len(); i++ {
 			seg := segs.At(i)
 			chunk := doc.Source[seg.Start:seg.Stop]
@@ -168,6 +168,7 @@ func findMarkers(doc *analysis.Document) []*Marker {
 					continue
 				}
 				mk := &Marker{Span: analysis.Span{Start: seg.Start + loc[0], End: seg.Start + loc[1]}}
+				mk.Standalone = block && segs.Len() == 1 && strings.TrimSpace(string(chunk)) == string(c)
 				if sub := verdictValid.FindSubmatch(c); sub != nil {
 					mk.Valid, mk.From, mk.To = true, string(sub[1]), string(sub[2])
 				} else if sub := verdictNames.FindSubmatch(c); sub != nil {
@@ -196,9 +197,9 @@ func findMarkers(doc *analysis.Document) []*Marker {
 				}
 				segs.Append(n.ClosureLine)
 			}
-			scan(joined(segs))
+			scan(joined(segs), true)
 		case *ast.RawHTML:
-			scan(joined(n.Segments))
+			scan(joined(n.Segments), false)
 		}
 		return ast.WalkContinue, nil
 	})

@@ -55,6 +55,9 @@ type Marker struct {
 	Span     analysis.Span
 	Valid    bool
 	From, To string // for a malformed marker: the names baton could make out, if any
+	// Standalone: the marker is an HTML block of its own, so removing its
+	// line changes nothing else in how the document parses.
+	Standalone bool
 }
 
 // Canonical is the marker written in the form specrew's gate-stop skill

@@ -301,11 +301,15 @@ func checkMarkers(pass *analysis.Pass, p *Packet) {
 	}
 	end := analysis.Span{Start: doc.Lines.LineEnd(last), End: doc.Lines.LineEnd(last)}
 	var opts []func(*analysis.Finding)
-	if !inCode(doc, end.Start) { // moved into an open code fence, the marker would be quoted text
+	// Appended to a code block or an HTML block left open, the marker would
+	// become part of it: no fix then.
+	if !inBlock(doc, end.Start) {
 		nl := lineBreak(doc)
 		opts = append(opts, analysis.WithFix(analysis.Fix{
 			Title: "Move the verdict marker to the end of the packet",
-			Safe:  true,
+			// Otherwise removing it can change how the text around it
+			// parses (an HTML block runs to the end of the line that closes it).
+			Safe:  mk.Standalone,
 			Edits: []analysis.Edit{removeLine(doc, mk.Span), {Span: end, NewText: nl + nl + doc.String(mk.Span)}},
 		}))
 	}
@@ -321,12 +325,12 @@ func lineBreak(doc *analysis.Document) string {
 	return "\n"
 }
 
-// inCode reports whether offset lies in a code block, or at the end of one
-// left open.
-func inCode(doc *analysis.Document, offset int) bool {
+// inBlock reports whether offset lies in (or at the end of) a code block or
+// an HTML block.
+func inBlock(doc *analysis.Document, offset int) bool {
 	for n := doc.Root.FirstChild(); n != nil; n = n.NextSibling() {
 		switch n.(type) {
-		case *ast.FencedCodeBlock, *ast.CodeBlock:
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 		default:
 			continue
 		}
