@@ -31,14 +31,23 @@ type Analyzer struct {
 type Config struct {
 	// Severity overrides a rule's default severity; Off silences the rule.
 	Severity map[string]Severity
+	// Phrases extends the phrase lists rules read text with, by list name
+	// (each analyzer documents its lists).
+	Phrases map[string][]string
 }
 
 // Pass is one analyzer's run over one document.
 type Pass struct {
 	Doc      *Document
+	Config   *Config // never nil
 	analyzer *Analyzer
 	findings []Finding
+	models   map[*Analyzer]any
 }
+
+// Model returns the model an analyzer that ran earlier on this document
+// built (analyzers run in registry order), or nil.
+func (p *Pass) Model(a *Analyzer) any { return p.models[a] }
 
 // Report records a finding for one of the analyzer's rules. Its severity is
 // the rule's default; configuration is applied afterwards.
@@ -120,19 +129,20 @@ func (r *Result) Model(a *Analyzer) any { return r.models[a] }
 // Analyze runs every analyzer for the document's kind.
 func (r *Registry) Analyze(doc *Document, cfg *Config) *Result {
 	res := &Result{Doc: doc, models: map[*Analyzer]any{}}
+	if cfg == nil {
+		cfg = &Config{}
+	}
 	for _, a := range r.analyzers {
 		if a.Kind != doc.Kind {
 			continue
 		}
-		p := &Pass{Doc: doc, analyzer: a}
+		p := &Pass{Doc: doc, Config: cfg, analyzer: a, models: res.models}
 		if m := a.Run(p); m != nil {
 			res.models[a] = m
 		}
 		for _, f := range p.findings {
-			if cfg != nil {
-				if s, ok := cfg.Severity[f.Rule]; ok {
-					f.Severity = s
-				}
+			if s, ok := cfg.Severity[f.Rule]; ok {
+				f.Severity = s
 			}
 			if f.Severity != Off {
 				res.Findings = append(res.Findings, f)

@@ -10,10 +10,15 @@ import (
 	gtext "github.com/yuin/goldmark/text"
 )
 
-// Build finds the packets of a document. A heading already seen in the
-// current packet starts the next packet when at least three packet headings
-// follow before any of them repeats; otherwise it is a duplicate section.
-func Build(doc *analysis.Document) *Model {
+// Build finds the packets of a document and reads each one's consistency
+// contract with the built-in phrase lists.
+func Build(doc *analysis.Document) *Model { return BuildWith(doc, nil) }
+
+// BuildWith is Build with the phrase lists extended by configuration. A
+// heading already seen in the current packet starts the next packet when it
+// and the packet headings after it make three different ones before any
+// repeats; otherwise it is a duplicate section.
+func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 	type head struct {
 		h     analysis.Heading
 		index int
@@ -106,6 +111,16 @@ func Build(doc *analysis.Document) *Model {
 			p.Span.Start, prev.Span.End, last.Span.End = start, start, start
 			last.Body.End = max(last.Body.Start, start)
 		}
+	}
+	var extra map[string][]string
+	if cfg != nil {
+		extra = cfg.Phrases
+	}
+	ph := phrasesFor(extra)
+	pt := newProseText(doc)
+	m.prose = pt.raw
+	for _, p := range m.Packets {
+		p.Consistency = readConsistency(doc, pt, ph, p)
 	}
 	return m
 }

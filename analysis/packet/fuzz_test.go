@@ -373,7 +373,7 @@ func TestMarkerPositionFixStaysInItsPacket(t *testing.T) {
 // file.
 func TestMarkerPositionFixKeepsCRLF(t *testing.T) {
 	crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
-	text := crlf("## What I Just Did\n\nx\n\n" + markPT + "\n\n## Why I Stopped\n\ny\n\n## What Needs Your Review\n\nr\n\n## What Happens Next\n\nn\n\n## Discussion Prompts\n\n1. q\n\n## What I Need From You\n\nz\n")
+	text := crlf("## What I Just Did\n\nx\n\n" + markPT + "\n\n## Why I Stopped\n\ny\n\n## What Needs Your Review\n\nNone.\n\n## What Happens Next\n\nn\n\n## Discussion Prompts\n\n1. q\n\n## What I Need From You\n\nz\n")
 	fs := findings(t, text)
 	if len(fs) != 1 || fs[0].Rule != packet.RuleMarkerPosition.ID {
 		t.Fatalf("findings = %+v, want one verdict-marker-position finding", fs)
@@ -382,7 +382,7 @@ func TestMarkerPositionFixKeepsCRLF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := crlf("## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n\n## What Needs Your Review\n\nr\n\n## What Happens Next\n\nn\n\n## Discussion Prompts\n\n1. q\n\n## What I Need From You\n\nz\n\n" + markPT + "\n")
+	want := crlf("## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n\n## What Needs Your Review\n\nNone.\n\n## What Happens Next\n\nn\n\n## Discussion Prompts\n\n1. q\n\n## What I Need From You\n\nz\n\n" + markPT + "\n")
 	if fixed != want {
 		t.Errorf("fixed text = %q, want %q", fixed, want)
 	}

@@ -80,6 +80,8 @@ type Packet struct {
 	// GateRecord is set when front matter marks the document as a saved
 	// gate record (a `gate` key) rather than a live stop.
 	GateRecord bool
+	// Consistency is the FR-045a contract as the text states it.
+	Consistency *Consistency
 }
 
 // Section returns the first section with index i, or nil.
@@ -109,7 +111,13 @@ func (p *Packet) Boundary() (bool, string) {
 // Model is every packet of a document.
 type Model struct {
 	Packets []*Packet
+	prose   []byte // the text with code, HTML and quotes blanked, lower-cased
 }
+
+// Prose is the document's text with code, HTML, block quotes and link
+// destinations blanked to spaces, ASCII letters lower-cased and line breaks
+// made spaces (offsets unchanged): what phrase rules read.
+func (m *Model) Prose() []byte { return m.prose }
 
 // SectionAt returns the packet section whose heading contains offset.
 func (m *Model) SectionAt(offset int) (*Packet, *Section) {

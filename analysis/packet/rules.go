@@ -114,18 +114,19 @@ it belongs. Move the flagged section (its heading and its text) to that place.`,
 var Analyzer = &analysis.Analyzer{
 	Name: "packet",
 	Kind: analysis.KindPacket,
-	Rules: []*analysis.Rule{
+	Rules: append([]*analysis.Rule{
 		RuleMissingSection, RuleLegacyShape, RuleDuplicateSection, RuleSectionOrder, RuleHeadingLevel,
 		RuleMarkerNonBoundary, RuleMarkerPosition, RuleMarkerMalformed, RuleMarkerDuplicate,
-	},
+	}, consistencyRules...),
 	Run: run,
 }
 
 func run(pass *analysis.Pass) any {
-	m := Build(pass.Doc)
+	m := BuildWith(pass.Doc, pass.Config)
 	for _, p := range m.Packets {
 		checkSections(pass, p)
 		checkMarkers(pass, p)
+		checkConsistency(pass, p)
 	}
 	return m
 }

@@ -1,0 +1,332 @@
+package packet
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/yuin/goldmark/ast"
+)
+
+// The reasons specrew's Test-ContinuousCoReviewStopPacketConsistency gives,
+// word for word.
+const (
+	ReasonAutoContinue    = `a substantive review request cannot coexist with "nothing required" / "I'll proceed" / automatic continuation - a review-required stop transfers control to the user`
+	ReasonResponseMissing = `a review request must state the EXACT response needed under "What I Need From You" (never "nothing")`
+	ReasonNotHeld         = `a review request must say under "What Happens Next" that the work is HELD pending the response`
+)
+
+// ItemClass is how a review item reads.
+type ItemClass int
+
+const (
+	Unmarked      ItemClass = iota // neither: counted as substantive, since the author put it there
+	Substantive                    // a decision, approval, tradeoff or confirmation
+	Informational                  // a note: not a review item
+)
+
+func (c ItemClass) String() string {
+	return [...]string{"unmarked (counted as substantive)", "substantive", "informational"}[c]
+}
+
+// ReviewItem is one item of What Needs Your Review.
+type ReviewItem struct {
+	Span  analysis.Span
+	Class ItemClass
+	Cue   analysis.Span // the word that decided the class; empty for unmarked
+}
+
+// Fact is one input of the consistency contract, with the spans that
+// decide it.
+type Fact struct {
+	Value bool
+	Spans []analysis.Span
+	Why   string // how it was decided, for hover
+}
+
+// Consistency is the FR-045a contract read from a packet's text.
+type Consistency struct {
+	// Recorded is set when What I Need From You records a verdict already
+	// given (a saved gate record): the contract is for live stops only.
+	Recorded analysis.Span
+	Items    []ReviewItem
+
+	HasSubstantiveReviewItems        Fact
+	NeedsFromUserStatesResponse      Fact
+	HappensNextSaysHeld              Fact
+	SaysNothingRequiredOrWillProceed Fact
+
+	// Placeholder is What I Need From You's text when it asks for nothing.
+	Placeholder analysis.Span
+	// Unheld are What Happens Next's forward actions that go ahead
+	// whatever the user says.
+	Unheld []analysis.Span
+
+	// Text facts the stop-intent classifier reads.
+	Blocked, Complete, Question Fact
+}
+
+// Live reports whether the contract applies (no verdict is recorded).
+func (c *Consistency) Live() bool { return c.Recorded == (analysis.Span{}) }
+
+// Verdict is the seed's answer: consistent, or the first reason it fails.
+func (c *Consistency) Verdict() (bool, string) {
+	switch {
+	case !c.Live() || !c.HasSubstantiveReviewItems.Value:
+		return true, ""
+	case c.SaysNothingRequiredOrWillProceed.Value:
+		return false, ReasonAutoContinue
+	case !c.NeedsFromUserStatesResponse.Value:
+		return false, ReasonResponseMissing
+	case !c.HappensNextSaysHeld.Value:
+		return false, ReasonNotHeld
+	}
+	return true, ""
+}
+
+var (
+	quotedReply = regexp.MustCompile("\"[^\"\\n]{2,}\"|“[^”\\n]{2,}”|`[^`\\n]{2,}`|'[^'\\n]{3,}'")
+)
+
+// readConsistency reads the contract's inputs from a packet.
+func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Packet) *Consistency {
+	c := &Consistency{}
+	text := pt.raw
+	str := pt.at
+	need := p.Section(NeedFromYou)
+	if need != nil {
+		body := pt.at(need.Body)
+		for _, ph := range []string{"recorded verdict", "verdict received", "verdict recorded", "decision recorded"} {
+			if i := strings.Index(body, ph); i >= 0 {
+				c.Recorded = analysis.Span{Start: need.Body.Start + i, End: need.Body.Start + i + len(ph)}
+				break
+			}
+		}
+	}
+
+	// What Needs Your Review: its items and their classes.
+	informational := map[analysis.Span]bool{}
+	if rev := p.Section(NeedsReview); rev != nil && !ph.whole(ListPlaceholder, str(rev.Body)) {
+		for _, item := range reviewItems(doc, rev.Body) {
+			t := str(item)
+			ri := ReviewItem{Span: item}
+			lead := t[:min(len(t), 40)]
+			switch {
+			case strings.Contains(t, "?"):
+				ri.Class = Substantive
+				i := strings.Index(t, "?")
+				ri.Cue = analysis.Span{Start: item.Start + i, End: item.Start + i + 1}
+			case ph.has(ListInformational, lead) || ph.has(ListInformational, t) && !ph.has(ListSubstantive, t):
+				ri.Class = Informational
+				loc := ph.find(ListInformational, t)[0]
+				ri.Cue = analysis.Span{Start: item.Start + loc[0], End: item.Start + loc[1]}
+				informational[item] = true
+			case ph.has(ListSubstantive, t):
+				ri.Class = Substantive
+				loc := ph.find(ListSubstantive, t)[0]
+				ri.Cue = analysis.Span{Start: item.Start + loc[0], End: item.Start + loc[1]}
+			}
+			c.Items = append(c.Items, ri)
+			if ri.Class != Informational {
+				c.HasSubstantiveReviewItems.Value = true
+				c.HasSubstantiveReviewItems.Spans = append(c.HasSubstantiveReviewItems.Spans, item)
+			}
+		}
+		c.HasSubstantiveReviewItems.Why = "What Needs Your Review has a decision, approval, tradeoff or confirmation (or an item not marked as a note)"
+	}
+	if !c.HasSubstantiveReviewItems.Value {
+		c.HasSubstantiveReviewItems.Why = "What Needs Your Review has no item, or only notes"
+	}
+
+	// What I Need From You: the exact response wanted.
+	if need != nil {
+		body := str(need.Body)
+		switch {
+		case strings.TrimSpace(body) == "":
+			c.NeedsFromUserStatesResponse.Why = "What I Need From You is empty"
+		case ph.whole(ListPlaceholder, body):
+			c.Placeholder = trimSpan(text, need.Body)
+			c.NeedsFromUserStatesResponse.Why = "What I Need From You is a placeholder that asks for nothing"
+		default:
+			c.NeedsFromUserStatesResponse = statesResponse(pt, ph, need.Body)
+		}
+	} else {
+		c.NeedsFromUserStatesResponse.Why = "the packet has no What I Need From You"
+	}
+
+	// What Happens Next: held in words, or every forward action conditional.
+	if next := p.Section(HappensNext); next != nil {
+		c.HappensNextSaysHeld, c.Unheld = held(pt, ph, next.Body)
+	} else {
+		c.HappensNextSaysHeld.Why = "the packet has no What Happens Next"
+	}
+
+	// Anywhere: "nothing required", "I'll proceed" and the like, unless the
+	// same sentence waits for the user.
+	c.SaysNothingRequiredOrWillProceed.Why = `no "nothing required" / "I'll proceed" phrase`
+	for _, s := range p.Sections {
+		body := str(s.Body)
+		locs := ph.find(ListAutoContinue, body)
+		if len(locs) == 0 {
+			continue // the common case: no sentence to split
+		}
+		for _, sen := range sentences(pt, s.Body) {
+			if c.Placeholder != (analysis.Span{}) && sen.Span.Start >= c.Placeholder.Start && sen.Span.End <= c.Placeholder.End {
+				continue
+			}
+			if inAny(sen.Span, informational) {
+				continue
+			}
+			// One span a sentence: a fix rewrites the sentence as a whole.
+			if loc := ph.first(ListAutoContinue, sen.Text); loc != nil && !conditional(ph, sen.Text) {
+				c.SaysNothingRequiredOrWillProceed.Value = true
+				c.SaysNothingRequiredOrWillProceed.Spans = append(c.SaysNothingRequiredOrWillProceed.Spans,
+					analysis.Span{Start: sen.Span.Start + loc[0], End: sen.Span.Start + loc[1]})
+				c.SaysNothingRequiredOrWillProceed.Why = "the packet says it needs nothing or will go on by itself"
+			}
+		}
+	}
+
+	// Why I Stopped: blocked or handing back; the work complete.
+	if why := p.Section(WhyStopped); why != nil {
+		c.Blocked = phraseFact(pt, ph, ListBlocked, why.Body, "Why I Stopped says the agent is blocked or hands control back")
+		c.Complete = phraseFact(pt, ph, ListComplete, why.Body, "Why I Stopped says the requested work is complete")
+	}
+	for _, s := range []*Section{need, p.Section(NeedsReview)} {
+		if s == nil {
+			continue
+		}
+		if i := strings.Index(str(s.Body), "?"); i >= 0 && !c.Question.Value {
+			c.Question = Fact{Value: true, Spans: []analysis.Span{{Start: s.Body.Start + i, End: s.Body.Start + i + 1}}, Why: "the packet asks the user a question"}
+		}
+	}
+	return c
+}
+
+func phraseFact(pt *proseText, ph *phrases, list string, span analysis.Span, why string) Fact {
+	f := Fact{}
+	for _, loc := range ph.find(list, pt.at(span)) {
+		f.Value = true
+		f.Spans = append(f.Spans, analysis.Span{Start: span.Start + loc[0], End: span.Start + loc[1]})
+	}
+	if f.Value {
+		f.Why = why
+	}
+	return f
+}
+
+func inAny(s analysis.Span, set map[analysis.Span]bool) bool {
+	for o := range set {
+		if s.Start >= o.Start && s.End <= o.End {
+			return true
+		}
+	}
+	return false
+}
+
+// held reads What Happens Next.
+func held(pt *proseText, ph *phrases, body analysis.Span) (Fact, []analysis.Span) {
+	f := Fact{}
+	if locs := ph.find(ListHeld, pt.at(body)); len(locs) > 0 {
+		for _, loc := range locs {
+			f.Spans = append(f.Spans, analysis.Span{Start: body.Start + loc[0], End: body.Start + loc[1]})
+		}
+		f.Value, f.Why = true, "What Happens Next says the work is held"
+		return f, nil
+	}
+	var unheld []analysis.Span
+	covered, conditionals := false, 0
+	for _, s := range sentences(pt, body) {
+		w := words(s.Text)
+		switch {
+		case conditional(ph, s.Text):
+			covered = true
+			conditionals++
+			f.Spans = append(f.Spans, s.Span)
+			continue
+		case broken(w):
+			covered = false
+		case chained(w) && covered:
+			continue
+		}
+		if !covered && forward(w) && !negated(w) {
+			unheld = append(unheld, s.Span)
+		}
+	}
+	switch {
+	case len(unheld) > 0:
+		f.Spans, f.Why = unheld, "What Happens Next goes ahead without waiting for the user"
+	case conditionals > 0:
+		f.Value, f.Why = true, "every next step in What Happens Next waits for the user"
+	default:
+		f.Why = "What Happens Next does not say the work waits for the user"
+	}
+	return f, unheld
+}
+
+// statesResponse reads What I Need From You: a request, a quoted reply, a
+// list of options, or a question.
+func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
+	raw := string(pt.raw[body.Start:body.End])
+	t := pt.at(body)
+	text := pt.raw
+	at := func(loc []int, why string) Fact {
+		return Fact{Value: true, Spans: []analysis.Span{{Start: body.Start + loc[0], End: body.Start + loc[1]}}, Why: why}
+	}
+	if locs := ph.find(ListRequest, t); len(locs) > 0 {
+		return at(locs[0], "What I Need From You asks for an action")
+	}
+	if loc := quotedReply.FindStringIndex(t); loc != nil {
+		return at(loc, "What I Need From You quotes the reply wanted")
+	}
+	items := 0
+	for _, line := range strings.Split(raw, "\n") {
+		if itemMarker([]byte(line)) > 0 {
+			items++
+		}
+	}
+	if items >= 2 {
+		return Fact{Value: true, Spans: []analysis.Span{trimSpan(text, body)}, Why: "What I Need From You lists the options"}
+	}
+	if i := strings.Index(t, "?"); i >= 0 {
+		return at([]int{i, i + 1}, "What I Need From You asks a question")
+	}
+	return Fact{Why: "What I Need From You does not say what response is wanted"}
+}
+
+// reviewItems are the list items of What Needs Your Review, or its
+// paragraphs when it has no list.
+func reviewItems(doc *analysis.Document, body analysis.Span) []analysis.Span {
+	var lists, paras []analysis.Span
+	for n := doc.Root.FirstChild(); n != nil; n = n.NextSibling() {
+		s, ok := blockSpan(n)
+		if !ok || s.Start < body.Start || s.Start >= body.End {
+			continue
+		}
+		switch n := n.(type) {
+		case *ast.List:
+			for it := n.FirstChild(); it != nil; it = it.NextSibling() {
+				if is, ok := blockSpan(it); ok {
+					lists = append(lists, is)
+				}
+			}
+		case *ast.Paragraph:
+			paras = append(paras, s)
+		}
+	}
+	if len(lists) > 0 {
+		return lists
+	}
+	return paras
+}
+
+// trimSpan narrows a span to its text without surrounding space.
+func trimSpan(text []byte, s analysis.Span) analysis.Span {
+	for s.Start < s.End && isSpace(text[s.Start]) {
+		s.Start++
+	}
+	for s.End > s.Start && isSpace(text[s.End-1]) {
+		s.End--
+	}
+	return s
+}

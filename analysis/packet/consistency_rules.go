@@ -1,0 +1,183 @@
+package packet
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/baton-md/baton/analysis"
+)
+
+var (
+	RuleAutoContinue = &analysis.Rule{
+		ID:       "packet/review-auto-continue",
+		Summary:  `A packet that asks for review also says "nothing required", "I'll proceed" or the like.`,
+		Severity: analysis.Error,
+		Doc: `When What Needs Your Review holds a decision, an approval request, an open tradeoff or a
+requested confirmation, the stop hands control to the user. The packet must then not say
+"nothing blocking", "no action needed", "I'll proceed", "flag this if …", "unless you object" or
+otherwise carry on by itself (specrew's FR-045a: *` + ReasonAutoContinue + `*).
+
+A sentence that makes the same words wait for the user is fine: "I'll proceed once you approve"
+is a held statement. The quick fix replaces the sentence with one that holds the work.`,
+	}
+	RuleResponseMissing = &analysis.Rule{
+		ID:       "packet/review-response-missing",
+		Summary:  "A packet asks for review but What I Need From You does not say what response is wanted.",
+		Severity: analysis.Error,
+		Doc: `A review request must say exactly what the user should answer (FR-045a: *` + ReasonResponseMissing + `*).
+baton accepts an actionable request (approve, reply, confirm, choose, decide, sign off, send back,
+review, tell me …), a quoted reply such as ` + "`approved for plan`" + `, a list of verdict options, or a
+question. Write the reply you want, e.g. ` + "`Reply \"approve\" or \"send back\" with what to change.`",
+	}
+	RulePlaceholder = &analysis.Rule{
+		ID:       "packet/review-placeholder",
+		Summary:  `What I Need From You says "nothing" while the packet asks for review.`,
+		Severity: analysis.Error,
+		Doc: `"Nothing", "none", "n/a" or "no action needed" under What I Need From You tells the user no
+answer is expected, while What Needs Your Review asks for one (FR-045a: *` + ReasonResponseMissing + `*).
+State the response wanted instead; or, if nothing really needs review, move the items out of What
+Needs Your Review.`,
+	}
+	RuleNotHeld = &analysis.Rule{
+		ID:       "packet/review-not-held",
+		Summary:  "A packet asks for review but What Happens Next does not hold the work.",
+		Severity: analysis.Error,
+		Doc: `A review request transfers control: What Happens Next must say the work waits for the answer
+(FR-045a: *` + ReasonNotHeld + `*). Say so in words ("held", "paused", "waiting for your reply",
+"will not proceed until …"), or make every next step conditional on the user: "On approval, I
+will …", "If approved, …", "Once you reply, …", "Planning follows on approval." A step that goes
+ahead unconditionally ("I will run the checks and sync the copy") is flagged. The quick fixes make
+that step conditional, or add a sentence that holds the work.`,
+	}
+	RuleInformationalItem = &analysis.Rule{
+		ID:       "packet/informational-review-item",
+		Summary:  "An informational note sits under What Needs Your Review.",
+		Severity: analysis.Warning,
+		Doc: `What Needs Your Review lists what the user must decide, approve or confirm. A note marked
+"FYI", "Note:", "for your information" or "no action needed" is not a review item (FR-045a) and
+makes the real items harder to see: move it to What I Just Did, or drop it.`,
+	}
+)
+
+var consistencyRules = []*analysis.Rule{RuleAutoContinue, RuleResponseMissing, RulePlaceholder, RuleNotHeld, RuleInformationalItem}
+
+const heldSentence = "The work is held until you reply."
+
+func checkConsistency(pass *analysis.Pass, p *Packet) {
+	c := p.Consistency
+	if c == nil {
+		return
+	}
+	doc := pass.Doc
+	for _, it := range c.Items {
+		if it.Class == Informational {
+			pass.Report(RuleInformationalItem, it.Span,
+				`an informational note is not a review item and does not belong under "What Needs Your Review": move it to "What I Just Did", or drop it`)
+		}
+	}
+	if !c.Live() || !c.HasSubstantiveReviewItems.Value {
+		return
+	}
+	request := analysis.WithRelated(c.HasSubstantiveReviewItems.Spans[0], "the review request")
+
+	for _, sp := range c.SaysNothingRequiredOrWillProceed.Spans {
+		sen := sentenceAround(pass, sp)
+		pass.Report(RuleAutoContinue, sp, ReasonAutoContinue+": "+quote(doc.String(sp))+" here", request,
+			analysis.WithFix(analysis.Fix{
+				Title: "Replace with a sentence that holds the work",
+				Edits: []analysis.Edit{{Span: sen, NewText: "I will not proceed until you reply."}},
+			}))
+	}
+
+	need := p.Section(NeedFromYou)
+	switch {
+	case need == nil:
+	case c.Placeholder != (analysis.Span{}):
+		pass.Report(RulePlaceholder, c.Placeholder, ReasonResponseMissing+": "+quote(doc.String(c.Placeholder))+" asks for nothing", request,
+			analysis.WithFix(analysis.Fix{
+				Title: "State the response wanted",
+				Edits: []analysis.Edit{{Span: c.Placeholder, NewText: `Reply "approve" to go ahead, or tell me what to change.`}},
+			}))
+	case !c.NeedsFromUserStatesResponse.Value:
+		end := trimmedEnd(doc, need.Body)
+		if end <= need.Body.Start {
+			end = need.Heading.Span.End
+		}
+		pass.Report(RuleResponseMissing, need.Heading.Span, ReasonResponseMissing, request,
+			analysis.WithFix(analysis.Fix{
+				Title: "Add the response wanted",
+				Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: lineBreak(doc) + lineBreak(doc) + `Reply "approve" to go ahead, or tell me what to change.`}},
+			}))
+	}
+
+	next := p.Section(HappensNext)
+	if next == nil || c.HappensNextSaysHeld.Value {
+		return
+	}
+	at := next.Heading.Span
+	msg := ReasonNotHeld
+	var fixes []func(*analysis.Finding)
+	if len(c.Unheld) > 0 {
+		at = c.Unheld[0]
+		msg += ": " + quote(doc.String(at)) + " goes ahead without waiting for the user; make it conditional, e.g. \"On approval, …\""
+		for _, u := range c.Unheld[1:] {
+			fixes = append(fixes, analysis.WithRelated(u, "also goes ahead unconditionally"))
+		}
+		first := doc.String(c.Unheld[0])
+		fixes = append(fixes, analysis.WithFix(analysis.Fix{
+			Title: `Make it conditional: "On approval, …"`,
+			Edits: []analysis.Edit{{Span: c.Unheld[0], NewText: "On approval, " + lowerFirst(first)}},
+		}))
+	}
+	end := trimmedEnd(doc, next.Body)
+	if end <= next.Body.Start {
+		end = next.Heading.Span.End
+	}
+	fixes = append(fixes, request, analysis.WithFix(analysis.Fix{
+		Title: "Add: " + heldSentence,
+		Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: lineBreak(doc) + lineBreak(doc) + heldSentence}},
+	}))
+	pass.Report(RuleNotHeld, at, msg, fixes...)
+}
+
+// trimmedEnd is where a section's text ends, before trailing blank lines.
+func trimmedEnd(doc *analysis.Document, s analysis.Span) int {
+	return s.Start + len(strings.TrimRight(doc.String(s), " \t\r\n"))
+}
+
+// sentenceAround widens a phrase to its sentence.
+func sentenceAround(pass *analysis.Pass, sp analysis.Span) analysis.Span {
+	n := pass.Doc.Lines.LineOf(sp.Start)
+	block := analysis.Span{Start: pass.Doc.Lines.LineStart(n), End: pass.Doc.Lines.LineEnd(n)}
+	line := []byte(pass.Doc.String(block))
+	for _, s := range sentences(&proseText{raw: line, flat: string(line)}, analysis.Span{End: block.Len()}) {
+		s.Span.Start += block.Start
+		s.Span.End += block.Start
+		if s.Span.Start <= sp.Start && sp.End <= s.Span.End {
+			return s.Span
+		}
+	}
+	return sp
+}
+
+func quote(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 80 {
+		cut := 77
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return `"` + s + `"`
+}
+
+// lowerFirst lower-cases a sentence's first letter, unless it is "I".
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == 'I' && (len(s) == n || !unicode.IsLetter(rune(s[n]))) {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
+}

@@ -1,0 +1,166 @@
+package packet
+
+import (
+	"strings"
+	"unicode"
+)
+
+// words splits lower-cased text into words (letters and digits, with
+// apostrophes and hyphens inside them) and the clause marks ",", ";", ":".
+// The sentence tests below read words, not regular expressions: they run
+// on every sentence of What Happens Next.
+func words(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		inWord := unicode.IsLetter(r) || unicode.IsDigit(r) || (start >= 0 && (r == '\'' || r == '’' || r == '-'))
+		if inWord {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, strings.TrimRight(s[start:i], "'’-"))
+			start = -1
+		}
+		if r == ',' || r == ';' || r == ':' {
+			out = append(out, string(r))
+		}
+	}
+	if start >= 0 {
+		out = append(out, strings.TrimRight(s[start:], "'’-"))
+	}
+	return out
+}
+
+func in(w string, set ...string) bool {
+	for _, s := range set {
+		if w == s {
+			return true
+		}
+	}
+	return false
+}
+
+// at returns w[i], or "" past either end.
+func at(w []string, i int) string {
+	if i < 0 || i >= len(w) {
+		return ""
+	}
+	return w[i]
+}
+
+// responseAt reports whether a phrase of the response list starts at word i.
+func (p *phrases) responseAt(w []string, i int) bool {
+	for _, seq := range p.responseSeqs[at(w, i)] {
+		ok := true
+		for k, x := range seq {
+			if at(w, i+k) != x {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+var userVerbs = []string{"approve", "reply", "respond", "confirm", "agree", "decide", "answer", "sign", "say",
+	"give", "choose", "pick", "accept", "tell", "okay", "ok", "review", "send", "let"}
+
+// conditional reports whether a sentence waits for the user: "On approval,
+// I will …", "… once you reply", "after your verdict", "I'll proceed only
+// after …". An objection clause ("flag this if you disagree") is not one.
+func conditional(ph *phrases, s string) bool {
+	w := words(s)
+	for i, x := range w {
+		switch {
+		case x == "until" && in(at(w, i+1), "you", "i", "your"):
+			return true
+		case x == "only" && in(at(w, i+1), "after", "once", "if", "when"):
+			return true
+		case in(x, "if", "once", "when", "after") || x == "soon" && at(w, i-1) == "as" && at(w, i+1) == "as":
+			j := i + 1
+			if x == "soon" {
+				j = i + 2
+			}
+			n := at(w, j)
+			switch {
+			case n == "you" && (in(at(w, j+1), userVerbs...) || at(w, j+1) == "are" && in(at(w, j+2), "happy", "ok", "okay", "fine")):
+				return true
+			case in(n, "approved", "confirmed", "accepted", "agreed", "signed"):
+				return true
+			case in(n, "it", "this") && at(w, j+1) == "is" && in(at(w, j+2), "approved", "confirmed", "accepted"):
+				return true
+			}
+		}
+		// "follows on approval", "after your reply", "with the recorded decision"
+		if ph.responseAt(w, i) {
+			prev := at(w, i-1)
+			if in(prev, "your", "the", "a", "recorded", "explicit") {
+				prev = at(w, i-2)
+				if in(prev, "your", "the") {
+					prev = at(w, i-3)
+				}
+			}
+			if in(prev, "on", "upon", "after", "once", "following", "pending", "awaiting", "with", "without") && prev != "without" {
+				return true
+			}
+		}
+	}
+	// A sentence that opens with a condition whose clause names the user or
+	// a response: "If you agree, …", "When the verdict is in, …".
+	if len(w) > 0 && (in(w[0], "on", "upon", "after", "once", "if", "when", "with", "following", "pending") || w[0] == "subject" && at(w, 1) == "to") {
+		for i := 1; i < len(w) && !in(w[i], ",", ";", ":"); i++ {
+			if w[i] == "you" || ph.responseAt(w, i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// forward reports a step the agent will take: "I will …", "I'll …",
+// "Planning follows", "Next: …".
+func forward(w []string) bool {
+	for i, x := range w {
+		switch {
+		case in(x, "will", "shall", "proceeds", "follows", "advances", "begins", "starts", "continues", "resumes"):
+			return true
+		case strings.HasSuffix(x, "'ll") || strings.HasSuffix(x, "’ll"):
+			return true
+		case in(x, "going", "plan", "intend") && at(w, i+1) == "to":
+			return true
+		case x == "next" && at(w, i+1) == ":":
+			return true
+		}
+	}
+	return false
+}
+
+// negated reports a sentence that says what will not happen.
+func negated(w []string) bool {
+	for _, x := range w {
+		if in(x, "not", "no", "never", "nothing", "won't", "won’t", "don't", "don’t", "cannot", "can't", "can’t") {
+			return true
+		}
+	}
+	return false
+}
+
+// chained: "Then …", "After that …" continue the condition before them.
+func chained(w []string) bool {
+	a, b := at(w, 0), at(w, 1)
+	return in(a, "then", "next", "afterwards", "finally", "thereafter", "subsequently") ||
+		a == "after" && b == "that" || a == "and" && b == "then"
+}
+
+// broken: "Meanwhile …" starts a step the condition does not cover.
+func broken(w []string) bool {
+	a, b := at(w, 0), at(w, 1)
+	return in(a, "meanwhile", "regardless") || a == "in" && b == "the" && at(w, 2) == "meantime" ||
+		a == "while" && in(b, "you", "i", "waiting")
+}
