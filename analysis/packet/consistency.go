@@ -157,6 +157,9 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 	// What Happens Next: held in words, or every forward action conditional.
 	if next := p.Section(HappensNext); next != nil {
 		c.HappensNextSaysHeld, c.Unheld = held(pt, ph, next.Body)
+		if ph.whole(ListPlaceholder, str(next.Body)) { // "Nothing.": no step is taken
+			c.HappensNextSaysHeld = Fact{Value: true, Spans: []analysis.Span{trimSpan(text, next.Body)}, Why: "What Happens Next says nothing will happen"}
+		}
 	} else {
 		c.HappensNextSaysHeld.Why = "the packet has no What Happens Next"
 	}
