@@ -219,8 +219,8 @@ func detectKind(d *Document) Kind {
 			seen++
 		}
 	}
-	if seen >= 3 {
-		return KindPacket
+	if seen >= 3 || hasStopIntentMarker(d) {
+		return KindPacket // a stop message: a packet, or a marker-only continue or intermediate message
 	}
 	if fm := d.FrontMatter; fm != nil {
 		for _, k := range []string{"props", "required", "returns"} {
@@ -235,8 +235,22 @@ func detectKind(d *Document) Kind {
 	return KindOther
 }
 
+var stopIntentLike = regexp.MustCompile(`(?i)<!--[^>]*stop[\s_-]*intent`)
+
+// hasStopIntentMarker reports a stop-intent marker (or a near miss) in the
+// document's own HTML.
+func hasStopIntentMarker(d *Document) bool {
+	return stopIntentLike.MatchString(d.Text) && walkHTML(d, func(b []byte) bool { return stopIntentLike.Match(b) })
+}
+
 // hasComponentTag reports a capitalised JSX-like tag in HTML outside code.
 func hasComponentTag(d *Document) bool {
+	return walkHTML(d, componentTag.Match)
+}
+
+// walkHTML reports whether match holds for the text of any HTML block or
+// inline HTML outside code and block quotes.
+func walkHTML(d *Document, match func([]byte) bool) bool {
 	found := false
 	_ = ast.Walk(d.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -244,6 +258,8 @@ func hasComponentTag(d *Document) bool {
 		}
 		var segs *gtext.Segments
 		switch n := n.(type) {
+		case *ast.Blockquote:
+			return ast.WalkSkipChildren, nil
 		case *ast.HTMLBlock:
 			segs = n.Lines()
 		case *ast.RawHTML:
@@ -251,9 +267,9 @@ func hasComponentTag(d *Document) bool {
 		default:
 			return ast.WalkContinue, nil
 		}
-		for i := 0; i < segs.Len(); i++ {
-			s := segs.At(i)
-			if componentTag.Match(d.Source[s.Start:s.Stop]) {
+		if segs.Len() > 0 {
+			start, stop := segs.At(0).Start, segs.At(segs.Len()-1).Stop
+			if match(d.Source[start:stop]) {
 				found = true
 				return ast.WalkStop, nil
 			}

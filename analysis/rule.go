@@ -36,10 +36,16 @@ type Config struct {
 	Phrases map[string][]string
 }
 
+// Env is what the world around a document tells the rules (state read
+// from the workspace, a session store), by key; each analyzer documents the
+// keys it reads. It is read-only during a run.
+type Env map[string]any
+
 // Pass is one analyzer's run over one document.
 type Pass struct {
 	Doc      *Document
 	Config   *Config // never nil
+	Env      Env     // may be nil
 	analyzer *Analyzer
 	findings []Finding
 	models   map[*Analyzer]any
@@ -127,7 +133,10 @@ type Result struct {
 func (r *Result) Model(a *Analyzer) any { return r.models[a] }
 
 // Analyze runs every analyzer for the document's kind.
-func (r *Registry) Analyze(doc *Document, cfg *Config) *Result {
+func (r *Registry) Analyze(doc *Document, cfg *Config) *Result { return r.AnalyzeEnv(doc, cfg, nil) }
+
+// AnalyzeEnv is Analyze with what the environment knows.
+func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 	res := &Result{Doc: doc, models: map[*Analyzer]any{}}
 	if cfg == nil {
 		cfg = &Config{}
@@ -136,7 +145,7 @@ func (r *Registry) Analyze(doc *Document, cfg *Config) *Result {
 		if a.Kind != doc.Kind {
 			continue
 		}
-		p := &Pass{Doc: doc, Config: cfg, analyzer: a, models: res.models}
+		p := &Pass{Doc: doc, Config: cfg, Env: env, analyzer: a, models: res.models}
 		if m := a.Run(p); m != nil {
 			res.models[a] = m
 		}

@@ -62,7 +62,7 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 		cur.Sections = append(cur.Sections, s)
 	}
 	if len(m.Packets) == 0 {
-		return m
+		return finish(doc, cfg, m)
 	}
 
 	// Spans: a section runs to the next section heading; a packet from its
@@ -112,6 +112,11 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 			last.Body.End = max(last.Body.Start, start)
 		}
 	}
+	return finish(doc, cfg, m)
+}
+
+// finish reads what the text says of the contract and of the stop.
+func finish(doc *analysis.Document, cfg *analysis.Config, m *Model) *Model {
 	var extra map[string][]string
 	if cfg != nil {
 		extra = cfg.Phrases
@@ -121,6 +126,16 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 	m.prose = pt.raw
 	for _, p := range m.Packets {
 		p.Consistency = readConsistency(doc, pt, ph, p)
+	}
+	if len(m.Packets) == 0 { // a stop message without sections: read it whole
+		all := analysis.Span{End: len(doc.Text)}
+		m.Message = &Consistency{
+			Blocked:  phraseFact(pt, ph, ListBlocked, all, "the message says the agent is blocked or hands control back"),
+			Complete: phraseFact(pt, ph, ListComplete, all, "the message says the requested work is complete"),
+		}
+		if i := strings.IndexByte(pt.flat, '?'); i >= 0 {
+			m.Message.Question = Fact{Value: true, Spans: []analysis.Span{{Start: i, End: i + 1}}, Why: "the message asks the user a question"}
+		}
 	}
 	return m
 }

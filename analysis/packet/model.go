@@ -111,6 +111,10 @@ func (p *Packet) Boundary() (bool, string) {
 // Model is every packet of a document.
 type Model struct {
 	Packets []*Packet
+	// Message holds what a stop message without packet sections says (is
+	// the agent blocked, the work complete, a question asked); nil when the
+	// document has packets.
+	Message *Consistency
 	prose   []byte // the text with code, HTML and quotes blanked, lower-cased
 }
 

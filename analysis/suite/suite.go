@@ -5,11 +5,12 @@ package suite
 import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/analysis/stopintent"
 )
 
 // Analyzers lists every analyzer, in the order they run.
 func Analyzers() []*analysis.Analyzer {
-	return []*analysis.Analyzer{packet.Analyzer}
+	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer} // stopintent reads packet's model
 }
 
 // Registry returns the registry of every rule baton ships.

@@ -1,0 +1,312 @@
+package stopintent
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
+)
+
+// Env keys the analyzer reads.
+const (
+	// EnvWorkspace holds the specrew workspace's State.
+	EnvWorkspace = "stopintent.workspace"
+	// EnvOverrides holds a map[string]Tri of inputs set by hand (the CLI's
+	// flags), by input name; they win over the workspace.
+	EnvOverrides = "stopintent.overrides"
+)
+
+// Input is one classifier input, its value and where it came from.
+type Input struct {
+	Value  Tri
+	Source string        // "text", a workspace file, "flag", or "unknown"
+	Span   analysis.Span // in the text, when the text decided it
+	Why    string
+}
+
+// Stop is one stop message: a packet, or a whole document without packet
+// sections.
+type Stop struct {
+	Span      analysis.Span
+	Packet    *packet.Packet // nil for a message without sections
+	Markers   []*Marker      // the stop's own markers, exact or near misses
+	Intent    Intent         // what the exact markers declare; "" when none or both (ambiguous)
+	Ambiguous bool
+	Inputs    map[string]Input
+	Class     Classification
+	// Recorded: a saved gate record whose verdict is recorded, not a live stop.
+	Recorded bool
+}
+
+// Model is every stop of a document, and the markers quoted in it.
+type Model struct {
+	Stops  []*Stop
+	Quoted []*Marker
+}
+
+// StopAt returns the stop holding offset.
+func (m *Model) StopAt(offset int) *Stop {
+	for _, s := range m.Stops {
+		if offset >= s.Span.Start && offset <= s.Span.End {
+			return s
+		}
+	}
+	return nil
+}
+
+var (
+	RuleNearMiss = &analysis.Rule{
+		ID:       "stopintent/near-miss",
+		Summary:  "A comment looks like a stop-intent marker but is not the exact string.",
+		Severity: analysis.Warning,
+		Doc: "specrew matches the markers `" + ContinueMarker + "` and `" + IntermediateMarker + "` exactly " +
+			"(a plain substring test). A marker in another case, with other spacing or with another word is " +
+			"silently no marker at all, and the stop is classified as if it had none. The quick fix writes " +
+			"the exact form.",
+	}
+	RuleAmbiguous = &analysis.Rule{
+		ID:       "stopintent/ambiguous",
+		Summary:  "A message declares both stop intents.",
+		Severity: analysis.Warning,
+		Doc: "With both the continue and the intermediate marker, the intent is ambiguous and specrew takes " +
+			"none (it fails closed): neither the continue nor the async-yield path applies. Keep the one you " +
+			"mean.",
+	}
+	RuleQuoted = &analysis.Rule{
+		ID:       "stopintent/quoted-marker",
+		Summary:  "A stop-intent marker inside code or a block quote is ignored.",
+		Severity: analysis.Hint,
+		Doc: "A marker counts only as the message's own declaration. Inside a fenced or indented code block, " +
+			"inline code, or a block quote it is quoted material: specrew's rules ignore it (it neither declares " +
+			"an intent nor forces a real stop), and so does baton.",
+	}
+	RuleInertContinue = &analysis.Rule{
+		ID:       "stopintent/inert-continue",
+		Summary:  "A continue marker on a message that asks the user for something has no effect.",
+		Severity: analysis.Warning,
+		Doc: "A review request, a question or a required user action makes the stop real whatever the marker " +
+			"says (it comes first in specrew's precedence). The continue marker is inert there: remove it, or " +
+			"remove the request if the agent really may go on.",
+	}
+	RulePacketOnContinue = &analysis.Rule{
+		ID:       "stopintent/packet-on-continue",
+		Summary:  "A continue message renders a status packet.",
+		Severity: analysis.Warning,
+		Doc: "A `continue` stop is suppressed: there is no packet and no message; the agent performs the next " +
+			"authorized action. A message that declares continue and also renders a packet contradicts itself: " +
+			"drop the packet, or drop the marker if the stop should hand control back.",
+	}
+	RulePacketOnIntermediate = &analysis.Rule{
+		ID:       "stopintent/packet-on-intermediate",
+		Summary:  "An intermediate message renders a packet or a verdict marker.",
+		Severity: analysis.Warning,
+		Doc: "An `intermediate` stop is an async yield: one concise progress line and the marker, no packet and " +
+			"no verdict marker; the agent resumes when its work completes. Drop the packet (and any verdict " +
+			"marker), or drop the marker if the stop is real.",
+	}
+)
+
+// Analyzer reads stop-intent markers and classifies each stop. It runs after
+// the packet analyzer and reads its model.
+var Analyzer = &analysis.Analyzer{
+	Name:  "stopintent",
+	Kind:  analysis.KindPacket,
+	Rules: []*analysis.Rule{RuleNearMiss, RuleAmbiguous, RuleQuoted, RuleInertContinue, RulePacketOnContinue, RulePacketOnIntermediate},
+	Run:   run,
+}
+
+func run(pass *analysis.Pass) any {
+	pm, _ := pass.Model(packet.Analyzer).(*packet.Model)
+	m := Build(pass.Doc, pm, pass.Env)
+	for _, q := range m.Quoted {
+		pass.Report(RuleQuoted, q.Span, "this marker is quoted (in code or a block quote), so it declares nothing for this message")
+	}
+	for _, s := range m.Stops {
+		check(pass, s)
+	}
+	return m
+}
+
+// Build finds the stops of a document and classifies each.
+func Build(doc *analysis.Document, pm *packet.Model, env analysis.Env) *Model {
+	m := &Model{}
+	if pm != nil {
+		for _, p := range pm.Packets {
+			m.Stops = append(m.Stops, &Stop{Span: p.Span, Packet: p})
+		}
+	}
+	if len(m.Stops) == 0 {
+		m.Stops = []*Stop{{Span: analysis.Span{End: len(doc.Text)}}}
+	}
+	for _, mk := range findMarkers(doc) {
+		if mk.Quoted {
+			m.Quoted = append(m.Quoted, mk)
+			continue
+		}
+		s := m.Stops[len(m.Stops)-1]
+		for _, c := range m.Stops {
+			if mk.Span.Start >= c.Span.Start && mk.Span.Start < c.Span.End {
+				s = c
+				break
+			}
+		}
+		s.Markers = append(s.Markers, mk)
+	}
+	state, _ := env[EnvWorkspace].(State)
+	overrides, _ := env[EnvOverrides].(map[string]Tri)
+	for _, s := range m.Stops {
+		classify(s, pm, state, overrides)
+	}
+	return m
+}
+
+func classify(s *Stop, pm *packet.Model, ws State, overrides map[string]Tri) {
+	var cont, inter bool
+	for _, mk := range s.Markers {
+		if mk.Exact {
+			cont = cont || mk.Intent == IntentContinue
+			inter = inter || mk.Intent == IntentIntermediate
+		}
+	}
+	switch {
+	case cont && inter:
+		s.Ambiguous = true
+	case cont:
+		s.Intent = IntentContinue
+	case inter:
+		s.Intent = IntentIntermediate
+	}
+
+	in := map[string]Input{}
+	fromText := func(name string, f packet.Fact) {
+		i := Input{Value: Of(f.Value), Source: "text", Why: f.Why}
+		if len(f.Spans) > 0 {
+			i.Span = f.Spans[0]
+		}
+		in[name] = i
+	}
+	var c *packet.Consistency
+	if s.Packet != nil {
+		c = s.Packet.Consistency
+	} else if pm != nil {
+		c = pm.Message
+	}
+	if c != nil {
+		s.Recorded = !c.Live()
+		ua := packet.Fact{Why: "the message asks nothing of the user"}
+		for _, f := range []packet.Fact{c.HasSubstantiveReviewItems, c.Question, c.NeedsFromUserStatesResponse} {
+			if f.Value && !s.Recorded {
+				ua = f
+				break
+			}
+		}
+		fromText(InUserAction, ua)
+		blocked := c.Blocked
+		if !blocked.Value {
+			blocked.Why = "nothing says the agent is blocked or hands control back"
+		}
+		fromText(InBlocked, blocked)
+		complete := c.Complete
+		if !complete.Value {
+			complete.Why = "nothing says the requested work is complete"
+		}
+		fromText(InComplete, complete)
+	}
+	in[InMarkerFromAsst] = Input{Value: True, Source: "text", Why: "a marker in the message itself is the assistant's own (quoted ones are ignored)"}
+	fromWS := func(name string, src Source) {
+		if !ws.Specrew || src.Value == Unknown {
+			return
+		}
+		in[name] = Input{Value: src.Value, Source: src.Path, Why: src.Note}
+	}
+	fromWS(InBoundaryPending, ws.BoundaryPending)
+	fromWS(InAuthorized, ws.Authorized)
+	fromWS(InLoopGuardTripped, ws.LoopGuardTripped)
+	for name, v := range overrides {
+		if v != Unknown {
+			in[name] = Input{Value: v, Source: "flag"}
+		}
+	}
+	for _, name := range InputNames {
+		if _, ok := in[name]; !ok {
+			why := "not known from the text"
+			if !ws.Specrew {
+				why += " (the workspace is not a specrew project)"
+			}
+			in[name] = Input{Source: "unknown", Why: why}
+		}
+	}
+	s.Inputs = in
+	values := map[string]Tri{}
+	for name, i := range in {
+		values[name] = i.Value
+	}
+	s.Class = Classify(Inputs{Values: values, MarkerIntent: s.Intent})
+}
+
+func check(pass *analysis.Pass, s *Stop) {
+	var exact []*Marker
+	for _, mk := range s.Markers {
+		if mk.Exact {
+			exact = append(exact, mk)
+			continue
+		}
+		nearMiss(pass, mk)
+	}
+	if s.Ambiguous {
+		keep := func(i Intent) analysis.Fix {
+			f := analysis.Fix{Title: "Keep only the " + string(i) + " marker"}
+			for _, mk := range exact {
+				if mk.Intent != i {
+					f.Edits = append(f.Edits, analysis.Edit{Span: mk.Span})
+				}
+			}
+			return f
+		}
+		pass.Report(RuleAmbiguous, exact[0].Span,
+			"both stop-intent markers are declared, so the intent is ambiguous and no intent applies: keep the one you mean",
+			analysis.WithFix(keep(IntentContinue)), analysis.WithFix(keep(IntentIntermediate)))
+		return
+	}
+	if len(exact) == 0 || s.Recorded {
+		return
+	}
+	mk := exact[0]
+	ua := s.Inputs[InUserAction]
+	switch {
+	case s.Intent == IntentContinue && ua.Value == True:
+		opts := []func(*analysis.Finding){analysis.WithFix(analysis.Fix{Title: "Remove the continue marker", Edits: []analysis.Edit{{Span: mk.Span}}})}
+		if ua.Span != (analysis.Span{}) {
+			opts = append(opts, analysis.WithRelated(ua.Span, "the request that makes the stop real"))
+		}
+		pass.Report(RuleInertContinue, mk.Span,
+			"this continue marker is inert: the message asks the user for something ("+ua.Why+"), so the stop is real", opts...)
+	case s.Intent == IntentContinue && s.Packet != nil:
+		pass.Report(RulePacketOnContinue, mk.Span,
+			"a continue message renders no status packet: the stop is suppressed and the agent performs the next authorized action; drop the packet, or the marker")
+	case s.Intent == IntentIntermediate && s.Packet != nil:
+		pass.Report(RulePacketOnIntermediate, mk.Span,
+			"an intermediate message is one progress line with the marker, no packet: drop the packet, or the marker if the stop is real")
+	case s.Intent == IntentIntermediate && strings.Contains(pass.Doc.String(s.Span), "SPECREW-VERDICT-BOUNDARY"):
+		pass.Report(RulePacketOnIntermediate, mk.Span,
+			"an intermediate message carries no verdict marker: drop it, or this marker if the stop is a boundary")
+	}
+}
+
+func nearMiss(pass *analysis.Pass, mk *Marker) {
+	var fixes []func(*analysis.Finding)
+	var msg string
+	switch mk.Intent {
+	case IntentContinue, IntentIntermediate:
+		want := MarkerFor(mk.Intent)
+		msg = fmt.Sprintf("not the exact marker, so specrew ignores it: write %s", want)
+		fixes = append(fixes, analysis.WithFix(analysis.Fix{Title: "Write " + want, Safe: true, Edits: []analysis.Edit{{Span: mk.Span, NewText: want}}}))
+	default:
+		msg = fmt.Sprintf("%q is not a stop intent, so specrew ignores this marker: the intents are continue and intermediate", mk.Word)
+		for _, i := range []Intent{IntentContinue, IntentIntermediate} {
+			fixes = append(fixes, analysis.WithFix(analysis.Fix{Title: "Write " + MarkerFor(i), Edits: []analysis.Edit{{Span: mk.Span, NewText: MarkerFor(i)}}}))
+		}
+	}
+	pass.Report(RuleNearMiss, mk.Span, msg, fixes...)
+}

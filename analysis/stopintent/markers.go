@@ -1,0 +1,113 @@
+package stopintent
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/yuin/goldmark/ast"
+	gtext "github.com/yuin/goldmark/text"
+)
+
+// The markers, exactly as specrew matches them (String.Contains).
+const (
+	ContinueMarker     = "<!-- SPECREW-STOP-INTENT: continue -->"
+	IntermediateMarker = "<!-- SPECREW-STOP-INTENT: intermediate -->"
+)
+
+// MarkerFor returns the exact marker of an intent.
+func MarkerFor(i Intent) string {
+	if i == IntentContinue {
+		return ContinueMarker
+	}
+	return IntermediateMarker
+}
+
+// Marker is an HTML comment that is, or looks like, a stop-intent marker.
+type Marker struct {
+	Span analysis.Span
+	// Intent is what the marker declares when it is exact, or what a near
+	// miss most likely meant ("" when its word is unknown).
+	Intent Intent
+	Exact  bool // the exact string specrew matches
+	// Quoted: inside code, inline code or a block quote, it is quoted
+	// material, not the message's own declaration.
+	Quoted bool
+	Word   string // the intent word as written
+}
+
+var (
+	comment       = regexp.MustCompile(`(?s)<!--.*?-->`)
+	stopIntentish = regexp.MustCompile(`(?i)stop[\s_-]*intent`)
+	intentWord    = regexp.MustCompile(`(?i)stop[\s_-]*intent\s*[:=]?\s*([A-Za-z_-]*)`)
+)
+
+// findMarkers returns every stop-intent-like comment of the document, in
+// order, each marked quoted or not.
+func findMarkers(doc *analysis.Document) []*Marker {
+	own := ownHTML(doc)
+	var out []*Marker
+	for _, loc := range comment.FindAllStringIndex(doc.Text, -1) {
+		c := doc.Text[loc[0]:loc[1]]
+		if !stopIntentish.MatchString(c) {
+			continue
+		}
+		m := &Marker{Span: analysis.Span{Start: loc[0], End: loc[1]}, Quoted: !inside(own, loc[0])}
+		switch c {
+		case ContinueMarker:
+			m.Exact, m.Intent, m.Word = true, IntentContinue, "continue"
+		case IntermediateMarker:
+			m.Exact, m.Intent, m.Word = true, IntentIntermediate, "intermediate"
+		default:
+			if sub := intentWord.FindStringSubmatch(c); sub != nil {
+				m.Word = sub[1]
+				switch strings.ToLower(strings.Trim(sub[1], "_-")) {
+				case "continue":
+					m.Intent = IntentContinue
+				case "intermediate":
+					m.Intent = IntentIntermediate
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// ownHTML is the spans of the document's own HTML: HTML blocks and inline
+// HTML outside block quotes (code is never HTML).
+func ownHTML(doc *analysis.Document) []analysis.Span {
+	var spans []analysis.Span
+	add := func(segs *gtext.Segments) {
+		if segs.Len() > 0 {
+			spans = append(spans, analysis.Span{Start: segs.At(0).Start, End: segs.At(segs.Len() - 1).Stop})
+		}
+	}
+	_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Blockquote:
+			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			add(n.Lines())
+			if n.HasClosure() {
+				spans = append(spans, analysis.Span{Start: n.ClosureLine.Start, End: n.ClosureLine.Stop})
+			}
+		case *ast.RawHTML:
+			add(n.Segments)
+		}
+		return ast.WalkContinue, nil
+	})
+	return spans
+}
+
+func inside(spans []analysis.Span, off int) bool {
+	for _, s := range spans {
+		if off >= s.Start && off < s.End {
+			return true
+		}
+	}
+	return false
+}
