@@ -2,39 +2,145 @@ package server
 
 import (
 	"context"
+	"slices"
+	"strings"
 
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/analysis/stopintent"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
 
-// codeActions offers the fixes of every finding that overlaps the range.
+// fixAllKind applies every safe fix of a document at once.
+const fixAllKind protocol.CodeActionKind = "source.fixAll.baton"
+
+// codeActions offers the fixes of every finding that overlaps the range;
+// in a stop message, markers to insert; and, when asked for source
+// actions, every safe fix at once.
 func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
 	out := []protocol.CommandOrCodeAction{}
 	snap, ok := s.snapshot(p.TextDocument.URI)
 	if !ok {
 		return out, nil
 	}
-	m := mapper{snap.res.Doc.Lines, snap.enc}
+	doc := snap.res.Doc
+	m := mapper{doc.Lines, snap.enc}
 	lo, hi := m.offset(p.Range.Start), m.offset(p.Range.End)
-	diags := s.diagnostics(snap)
-	for i, f := range snap.res.Findings {
-		if f.Span.End < lo || f.Span.Start > hi {
-			continue
+	want := func(k protocol.CodeActionKind) bool {
+		if len(p.Context.Only) == 0 {
+			return k != fixAllKind // source actions only when asked for
 		}
-		for _, fix := range f.Fixes {
-			kind := protocol.CodeActionKindQuickFix
-			edits := make([]protocol.TextEdit, len(fix.Edits))
-			for j, e := range fix.Edits {
-				edits[j] = protocol.TextEdit{Range: m.rangeOf(e.Span), NewText: e.NewText}
+		for _, o := range p.Context.Only {
+			if k == o || strings.HasPrefix(string(k), string(o)+".") {
+				return true
 			}
-			out = append(out, &protocol.CodeAction{
-				Title:       fix.Title,
-				Kind:        &kind,
-				Diagnostics: []protocol.Diagnostic{diags[i]},
-				IsPreferred: ptr(fix.Safe && len(f.Fixes) == 1),
-				Edit:        &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{p.TextDocument.URI: edits}},
-			})
+		}
+		return false
+	}
+	action := func(title string, kind protocol.CodeActionKind, edits []analysis.Edit, diags []protocol.Diagnostic, preferred bool) *protocol.CodeAction {
+		k := kind
+		a := &protocol.CodeAction{Title: title, Kind: &k, Diagnostics: diags, Edit: s.workspaceEdit(p.TextDocument.URI, m, edits)}
+		if preferred {
+			a.IsPreferred = ptr(true)
+		}
+		return a
+	}
+
+	diags := s.diagnostics(snap)
+	if want(protocol.CodeActionKindQuickFix) {
+		for i, f := range snap.res.Findings {
+			if f.Span.End < lo || f.Span.Start > hi {
+				continue
+			}
+			for _, fix := range f.Fixes {
+				out = append(out, action(fix.Title, protocol.CodeActionKindQuickFix, fix.Edits, []protocol.Diagnostic{diags[i]}, fix.Safe && len(f.Fixes) == 1))
+			}
+		}
+	}
+	if want(protocol.CodeActionKindRefactorRewrite) {
+		for _, a := range insertions(snap.res, lo) {
+			out = append(out, action(a.Title, protocol.CodeActionKindRefactorRewrite, a.Edits, nil, false))
+		}
+	}
+	if want(fixAllKind) {
+		if edits := safeEdits(snap.res.Findings); len(edits) > 0 {
+			out = append(out, action("Fix all safe baton findings", fixAllKind, edits, nil, false))
 		}
 	}
 	return out, nil
+}
+
+func (s *Server) workspaceEdit(u uri.URI, m mapper, edits []analysis.Edit) *protocol.WorkspaceEdit {
+	tes := make([]protocol.TextEdit, len(edits))
+	for i, e := range edits {
+		tes[i] = protocol.TextEdit{Range: m.rangeOf(e.Span), NewText: e.NewText}
+	}
+	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: tes}}
+}
+
+// safeEdits gathers the edits of every safe fix, skipping any that would
+// overlap one already taken.
+func safeEdits(findings []analysis.Finding) []analysis.Edit {
+	var out []analysis.Edit
+	overlaps := func(e analysis.Edit) bool {
+		for _, o := range out {
+			if e.Span.Start < o.Span.End && o.Span.Start < e.Span.End || e.Span == o.Span {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range findings {
+		for _, fix := range f.Fixes {
+			if !fix.Safe || slices.ContainsFunc(fix.Edits, overlaps) {
+				continue
+			}
+			out = append(out, fix.Edits...)
+			break
+		}
+	}
+	return out
+}
+
+// insertions are the edits a user may want in the stop under the cursor:
+// a stop-intent marker when it has none, and the verdict marker of a
+// boundary packet whose front matter names the boundary.
+func insertions(res *analysis.Result, off int) []analysis.Fix {
+	si, _ := res.Model(stopintent.Analyzer).(*stopintent.Model)
+	if si == nil {
+		return nil
+	}
+	st := si.StopAt(off)
+	if st == nil {
+		return nil
+	}
+	doc := res.Doc
+	nl := "\n"
+	if strings.Contains(doc.Text, "\r\n") {
+		nl = "\r\n"
+	}
+	end := st.Span.Start + len(strings.TrimRight(doc.String(st.Span), " \t\r\n"))
+	at := analysis.Span{Start: end, End: end}
+	sep := nl + nl
+	if end == 0 {
+		sep = ""
+	}
+	var out []analysis.Fix
+	if len(st.Markers) == 0 {
+		for _, i := range []stopintent.Intent{stopintent.IntentContinue, stopintent.IntentIntermediate} {
+			out = append(out, analysis.Fix{
+				Title: "Insert the " + string(i) + " stop-intent marker",
+				Edits: []analysis.Edit{{Span: at, NewText: sep + stopintent.MarkerFor(i)}},
+			})
+		}
+	}
+	if pk := st.Packet; pk != nil && len(pk.Markers) == 0 && pk.BoundaryFrom != "" && pk.BoundaryTo != "" {
+		mk := packet.Marker{From: pk.BoundaryFrom, To: pk.BoundaryTo}
+		out = append(out, analysis.Fix{
+			Title: "Insert the verdict marker " + mk.Canonical(),
+			Edits: []analysis.Edit{{Span: at, NewText: sep + mk.Canonical()}},
+		})
+	}
+	return out
 }

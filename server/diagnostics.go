@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/baton-md/baton/analysis"
@@ -16,6 +17,7 @@ type snapshot struct {
 	uri     uri.URI
 	version int32
 	gen     int
+	envKey  string
 	enc     analysis.Encoding
 	res     *analysis.Result
 }
@@ -85,7 +87,11 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 		return nil, false
 	}
 	snap := &snapshot{uri: u, version: d.version, gen: s.settings.gen, enc: s.enc}
-	if d.result != nil && d.resultVer == d.version && d.resultGen == snap.gen {
+	s.mu.Unlock()
+	env, envKey := s.envFor(u)
+	snap.envKey = envKey
+	s.mu.Lock()
+	if d.result != nil && d.resultVer == snap.version && d.resultGen == snap.gen && d.resultEnv == envKey {
 		snap.res = d.result
 		s.mu.Unlock()
 		return snap, true
@@ -93,11 +99,11 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 	text, cfg := d.text, s.settings.config
 	s.mu.Unlock()
 
-	snap.res = s.opts.Registry.Analyze(analysis.Parse(string(u), text), &cfg)
+	snap.res = s.opts.Registry.AnalyzeEnv(analysis.Parse(string(u), text), &cfg, env)
 
 	s.mu.Lock()
 	if d := s.docs[u]; d != nil && d.version == snap.version && s.settings.gen == snap.gen {
-		d.result, d.resultVer, d.resultGen = snap.res, snap.version, snap.gen
+		d.result, d.resultVer, d.resultGen, d.resultEnv = snap.res, snap.version, snap.gen, envKey
 	}
 	s.mu.Unlock()
 	return snap, true
@@ -180,7 +186,9 @@ func (s *Server) pullDiagnostics(ctx context.Context, p *protocol.DocumentDiagno
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document %s is not open", p.TextDocument.URI)
 	}
-	id := fmt.Sprintf("%d.%d", snap.version, snap.gen)
+	h := fnv.New32a()
+	h.Write([]byte(snap.envKey))
+	id := fmt.Sprintf("%d.%d.%x", snap.version, snap.gen, h.Sum32())
 	if p.PreviousResultID != nil && *p.PreviousResultID == id {
 		return &protocol.RelatedUnchangedDocumentDiagnosticReport{
 			UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{

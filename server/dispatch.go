@@ -41,12 +41,15 @@ func (s *Server) requests() map[string]requestHandler {
 		protocol.MethodTextDocumentDocumentSymbol: decoded(s.documentSymbols),
 		protocol.MethodTextDocumentFoldingRange:   decoded(s.foldingRanges),
 		protocol.MethodTextDocumentCodeAction:     decoded(s.codeActions),
+		protocol.MethodTextDocumentCodeLens:       decoded(s.codeLens),
+		protocol.MethodTextDocumentCompletion:     decoded(s.completion),
 	}
 }
 
 func (s *Server) notifications() map[string]func(ctx context.Context, params []byte) error {
 	return map[string]func(ctx context.Context, params []byte) error{
-		protocol.MethodInitialized:                     func(context.Context, []byte) error { return nil },
+		protocol.MethodInitialized:                     s.initialized,
+		protocol.MethodWorkspaceDidChangeWatchedFiles:  decodedNote(s.didChangeWatchedFiles),
 		protocol.MethodCancelRequest:                   s.cancelRequest,
 		protocol.MethodTextDocumentDidOpen:             decodedNote(s.didOpen),
 		protocol.MethodTextDocumentDidChange:           decodedNote(s.didChange),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/analysis/stopintent"
 	"go.lsp.dev/protocol"
 )
 
@@ -22,10 +23,27 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	var parts []string
 	var span *analysis.Span
 
+	si, _ := snap.res.Model(stopintent.Analyzer).(*stopintent.Model)
 	if model, _ := snap.res.Model(packet.Analyzer).(*packet.Model); model != nil {
 		if pk, sec := model.SectionAt(off); sec != nil {
 			parts = append(parts, sectionHover(pk, sec))
 			span = &sec.Heading.Span
+			if si != nil && sec == pk.Sections[0] { // the packet's first heading: its outcome
+				if st := si.StopAt(sec.Heading.Span.Start); st != nil {
+					parts = append(parts, stopHover(snap.res.Doc, st))
+				}
+			}
+		}
+	}
+	if si != nil {
+		for _, st := range si.Stops {
+			for _, mk := range st.Markers {
+				if off >= mk.Span.Start && off <= mk.Span.End {
+					parts = append(parts, stopHover(snap.res.Doc, st))
+					sp := mk.Span
+					span = &sp
+				}
+			}
 		}
 	}
 	for _, f := range snap.res.Findings {

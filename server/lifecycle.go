@@ -27,6 +27,8 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 		enc, encName = analysis.UTF8, protocol.PositionEncodingKindUTF8
 	}
 	clientPull := p.Capabilities.TextDocument != nil && p.Capabilities.TextDocument.Diagnostic != nil
+	w := p.Capabilities.Workspace
+	clientWatches := w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil && *w.DidChangeWatchedFiles.DynamicRegistration
 
 	st := defaultSettings()
 	if len(p.InitializationOptions) > 0 {
@@ -40,6 +42,7 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 	s.enc = enc
 	s.settings = st
 	s.clientPull = clientPull
+	s.clientWatches = clientWatches
 	s.mu.Unlock()
 
 	change := protocol.TextDocumentSyncKindIncremental
@@ -55,7 +58,11 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 			DocumentSymbolProvider: protocol.Boolean(true),
 			FoldingRangeProvider:   protocol.Boolean(true),
 			CodeActionProvider: &protocol.CodeActionOptions{
-				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix},
+				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorRewrite, fixAllKind},
+			},
+			CodeLensProvider: &protocol.CodeLensOptions{ResolveProvider: ptr(false)},
+			CompletionProvider: &protocol.CompletionOptions{
+				TriggerCharacters: []string{"#", "-", " "},
 			},
 			DiagnosticProvider: &protocol.DiagnosticOptions{
 				Identifier:            ptr("baton"),
@@ -72,6 +79,16 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 // analyses already under way, so that their answers and diagnostics reach
 // the client before it is told the server is done. Edits still waiting for
 // their debounce are not analysed.
+func (s *Server) initialized(context.Context, []byte) error {
+	s.mu.Lock()
+	watch := s.clientWatches
+	s.mu.Unlock()
+	if watch {
+		go s.watchWorkspaceState() // a request to the client: not from the read loop
+	}
+	return nil
+}
+
 func (s *Server) shutdown(ctx context.Context, key string) {
 	// The state changes before the read loop goes on, so that an exit
 	// right behind sees it.

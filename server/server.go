@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/stopintent"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -49,10 +50,13 @@ type Server struct {
 	// clientPull: the client asked for diagnostics itself (pull), so by
 	// default they are not also pushed, which would show them twice.
 	clientPull bool
-	docs       map[uri.URI]*document
-	exitCode   int
-	exited     bool
-	inflight   map[string]context.CancelFunc // requests being handled, by ID
+	// clientWatches: the client can watch files for us (dynamic registration).
+	clientWatches bool
+	workspaces    map[string]*stopintent.Workspace // by specrew project root
+	docs          map[uri.URI]*document
+	exitCode      int
+	exited        bool
+	inflight      map[string]context.CancelFunc // requests being handled, by ID
 	// unanswered holds the requests handled off the read loop whose
 	// response is not yet written; drained is signalled as it empties.
 	unanswered map[string]bool
@@ -91,6 +95,8 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		settings: defaultSettings(),
 		exitCode: 1,
 		inflight: map[string]context.CancelFunc{},
+
+		workspaces: map[string]*stopintent.Workspace{},
 
 		unanswered: map[string]bool{},
 	}

@@ -21,6 +21,7 @@ type document struct {
 	result    *analysis.Result // analysis of resultVer under settings resultGen
 	resultVer int32
 	resultGen int
+	resultEnv string // what the environment knew then
 }
 
 func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {

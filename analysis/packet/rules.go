@@ -157,6 +157,49 @@ func checkSections(pass *analysis.Pass, p *Packet) {
 			`this is a legacy three-section packet: add "## What Needs Your Review" and "## What Happens Next" before "## What I Need From You"`)
 		return
 	}
+	type missing struct {
+		index int
+		edit  analysis.Edit
+	}
+	var gaps []missing
+	nl := lineBreak(pass.Doc)
+	for i := range numSections {
+		if p.Section(i) != nil || (i == DiscussionPrompts && !boundary) {
+			continue
+		}
+		var next *Section
+		for _, s := range known {
+			if s.Index > i && (next == nil || s.Index < next.Index) {
+				next = s
+			}
+		}
+		title := "## " + analysis.PacketHeadings[i]
+		if next != nil {
+			at := next.Heading.Span.Start
+			gaps = append(gaps, missing{i, analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: title + nl + nl}})
+		} else if at := trimmedEnd(pass.Doc, p.Span); !inBlock(pass.Doc, at) { // not into an open code or HTML block
+			gaps = append(gaps, missing{i, analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: nl + nl + title + nl}})
+		}
+	}
+	var all analysis.Fix
+	if len(gaps) > 1 {
+		all.Title = "Insert every missing section"
+		for _, g := range gaps {
+			all.Edits = append(all.Edits, g.edit)
+		}
+	}
+	fixFor := func(i int) []func(*analysis.Finding) {
+		var out []func(*analysis.Finding)
+		for _, g := range gaps {
+			if g.index == i {
+				out = append(out, analysis.WithFix(analysis.Fix{Title: "Insert \"## " + analysis.PacketHeadings[i] + "\"", Edits: []analysis.Edit{g.edit}}))
+			}
+		}
+		if all.Title != "" {
+			out = append(out, analysis.WithFix(all))
+		}
+		return out
+	}
 	for i := range numSections {
 		if p.Section(i) != nil || (i == DiscussionPrompts && !boundary) {
 			continue
@@ -178,7 +221,7 @@ func checkSections(pass *analysis.Pass, p *Packet) {
 		if i == DiscussionPrompts {
 			msg += " (a boundary packet, as its front matter says, has six sections)"
 		}
-		pass.Report(RuleMissingSection, at, msg)
+		pass.Report(RuleMissingSection, at, msg, fixFor(i)...)
 	}
 
 	inOrder := longestIncreasing(known)

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/analysis/stopintent"
+	"go.lsp.dev/protocol"
+)
+
+// completion offers, on a heading line of a stop packet, the sections the
+// packet under the cursor lacks (in packet order), and after "<!--" the
+// markers.
+func (s *Server) completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
+	items := protocol.CompletionItemSlice{}
+	snap, ok := s.snapshot(p.TextDocument.URI)
+	if !ok {
+		return items, nil
+	}
+	doc := snap.res.Doc
+	m := mapper{doc.Lines, snap.enc}
+	off := m.offset(p.Position)
+	line := doc.Lines.LineOf(off)
+	start := doc.Lines.LineStart(line)
+	prefix := doc.Text[start:off]
+	edit := func(from int, text string) protocol.CompletionItemTextEdit {
+		return &protocol.TextEdit{Range: protocol.Range{Start: m.position(from), End: m.position(off)}, NewText: text}
+	}
+
+	if i := strings.LastIndex(prefix, "<!--"); i >= 0 && !strings.Contains(prefix[i:], "-->") {
+		from := start + i
+		add := func(label, detail string) {
+			items = append(items, protocol.CompletionItem{
+				Label: label, Kind: protocol.CompletionItemKindSnippet, Detail: protocol.NewOptional(detail),
+				FilterText: protocol.NewOptional(prefix[i:] + label[len("<!--"):]), TextEdit: edit(from, label),
+			})
+		}
+		add(stopintent.ContinueMarker, "stop intent: the agent goes on with authorized work")
+		add(stopintent.IntermediateMarker, "stop intent: async work in flight, one progress line")
+		from2, to2 := "<from>", "<to>"
+		if pm, _ := snap.res.Model(packet.Analyzer).(*packet.Model); pm != nil && len(pm.Packets) > 0 && pm.Packets[0].BoundaryFrom != "" {
+			from2, to2 = pm.Packets[0].BoundaryFrom, pm.Packets[0].BoundaryTo
+		}
+		add(fmt.Sprintf("<!-- SPECREW-VERDICT-BOUNDARY: %s -> %s -->", from2, to2), "verdict marker: the last line of a boundary packet")
+		return items, nil
+	}
+
+	t := strings.TrimLeft(prefix, " ")
+	rest := strings.TrimLeft(t, "#")
+	hashes := len(t) - len(rest)
+	switch {
+	case len(prefix)-len(t) > 3, t != "" && hashes == 0, hashes > 6, rest != "" && rest[0] != ' ':
+		return items, nil // not the start of a heading
+	case doc.Kind != analysis.KindPacket && strings.TrimSpace(doc.Text) != strings.TrimSpace(prefix):
+		return items, nil // other Markdown: no packet sections to offer
+	}
+	missing := missingSections(snap.res, off)
+	for k, title := range missing {
+		items = append(items, protocol.CompletionItem{
+			Label: "## " + title, Kind: protocol.CompletionItemKindKeyword,
+			Detail:     protocol.NewOptional("stop packet section"),
+			SortText:   protocol.NewOptional(fmt.Sprintf("%02d", k)),
+			FilterText: protocol.NewOptional(t + title),
+			TextEdit:   edit(start, "## "+title),
+		})
+	}
+	return items, nil
+}
+
+// missingSections are the section titles the packet at offset lacks, in
+// packet order; every title when the document has no packet yet.
+func missingSections(res *analysis.Result, off int) []string {
+	pm, _ := res.Model(packet.Analyzer).(*packet.Model)
+	var pk *packet.Packet
+	if pm != nil {
+		for _, p := range pm.Packets {
+			if off >= p.Span.Start {
+				pk = p
+			}
+		}
+	}
+	var out []string
+	for i, title := range analysis.PacketHeadings {
+		if pk == nil || pk.Section(i) == nil {
+			out = append(out, title)
+		}
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/stopintent"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// The server reads one piece of workspace state: a specrew project's
+// .specrew/ files (pending verdict, authorization, loop guard), for the stop
+// intent of stop packets. It finds the project by walking up from the
+// document's folder to the first folder holding .specrew/.
+
+// envFor returns what the environment knows about a document, and a key
+// that changes when that knowledge does.
+func (s *Server) envFor(u uri.URI) (analysis.Env, string) {
+	if len(u) < 7 || string(u[:7]) != "file://" {
+		return nil, ""
+	}
+	root := s.specrewRoot(filepath.Dir(u.FsPath()))
+	if root == "" {
+		return nil, ""
+	}
+	s.mu.Lock()
+	ws := s.workspaces[root]
+	if ws == nil {
+		ws = stopintent.NewWorkspace(root)
+		s.workspaces[root] = ws
+	}
+	s.mu.Unlock()
+	st := ws.State("") // re-reads only files that changed
+	return analysis.Env{stopintent.EnvWorkspace: st}, fmt.Sprintf("%v", st)
+}
+
+// specrewRoot is the nearest folder at or above dir that holds .specrew/,
+// or "".
+func (s *Server) specrewRoot(dir string) string {
+	for d := dir; ; {
+		if fi, err := os.Stat(filepath.Join(d, ".specrew")); err == nil && fi.IsDir() {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// didChangeWatchedFiles re-analyses every open document when workspace state
+// changes (the client watches .specrew/ for us when it can).
+func (s *Server) didChangeWatchedFiles(ctx context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	s.mu.Lock()
+	var uris []uri.URI
+	for u := range s.docs {
+		uris = append(uris, u)
+	}
+	s.mu.Unlock()
+	for _, u := range uris {
+		s.analyzeNow(u)
+	}
+	return nil
+}
+
+// watchWorkspaceState asks the client to watch .specrew/, when it supports
+// registering watchers. It runs off the read loop: it waits for the client.
+func (s *Server) watchWorkspaceState() {
+	opts, err := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{
+		Watchers: []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern("**/.specrew/**")}},
+	})
+	if err != nil {
+		return
+	}
+	err = s.client.RegisterCapability(context.Background(), &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID: "baton-specrew-state", Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: opts,
+	}}})
+	if err != nil {
+		s.log.Warn("could not register a watcher for .specrew/", "err", err)
+	}
+}
