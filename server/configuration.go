@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -14,11 +15,12 @@ import (
 // settings are what a client may set, in initializationOptions or in
 // workspace/didChangeConfiguration under "baton":
 //
-//	{"debounce": 150, "diagnostics": "auto", "severity": {"packet/heading-level": "off"}}
+//	{"debounce": 150, "diagnostics": "auto", "severity": {"packet/heading-level": "off"},
+//	 "phrases": {"held": ["on ice"]}}
 //
 // debounce is in milliseconds; diagnostics is how they reach the client:
 // "push", "pull", "both", or "auto" (pull when the client supports it,
-// else push).
+// else push); phrases extends the packet phrase lists by name.
 type settings struct {
 	debounce time.Duration
 	mode     string
@@ -31,9 +33,10 @@ func defaultSettings() settings {
 }
 
 type rawSettings struct {
-	Debounce    *float64          `json:"debounce"`
-	Diagnostics *string           `json:"diagnostics"`
-	Severity    map[string]string `json:"severity"`
+	Debounce    *float64            `json:"debounce"`
+	Diagnostics *string             `json:"diagnostics"`
+	Severity    map[string]string   `json:"severity"`
+	Phrases     map[string][]string `json:"phrases"`
 }
 
 // merge applies the settings in raw (either bare or under a "baton" key).
@@ -72,6 +75,14 @@ func (st *settings) merge(raw []byte) error {
 			}
 			next.config.Severity[id] = sev
 		}
+	}
+	if r.Phrases != nil {
+		for name := range r.Phrases {
+			if _, ok := packet.DefaultPhrases[name]; !ok {
+				return fmt.Errorf("settings: there is no phrase list %q", name)
+			}
+		}
+		next.config.Phrases = r.Phrases
 	}
 	next.gen++
 	*st = next

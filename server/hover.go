@@ -28,9 +28,26 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 		if pk, sec := model.SectionAt(off); sec != nil {
 			parts = append(parts, sectionHover(pk, sec))
 			span = &sec.Heading.Span
-			if si != nil && sec == pk.Sections[0] { // the packet's first heading: its outcome
-				if st := si.StopAt(sec.Heading.Span.Start); st != nil {
-					parts = append(parts, stopHover(snap.res.Doc, st))
+			if sec == pk.Sections[0] { // the packet's first heading: its contract and outcome
+				if pk.Consistency != nil {
+					parts = append(parts, consistencyHover(snap.res.Doc, pk.Consistency))
+				}
+				if si != nil {
+					if st := si.StopAt(sec.Heading.Span.Start); st != nil {
+						parts = append(parts, stopHover(snap.res.Doc, st))
+					}
+				}
+			}
+		}
+		for _, pk := range model.Packets {
+			if pk.Consistency == nil {
+				continue
+			}
+			for _, it := range pk.Consistency.Items {
+				if off >= it.Span.Start && off <= it.Span.End {
+					parts = append(parts, itemHover(snap.res.Doc, it))
+					sp := it.Span
+					span = &sp
 				}
 			}
 		}
@@ -84,4 +101,47 @@ func sectionHover(pk *packet.Packet, sec *packet.Section) string {
 		shape += "; a saved gate record, not a live stop"
 	}
 	return fmt.Sprintf("### %s\n\n%s\n\nThis is %s.", analysis.PacketHeadings[sec.Index], packet.Purpose[sec.Index], shape)
+}
+
+// consistencyHover shows the FR-045a contract as baton read it.
+func consistencyHover(doc *analysis.Document, c *packet.Consistency) string {
+	var b strings.Builder
+	if !c.Live() {
+		fmt.Fprintf(&b, "**Consistency (FR-045a):** not checked — What I Need From You records a verdict already given (line %d): a saved record, not a live stop.\n", doc.Lines.LineOf(c.Recorded.Start)+1)
+		return b.String()
+	}
+	if ok, reason := c.Verdict(); ok {
+		b.WriteString("**Consistency (FR-045a):** consistent.\n\n")
+	} else {
+		fmt.Fprintf(&b, "**Consistency (FR-045a):** inconsistent — %s.\n\n", reason)
+	}
+	b.WriteString("| input | value | decided by |\n|---|---|---|\n")
+	for _, f := range []struct {
+		name string
+		fact packet.Fact
+	}{
+		{"HasSubstantiveReviewItems", c.HasSubstantiveReviewItems},
+		{"NeedsFromUserStatesResponse", c.NeedsFromUserStatesResponse},
+		{"HappensNextSaysHeld", c.HappensNextSaysHeld},
+		{"SaysNothingRequiredOrWillProceed", c.SaysNothingRequiredOrWillProceed},
+	} {
+		where := escapeCell(f.fact.Why)
+		if len(f.fact.Spans) > 0 {
+			where += fmt.Sprintf(" (line %d)", doc.Lines.LineOf(f.fact.Spans[0].Start)+1)
+		}
+		fmt.Fprintf(&b, "| %s | %v | %s |\n", f.name, f.fact.Value, where)
+	}
+	return b.String()
+}
+
+// itemHover says how a review item reads.
+func itemHover(doc *analysis.Document, it packet.ReviewItem) string {
+	s := "**Review item:** " + it.Class.String()
+	if it.Cue != (analysis.Span{}) {
+		s += fmt.Sprintf(", from %q", doc.String(it.Cue))
+	}
+	if it.Class == packet.Unmarked {
+		s += ". Nothing marks it as a decision or a note; it sits under What Needs Your Review, so baton counts it as a review request."
+	}
+	return s
 }
