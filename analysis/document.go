@@ -59,6 +59,9 @@ type Heading struct {
 	Span   Span   // the heading's lines, from the start of the first to the end of the last (without its line break)
 	Inner  Span   // the content's bytes
 	Setext bool
+	// Packet is the index in PacketHeadings of the section this heading
+	// names, or -1.
+	Packet int
 }
 
 var md = goldmark.New()
@@ -117,6 +120,7 @@ func (d *Document) heading(h *ast.Heading) (Heading, bool) {
 		Span:   Span{d.Lines.LineStart(startLine), d.Lines.LineEnd(endLine)},
 		Inner:  inner,
 		Setext: setext,
+		Packet: PacketHeadingIndex(string(d.Source[inner.Start:inner.End])),
 	}, true
 }
 
@@ -175,8 +179,6 @@ var PacketHeadings = []string{
 	"What I Need From You",
 }
 
-var wsRun = regexp.MustCompile(`\s+`)
-
 // NormalizeHeading folds a heading's text for comparison: trimmed, an
 // optional trailing colon and wrapping "**" or "__" removed, inner spaces
 // collapsed, lower-cased.
@@ -189,12 +191,15 @@ func NormalizeHeading(s string) string {
 		}
 	}
 	s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
-	return strings.ToLower(wsRun.ReplaceAllString(s, " "))
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
 // PacketHeadingIndex is the index in PacketHeadings of the heading text
 // names, or -1.
 func PacketHeadingIndex(text string) int {
+	if len(text) > 64 { // longer than any packet heading, decoration included
+		return -1
+	}
 	n := NormalizeHeading(text)
 	for i, h := range PacketHeadings {
 		if strings.EqualFold(n, h) {
@@ -214,7 +219,7 @@ func detectKind(d *Document) Kind {
 	seen := 0
 	var have [8]bool
 	for _, h := range d.Headings {
-		if i := PacketHeadingIndex(h.Text); i >= 0 && !have[i] {
+		if i := h.Packet; i >= 0 && !have[i] {
 			have[i] = true
 			seen++
 		}

@@ -16,17 +16,21 @@ branch commit decision verdict scope risk default flag behaviour migration schem
 
 // Packets returns n stop packets from a fixed seed: material-work and
 // boundary packets, some well formed and some not, from about 1 KB to
-// about 64 KB, with lists, code, links and multi-byte text.
-func Packets(n int, seed uint64) []string {
+// about 64 KB, with lists, code, links and multi-byte text. Their sections
+// are random prose, far longer than real packets' (which are 1-5 KB).
+func Packets(n int, seed uint64) []string { return PacketsSized(n, seed, 10, 16) }
+
+// PacketsSized is Packets with sizes from 2^minLog to 2^maxLog bytes.
+func PacketsSized(n int, seed uint64, minLog, maxLog int) []string {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	out := make([]string, n)
 	for i := range out {
-		out[i] = packet(r)
+		out[i] = packet(r, minLog, maxLog)
 	}
 	return out
 }
 
-func packet(r *rand.Rand) string {
+func packet(r *rand.Rand, minLog, maxLog int) string {
 	var b strings.Builder
 	boundary := r.IntN(2) == 0
 	sections := []int{0, 1, 2, 3, 5}
@@ -41,7 +45,7 @@ func packet(r *rand.Rand) string {
 		k := r.IntN(len(sections) - 1)
 		sections[k], sections[k+1] = sections[k+1], sections[k]
 	}
-	size := 1 << (10 + r.IntN(7)) // 1 KB … 64 KB
+	size := 1 << (minLog + r.IntN(maxLog-minLog+1))
 	per := size / len(sections)
 	if boundary && r.IntN(3) == 0 {
 		b.WriteString("<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->\n")

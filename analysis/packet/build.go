@@ -26,7 +26,7 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 	var heads []head
 	started := false
 	for _, h := range doc.Headings {
-		i := analysis.PacketHeadingIndex(h.Text)
+		i := h.Packet
 		if i >= 0 {
 			started = true
 		}
@@ -127,11 +127,13 @@ func finish(doc *analysis.Document, cfg *analysis.Config, m *Model) *Model {
 	for _, p := range m.Packets {
 		p.Consistency = readConsistency(doc, pt, ph, p)
 	}
-	if len(m.Packets) == 0 { // a stop message without sections: read it whole
-		all := analysis.Span{End: len(doc.Text)}
+	if len(m.Packets) == 0 {
+		// A stop message without sections (a continue or intermediate line)
+		// has no Why I Stopped to say it is blocked or done: "task 3 is done"
+		// in a progress line is not the requested work being complete.
 		m.Message = &Consistency{
-			Blocked:  phraseFact(pt, ph, ListBlocked, all, "the message says the agent is blocked or hands control back"),
-			Complete: phraseFact(pt, ph, ListComplete, all, "the message says the requested work is complete"),
+			Blocked:  Fact{Why: "the message has no Why I Stopped section to say the agent is blocked"},
+			Complete: Fact{Why: "the message has no Why I Stopped section to say the work is complete"},
 		}
 		if i := strings.IndexByte(pt.flat, '?'); i >= 0 {
 			m.Message.Question = Fact{Value: true, Spans: []analysis.Span{{Start: i, End: i + 1}}, Why: "the message asks the user a question"}

@@ -58,8 +58,8 @@ type Consistency struct {
 
 	// Placeholder is What I Need From You's text when it asks for nothing.
 	Placeholder analysis.Span
-	// Unheld are What Happens Next's forward actions that go ahead
-	// whatever the user says.
+	// Unheld is What Happens Next's first step that goes ahead whatever
+	// the user says.
 	Unheld []analysis.Span
 
 	// Text facts the stop-intent classifier reads.
@@ -254,6 +254,7 @@ func held(pt *proseText, ph *phrases, body analysis.Span) (Fact, []analysis.Span
 		}
 		if !covered && forward(w) && !negated(w) {
 			unheld = append(unheld, s.Span)
+			break // the first step that goes ahead decides it
 		}
 	}
 	switch {

@@ -121,9 +121,6 @@ func checkConsistency(pass *analysis.Pass, p *Packet) {
 	if len(c.Unheld) > 0 {
 		at = c.Unheld[0]
 		msg += ": " + quote(doc.String(at)) + " goes ahead without waiting for the user; make it conditional, e.g. \"On approval, …\""
-		for _, u := range c.Unheld[1:] {
-			fixes = append(fixes, analysis.WithRelated(u, "also goes ahead unconditionally"))
-		}
 		first := doc.String(c.Unheld[0])
 		fixes = append(fixes, analysis.WithFix(analysis.Fix{
 			Title: `Make it conditional: "On approval, …"`,

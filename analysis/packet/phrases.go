@@ -135,26 +135,18 @@ func compilePhrases(extra map[string][]string) *phrases {
 	return p
 }
 
-func isWord(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+var wordByte = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return t
+}()
+
+func isWord(c byte) bool { return wordByte[c] }
 
 // fold lower-cases and straightens apostrophes.
 func fold(s string) string {
 	return strings.ToLower(strings.ReplaceAll(s, "’", "'"))
-}
-
-// lower returns text with ASCII letters lower-cased: the same length, so
-// offsets carry over.
-func lower(text []byte) []byte {
-	b := make([]byte, len(text))
-	for i, c := range text {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		b[i] = c
-	}
-	return b
 }
 
 // flat makes line breaks and tabs spaces (the same length), so that a
@@ -180,10 +172,11 @@ func (p *phrases) find(list, text string) [][]int {
 	var out [][]int
 	lastEnd := 0
 	for i := 0; i < len(text); i++ {
-		if i > 0 && isWord(text[i-1]) || i < lastEnd {
+		cands := byFirst[text[i]]
+		if cands == nil || i < lastEnd || i > 0 && wordByte[text[i-1]] {
 			continue
 		}
-		for _, ph := range byFirst[text[i]] {
+		for _, ph := range cands {
 			e := i + len(ph)
 			if !strings.HasPrefix(text[i:], ph) || isWord(ph[len(ph)-1]) && e < len(text) && isWord(text[e]) {
 				continue

@@ -241,8 +241,19 @@ type proseText struct {
 }
 
 func newProseText(doc *analysis.Document) *proseText {
-	raw := lower(prose(doc))
-	return &proseText{raw: raw, flat: flat(string(raw))}
+	raw := prose(doc)
+	flatB := make([]byte, len(raw))
+	for i, c := range raw {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+			raw[i] = c
+		}
+		if c == '\n' || c == '\r' || c == '\t' {
+			c = ' '
+		}
+		flatB[i] = c
+	}
+	return &proseText{raw: raw, flat: string(flatB)}
 }
 
 // at is the flat text of a span.

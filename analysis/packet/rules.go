@@ -329,13 +329,13 @@ func checkMarkers(pass *analysis.Pass, p *Packet) {
 	for _, mk := range valid[1:] {
 		pass.Report(RuleMarkerDuplicate, mk.Span, "this packet already has a verdict marker: keep one, as its last line",
 			analysis.WithRelated(valid[0].Span, "first verdict marker"),
-			analysis.WithFix(analysis.Fix{Title: "Remove this marker", Edits: []analysis.Edit{removeLine(doc, mk.Span)}}))
+			analysis.WithFix(analysis.Fix{Title: "Remove this marker", Edits: []analysis.Edit{doc.Removal(mk.Span)}}))
 	}
 	mk := valid[0]
 	if p.Section(DiscussionPrompts) == nil && p.BoundaryFrom == "" && p.BoundaryTo == "" {
 		pass.Report(RuleMarkerNonBoundary, mk.Span,
 			"a verdict marker on a five-section packet: remove it if this is a material-work stop, or add \"## Discussion Prompts\" before \"## What I Need From You\" if it is a lifecycle boundary",
-			analysis.WithFix(analysis.Fix{Title: "Remove the verdict marker", Edits: []analysis.Edit{removeLine(doc, mk.Span)}}))
+			analysis.WithFix(analysis.Fix{Title: "Remove the verdict marker", Edits: []analysis.Edit{doc.Removal(mk.Span)}}))
 		return
 	}
 	last := lastNonBlankLine(doc, p.Span)
@@ -354,7 +354,7 @@ func checkMarkers(pass *analysis.Pass, p *Packet) {
 			// Otherwise removing it can change how the text around it
 			// parses (an HTML block runs to the end of the line that closes it).
 			Safe:  mk.Standalone,
-			Edits: []analysis.Edit{removeLine(doc, mk.Span), {Span: end, NewText: nl + nl + doc.String(mk.Span)}},
+			Edits: []analysis.Edit{doc.Removal(mk.Span), {Span: end, NewText: nl + nl + doc.String(mk.Span)}},
 		}))
 	}
 	pass.Report(RuleMarkerPosition, mk.Span,
@@ -408,27 +408,4 @@ func lastNonBlankLine(doc *analysis.Document, span analysis.Span) int {
 		line--
 	}
 	return line
-}
-
-// removeLine deletes span; when span is its line's only content, it deletes
-// the whole line and one blank line beside it, so no gap is left behind.
-func removeLine(doc *analysis.Document, span analysis.Span) analysis.Edit {
-	lines := doc.Lines
-	line := lines.LineOf(span.Start)
-	if strings.TrimSpace(lines.Line(line)) != doc.String(span) {
-		return analysis.Edit{Span: span}
-	}
-	n := lines.LineCount()
-	blank := func(l int) bool { return l >= 0 && l < n && strings.TrimSpace(lines.Line(l)) == "" }
-	start, end := lines.LineStart(line), lines.LineEnd(line)
-	if line+1 < n {
-		end = lines.LineStart(line + 1)
-	}
-	switch {
-	case blank(line+1) && line+2 < n:
-		end = lines.LineStart(line + 2) // and the blank line after it
-	case blank(line - 1):
-		start = lines.LineStart(line - 1) // and the blank line before it
-	}
-	return analysis.Edit{Span: analysis.Span{Start: start, End: end}}
 }

@@ -13,7 +13,12 @@ func words(s string) []string {
 	var out []string
 	start := -1
 	for i, r := range s {
-		inWord := unicode.IsLetter(r) || unicode.IsDigit(r) || (start >= 0 && (r == '\'' || r == '’' || r == '-'))
+		var inWord bool
+		if r < 0x80 {
+			inWord = wordByte[byte(r)] && r != '_' || start >= 0 && (r == '\'' || r == '-')
+		} else {
+			inWord = unicode.IsLetter(r) || unicode.IsDigit(r) || start >= 0 && r == '’'
+		}
 		if inWord {
 			if start < 0 {
 				start = i

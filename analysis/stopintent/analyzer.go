@@ -218,15 +218,17 @@ func classify(s *Stop, pm *packet.Model, ws State, overrides map[string]Tri) {
 		if !ws.Specrew || src.Value == Unknown {
 			return
 		}
-		in[name] = Input{Value: src.Value, Source: src.Path, Why: src.Note}
+		from := src.Path
+		if from == "" { // decided by a file's absence
+			from = "the .specrew/ workspace"
+		}
+		in[name] = Input{Value: src.Value, Source: from, Why: src.Note}
 	}
 	fromWS(InBoundaryPending, ws.BoundaryPending)
 	fromWS(InAuthorized, ws.Authorized)
 	fromWS(InLoopGuardTripped, ws.LoopGuardTripped)
 	for name, v := range overrides {
-		if v != Unknown {
-			in[name] = Input{Value: v, Source: "flag"}
-		}
+		in[name] = Input{Value: v, Source: "flag", Why: "set by hand"} // unknown too: a flag may undo the workspace
 	}
 	for _, name := range InputNames {
 		if _, ok := in[name]; !ok {
@@ -259,7 +261,7 @@ func check(pass *analysis.Pass, s *Stop) {
 			f := analysis.Fix{Title: "Keep only the " + string(i) + " marker"}
 			for _, mk := range exact {
 				if mk.Intent != i {
-					f.Edits = append(f.Edits, analysis.Edit{Span: mk.Span})
+					f.Edits = append(f.Edits, pass.Doc.Removal(mk.Span))
 				}
 			}
 			return f
@@ -276,7 +278,7 @@ func check(pass *analysis.Pass, s *Stop) {
 	ua := s.Inputs[InUserAction]
 	switch {
 	case s.Intent == IntentContinue && ua.Value == True:
-		opts := []func(*analysis.Finding){analysis.WithFix(analysis.Fix{Title: "Remove the continue marker", Edits: []analysis.Edit{{Span: mk.Span}}})}
+		opts := []func(*analysis.Finding){analysis.WithFix(analysis.Fix{Title: "Remove the continue marker", Edits: []analysis.Edit{pass.Doc.Removal(mk.Span)}})}
 		if ua.Span != (analysis.Span{}) {
 			opts = append(opts, analysis.WithRelated(ua.Span, "the request that makes the stop real"))
 		}
@@ -288,7 +290,7 @@ func check(pass *analysis.Pass, s *Stop) {
 	case s.Intent == IntentIntermediate && s.Packet != nil:
 		pass.Report(RulePacketOnIntermediate, mk.Span,
 			"an intermediate message is one progress line with the marker, no packet: drop the packet, or the marker if the stop is real")
-	case s.Intent == IntentIntermediate && strings.Contains(pass.Doc.String(s.Span), "SPECREW-VERDICT-BOUNDARY"):
+	case s.Intent == IntentIntermediate && ownVerdictMarker(pass.Doc, s.Span):
 		pass.Report(RulePacketOnIntermediate, mk.Span,
 			"an intermediate message carries no verdict marker: drop it, or this marker if the stop is a boundary")
 	}
@@ -309,4 +311,15 @@ func nearMiss(pass *analysis.Pass, mk *Marker) {
 		}
 	}
 	pass.Report(RuleNearMiss, mk.Span, msg, fixes...)
+}
+
+// ownVerdictMarker reports a verdict marker in the document's own HTML
+// (not quoted) within span.
+func ownVerdictMarker(doc *analysis.Document, span analysis.Span) bool {
+	for _, h := range ownHTML(doc) {
+		if h.Start >= span.Start && h.Start < span.End && strings.Contains(strings.ToUpper(doc.String(h)), "VERDICT-BOUNDARY") {
+			return true
+		}
+	}
+	return false
 }

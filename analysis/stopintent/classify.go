@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Outcome is what a stop produces.
@@ -156,14 +157,30 @@ var plain = map[string]string{
 	InBlocked:          "the agent is blocked or hands control back",
 	InComplete:         "the requested work is complete",
 	InInFlight:         "owned async work is in flight",
-	InKnownTerminal:    "that work is known to have finished",
+	InKnownTerminal:    "the async work is known to have finished",
 	InMarkerFromAsst:   "the marker is the assistant's own",
 	InAuthorized:       "the phase is authorized",
 	InLoopGuardTripped: "the continue loop guard has tripped",
 }
 
+// plainNot says each boolean input is false.
+var plainNot = map[string]string{
+	InBoundaryPending:  "no verdict boundary is pending",
+	InUserAction:       "the message asks the user for nothing",
+	InBlocked:          "the agent is not blocked and does not hand control back",
+	InComplete:         "the requested work is not complete",
+	InInFlight:         "no owned async work is in flight",
+	InKnownTerminal:    "the async work is not known to have finished",
+	InMarkerFromAsst:   "the marker is not the assistant's own",
+	InAuthorized:       "the phase is not authorized",
+	InLoopGuardTripped: "the continue loop guard has not tripped",
+}
+
 // Describe says an input in words, for conditions.
 func Describe(name string) string { return plain[name] }
+
+// DescribeNot says an input is false, in words.
+func DescribeNot(name string) string { return plainNot[name] }
 
 // Inputs are the classifier's inputs, any of which may be unknown. The
 // marker's intent is always known: it is read from the text.
@@ -188,9 +205,31 @@ type Classification struct {
 	Possible []Possibility `json:"possible_outcomes"`
 }
 
+var classified sync.Map // input key → Classification; the inputs take few values
+
 // Classify evaluates every combination of the unknown inputs and returns
 // the distinct results with the condition for each.
 func Classify(in Inputs) Classification {
+	key := make([]byte, 0, len(InputNames)+len(in.MarkerIntent))
+	for _, n := range InputNames {
+		key = append(key, byte('0'+in.Values[n]))
+	}
+	key = append(key, in.MarkerIntent...)
+	if c, ok := classified.Load(string(key)); ok {
+		return clone(c.(Classification))
+	}
+	c := classifyAll(in)
+	classified.Store(string(key), c)
+	return clone(c)
+}
+
+// clone copies a classification, so that callers may not alter the cache.
+func clone(c Classification) Classification {
+	c.Possible = slices.Clone(c.Possible)
+	return c
+}
+
+func classifyAll(in Inputs) Classification {
 	var unknown []string
 	for _, n := range InputNames {
 		if in.Values[n] == Unknown {
@@ -309,7 +348,7 @@ func condition(unknown []string, assign []uint32) string {
 			if t.val&(1<<i) != 0 {
 				ands = append(ands, Describe(name))
 			} else {
-				ands = append(ands, "not ("+Describe(name)+")")
+				ands = append(ands, DescribeNot(name))
 			}
 		}
 		if len(ands) == 0 {

@@ -376,7 +376,7 @@ func TestClassifyUserActionWithEverythingElseUnknown(t *testing.T) {
 			}
 			reasons[p.Reason] = p.When
 		}
-		if len(reasons) != 2 || reasons[seedReasonUser] != "not ("+stopintent.Describe(stopintent.InBoundaryPending)+")" ||
+		if len(reasons) != 2 || reasons[seedReasonUser] != stopintent.DescribeNot(stopintent.InBoundaryPending) ||
 			reasons[seedReasonBoundary] != stopintent.Describe(stopintent.InBoundaryPending) {
 			t.Errorf("intent %q: possibilities %+v, want the user-action reason unless a boundary is pending", intent, c.Possible)
 		}

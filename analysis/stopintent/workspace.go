@@ -35,7 +35,8 @@ const maxFileSize = 16 << 20
 type Source struct {
 	Value Tri
 	// Path is the workspace file the value came from (the workspace root
-	// joined with the file's path), or "" if none did.
+	// joined with the file's path), also when its absence decided the
+	// value; "" when the value is unknown.
 	Path string
 	// Note says briefly why the value is what it is.
 	Note string
@@ -205,7 +206,7 @@ func (w *Workspace) pending(r *os.Root, st *State) Source {
 	case err == nil:
 		return Source{Value: True, Path: w.path(pendingFile), Note: "a verdict stop is pending (" + display(pendingFile) + " exists)"}
 	case errors.Is(err, fs.ErrNotExist):
-		return Source{Value: False, Note: "no pending verdict stop (" + display(pendingFile) + " does not exist)"}
+		return Source{Value: False, Path: w.path(pendingFile), Note: "no pending verdict stop (" + display(pendingFile) + " does not exist)"}
 	}
 	st.problem("cannot check %s: %v", display(pendingFile), cause(err))
 	return Source{Note: "cannot check for a pending verdict stop"}
@@ -306,16 +307,16 @@ func (w *Workspace) loopGuard(r *os.Root, session string, st *State) Source {
 			return Source{Note: "cannot tell which continue guard file is the newest"}
 		}
 		if rel == "" {
-			return Source{Value: False, Note: "no continue guard file"}
+			return Source{Value: False, Path: w.path(sessionsDir), Note: "no continue guard file"}
 		}
 	}
 	data, err := w.read(r, rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if session == "" {
-			return Source{Value: False, Note: "no continue guard file"}
+			return Source{Value: False, Path: w.path(sessionsDir), Note: "no continue guard file"}
 		}
-		return Source{Value: False, Note: "no continue guard file for session " + session}
+		return Source{Value: False, Path: w.path(rel), Note: "no continue guard file for session " + session}
 	case err != nil:
 		st.problem("cannot read %s: %v", display(rel), cause(err))
 		return Source{Note: "cannot read " + display(rel)}

@@ -329,7 +329,13 @@ func TestWorkspaceState(t *testing.T) {
 				if tt.paths[i] != "" {
 					wantPath = filepath.Join(root, filepath.FromSlash(tt.paths[i]))
 				}
-				if c.got.Path != wantPath {
+				switch {
+				case tt.paths[i] == "" && c.got.Value != stopintent.Unknown:
+					// Decided by a file's absence: the path it looked for.
+					if !strings.HasPrefix(c.got.Path, filepath.Join(root, ".specrew")+string(filepath.Separator)) {
+						t.Errorf("%s.Path = %q, want the .specrew file whose absence decided it", c.name, c.got.Path)
+					}
+				case c.got.Path != wantPath:
 					t.Errorf("%s.Path = %q, want %q", c.name, c.got.Path, wantPath)
 				}
 				if c.got.Note == "" {

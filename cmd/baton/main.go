@@ -22,6 +22,8 @@ const usage = `usage: baton <command> [arguments]
 commands:
   check [PATH…|-]   lint files, folders (every *.md, recursively) or standard input
   serve             run the language server over standard input and output
+  classify [FILE|-] classify a stop message as continue, intermediate or real
+                    (JSON: the outcome, or every possible one, and the inputs)
   explain [ID]      print the documentation of a rule (every rule ID without one;
                     --markdown prints docs/rules.md)
   version           print baton's version
@@ -43,6 +45,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCheck(rest, stdin, stdout, stderr)
 	case "serve":
 		return runServe(rest, stdin, stdout, stderr)
+	case "classify":
+		return runClassify(rest, stdin, stdout, stderr)
 	case "explain":
 		return runExplain(rest, stdout, stderr)
 	case "version", "--version":

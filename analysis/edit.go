@@ -1,0 +1,27 @@
+package analysis
+
+import "strings"
+
+// Removal is the edit that deletes span; when span is its line's only
+// content, the whole line goes, with one blank line beside it, so no gap is
+// left behind.
+func (doc *Document) Removal(span Span) Edit {
+	lines := doc.Lines
+	line := lines.LineOf(span.Start)
+	if strings.TrimSpace(lines.Line(line)) != doc.String(span) {
+		return Edit{Span: span}
+	}
+	n := lines.LineCount()
+	blank := func(l int) bool { return l >= 0 && l < n && strings.TrimSpace(lines.Line(l)) == "" }
+	start, end := lines.LineStart(line), lines.LineEnd(line)
+	if line+1 < n {
+		end = lines.LineStart(line + 1)
+	}
+	switch {
+	case blank(line+1) && line+2 < n:
+		end = lines.LineStart(line + 2) // and the blank line after it
+	case blank(line - 1):
+		start = lines.LineStart(line - 1) // and the blank line before it
+	}
+	return Edit{Span: Span{Start: start, End: end}}
+}

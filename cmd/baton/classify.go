@@ -1,0 +1,320 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/analysis/suite"
+)
+
+const classifyUsage = `usage: baton classify [flags] [FILE|-]
+
+Classifies the stop message in FILE (standard input with - or no FILE) as
+continue, intermediate or real, with specrew's precedence and reasons, and
+prints the classification as JSON: one object, or an array of objects when
+the file holds several packets. Inputs the text does not decide come from
+the specrew workspace (the first directory above FILE holding .specrew/),
+or from the flags; with inputs still unknown, every possible outcome is
+listed with the condition under which it holds, and "outcome" is "".
+
+Each input flag takes true, false or unknown.
+Exit status: 0 classified, 2 usage or I/O error, or not a stop message.
+
+flags:`
+
+// triFlag is a classifier input set on the command line.
+type triFlag struct {
+	name  string // the input's name, e.g. stopintent.InAuthorized
+	value stopintent.Tri
+	set   bool
+}
+
+func (f *triFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return f.value.String()
+}
+
+func (f *triFlag) Set(s string) error {
+	v, err := stopintent.ParseTri(s)
+	if err != nil {
+		return err
+	}
+	f.value, f.set = v, true
+	return nil
+}
+
+// flagNames are the flags that set inputs, by input name.
+var flagNames = map[string]string{
+	stopintent.InBoundaryPending:  "boundary-pending",
+	stopintent.InAuthorized:       "authorized",
+	stopintent.InInFlight:         "in-flight",
+	stopintent.InKnownTerminal:    "known-terminal",
+	stopintent.InLoopGuardTripped: "loop-guard-tripped",
+}
+
+// classifyJSON is one stop's classification as `baton classify` prints it.
+type classifyJSON struct {
+	Outcome       stopintent.Outcome   `json:"outcome"`
+	Possible      []possibilityJSON    `json:"possible_outcomes"`
+	EnforcePacket *bool                `json:"enforce_packet"`
+	EmitProgress  *bool                `json:"emit_progress"`
+	Reason        string               `json:"reason"`
+	Marker        string               `json:"marker"`
+	Recorded      bool                 `json:"recorded"`
+	Inputs        map[string]inputJSON `json:"inputs"` // encoding/json sorts the keys
+}
+
+type possibilityJSON struct {
+	Outcome       stopintent.Outcome `json:"outcome"`
+	EnforcePacket bool               `json:"enforce_packet"`
+	EmitProgress  bool               `json:"emit_progress"`
+	Reason        string             `json:"reason"`
+	When          string             `json:"when"`
+}
+
+type inputJSON struct {
+	Value  string `json:"value"`
+	Source string `json:"source"`
+	Why    string `json:"why"`
+	Line   *int   `json:"line,omitempty"` // 1-based; only when the text decided it
+}
+
+func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("classify", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, classifyUsage)
+		fl.PrintDefaults()
+	}
+	flags := []*triFlag{
+		{name: stopintent.InBoundaryPending},
+		{name: stopintent.InAuthorized},
+		{name: stopintent.InInFlight},
+		{name: stopintent.InKnownTerminal},
+		{name: stopintent.InLoopGuardTripped},
+	}
+	for _, f := range flags {
+		fl.Var(f, flagNames[f.name], stopintent.Describe(f.name)+" ("+f.name+")")
+	}
+	session := fl.String("session", "", "the conformance session whose continue guard is read (default: the most recent)")
+	wsDir := fl.String("workspace", "", "the specrew workspace root (default: the first directory above FILE holding .specrew/)")
+
+	// Flags may come before or after the file.
+	var paths []string
+	for {
+		if err := fl.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			return exitUsage
+		}
+		if fl.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fl.Arg(0))
+		args = fl.Args()[1:]
+	}
+	if len(paths) > 1 {
+		fmt.Fprintln(stderr, "baton classify: one FILE at most")
+		fl.Usage()
+		return exitUsage
+	}
+	path := "-"
+	if len(paths) == 1 {
+		path = paths[0]
+	}
+
+	var (
+		name string
+		text []byte
+		err  error
+		dir  string // where the search for the workspace starts
+	)
+	if path == "-" {
+		name = "<stdin>"
+		text, err = io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "baton: read standard input: %v\n", err)
+			return exitUsage
+		}
+		dir, err = os.Getwd()
+	} else {
+		name = path
+		text, err = os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "baton: %v\n", err)
+			return exitUsage
+		}
+		dir, err = filepath.Abs(filepath.Dir(path))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return exitUsage
+	}
+
+	doc := analysis.Parse(name, string(text))
+	if doc.Kind != analysis.KindPacket {
+		fmt.Fprintf(stderr, "baton: %s is not a stop message (it reads as %s): classify needs a stop packet or a message with a stop-intent marker\n", name, kindPhrase(doc.Kind))
+		return exitUsage
+	}
+
+	env := analysis.Env{}
+	root := ""
+	if *wsDir != "" {
+		fi, err := os.Stat(*wsDir)
+		if err != nil {
+			fmt.Fprintf(stderr, "baton: --workspace: %v\n", err)
+			return exitUsage
+		}
+		if !fi.IsDir() {
+			fmt.Fprintf(stderr, "baton: --workspace: %s is not a directory\n", *wsDir)
+			return exitUsage
+		}
+		if root, err = filepath.Abs(*wsDir); err != nil {
+			fmt.Fprintf(stderr, "baton: --workspace: %v\n", err)
+			return exitUsage
+		}
+	} else {
+		root = findWorkspace(dir)
+	}
+	overrides := map[string]stopintent.Tri{}
+	for _, f := range flags {
+		if f.set {
+			overrides[f.name] = f.value
+		}
+	}
+	if root != "" {
+		st := stopintent.NewWorkspace(root).State(*session)
+		for _, p := range st.Problems {
+			fmt.Fprintf(stderr, "baton: workspace %s: %s\n", root, p)
+		}
+		env[stopintent.EnvWorkspace] = st
+	}
+	if len(overrides) > 0 {
+		env[stopintent.EnvOverrides] = overrides
+	}
+
+	res := suite.Registry().AnalyzeEnv(doc, nil, env)
+	m, _ := res.Model(stopintent.Analyzer).(*stopintent.Model)
+	if m == nil || len(m.Stops) == 0 {
+		fmt.Fprintf(stderr, "baton: %s: no stop message found\n", name)
+		return exitUsage
+	}
+	specrew := filepath.Join(root, ".specrew")
+	out := make([]classifyJSON, len(m.Stops))
+	for i, s := range m.Stops {
+		out[i] = stopJSON(doc, s, specrew)
+	}
+	var v any = out
+	if len(out) == 1 {
+		v = out[0]
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return exitUsage
+	}
+	if _, err := fmt.Fprintf(stdout, "%s\n", b); err != nil {
+		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// findWorkspace returns the first directory from dir up that holds a
+// .specrew directory, or "".
+func findWorkspace(dir string) string {
+	for {
+		if fi, err := os.Stat(filepath.Join(dir, ".specrew")); err == nil && fi.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+func kindPhrase(k analysis.Kind) string {
+	switch k {
+	case analysis.KindOther:
+		return "ordinary Markdown"
+	case analysis.KindHandoff:
+		return "a handoff"
+	}
+	return "a " + k.String()
+}
+
+// stopJSON writes one stop's classification. specrew is the workspace's
+// .specrew directory, named as the source of a workspace input decided by
+// the absence of a file.
+func stopJSON(doc *analysis.Document, s *stopintent.Stop, specrew string) classifyJSON {
+	c := classifyJSON{Outcome: s.Class.Outcome, Marker: string(s.Intent), Recorded: s.Recorded, Inputs: map[string]inputJSON{}}
+	if s.Ambiguous {
+		c.Marker = "ambiguous"
+	}
+	for _, p := range s.Class.Possible {
+		c.Possible = append(c.Possible, possibilityJSON{Outcome: p.Outcome, EnforcePacket: p.EnforcePacket, EmitProgress: p.EmitProgress, Reason: p.Reason, When: p.When})
+	}
+	if c.Outcome != "" {
+		// One outcome: its packet and progress flags are the same whatever
+		// the unknown inputs are. Its reason may still depend on them (a
+		// review request is real for the user, or for a pending boundary):
+		// the reason given is the one that holds when no unknown input is
+		// true; possible_outcomes gives each with its condition.
+		r := settledResult(s)
+		c.EnforcePacket, c.EmitProgress, c.Reason = &r.EnforcePacket, &r.EmitProgress, r.Reason
+	}
+	for name, in := range s.Inputs {
+		j := inputJSON{Value: in.Value.String(), Source: in.Source, Why: in.Why}
+		if in.Source == "flag" {
+			j.Why = "set on the command line (--" + flagNames[name] + ")"
+		}
+		if in.Source == "text" && in.Span != (analysis.Span{}) {
+			line := doc.Lines.Position(in.Span.Start, analysis.UTF8).Line + 1
+			j.Line = &line
+		}
+		c.Inputs[name] = j
+	}
+	mi := inputJSON{Value: string(s.Intent), Source: "text"}
+	switch {
+	case s.Ambiguous:
+		mi.Why = "both stop-intent markers are declared: the intent is ambiguous, so none applies"
+	case s.Intent != stopintent.NoIntent:
+		mi.Why = "the message declares " + string(s.Intent)
+		for _, mk := range s.Markers {
+			if mk.Exact && mk.Intent == s.Intent {
+				line := doc.Lines.Position(mk.Span.Start, analysis.UTF8).Line + 1
+				mi.Line = &line
+				break
+			}
+		}
+	default:
+		mi.Why = "the message has no exact stop-intent marker of its own"
+	}
+	c.Inputs[stopintent.InMarkerIntent] = mi
+	return c
+}
+
+// settledResult is the stop's result with every unknown input taken as
+// false.
+func settledResult(s *stopintent.Stop) stopintent.Result {
+	values := map[string]stopintent.Tri{}
+	for _, name := range stopintent.InputNames {
+		values[name] = stopintent.False
+		if in, ok := s.Inputs[name]; ok && in.Value != stopintent.Unknown {
+			values[name] = in.Value
+		}
+	}
+	return stopintent.Classify(stopintent.Inputs{Values: values, MarkerIntent: s.Intent}).Possible[0].Result
+}
