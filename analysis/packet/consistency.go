@@ -110,21 +110,20 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 		for _, item := range reviewItems(doc, rev.Body) {
 			t := str(item)
 			ri := ReviewItem{Span: item}
-			lead := t[:min(len(t), 40)]
+			lead := analysis.Span{Start: item.Start, End: min(item.End, item.Start+40)}
+			info, subst := pt.first(ListInformational, item), pt.first(ListSubstantive, item)
 			switch {
 			case strings.Contains(t, "?"):
 				ri.Class = Substantive
 				i := strings.Index(t, "?")
 				ri.Cue = analysis.Span{Start: item.Start + i, End: item.Start + i + 1}
-			case ph.has(ListInformational, lead) || ph.has(ListInformational, t) && !ph.has(ListSubstantive, t):
+			case pt.first(ListInformational, lead) != nil || info != nil && subst == nil:
 				ri.Class = Informational
-				loc := ph.find(ListInformational, t)[0]
-				ri.Cue = analysis.Span{Start: item.Start + loc[0], End: item.Start + loc[1]}
+				ri.Cue = analysis.Span{Start: item.Start + info[0], End: item.Start + info[1]}
 				informational[item] = true
-			case ph.has(ListSubstantive, t):
+			case subst != nil:
 				ri.Class = Substantive
-				loc := ph.find(ListSubstantive, t)[0]
-				ri.Cue = analysis.Span{Start: item.Start + loc[0], End: item.Start + loc[1]}
+				ri.Cue = analysis.Span{Start: item.Start + subst[0], End: item.Start + subst[1]}
 			}
 			c.Items = append(c.Items, ri)
 			if ri.Class != Informational {
@@ -168,9 +167,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 	// same sentence waits for the user.
 	c.SaysNothingRequiredOrWillProceed.Why = `no "nothing required" / "I'll proceed" phrase`
 	for _, s := range p.Sections {
-		body := str(s.Body)
-		locs := ph.find(ListAutoContinue, body)
-		if len(locs) == 0 {
+		if pt.first(ListAutoContinue, s.Body) == nil {
 			continue // the common case: no sentence to split
 		}
 		for _, sen := range sentences(pt, s.Body) {
@@ -181,7 +178,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 				continue
 			}
 			// One span a sentence: a fix rewrites the sentence as a whole.
-			if loc := ph.first(ListAutoContinue, sen.Text); loc != nil && !conditional(ph, sen.Text) {
+			if loc := pt.first(ListAutoContinue, sen.Span); loc != nil && !conditional(ph, sen.Text) {
 				c.SaysNothingRequiredOrWillProceed.Value = true
 				c.SaysNothingRequiredOrWillProceed.Spans = append(c.SaysNothingRequiredOrWillProceed.Spans,
 					analysis.Span{Start: sen.Span.Start + loc[0], End: sen.Span.Start + loc[1]})
@@ -208,7 +205,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 
 func phraseFact(pt *proseText, ph *phrases, list string, span analysis.Span, why string) Fact {
 	f := Fact{}
-	for _, loc := range ph.find(list, pt.at(span)) {
+	for _, loc := range pt.find(list, span) {
 		f.Value = true
 		f.Spans = append(f.Spans, analysis.Span{Start: span.Start + loc[0], End: span.Start + loc[1]})
 	}
@@ -230,7 +227,7 @@ func inAny(s analysis.Span, set map[analysis.Span]bool) bool {
 // held reads What Happens Next.
 func held(pt *proseText, ph *phrases, body analysis.Span) (Fact, []analysis.Span) {
 	f := Fact{}
-	if locs := ph.find(ListHeld, pt.at(body)); len(locs) > 0 {
+	if locs := pt.find(ListHeld, body); len(locs) > 0 {
 		for _, loc := range locs {
 			f.Spans = append(f.Spans, analysis.Span{Start: body.Start + loc[0], End: body.Start + loc[1]})
 		}
@@ -277,7 +274,7 @@ func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
 	at := func(loc []int, why string) Fact {
 		return Fact{Value: true, Spans: []analysis.Span{{Start: body.Start + loc[0], End: body.Start + loc[1]}}, Why: why}
 	}
-	if locs := ph.find(ListRequest, t); len(locs) > 0 {
+	if locs := pt.find(ListRequest, body); len(locs) > 0 {
 		return at(locs[0], "What I Need From You asks for an action")
 	}
 	if loc := quotedReply.FindStringIndex(t); loc != nil {

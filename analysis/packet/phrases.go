@@ -100,7 +100,14 @@ type phrases struct {
 	responseSeqs map[string][][]string
 	// byFirst indexes each list's phrases by their first byte, longest first.
 	byFirst map[string]*[256][]string
-	set     map[string]map[string]bool // for whole-text matches (placeholder)
+	// byWord indexes every list's phrases by their first word, longest
+	// first, for one scan of a whole document (see scan).
+	byWord map[string][]entry
+	// wordMask[c] has bit n set when some first word starts with c and is n
+	// bytes long: most words are ruled out without hashing them.
+	wordMask [256]uint64
+	names    []string
+	set      map[string]map[string]bool // for whole-text matches (placeholder)
 }
 
 func compilePhrases(extra map[string][]string) *phrases {
@@ -125,6 +132,20 @@ func compilePhrases(extra map[string][]string) *phrases {
 		for _, ph := range all {
 			p.byFirst[name][ph[0]] = append(p.byFirst[name][ph[0]], ph)
 		}
+	}
+	p.byWord = map[string][]entry{}
+	for li, name := range sortedNames(p.lists) {
+		p.names = append(p.names, name)
+		for _, ph := range p.lists[name] {
+			w := firstWord(ph, 0)
+			p.byWord[w] = append(p.byWord[w], entry{ph, li})
+			if w != "" {
+				p.wordMask[w[0]] |= 1 << min(len(w), 63)
+			}
+		}
+	}
+	for w := range p.byWord {
+		sort.SliceStable(p.byWord[w], func(i, j int) bool { return len(p.byWord[w][i].ph) > len(p.byWord[w][j].ph) })
 	}
 	p.responseSeqs = map[string][][]string{}
 	for _, ph := range p.lists[ListResponseWords] {
@@ -209,4 +230,79 @@ func (p *phrases) whole(list, text string) bool {
 	t := fold(strings.Join(strings.Fields(text), " "))
 	t = strings.TrimSpace(strings.TrimRight(t, ".!"))
 	return p.set[list][t]
+}
+
+type entry struct {
+	ph   string
+	list int // index in phrases.names
+}
+
+func sortedNames(m map[string][]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// matches is every phrase of every list found in a document, by list, in
+// order: one scan serves every rule's question about a span.
+type matches map[string][][]int
+
+// scan finds, in one pass over the flat lower-cased text, every phrase of
+// every list standing as words; within a list the longest wins and matches
+// do not overlap.
+func (p *phrases) scan(text string) matches {
+	out := matches{}
+	lastEnd := make([]int, len(p.names))
+	taken := make([]int, len(p.names)) // position of the last match start per list, to keep one a position
+	for i := range taken {
+		taken[i] = -1
+	}
+	for i := 0; i < len(text); i++ {
+		if !wordByte[text[i]] || i > 0 && wordByte[text[i-1]] {
+			continue // matches start at a word
+		}
+		w := firstWord(text, i)
+		if p.wordMask[w[0]]&(1<<min(len(w), 63)) == 0 {
+			i += len(w) - 1
+			continue
+		}
+		for _, e := range p.byWord[w] {
+			if taken[e.list] == i || i < lastEnd[e.list] {
+				continue
+			}
+			end := i + len(e.ph)
+			if !strings.HasPrefix(text[i:], e.ph) || wordByte[e.ph[len(e.ph)-1]] && end < len(text) && wordByte[text[end]] {
+				continue
+			}
+			name := p.names[e.list]
+			out[name] = append(out[name], []int{i, end})
+			taken[e.list], lastEnd[e.list] = i, end
+		}
+	}
+	return out
+}
+
+// in returns the matches of a list lying wholly in span, relative to its start.
+func (m matches) in(list string, start, end int) [][]int {
+	all := m[list]
+	k := sort.Search(len(all), func(i int) bool { return all[i][0] >= start })
+	var out [][]int
+	for ; k < len(all) && all[k][0] < end; k++ {
+		if all[k][1] <= end {
+			out = append(out, []int{all[k][0] - start, all[k][1] - start})
+		}
+	}
+	return out
+}
+
+// firstWord is the run of word bytes at i.
+func firstWord(s string, i int) string {
+	j := i
+	for j < len(s) && wordByte[s[j]] {
+		j++
+	}
+	return s[i:j]
 }

@@ -238,6 +238,7 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 type proseText struct {
 	raw  []byte
 	flat string
+	m    matches // every phrase of every list in flat
 }
 
 func newProseText(doc *analysis.Document) *proseText {
@@ -254,6 +255,17 @@ func newProseText(doc *analysis.Document) *proseText {
 		flatB[i] = c
 	}
 	return &proseText{raw: raw, flat: string(flatB)}
+}
+
+// find returns the phrases of a list in span, relative to its start.
+func (pt *proseText) find(list string, s analysis.Span) [][]int { return pt.m.in(list, s.Start, s.End) }
+
+// first returns the first phrase of a list in span, or nil.
+func (pt *proseText) first(list string, s analysis.Span) []int {
+	if f := pt.find(list, s); len(f) > 0 {
+		return f[0]
+	}
+	return nil
 }
 
 // at is the flat text of a span.
