@@ -84,9 +84,15 @@ func missingSections(res *analysis.Result, off int) []string {
 	}
 	var out []string
 	for i, title := range analysis.PacketHeadings {
-		if pk == nil || pk.Section(i) == nil {
-			out = append(out, title)
+		if pk != nil && pk.Section(i) != nil {
+			continue
 		}
+		if pk != nil && i == packet.DiscussionPrompts {
+			if boundary, _ := pk.Boundary(); !boundary {
+				continue // a material-work packet has no Discussion Prompts
+			}
+		}
+		out = append(out, title)
 	}
 	return out
 }

@@ -47,8 +47,9 @@ type Model struct {
 
 // StopAt returns the stop holding offset.
 func (m *Model) StopAt(offset int) *Stop {
-	for _, s := range m.Stops {
-		if offset >= s.Span.Start && offset <= s.Span.End {
+	for i, s := range m.Stops {
+		// A stop ends where the next begins; the last one holds the end of the text.
+		if offset >= s.Span.Start && (offset < s.Span.End || i == len(m.Stops)-1 && offset == s.Span.End) {
 			return s
 		}
 	}
