@@ -10,8 +10,8 @@ build:
 # Runs baton on its bundled examples. baton exits 1 because the bad examples
 # hold error findings; the demo is about the output, so that is not a failure.
 demo: build
-	@echo '$$ baton check examples/'
-	@./$(BIN) check examples/ || [ $$? -eq 1 ]
+	@echo '$$ baton check --state-dir examples/clio-state examples/'
+	@./$(BIN) check --state-dir examples/clio-state examples/ || [ $$? -eq 1 ]
 
 # The whole suite: unit, fixture, server, CLI and editor (e2e) tests.
 test: e2e-setup
@@ -32,9 +32,14 @@ fuzz:
 	$(GO) test ./analysis/packet/ -run '^$$' -fuzz '^FuzzPacket$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./analysis/packet/ -run '^$$' -fuzz '^FuzzPacketFixes$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./server/ -run '^$$' -fuzz FuzzApplyChanges -fuzztime $(FUZZTIME)
+	$(GO) test ./handoff/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./handoff/session/ -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./handoff/session/ -run '^$$' -fuzz '^FuzzActivePath$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./handoff/session/ -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test ./bench/ -run '^$$' -bench . -benchtime 2s
+	$(GO) test ./handoff/session/ -run '^$$' -bench . -benchtime 3x
 
 clean:
 	rm -rf bin

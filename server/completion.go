@@ -3,11 +3,13 @@ package server
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/handoff"
 	"go.lsp.dev/protocol"
 )
 
@@ -48,6 +50,9 @@ func (s *Server) completion(ctx context.Context, p *protocol.CompletionParams) (
 		return items, nil
 	}
 
+	if items := ledgerPaths(snap.res, off, prefix, edit, start); items != nil {
+		return items, nil
+	}
 	t := strings.TrimLeft(prefix, " ")
 	rest := strings.TrimLeft(t, "#")
 	hashes := len(t) - len(rest)
@@ -95,4 +100,43 @@ func missingSections(res *analysis.Result, off int) []string {
 		out = append(out, title)
 	}
 	return out
+}
+
+// ledgerPaths offers, in an item of a handoff document's ## Files, the
+// paths of the session's read ledger not listed yet: after "- `" it
+// completes the path and closes the backtick.
+func ledgerPaths(res *analysis.Result, off int, prefix string, edit func(int, string) protocol.CompletionItemTextEdit, lineStart int) protocol.CompletionItemSlice {
+	hm, _ := res.Model(handoff.Analyzer).(*handoff.Model)
+	if hm == nil || hm.Lookup == nil || hm.Lookup.Ledger == nil {
+		return nil
+	}
+	sec := hm.Doc.SectionAt(off)
+	if sec == nil || sec.Name != handoff.Files {
+		return nil
+	}
+	t := strings.TrimLeft(prefix, " ")
+	if !strings.HasPrefix(t, "- `") || strings.Count(t, "`") != 1 {
+		return nil
+	}
+	from := lineStart + len(prefix) - len(t) + len("- `")
+	listed := map[string]bool{}
+	for _, it := range hm.Doc.Items(handoff.Files) {
+		listed[it.Path] = true
+	}
+	var paths []string
+	for p := range hm.Lookup.Ledger.Paths {
+		if !listed[p] && p != "." {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	items := protocol.CompletionItemSlice{}
+	for _, p := range paths {
+		items = append(items, protocol.CompletionItem{
+			Label: p, Kind: protocol.CompletionItemKindFile,
+			Detail:   protocol.NewOptional("in the session's read ledger"),
+			TextEdit: edit(from, p+"`: "),
+		})
+	}
+	return items
 }

@@ -16,16 +16,18 @@ import (
 // workspace/didChangeConfiguration under "baton":
 //
 //	{"debounce": 150, "diagnostics": "auto", "severity": {"packet/heading-level": "off"},
-//	 "phrases": {"held": ["on ice"]}}
+//	 "phrases": {"held": ["on ice"]}, "stateDir": "/home/me/.local/state/clio-coder"}
 //
 // debounce is in milliseconds; diagnostics is how they reach the client:
 // "push", "pull", "both", or "auto" (pull when the client supports it,
-// else push); phrases extends the packet phrase lists by name.
+// else push); phrases extends the packet phrase lists by name; stateDir is
+// where clio-coder's sessions are looked for first.
 type settings struct {
 	debounce time.Duration
 	mode     string
 	config   analysis.Config
-	gen      int // bumped on every change, so cached results and pull result IDs go stale
+	stateDir string // clio-coder's state folder, looked in before the default ones
+	gen      int    // bumped on every change, so cached results and pull result IDs go stale
 }
 
 func defaultSettings() settings {
@@ -37,6 +39,7 @@ type rawSettings struct {
 	Diagnostics *string             `json:"diagnostics"`
 	Severity    map[string]string   `json:"severity"`
 	Phrases     map[string][]string `json:"phrases"`
+	StateDir    *string             `json:"stateDir"`
 }
 
 // merge applies the settings in raw (either bare or under a "baton" key).
@@ -75,6 +78,9 @@ func (st *settings) merge(raw []byte) error {
 			}
 			next.config.Severity[id] = sev
 		}
+	}
+	if r.StateDir != nil {
+		next.stateDir = *r.StateDir
 	}
 	if r.Phrases != nil {
 		for name := range r.Phrases {

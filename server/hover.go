@@ -8,6 +8,7 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/handoff"
 	"go.lsp.dev/protocol"
 )
 
@@ -61,6 +62,12 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 					span = &sp
 				}
 			}
+		}
+	}
+	if hm, _ := snap.res.Model(handoff.Analyzer).(*handoff.Model); hm != nil {
+		if text, sp := handoffHover(snap.res.Doc, hm, off); text != "" {
+			parts = append(parts, text)
+			span = sp
 		}
 	}
 	for _, f := range snap.res.Findings {

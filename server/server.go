@@ -13,6 +13,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/handoff/session"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -53,6 +54,7 @@ type Server struct {
 	// clientWatches: the client can watch files for us (dynamic registration).
 	clientWatches bool
 	workspaces    map[string]*stopintent.Workspace // by specrew project root
+	ledgers       *ledgers                         // clio-coder sessions of handoff documents
 	docs          map[uri.URI]*document
 	exitCode      int
 	exited        bool
@@ -97,6 +99,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		inflight: map[string]context.CancelFunc{},
 
 		workspaces: map[string]*stopintent.Workspace{},
+		ledgers:    &ledgers{store: session.NewStore(), watched: map[string]fileStamp{}},
 
 		unanswered: map[string]bool{},
 	}
@@ -106,6 +109,10 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	s.client = protocol.ClientDispatcher(s.conn)
 	ctx = protocol.WithClient(ctx, s.client)
 	s.conn.Go(ctx, s.handler())
+	stopPolling := make(chan struct{})
+	polled := make(chan struct{})
+	go func() { s.pollSessions(stopPolling); close(polled) }()
+	defer func() { close(stopPolling); <-polled }()
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():

@@ -8,24 +8,31 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/handoff"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
 
-// The server reads one piece of workspace state: a specrew project's
-// .specrew/ files (pending verdict, authorization, loop guard), for the stop
-// intent of stop packets. It finds the project by walking up from the
-// document's folder to the first folder holding .specrew/.
+// The server reads two pieces of state besides documents: a specrew
+// project's .specrew/ files (pending verdict, authorization, loop guard),
+// for the stop intent of stop packets, found by walking up from the
+// document's folder to the first folder holding .specrew/; and clio-coder's
+// session store for handoff documents (ledger.go).
 
 // envFor returns what the environment knows about a document, and a key
 // that changes when that knowledge does.
 func (s *Server) envFor(u uri.URI) (analysis.Env, string) {
+	s.ledgers.mu.Lock()
+	gen := s.ledgers.gen
+	s.ledgers.mu.Unlock()
+	env := analysis.Env{handoff.EnvLedger: s.resolver()}
+	key := fmt.Sprintf("sessions %d", gen)
 	if len(u) < 7 || string(u[:7]) != "file://" {
-		return nil, ""
+		return env, key
 	}
 	root := s.specrewRoot(filepath.Dir(u.FsPath()))
 	if root == "" {
-		return nil, ""
+		return env, key
 	}
 	s.mu.Lock()
 	ws := s.workspaces[root]
@@ -35,7 +42,8 @@ func (s *Server) envFor(u uri.URI) (analysis.Env, string) {
 	}
 	s.mu.Unlock()
 	st := ws.State("") // re-reads only files that changed
-	return analysis.Env{stopintent.EnvWorkspace: st}, fmt.Sprintf("%v", st)
+	env[stopintent.EnvWorkspace] = st
+	return env, key + fmt.Sprintf(" %v", st)
 }
 
 // specrewRoot is the nearest folder at or above dir that holds .specrew/,

@@ -6,11 +6,12 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/handoff"
 )
 
 // Analyzers lists every analyzer, in the order they run.
 func Analyzers() []*analysis.Analyzer {
-	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer} // stopintent reads packet's model
+	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer, handoff.Analyzer} // stopintent reads packet's model
 }
 
 // Registry returns the registry of every rule baton ships.

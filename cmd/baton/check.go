@@ -13,13 +13,15 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/handoff"
 )
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("check", flag.ContinueOnError)
 	fl.SetOutput(stderr)
+	stateDir := fl.String("state-dir", "", "clio-coder's state folder, looked in first for the sessions of handoff documents")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: baton check [PATH…|-]\n\nLints files, folders (every *.md below them) or, with -, standard input.\nPrints path:line:column: severity rule-id: message (1-based; the column counts bytes).\nExit status: 0 no error findings, 1 error findings, 2 usage or I/O error.")
+		fmt.Fprintln(stderr, "usage: baton check [--state-dir DIR] [PATH…|-]\n\nLints files, folders (every *.md below them) or, with -, standard input.\nHandoff documents are checked against their session's read ledger, found in\n--state-dir, then in clio-coder's documented state folders.\nPrints path:line:column: severity rule-id: message (1-based; the column counts bytes).\nExit status: 0 no error findings, 1 error findings, 2 usage or I/O error.")
 	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -32,6 +34,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 	reg := suite.Registry()
+	env := analysis.Env{handoff.EnvLedger: sessionResolver(*stateDir)}
 	code := exitOK
 	failed := false
 	for _, p := range paths {
@@ -43,7 +46,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				failed = true
 				continue
 			}
-			if lint(reg, "<stdin>", string(text), stdout) {
+			if lint(reg, env, "<stdin>", string(text), stdout) {
 				code = exitFindings
 			}
 			continue
@@ -60,7 +63,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				failed = true
 				continue
 			}
-			if lint(reg, f, string(text), stdout) {
+			if lint(reg, env, f, string(text), stdout) {
 				code = exitFindings
 			}
 		}
@@ -73,9 +76,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // lint prints the findings for one document and reports whether any is an
 // error.
-func lint(reg *analysis.Registry, name, text string, w io.Writer) (errs bool) {
+func lint(reg *analysis.Registry, env analysis.Env, name, text string, w io.Writer) (errs bool) {
 	doc := analysis.Parse(name, text)
-	for _, f := range reg.Analyze(doc, nil).Findings {
+	for _, f := range reg.AnalyzeEnv(doc, nil, env).Findings {
 		p := doc.Lines.Position(f.Span.Start, analysis.UTF8)
 		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", name, p.Line+1, p.Character+1, f.Severity, f.Rule, f.Message)
 		errs = errs || f.Severity == analysis.Error

@@ -24,6 +24,7 @@ commands:
   serve             run the language server over standard input and output
   classify [FILE|-] classify a stop message as continue, intermediate or real
                     (JSON: the outcome, or every possible one, and the inputs)
+  ledger ID|FOLDER  print a clio-coder session's read ledger and decision board
   explain [ID]      print the documentation of a rule (every rule ID without one;
                     --markdown prints docs/rules.md)
   version           print baton's version
@@ -47,6 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runServe(rest, stdin, stdout, stderr)
 	case "classify":
 		return runClassify(rest, stdin, stdout, stderr)
+	case "ledger":
+		return runLedger(rest, stdout, stderr)
 	case "explain":
 		return runExplain(rest, stdout, stderr)
 	case "version", "--version":

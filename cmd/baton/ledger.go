@@ -1,0 +1,140 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+
+	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/handoff/session"
+)
+
+// stateDirs is where sessions are looked for: the flag's folder first.
+func stateDirs(flagDir string) []string {
+	home, _ := os.UserHomeDir()
+	dirs := session.DefaultStateDirs(os.Getenv, runtime.GOOS, home)
+	if flagDir != "" {
+		dirs = append([]string{flagDir}, dirs...)
+	}
+	return dirs
+}
+
+// sessionResolver reads the sessions handoff documents name.
+func sessionResolver(flagDir string) handoff.Resolver {
+	store := session.NewStore()
+	return func(id string) handoff.Lookup {
+		dir, looked, err := session.Find(stateDirs(flagDir), id)
+		if err != nil {
+			return handoff.Lookup{Err: err, Looked: looked}
+		}
+		l, err := store.Ledger(dir)
+		return handoff.Lookup{Ledger: l, Err: err, Looked: looked}
+	}
+}
+
+func runLedger(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("ledger", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	asJSON := fl.Bool("json", false, "print JSON")
+	stateDir := fl.String("state-dir", "", "clio-coder's state folder, looked in first")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: baton ledger [--json] [--state-dir DIR] ID|SESSION_FOLDER\n\nPrints a clio-coder session's read ledger (every path it touched, with evidence)\nand its decision board.")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fl.NArg() != 1 {
+		fl.Usage()
+		return exitUsage
+	}
+	arg := fl.Arg(0)
+	dir := arg
+	if fi, err := os.Stat(arg); err != nil || !fi.IsDir() {
+		var looked []string
+		dir, looked, err = session.Find(stateDirs(*stateDir), arg)
+		if err != nil {
+			fmt.Fprintf(stderr, "baton: session %q: %v\n", arg, err)
+			for _, l := range looked {
+				fmt.Fprintf(stderr, "  looked in %s\n", l)
+			}
+			return exitUsage
+		}
+	}
+	l, err := session.NewStore().Ledger(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return exitUsage
+	}
+	paths := make([]string, 0, len(l.Paths))
+	for p := range l.Paths {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	if *asJSON {
+		type pathJSON struct {
+			Path     string             `json:"path"`
+			Evidence []session.Evidence `json:"evidence"`
+		}
+		out := struct {
+			Session      string             `json:"session"`
+			Dir          string             `json:"dir"`
+			Cwd          string             `json:"cwd"`
+			Paths        []pathJSON         `json:"paths"`
+			Board        []session.Decision `json:"board"`
+			InvalidLines []int              `json:"invalid_lines"`
+			TornLastLine bool               `json:"torn_last_line"`
+		}{Session: l.SessionID, Dir: l.Dir, Cwd: l.Cwd, Board: l.Board, InvalidLines: l.InvalidLines, TornLastLine: l.TornLastLine}
+		for _, p := range paths {
+			out.Paths = append(out.Paths, pathJSON{p, l.Paths[p]})
+		}
+		if out.Board == nil {
+			out.Board = []session.Decision{}
+		}
+		if out.InvalidLines == nil {
+			out.InvalidLines = []int{}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(stderr, "baton: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "session %s (%s)\ncwd %s\n\nread ledger: %d paths\n", l.SessionID, l.Dir, l.Cwd, len(paths))
+	for _, p := range paths {
+		fmt.Fprintf(stdout, "  %s\n", p)
+		for _, e := range l.Paths[p] {
+			fmt.Fprintf(stdout, "      %s\n", describeEvidence(e))
+		}
+	}
+	fmt.Fprintf(stdout, "\ndecision board: %d active\n", len(l.Board))
+	for _, d := range l.Board {
+		label := d.Label
+		if label == "" {
+			label = d.Key
+		}
+		fmt.Fprintf(stdout, "  %s: %s  (interview %s, line %d)\n", label, d.Value, d.InterviewID, d.Line)
+	}
+	if len(l.InvalidLines) > 0 || l.TornLastLine {
+		fmt.Fprintf(stdout, "\nskipped: %d invalid lines %v, torn last line: %v\n", len(l.InvalidLines), l.InvalidLines, l.TornLastLine)
+	}
+	return exitOK
+}
+
+func describeEvidence(e session.Evidence) string {
+	how := "by " + e.Tool
+	if e.Tool == "fileEntry" {
+		how = "file entry (" + e.Operation + ")"
+	}
+	return fmt.Sprintf("%s, turn %s, %s, line %d", how, e.TurnID, e.Timestamp, e.Line)
+}

@@ -1,0 +1,151 @@
+package handoff_test
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/analysistest"
+	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/handoff/session"
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// ledgerFixture is the ledger.json file of a ledger fixture: what a fake
+// resolver returns for the document's session.
+type ledgerFixture struct {
+	Cwd    string                        `json:"cwd"`
+	Paths  map[string][]session.Evidence `json:"paths"`
+	Board  []session.Decision            `json:"board"`
+	Err    string                        `json:"err"`    // the lookup fails with this error
+	Looked []string                      `json:"looked"` // where the resolver looked
+}
+
+func (f *ledgerFixture) lookup(id string) handoff.Lookup {
+	if f.Err != "" {
+		return handoff.Lookup{Err: errors.New(f.Err), Looked: f.Looked}
+	}
+	return handoff.Lookup{Ledger: &session.Ledger{SessionID: id, Cwd: f.Cwd, Paths: f.Paths, Board: f.Board}, Looked: f.Looked}
+}
+
+// TestLedgerRules runs the fixtures under testdata/ledger with a resolver
+// that returns the fixture's ledger. Each holds, beside input.md and want
+// (checked by TestRules, without a resolver):
+//
+//	-- ledger.json --      the ledger (see ledgerFixture)
+//	-- want-ledger --      every finding expected with the resolver
+//	-- fixed-ledger.md --  optional: the document after the first fix of every finding
+func TestLedgerRules(t *testing.T) {
+	reg, err := analysis.NewRegistry(handoff.Analyzer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "ledger", "*.txtar"))
+	if len(files) == 0 {
+		t.Fatal("no ledger fixtures")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fs := map[string]string{}
+			for _, f := range ar.Files {
+				fs[f.Name] = string(f.Data)
+			}
+			var lf ledgerFixture
+			if err := json.Unmarshal([]byte(fs["ledger.json"]), &lf); err != nil {
+				t.Fatalf("ledger.json: %v", err)
+			}
+			input := fs["input.md"]
+			doc := analysis.Parse("input.md", input)
+			calls := 0
+			env := analysis.Env{handoff.EnvLedger: handoff.Resolver(func(id string) handoff.Lookup {
+				calls++
+				m := handoff.Parse(doc)
+				if id != m.SessionID {
+					t.Errorf("resolver called with %q, the document names %q", id, m.SessionID)
+				}
+				return lf.lookup(id)
+			})}
+			res := reg.AnalyzeEnv(doc, nil, env)
+			if calls > 1 {
+				t.Errorf("resolver called %d times", calls)
+			}
+			m, _ := res.Model(handoff.Analyzer).(*handoff.Model)
+			if m == nil || (calls == 1) != (m.Lookup != nil) {
+				t.Errorf("model's Lookup = %v after %d resolver calls", m, calls)
+			}
+			compare(t, doc, res.Findings, fs["want-ledger"])
+			if fixed, ok := fs["fixed-ledger.md"]; ok {
+				var edits []analysis.Edit
+				for _, f := range res.Findings {
+					if len(f.Fixes) > 0 {
+						edits = append(edits, f.Fixes[0].Edits...)
+					}
+				}
+				out, err := analysis.ApplyEdits(input, edits)
+				if err != nil {
+					t.Fatalf("applying fixes: %v", err)
+				}
+				if d := cmp.Diff(fixed, out); d != "" {
+					t.Errorf("fixed document (-want +got):\n%s", d)
+				}
+			}
+		})
+	}
+}
+
+// compare matches findings against a want file as analysistest does:
+// "LINE:COL rule-id substring-of-message", one a line.
+func compare(t *testing.T, doc *analysis.Document, findings []analysis.Finding, want string) {
+	t.Helper()
+	got := make([]string, len(findings))
+	for i, f := range findings {
+		if f.Span.Start < 0 || f.Span.End < f.Span.Start || f.Span.End > len(doc.Text) {
+			t.Errorf("finding %s has span %v outside the document", f.Rule, f.Span)
+		}
+		got[i] = analysistest.Format(doc, f)
+	}
+	matched := make([]bool, len(got))
+	for _, w := range strings.Split(want, "\n") {
+		if w = strings.TrimSpace(w); w == "" || strings.HasPrefix(w, "#") {
+			continue
+		}
+		i := slices.IndexFunc(got, func(g string) bool { return matches(g, w) })
+		for i >= 0 && matched[i] {
+			next := slices.IndexFunc(got[i+1:], func(g string) bool { return matches(g, w) })
+			if next < 0 {
+				i = -1
+				break
+			}
+			i += 1 + next
+		}
+		if i < 0 {
+			t.Errorf("missing finding: %s", w)
+			continue
+		}
+		matched[i] = true
+	}
+	for i, g := range got {
+		if !matched[i] {
+			t.Errorf("unexpected finding: %s", g)
+		}
+	}
+}
+
+// matches reports whether a formatted finding has a want line's position
+// and rule, and a message holding the rest.
+func matches(got, want string) bool {
+	wf, gf := strings.SplitN(want, " ", 3), strings.SplitN(got, " ", 3)
+	if len(wf) < 2 || len(gf) < 3 || wf[0] != gf[0] || wf[1] != gf[1] {
+		return false
+	}
+	return len(wf) < 3 || strings.Contains(gf[2], wf[2])
+}

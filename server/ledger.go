@@ -1,0 +1,120 @@
+package server
+
+import (
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/handoff/session"
+	"go.lsp.dev/uri"
+)
+
+// The server reads clio-coder's session store for handoff documents: the
+// session named in a document, found in the state folders (the settings'
+// stateDir first, then clio's documented order). It watches the session
+// files of open handoff documents itself, since they live outside the
+// workspace, and re-lints those documents when a session changes.
+
+// ledgers holds the store and what is being watched.
+type ledgers struct {
+	store *session.Store
+
+	mu      sync.Mutex
+	gen     int                  // bumped whenever a watched session file changes
+	watched map[string]fileStamp // session files (current.jsonl, meta.json) → last seen
+}
+
+type fileStamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stamp(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{size: -1}
+	}
+	return fileStamp{fi.Size(), fi.ModTime()}
+}
+
+// stateDirs is where sessions are looked for.
+func (s *Server) stateDirs() []string {
+	s.mu.Lock()
+	dir := s.settings.stateDir
+	s.mu.Unlock()
+	home, _ := os.UserHomeDir()
+	dirs := session.DefaultStateDirs(os.Getenv, runtime.GOOS, home)
+	if dir != "" {
+		dirs = append([]string{dir}, dirs...)
+	}
+	return dirs
+}
+
+// resolver finds and reads a session for the handoff analyzer, and starts
+// watching its files.
+func (s *Server) resolver() handoff.Resolver {
+	return func(id string) handoff.Lookup {
+		dir, looked, err := session.Find(s.stateDirs(), id)
+		if err != nil {
+			return handoff.Lookup{Err: err, Looked: looked}
+		}
+		l, err := s.ledgers.store.Ledger(dir)
+		s.watch(dir)
+		return handoff.Lookup{Ledger: l, Err: err, Looked: looked}
+	}
+}
+
+func (s *Server) watch(dir string) {
+	lg := s.ledgers
+	lg.mu.Lock()
+	defer lg.mu.Unlock()
+	for _, f := range []string{dir + "/current.jsonl", dir + "/meta.json"} {
+		if _, ok := lg.watched[f]; !ok {
+			lg.watched[f] = stamp(f)
+		}
+	}
+}
+
+// pollSessions re-lints open handoff documents when a watched session file
+// changes. It runs until the server stops.
+func (s *Server) pollSessions(stop <-chan struct{}) {
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		lg := s.ledgers
+		changed := false
+		lg.mu.Lock()
+		for f, old := range lg.watched {
+			if now := stamp(f); now != old {
+				lg.watched[f] = now
+				changed = true
+			}
+		}
+		if changed {
+			lg.gen++
+		}
+		lg.mu.Unlock()
+		if !changed {
+			continue
+		}
+		s.mu.Lock()
+		var uris []uri.URI
+		for u, d := range s.docs {
+			if d.result != nil && d.result.Doc.Kind == analysis.KindHandoff {
+				uris = append(uris, u)
+			}
+		}
+		s.mu.Unlock()
+		for _, u := range uris {
+			s.analyzeNow(u)
+		}
+	}
+}
