@@ -111,7 +111,12 @@ func conditional(ph *phrases, s string) bool {
 					prev = at(w, i-3)
 				}
 			}
-			if in(prev, "on", "upon", "after", "once", "following", "pending", "awaiting", "with", "without") && prev != "without" {
+			if in(prev, "on", "upon", "after", "once", "following", "pending", "awaiting", "with") {
+				return true
+			}
+			// "A human approval would authorize …", "your reply will start …":
+			// the user's response is what sets the step going.
+			if in(at(w, i+1), "would", "will", "authorizes", "authorises", "allows", "unlocks", "advances", "triggers", "starts") {
 				return true
 			}
 		}

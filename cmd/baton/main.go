@@ -24,6 +24,7 @@ commands:
   serve             run the language server over standard input and output
   classify [FILE|-] classify a stop message as continue, intermediate or real
                     (JSON: the outcome, or every possible one, and the inputs)
+  hook claude-stop  a Claude Code Stop hook: blocks a stop whose message breaks the stop contract
   ledger ID|FOLDER  print a clio-coder session's read ledger and decision board
   explain [ID]      print the documentation of a rule (every rule ID without one;
                     --markdown prints docs/rules.md)
@@ -48,6 +49,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runServe(rest, stdin, stdout, stderr)
 	case "classify":
 		return runClassify(rest, stdin, stdout, stderr)
+	case "hook":
+		return runHook(rest, stdin, stdout, stderr)
 	case "ledger":
 		return runLedger(rest, stdout, stderr)
 	case "explain":
