@@ -84,7 +84,7 @@ func (c *checker) files(l *session.Ledger) {
 			switch {
 			case s.Name == Files && !found:
 				msg := fmt.Sprintf("`%s` was never touched by session %s: it is not in the session's read ledger", it.Path, id)
-				if near := nearest(l, it.Path, 3); len(near) > 0 {
+				if near := Nearest(l, it.Path, 3); len(near) > 0 {
 					msg += " (nearest: `" + strings.Join(near, "`, `") + "`)"
 				}
 				c.pass.Report(RuleInventedPath, it.PathSpan, msg+"; move it to the dropped section",
@@ -109,9 +109,9 @@ func (c *checker) files(l *session.Ledger) {
 	}
 }
 
-// nearest are up to n ledger paths near p; "." (a search of the whole
-// working directory) is no answer to a misspelled file.
-func nearest(l *session.Ledger, p string, n int) []string {
+// Nearest returns up to n ledger paths closest to p, leaving out "." (a
+// search of the whole folder is no answer to a misspelled file).
+func Nearest(l *session.Ledger, p string, n int) []string {
 	var out []string
 	for _, q := range l.Nearest(p, n+1) {
 		if q != "." && len(out) < n {

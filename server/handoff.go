@@ -52,7 +52,7 @@ func pathHover(m *handoff.Model, it *handoff.Item) string {
 	ev, ok := l.Lookup(it.Path)
 	if !ok {
 		s := fmt.Sprintf("`%s` was **never touched by session %s**.", it.Path, l.SessionID)
-		if near := l.Nearest(it.Path, 3); len(near) > 0 {
+		if near := handoff.Nearest(l, it.Path, 3); len(near) > 0 {
 			s += " Nearest paths in its ledger: `" + strings.Join(near, "`, `") + "`."
 		}
 		return s
