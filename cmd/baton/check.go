@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,12 +17,37 @@ import (
 	"github.com/baton-md/baton/handoff"
 )
 
+const checkUsage = `usage: baton check [--state-dir DIR] [PATH…|-]
+       baton check [--format FORMAT] [--color WHEN] [--fix | --diff] [PATH…|-]
+
+Lints files, folders (every *.md below them) or, with -, standard input.
+Handoff documents are checked against their session's read ledger, found in
+--state-dir, then in clio-coder's documented state folders.
+Prints path:line:column: severity rule-id: message (1-based; the column counts
+bytes), or with --format json, sarif or github the same findings as JSON
+(docs/json-format.md), SARIF 2.1.0 or GitHub Actions workflow commands.
+
+--fix applies the safe fixes and writes each changed file in place, then
+prints the findings that remain; with - it prints the fixed text instead, and
+the findings on standard error. --diff prints the safe fixes as a unified diff,
+the findings that would remain on standard error, and writes nothing.
+
+Exit status: 0 no error findings, 1 error findings (with --diff, also when
+there is anything to fix), 2 usage or I/O error.
+
+flags:`
+
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("check", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	stateDir := fl.String("state-dir", "", "clio-coder's state folder, looked in first for the sessions of handoff documents")
+	var out outputOptions
+	out.register(fl)
+	var fix fixOptions
+	fix.register(fl)
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: baton check [--state-dir DIR] [PATH…|-]\n\nLints files, folders (every *.md below them) or, with -, standard input.\nHandoff documents are checked against their session's read ledger, found in\n--state-dir, then in clio-coder's documented state folders.\nPrints path:line:column: severity rule-id: message (1-based; the column counts bytes).\nExit status: 0 no error findings, 1 error findings, 2 usage or I/O error.")
+		fmt.Fprintln(stderr, checkUsage)
+		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -29,16 +55,22 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
+	if err := cmp.Or(out.validate(), fix.validate()); err != nil {
+		fmt.Fprintf(stderr, "baton check: %v\n", err)
+		return exitUsage
+	}
 	paths := fl.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	reg := suite.Registry()
-	env := analysis.Env{handoff.EnvLedger: sessionResolver(*stateDir)}
-	code := exitOK
+	c := &checker{
+		reg: suite.Registry(),
+		env: analysis.Env{handoff.EnvLedger: sessionResolver(*stateDir)},
+		fix: fix,
+	}
+	var results []*fileResult
 	failed := false
 	for _, p := range paths {
-		var files []string
 		if p == "-" {
 			text, err := io.ReadAll(stdin)
 			if err != nil {
@@ -46,9 +78,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				failed = true
 				continue
 			}
-			if lint(reg, env, "<stdin>", string(text), stdout) {
-				code = exitFindings
-			}
+			results = append(results, c.check("<stdin>", "", string(text)))
 			continue
 		}
 		files, errs := markdownFiles(p)
@@ -63,27 +93,18 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				failed = true
 				continue
 			}
-			if lint(reg, env, f, string(text), stdout) {
-				code = exitFindings
+			r := c.check(f, f, string(text))
+			if !c.writeFixed(r, stderr) {
+				failed = true
 			}
+			results = append(results, r)
 		}
 	}
-	if failed {
+	code, ok := c.report(results, out, stdout, stderr)
+	if failed || !ok {
 		return exitUsage
 	}
 	return code
-}
-
-// lint prints the findings for one document and reports whether any is an
-// error.
-func lint(reg *analysis.Registry, env analysis.Env, name, text string, w io.Writer) (errs bool) {
-	doc := analysis.Parse(name, text)
-	for _, f := range reg.AnalyzeEnv(doc, nil, env).Findings {
-		p := doc.Lines.Position(f.Span.Start, analysis.UTF8)
-		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", name, p.Line+1, p.Character+1, f.Severity, f.Rule, f.Message)
-		errs = errs || f.Severity == analysis.Error
-	}
-	return errs
 }
 
 // markdownFiles expands a path: a file is itself, a folder every *.md file

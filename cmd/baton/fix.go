@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/baton-md/baton/analysis"
+)
+
+// maxFixRounds bounds how often --fix and --diff re-analyse a fixed text
+// to apply the safe fixes that an earlier round's fixes made possible (or
+// that overlapped one taken in the same round).
+const maxFixRounds = 5
+
+// fixOptions are the flags that apply safe fixes.
+type fixOptions struct {
+	fix  bool // write the fixed files
+	diff bool // print the fixes as a unified diff, write nothing
+}
+
+func (o *fixOptions) register(fl *flag.FlagSet) {
+	fl.BoolVar(&o.fix, "fix", false, "apply the safe fixes, writing each changed file in place (with -, print the fixed text), then print the findings that remain")
+	fl.BoolVar(&o.diff, "diff", false, "print the safe fixes as a unified diff and write nothing; exit status 1 when there is anything to fix")
+}
+
+func (o *fixOptions) validate() error {
+	if o.fix && o.diff {
+		return errors.New("--fix and --diff cannot be used together")
+	}
+	return nil
+}
+
+// fixing reports whether safe fixes are applied (to files or to a diff).
+func (o *fixOptions) fixing() bool { return o.fix || o.diff }
+
+// applySafeFixes applies the safe fixes of the findings of text, then
+// analyses the result and repeats, at most maxFixRounds times, until no
+// safe fix applies or one changes nothing. It returns the analysis of the
+// final text.
+func applySafeFixes(analyze func(text string) *analysis.Result, text string) *analysis.Result {
+	res := analyze(text)
+	for range maxFixRounds {
+		edits := safeFixEdits(res.Doc.Text, res.Findings)
+		if len(edits) == 0 {
+			break
+		}
+		next, err := analysis.ApplyEdits(res.Doc.Text, edits)
+		if err != nil || next == res.Doc.Text {
+			break
+		}
+		res = analyze(next)
+	}
+	return res
+}
+
+// safeFixEdits gathers, finding by finding, the edits of each finding's
+// first safe fix, skipping a fix whose edits overlap one already taken (or
+// each other, or lie outside the text): the next round may take it.
+func safeFixEdits(text string, findings []analysis.Finding) []analysis.Edit {
+	var taken []analysis.Edit
+	for _, f := range findings {
+		for _, fix := range f.Fixes {
+			if !fix.Safe {
+				continue
+			}
+			if fits(text, taken, fix.Edits) {
+				taken = append(taken, fix.Edits...)
+			}
+			break // only the first safe fix
+		}
+	}
+	return taken
+}
+
+// fits reports whether edits lie inside text and overlap neither one another
+// nor any of taken.
+func fits(text string, taken, edits []analysis.Edit) bool {
+	for i, e := range edits {
+		if e.Span.Start < 0 || e.Span.End < e.Span.Start || e.Span.End > len(text) {
+			return false
+		}
+		for _, o := range taken {
+			if overlap(e.Span, o.Span) {
+				return false
+			}
+		}
+		for _, o := range edits[:i] {
+			if overlap(e.Span, o.Span) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// overlap reports whether two edits' spans overlap. Two insertions at the
+// same place overlap too: their order would be arbitrary.
+func overlap(a, b analysis.Span) bool {
+	return a.Start < b.End && b.Start < a.End || a == b
+}
+
+// writeFixed writes a file that --fix changed, and reports whether that
+// went well. When it did not, r is set back to the file as it is, with its
+// findings, and the error is reported on stderr.
+func (c *checker) writeFixed(r *fileResult, stderr io.Writer) bool {
+	if !c.fix.fix || r.path == "" || !r.changed() {
+		return true
+	}
+	if err := writeFileAtomic(r.path, []byte(r.doc.Text)); err != nil {
+		fmt.Fprintf(stderr, "baton: writing the fixes of %s: %v\n", r.path, err)
+		*r = *newResult(r.name, r.path, r.original, c.analyze(r.name, r.original))
+		return false
+	}
+	return true
+}
+
+// unifiedDiff is the fix of a file as a unified diff from a/NAME to b/NAME,
+// or nil when nothing changed.
+func unifiedDiff(name, old, new string) []byte {
+	n := filepath.ToSlash(name)
+	d := diff.Diff("a/"+n, []byte(old), "b/"+n, []byte(new))
+	if d == nil {
+		return nil
+	}
+	// Drop the "diff a/NAME b/NAME" line the package starts with: the
+	// output starts with the ---/+++ header, as diff -u's does.
+	if i := bytes.IndexByte(d, '\n'); i >= 0 && bytes.HasPrefix(d, []byte("diff ")) {
+		d = d[i+1:]
+	}
+	return d
+}
+
+// writeFileAtomic replaces the file at path with data: it writes a
+// temporary file in the same folder, gives it the file's permission bits
+// (and, where it can, its owner), syncs it to disk and renames it over the
+// file, so that a reader sees the old content or the new, never a mix. A
+// symbolic link is followed: its target is replaced, the link kept.
+func writeFileAtomic(path string, data []byte) (err error) {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return &fs.PathError{Op: "write", Path: path, Err: errors.New("not a regular file")}
+	}
+	dir := filepath.Dir(target)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".baton-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	keepOwner(tmp, info) // before chmod: a change of owner may clear setuid bits
+	if err = tmp.Chmod(info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp.Name(), target); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+// syncDir flushes a folder's entries (the rename) to disk, where the system
+// allows it; a failure only costs durability, so it is ignored.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/baton-md/baton/analysis"
+)
+
+// testRegistry builds a registry of one analyzer over ordinary Markdown,
+// whose run reports through report.
+func testRegistry(t *testing.T, rules []*analysis.Rule, report func(p *analysis.Pass)) *analysis.Registry {
+	t.Helper()
+	reg, err := analysis.NewRegistry(&analysis.Analyzer{
+		Name:  "test",
+		Kind:  analysis.KindOther,
+		Rules: rules,
+		Run:   func(p *analysis.Pass) any { report(p); return nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func testRule(id string) *analysis.Rule {
+	return &analysis.Rule{ID: id, Summary: id, Doc: "How to fix " + id + ".", Severity: analysis.Warning}
+}
+
+func fixWith(reg *analysis.Registry, text string) *analysis.Result {
+	return applySafeFixes(func(t string) *analysis.Result { return reg.Analyze(analysis.Parse("x.md", t), nil) }, text)
+}
+
+func safe(span analysis.Span, text string) func(*analysis.Finding) {
+	return analysis.WithFix(analysis.Fix{Title: "fix", Safe: true, Edits: []analysis.Edit{{Span: span, NewText: text}}})
+}
+
+// TestFixRoundsConverge checks that the fixes a round makes possible, and
+// the ones skipped because they overlapped a fix taken in the same round,
+// are applied in the next rounds.
+func TestFixRoundsConverge(t *testing.T) {
+	upper, wrap, chain := testRule("test/upper"), testRule("test/wrap"), testRule("test/chain")
+	word := regexp.MustCompile(`\[?[a-zA-Z]+\]?`)
+	reg := testRegistry(t, []*analysis.Rule{upper, wrap, chain}, func(p *analysis.Pass) {
+		for _, m := range word.FindAllStringIndex(p.Doc.Text, -1) {
+			w := p.Doc.Text[m[0]:m[1]]
+			span := analysis.Span{Start: m[0], End: m[1]}
+			if w != strings.ToUpper(w) {
+				p.Report(upper, span, "lower case", safe(span, strings.ToUpper(w)))
+			}
+			if !strings.HasPrefix(w, "[") {
+				// Overlaps test/upper's fix, which comes first: it waits a round.
+				p.Report(wrap, span, "not wrapped", safe(span, "["+w+"]"))
+			}
+		}
+		// x becomes y becomes z: each fix makes the next one possible.
+		if i := strings.IndexAny(p.Doc.Text, "xy"); i >= 0 {
+			next := map[byte]string{'x': "y", 'y': "z"}[p.Doc.Text[i]]
+			span := analysis.Span{Start: i, End: i + 1}
+			p.Report(chain, span, "chain", safe(span, next))
+		}
+	})
+	res := fixWith(reg, "ab cd\n")
+	if want := "[AB] [CD]\n"; res.Doc.Text != want {
+		t.Errorf("fixed text %q, want %q", res.Doc.Text, want)
+	}
+	if len(res.Findings) != 0 {
+		t.Errorf("findings remain: %v", res.Findings)
+	}
+	if res := fixWith(reg, "1 x 2\n"); res.Doc.Text != "1 [Z] 2\n" {
+		t.Errorf("fixed text %q, want %q", res.Doc.Text, "1 [Z] 2\n")
+	}
+}
+
+// TestFixRoundsBounded checks that a fix that never settles is applied at
+// most maxFixRounds times, and that its finding then remains.
+func TestFixRoundsBounded(t *testing.T) {
+	grow := testRule("test/grow")
+	reg := testRegistry(t, []*analysis.Rule{grow}, func(p *analysis.Pass) {
+		end := analysis.Span{Start: len(p.Doc.Text), End: len(p.Doc.Text)}
+		p.Report(grow, end, "never enough", safe(end, "!"))
+	})
+	res := fixWith(reg, "a")
+	if want := "a" + strings.Repeat("!", maxFixRounds); res.Doc.Text != want {
+		t.Errorf("fixed text %q, want %q", res.Doc.Text, want)
+	}
+	if len(res.Findings) != 1 {
+		t.Errorf("%d findings remain, want 1", len(res.Findings))
+	}
+}
+
+func TestSafeFixEdits(t *testing.T) {
+	sp := func(s, e int) analysis.Span { return analysis.Span{Start: s, End: e} }
+	edit := func(s, e int, text string) analysis.Edit { return analysis.Edit{Span: sp(s, e), NewText: text} }
+	fix := func(safe bool, edits ...analysis.Edit) analysis.Fix {
+		return analysis.Fix{Title: "f", Safe: safe, Edits: edits}
+	}
+	finding := func(fixes ...analysis.Fix) analysis.Finding { return analysis.Finding{Rule: "a/b", Fixes: fixes} }
+	text := "0123456789"
+	got := safeFixEdits(text, []analysis.Finding{
+		finding(fix(false, edit(0, 1, "unsafe")), fix(true, edit(0, 2, "A"))), // the first safe fix, after an unsafe one
+		finding(fix(true, edit(1, 3, "overlaps")), fix(true, edit(8, 9, "second safe fix: not taken"))),
+		finding(fix(true, edit(2, 2, "I"), edit(9, 10, "J"))), // adjacent to 0-2: taken, both edits
+		finding(fix(true, edit(2, 2, "same insertion point"))),
+		finding(fix(true, edit(5, 6, "x"), edit(5, 7, "overlapping itself"))),
+		finding(fix(true, edit(6, 20, "outside the text"))),
+		finding(),
+		finding(fix(true, edit(3, 4, "B"))),
+	})
+	want := []analysis.Edit{edit(0, 2, "A"), edit(2, 2, "I"), edit(9, 10, "J"), edit(3, 4, "B")}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("edits (-want +got):\n%s", diff)
+	}
+}
+
+// A packet with a level-3 heading, CRLF line breaks, trailing spaces, a
+// tab and no final line break: only the heading may change.
+const crlfPacket = "## What I Just Did\r\n\r\nWork.  \r\n\r\n### Why I Stopped\r\n\r\nReasons\t.\r\n\r\n## What Needs Your Review\r\n\r\n- Approve?\r\n\r\n## What Happens Next\r\n\r\nOn approval, I will start.\r\n\r\n## What I Need From You\r\n\r\nReply \"approved\"."
+
+func TestFixInPlace(t *testing.T) {
+	dir := t.TempDir()
+	fixme := filepath.Join(dir, "fixme.md")
+	good := filepath.Join(dir, "good.md")
+	unfixable := filepath.Join(dir, "order.md")
+	write := func(path, text string, perm os.FileMode) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), perm); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, perm); err != nil { // whatever the umask
+			t.Fatal(err)
+		}
+		// An old modification time, so that a rewrite would show.
+		old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(fixme, crlfPacket, 0o640)
+	write(good, docClean, 0o600)
+	write(unfixable, docOutOfOrder, 0o644)
+	stat := func(path string) os.FileInfo {
+		t.Helper()
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	untouched := func(path string, before os.FileInfo) {
+		t.Helper()
+		after := stat(path)
+		if !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) || after.Mode() != before.Mode() {
+			t.Errorf("%s was touched: %v %v → %v %v", filepath.Base(path), before.ModTime(), before.Mode(), after.ModTime(), after.Mode())
+		}
+	}
+	goodBefore, unfixableBefore := stat(good), stat(unfixable)
+
+	check := func() string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if code := run([]string{"check", "--fix", fixme, good, unfixable}, strings.NewReader(""), &out, &errOut); code != exitOK {
+			t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitOK, errOut.String())
+		}
+		if errOut.Len() > 0 {
+			t.Errorf("stderr:\n%s", errOut.String())
+		}
+		return out.String()
+	}
+	out := check()
+	if !strings.Contains(out, "order.md:9:1: warning packet/section-order:") || strings.Contains(out, "fixme.md") {
+		t.Errorf("findings printed after the fixes:\n%s", out)
+	}
+	got, err := os.ReadFile(fixme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(crlfPacket, "### Why I Stopped", "## Why I Stopped", 1); string(got) != want {
+		t.Errorf("fixed file:\n%q\nwant:\n%q", got, want)
+	}
+	fixed := stat(fixme)
+	if fixed.Mode().Perm() != 0o640 {
+		t.Errorf("the fixed file's permissions are %v, want 0640", fixed.Mode().Perm())
+	}
+	untouched(good, goodBefore)
+	untouched(unfixable, unfixableBefore)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 3 {
+		t.Errorf("%d entries in the folder, want the 3 files (a temporary file left behind?)", len(entries))
+	}
+
+	// Idempotent: a second run prints the same and touches nothing.
+	if again := check(); again != out {
+		t.Errorf("the second run printed:\n%s\nthe first:\n%s", again, out)
+	}
+	untouched(fixme, fixed)
+	untouched(good, goodBefore)
+	untouched(unfixable, unfixableBefore)
+}
+
+// TestWriteFixedFailure checks that a file whose fixes cannot be written is
+// reported, with the findings of the file as it is.
+func TestWriteFixedFailure(t *testing.T) {
+	upper := testRule("test/upper")
+	c := &checker{reg: testRegistry(t, []*analysis.Rule{upper}, func(p *analysis.Pass) {
+		if i := strings.Index(p.Doc.Text, "a"); i >= 0 {
+			span := analysis.Span{Start: i, End: i + 1}
+			p.Report(upper, span, "lower case", safe(span, "A"))
+		}
+	}), fix: fixOptions{fix: true}}
+	path := filepath.Join(t.TempDir(), "gone", "x.md")
+	r := c.check(path, path, "a\n")
+	if r.doc.Text != "A\n" || !r.changed() {
+		t.Fatalf("fixed text %q", r.doc.Text)
+	}
+	var stderr bytes.Buffer
+	if c.writeFixed(r, &stderr) {
+		t.Fatal("writing into a missing folder succeeded")
+	}
+	if !strings.HasPrefix(stderr.String(), "baton: writing the fixes of "+path+": ") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	if r.doc.Text != "a\n" || r.changed() || len(r.findings) != 1 {
+		t.Errorf("after the failure: text %q, %d findings; want the text as read and its finding", r.doc.Text, len(r.findings))
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	if d := unifiedDiff("x.md", "same\n", "same\n"); d != nil {
+		t.Errorf("diff of equal texts: %q", d)
+	}
+	got := string(unifiedDiff("dir/x.md", "a\nb\nc\n", "a\nB\nc"))
+	want := "--- a/dir/x.md\n+++ b/dir/x.md\n@@ -1,3 +1,3 @@\n a\n-b\n-c\n+B\n+c\n\\ No newline at end of file\n"
+	if got != want {
+		t.Errorf("diff:\n%s\nwant:\n%s", got, want)
+	}
+}
