@@ -125,7 +125,7 @@ func (r *Registry) Rules() []*Rule {
 // Result is what analysing one document produced.
 type Result struct {
 	Doc      *Document
-	Findings []Finding // sorted; rules configured off removed
+	Findings []Finding // sorted; rules configured off and suppressed findings removed
 	models   map[*Analyzer]any
 }
 
@@ -135,7 +135,8 @@ func (r *Result) Model(a *Analyzer) any { return r.models[a] }
 // Analyze runs every analyzer for the document's kind.
 func (r *Registry) Analyze(doc *Document, cfg *Config) *Result { return r.AnalyzeEnv(doc, cfg, nil) }
 
-// AnalyzeEnv is Analyze with what the environment knows.
+// AnalyzeEnv is Analyze with what the environment knows. Suppression
+// comments (see RuleUnusedSuppression) apply once every analyzer ran.
 func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 	res := &Result{Doc: doc, models: map[*Analyzer]any{}}
 	if cfg == nil {
@@ -158,6 +159,7 @@ func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 			}
 		}
 	}
+	res.Findings = r.suppress(doc, cfg, res.Findings)
 	SortFindings(res.Findings)
 	return res
 }

@@ -11,7 +11,9 @@ import (
 
 // Analyzers lists every analyzer, in the order they run.
 func Analyzers() []*analysis.Analyzer {
-	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer, handoff.Analyzer} // stopintent reads packet's model
+	// stopintent reads packet's model; the suppression analyzer reports
+	// suppressions that suppressed nothing, after every other one ran.
+	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer, handoff.Analyzer, analysis.SuppressionAnalyzer}
 }
 
 // Registry returns the registry of every rule baton ships.

@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/suite"
-	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/config"
+	"github.com/baton-md/baton/handoff/session"
 )
 
 const checkUsage = `usage: baton check [--state-dir DIR] [PATH…|-]
@@ -41,6 +41,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("check", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	stateDir := fl.String("state-dir", "", "clio-coder's state folder, looked in first for the sessions of handoff documents")
+	configPath := fl.String("config", "", "the configuration file (default: the nearest .baton.yaml above each file)")
 	var out outputOptions
 	out.register(fl)
 	var fix fixOptions
@@ -64,9 +65,19 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 	c := &checker{
-		reg: suite.Registry(),
-		env: analysis.Env{handoff.EnvLedger: sessionResolver(*stateDir)},
-		fix: fix,
+		reg:      suite.Registry(),
+		fix:      fix,
+		stateDir: *stateDir,
+		configs:  map[string]*config.File{},
+		store:    session.NewStore(),
+	}
+	if *configPath != "" {
+		f, err := loadConfig(*configPath, c.reg)
+		if err != nil {
+			fmt.Fprintf(stderr, "baton: %v\n", err)
+			return exitUsage
+		}
+		c.explicit = f
 	}
 	var results []*fileResult
 	failed := false
@@ -78,6 +89,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				failed = true
 				continue
 			}
+			if _, err := c.configFor("<stdin>"); err != nil {
+				fmt.Fprintf(stderr, "baton: %v\n", err)
+				return exitUsage
+			}
 			results = append(results, c.check("<stdin>", "", string(text)))
 			continue
 		}
@@ -87,6 +102,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			failed = true
 		}
 		for _, f := range files {
+			if _, err := c.configFor(f); err != nil {
+				fmt.Fprintf(stderr, "baton: %v\n", err) // a broken configuration is never silently ignored
+				return exitUsage
+			}
 			text, err := os.ReadFile(f)
 			if err != nil {
 				fmt.Fprintf(stderr, "baton: %v\n", err)

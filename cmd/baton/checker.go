@@ -2,23 +2,71 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/config"
+	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/handoff/session"
 )
 
 // checker lints documents for `baton check`.
 type checker struct {
 	reg *analysis.Registry
-	cfg *analysis.Config // nil: the rules' defaults
-	env analysis.Env
 	fix fixOptions
+
+	stateDir string       // --state-dir
+	explicit *config.File // --config, when given
+	configs  map[string]*config.File
+	store    *session.Store
+}
+
+// configFor returns the configuration of a document: --config, else the
+// nearest .baton.yaml above it (standard input: above the working folder).
+func (c *checker) configFor(name string) (*config.File, error) {
+	if c.explicit != nil {
+		return c.explicit, nil
+	}
+	dir := "."
+	if name != "<stdin>" {
+		dir = filepath.Dir(name)
+	}
+	path, err := config.Discover(dir)
+	if err != nil || path == "" {
+		return nil, err
+	}
+	if f, ok := c.configs[path]; ok {
+		return f, nil
+	}
+	f, err := loadConfig(path, c.reg)
+	if err != nil {
+		return nil, err
+	}
+	c.configs[path] = f
+	return f, nil
+}
+
+func loadConfig(path string, reg *analysis.Registry) (*config.File, error) {
+	f, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Validate(reg); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 func (c *checker) analyze(name, text string) *analysis.Result {
-	return c.reg.AnalyzeEnv(analysis.Parse(name, text), c.cfg, c.env)
+	f, _ := c.configFor(name) // errors were reported when the file was first checked
+	cfg, settings := f.For(name)
+	dir := cmp.Or(c.stateDir, settings.StateDir)
+	env := analysis.Env{handoff.EnvLedger: resolverWith(c.store, dir)}
+	return c.reg.AnalyzeEnv(analysis.Parse(name, text), &cfg, env)
 }
 
 // check analyses one document; with --fix or --diff, the text its safe fixes

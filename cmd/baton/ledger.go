@@ -24,9 +24,9 @@ func stateDirs(flagDir string) []string {
 	return dirs
 }
 
-// sessionResolver reads the sessions handoff documents name.
-func sessionResolver(flagDir string) handoff.Resolver {
-	store := session.NewStore()
+// resolverWith reads the sessions handoff documents name, looking in dir
+// first.
+func resolverWith(store *session.Store, flagDir string) handoff.Resolver {
 	return func(id string) handoff.Lookup {
 		dir, looked, err := session.Find(stateDirs(flagDir), id)
 		if err != nil {

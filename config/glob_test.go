@@ -1,0 +1,116 @@
+package config_test
+
+import (
+	"errors"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/baton-md/baton/config"
+)
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"a.md", "a.md", true},
+		{"a.md", "b.md", false},
+		{"a.md", "x/a.md", false}, // anchored: no implicit **/
+		{"x/a.md", "x/a.md", true},
+		{"*.md", "a.md", true},
+		{"*.md", ".hidden.md", true},
+		{"*.md", "x/a.md", false}, // * stays within a folder
+		{"*", "a", true},
+		{"*", "", true},
+		{"*", "a/b", false},
+		{"x/*", "x/a", true},
+		{"x/*", "x/a/b", false},
+		{"?.md", "a.md", true},
+		{"?.md", "ab.md", false},
+		{"?", "/", false},
+		{"a?b", "a/b", false},
+		{"**", "a", true},
+		{"**", "a/b/c.md", true},
+		{"**/*.md", "a.md", true}, // ** matches zero folders
+		{"**/*.md", "a/b/c.md", true},
+		{"**/*.md", "a/b/c.txt", false},
+		{"**/*.draft.md", "x/y/stop.draft.md", true},
+		{"**/*.draft.md", "stop.md", false},
+		{"drafts/**", "drafts/a.md", true},
+		{"drafts/**", "drafts/a/b/c.md", true},
+		{"drafts/**", "drafts", true},
+		{"drafts/**", "drafts2/a.md", false},
+		{"drafts/**", "x/drafts/a.md", false},
+		{"a/**/b", "a/b", true},
+		{"a/**/b", "a/x/b", true},
+		{"a/**/b", "a/x/y/z/b", true},
+		{"a/**/b", "a/x/y/z/c", false},
+		{"a/**/b/**/c", "a/1/b/2/b/3/c", true},
+		{"**/**/x", "x", true},
+		{"**/b/**", "a/b/c", true},
+		{"**/b/**", "a/c", false},
+		{"a**b", "axxb", true}, // ** inside a segment is a *
+		{"a**b", "ax/xb", false},
+		{"[abc].md", "b.md", true},
+		{"[abc].md", "d.md", false},
+		{"[a-c]x", "bx", true},
+		{"[^a-c]x", "dx", true},
+		{"[^a-c]x", "ax", false},
+		{"[^x]", "/", false}, // a class never matches a /
+		{`\*.md`, "*.md", true},
+		{`\*.md`, "a.md", false},
+		{"ünï/*.md", "ünï/ç.md", true},
+		{"?", "ç", true}, // one character, not one byte
+		{"", "", true},
+		{"", "a", false},
+		{"a/", "a/", true},
+	}
+	for _, tt := range tests {
+		got, err := config.Match(tt.pattern, tt.name)
+		if err != nil {
+			t.Errorf("Match(%q, %q): %v", tt.pattern, tt.name, err)
+		}
+		if got != tt.want {
+			t.Errorf("Match(%q, %q) = %v, want %v", tt.pattern, tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestMatchBadPattern(t *testing.T) {
+	for _, p := range []string{"[a", "x/[a", "a/**/[", `a\`, "[]"} {
+		for _, name := range []string{"", "zzz", "x/a"} {
+			if ok, err := config.Match(p, name); ok || !errors.Is(err, path.ErrBadPattern) {
+				t.Errorf("Match(%q, %q) = %v, %v; want false, path.ErrBadPattern", p, name, ok, err)
+			}
+		}
+	}
+}
+
+// TestMatchManyStars: patterns full of ** stay fast (no backtracking blow-up).
+func TestMatchManyStars(t *testing.T) {
+	pattern := strings.Repeat("**/", 40) + "z"
+	name := strings.Repeat("a/", 200) + "y"
+	if ok, _ := config.Match(pattern, name); ok {
+		t.Error("matched")
+	}
+}
+
+func FuzzMatch(f *testing.F) {
+	f.Add("**/*.md", "a/b.md")
+	f.Add("a/**/b/*", "a/b/c")
+	f.Add("[^a]?", "bc")
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		ok, err := config.Match(pattern, name)
+		if err != nil {
+			return
+		}
+		// Without **, Match is path.Match, which already keeps * within a
+		// folder.
+		if !strings.Contains(pattern, "**") {
+			if want, _ := path.Match(pattern, name); ok != want {
+				t.Fatalf("Match(%q, %q) = %v, path.Match says %v", pattern, name, ok, want)
+			}
+		}
+	})
+}
