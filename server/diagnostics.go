@@ -88,7 +88,7 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 	}
 	snap := &snapshot{uri: u, version: d.version, gen: s.settings.gen, enc: s.enc}
 	s.mu.Unlock()
-	env, envKey := s.envFor(u)
+	env, envKey, f := s.envFor(u)
 	snap.envKey = envKey
 	s.mu.Lock()
 	if d.result != nil && d.resultVer == snap.version && d.resultGen == snap.gen && d.resultEnv == envKey {
@@ -96,9 +96,14 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 		s.mu.Unlock()
 		return snap, true
 	}
-	text, cfg := d.text, s.settings.config
+	text, client := d.text, s.settings.config
 	s.mu.Unlock()
 
+	var docPath string
+	if len(u) > 7 && string(u[:7]) == "file://" {
+		docPath = u.FsPath()
+	}
+	cfg, _ := effective(f, docPath, client)
 	snap.res = s.opts.Registry.AnalyzeEnv(analysis.Parse(string(u), text), &cfg, env)
 
 	s.mu.Lock()

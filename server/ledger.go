@@ -2,11 +2,13 @@ package server
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 	"go.lsp.dev/uri"
@@ -40,24 +42,27 @@ func stamp(path string) fileStamp {
 	return fileStamp{fi.Size(), fi.ModTime()}
 }
 
-// stateDirs is where sessions are looked for.
-func (s *Server) stateDirs() []string {
+// stateDirs is where sessions are looked for: the client's stateDir
+// setting, the configuration file's, then clio-coder's documented ones.
+func (s *Server) stateDirs(fromConfig string) []string {
 	s.mu.Lock()
 	dir := s.settings.stateDir
 	s.mu.Unlock()
 	home, _ := os.UserHomeDir()
-	dirs := session.DefaultStateDirs(os.Getenv, runtime.GOOS, home)
-	if dir != "" {
-		dirs = append([]string{dir}, dirs...)
+	var dirs []string
+	for _, d := range []string{dir, fromConfig} {
+		if d != "" {
+			dirs = append(dirs, d)
+		}
 	}
-	return dirs
+	return append(dirs, session.DefaultStateDirs(os.Getenv, runtime.GOOS, home)...)
 }
 
 // resolver finds and reads a session for the handoff analyzer, and starts
 // watching its files.
-func (s *Server) resolver() handoff.Resolver {
+func (s *Server) resolver(fromConfig string) handoff.Resolver {
 	return func(id string) handoff.Lookup {
-		dir, looked, err := session.Find(s.stateDirs(), id)
+		dir, looked, err := session.Find(s.stateDirs(fromConfig), id)
 		if err != nil {
 			return handoff.Lookup{Err: err, Looked: looked}
 		}
@@ -68,10 +73,15 @@ func (s *Server) resolver() handoff.Resolver {
 }
 
 func (s *Server) watch(dir string) {
+	s.watchFiles(filepath.Join(dir, "current.jsonl"), filepath.Join(dir, "meta.json"))
+}
+
+// watchFiles adds files to those polled for changes.
+func (s *Server) watchFiles(files ...string) {
 	lg := s.ledgers
 	lg.mu.Lock()
 	defer lg.mu.Unlock()
-	for _, f := range []string{dir + "/current.jsonl", dir + "/meta.json"} {
+	for _, f := range files {
 		if _, ok := lg.watched[f]; !ok {
 			lg.watched[f] = stamp(f)
 		}
@@ -79,7 +89,8 @@ func (s *Server) watch(dir string) {
 }
 
 // pollSessions re-lints open handoff documents when a watched session file
-// changes. It runs until the server stops.
+// changes, and every open document when a configuration file does. It runs
+// until the server stops.
 func (s *Server) pollSessions(stop <-chan struct{}) {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
@@ -90,12 +101,13 @@ func (s *Server) pollSessions(stop <-chan struct{}) {
 		case <-t.C:
 		}
 		lg := s.ledgers
-		changed := false
+		changed, configChanged := false, false
 		lg.mu.Lock()
 		for f, old := range lg.watched {
 			if now := stamp(f); now != old {
 				lg.watched[f] = now
 				changed = true
+				configChanged = configChanged || filepath.Base(f) == config.FileName
 			}
 		}
 		if changed {
@@ -108,7 +120,7 @@ func (s *Server) pollSessions(stop <-chan struct{}) {
 		s.mu.Lock()
 		var uris []uri.URI
 		for u, d := range s.docs {
-			if d.result != nil && d.result.Doc.Kind == analysis.KindHandoff {
+			if configChanged || d.result != nil && d.result.Doc.Kind == analysis.KindHandoff {
 				uris = append(uris, u)
 			}
 		}

@@ -55,6 +55,7 @@ type Server struct {
 	clientWatches bool
 	workspaces    map[string]*stopintent.Workspace // by specrew project root
 	ledgers       *ledgers                         // clio-coder sessions of handoff documents
+	configs       *configFiles                     // .baton.yaml files, by path
 	docs          map[uri.URI]*document
 	exitCode      int
 	exited        bool
@@ -100,6 +101,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 
 		workspaces: map[string]*stopintent.Workspace{},
 		ledgers:    &ledgers{store: session.NewStore(), watched: map[string]fileStamp{}},
+		configs:    &configFiles{files: map[string]*loadedConfig{}},
 
 		unanswered: map[string]bool{},
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -19,20 +20,26 @@ import (
 // document's folder to the first folder holding .specrew/; and clio-coder's
 // session store for handoff documents (ledger.go).
 
-// envFor returns what the environment knows about a document, and a key
-// that changes when that knowledge does.
-func (s *Server) envFor(u uri.URI) (analysis.Env, string) {
+// envFor returns what the environment knows about a document, a key that
+// changes when that knowledge does, and its configuration file.
+func (s *Server) envFor(u uri.URI) (analysis.Env, string, *config.File) {
 	s.ledgers.mu.Lock()
 	gen := s.ledgers.gen
 	s.ledgers.mu.Unlock()
-	env := analysis.Env{handoff.EnvLedger: s.resolver()}
-	key := fmt.Sprintf("sessions %d", gen)
+	f, cfgKey := s.configFor(u)
+	var stateDir string
+	if f != nil && len(u) > 7 {
+		_, settings := f.For(u.FsPath())
+		stateDir = settings.StateDir
+	}
+	env := analysis.Env{handoff.EnvLedger: s.resolver(stateDir)}
+	key := fmt.Sprintf("sessions %d %s", gen, cfgKey)
 	if len(u) < 7 || string(u[:7]) != "file://" {
-		return env, key
+		return env, key, f
 	}
 	root := s.specrewRoot(filepath.Dir(u.FsPath()))
 	if root == "" {
-		return env, key
+		return env, key, f
 	}
 	s.mu.Lock()
 	ws := s.workspaces[root]
@@ -43,7 +50,7 @@ func (s *Server) envFor(u uri.URI) (analysis.Env, string) {
 	s.mu.Unlock()
 	st := ws.State("") // re-reads only files that changed
 	env[stopintent.EnvWorkspace] = st
-	return env, key + fmt.Sprintf(" %v", st)
+	return env, key + fmt.Sprintf(" %v", st), f
 }
 
 // specrewRoot is the nearest folder at or above dir that holds .specrew/,

@@ -1,0 +1,85 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"sync"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/config"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// The server reads the same .baton.yaml as `baton check`: the nearest one
+// above a document. It polls the file and re-lints open documents when it
+// changes; the client's settings apply on top of it. A broken file is shown
+// to the user, never silently ignored.
+
+type configFiles struct {
+	mu    sync.Mutex
+	files map[string]*loadedConfig // by path
+}
+
+type loadedConfig struct {
+	stamp fileStamp
+	file  *config.File
+	err   error
+}
+
+// configFor returns the configuration file of a document and a key that
+// changes when the file does.
+func (s *Server) configFor(u uri.URI) (*config.File, string) {
+	if len(u) < 7 || string(u[:7]) != "file://" {
+		return nil, ""
+	}
+	path, err := config.Discover(filepath.Dir(u.FsPath()))
+	if err != nil || path == "" {
+		return nil, ""
+	}
+	s.watchFiles(path)
+	st := stamp(path)
+	cf := s.configs
+	cf.mu.Lock()
+	lc := cf.files[path]
+	fresh := lc == nil || lc.stamp != st
+	if fresh {
+		lc = &loadedConfig{stamp: st}
+		lc.file, lc.err = config.Load(path)
+		if lc.err == nil {
+			lc.err = lc.file.Validate(s.opts.Registry)
+		}
+		cf.files[path] = lc
+	}
+	cf.mu.Unlock()
+	if lc.err != nil {
+		if fresh {
+			s.log.Warn("configuration ignored", "err", lc.err)
+			_ = s.client.ShowMessage(context.Background(), &protocol.ShowMessageParams{
+				Type:    protocol.MessageTypeError,
+				Message: fmt.Sprintf("baton: %v (the file is not used until it is fixed)", lc.err),
+			})
+		}
+		return nil, fmt.Sprintf("config %s broken %v", path, st)
+	}
+	return lc.file, fmt.Sprintf("config %s %v", path, st)
+}
+
+// effective merges a document's configuration file with the client's
+// settings, which win.
+func effective(f *config.File, docPath string, client analysis.Config) (analysis.Config, config.Settings) {
+	cfg, settings := f.For(docPath)
+	if cfg.Severity == nil {
+		cfg.Severity = map[string]analysis.Severity{}
+	}
+	maps.Copy(cfg.Severity, client.Severity)
+	if cfg.Phrases == nil {
+		cfg.Phrases = map[string][]string{}
+	}
+	for list, extra := range client.Phrases {
+		cfg.Phrases[list] = append(cfg.Phrases[list], extra...)
+	}
+	return cfg, settings
+}
