@@ -1,9 +1,19 @@
--- Minimal init for the e2e tests: attach baton to markdown buffers and
--- nothing else. Run with `nvim --headless -u e2e/nvim/init.lua FILE`.
+-- Minimal init for the e2e tests: attach baton to markdown buffers with the
+-- project's own Neovim configuration (editors/nvim) and nothing else. Run
+-- with `nvim --headless -u e2e/nvim/init.lua FILE`, `baton` on $PATH.
+--
+-- 0.11+: editors/nvim is on the runtimepath, so vim.lsp.enable('baton')
+-- finds lsp/baton.lua. Older: the plugin, require('baton').setup{}.
 
-local bin = os.getenv('BATON_BIN')
-if not bin or bin == '' then
-  io.stderr:write('init.lua: BATON_BIN is not set\n')
+-- editors/nvim, found from this file's own path (e2e/nvim/init.lua).
+local here = debug.getinfo(1, 'S').source:sub(2)
+local editors = vim.fn.fnamemodify(here, ':p:h:h:h') .. '/editors/nvim'
+if vim.fn.isdirectory(editors) == 0 then
+  io.stderr:write('init.lua: ' .. editors .. ' is not a directory\n')
+  vim.cmd('cquit 2')
+end
+if vim.fn.executable('baton') == 0 then
+  io.stderr:write('init.lua: baton is not on PATH\n')
   vim.cmd('cquit 2')
 end
 
@@ -12,36 +22,12 @@ end
 vim.cmd('filetype plugin on')
 vim.o.swapfile = false
 vim.o.shadafile = 'NONE'
-
-local cmd = { bin, 'serve' }
-local root = vim.fn.getcwd()
+vim.opt.runtimepath:prepend(editors)
 
 if vim.fn.has('nvim-0.11') == 1 then
-  vim.lsp.config('baton', {
-    cmd = cmd,
-    filetypes = { 'markdown' },
-    root_dir = root,
-  })
+  vim.g.baton_e2e_api = 'vim.lsp.enable'
   vim.lsp.enable('baton')
-elseif vim.fn.has('nvim-0.8') == 1 then
-  vim.api.nvim_create_autocmd('FileType', {
-    pattern = 'markdown',
-    callback = function(args)
-      vim.lsp.start({ name = 'baton', cmd = cmd, root_dir = root }, { bufnr = args.buf })
-    end,
-  })
 else
-  -- 0.7 has no vim.lsp.start: start one client lazily and attach each buffer.
-  local client_id
-  vim.api.nvim_create_autocmd('FileType', {
-    pattern = 'markdown',
-    callback = function(args)
-      if not client_id then
-        client_id = vim.lsp.start_client({ name = 'baton', cmd = cmd, root_dir = root })
-      end
-      if client_id then
-        vim.lsp.buf_attach_client(args.buf, client_id)
-      end
-    end,
-  })
+  vim.g.baton_e2e_api = 'require("baton").setup'
+  require('baton').setup({})
 end
