@@ -6,6 +6,7 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/handoff"
 )
 
@@ -13,7 +14,7 @@ import (
 func Analyzers() []*analysis.Analyzer {
 	// stopintent reads packet's model; the suppression analyzer reports
 	// suppressions that suppressed nothing, after every other one ran.
-	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer, handoff.Analyzer, analysis.SuppressionAnalyzer}
+	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer, handoff.Analyzer, workflow.Analyzer, analysis.SuppressionAnalyzer}
 }
 
 // Registry returns the registry of every rule baton ships.

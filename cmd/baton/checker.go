@@ -9,9 +9,11 @@ import (
 	"slices"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
+	"github.com/baton-md/baton/internal/workspace"
 )
 
 // checker lints documents for `baton check`.
@@ -66,6 +68,13 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 	cfg, settings := f.For(name)
 	dir := cmp.Or(c.stateDir, settings.StateDir)
 	env := analysis.Env{handoff.EnvLedger: resolverWith(c.store, dir)}
+	if name != "<stdin>" {
+		if abs, err := filepath.Abs(name); err == nil {
+			root := workspace.Root(abs)
+			env[workflow.EnvFS] = workspace.FS(root, nil)
+			env[workflow.EnvPath] = workspace.Rel(root, abs)
+		}
+	}
 	return c.reg.AnalyzeEnv(analysis.Parse(name, text), &cfg, env)
 }
 

@@ -1,0 +1,663 @@
+package workflow
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+)
+
+// checker walks one document's body in execution order.
+type checker struct {
+	pass *analysis.Pass
+	doc  *analysis.Document
+	m    *Model
+	c    *Component
+	r    *resolver
+
+	scopes  []*scope               // innermost last: the body, <Each>es, component content
+	guards  []Guard                // the <If> branches around the walk's position
+	cps     map[string]*Checkpoint // the latest checkpoint bound to each name
+	ifGates map[*Tag]ifGate
+	pending []*Reference // unbound names, reported after the walk
+	checkpt map[*Tag]*Checkpoint
+	byName  map[string][]*Binding // every binding, by name, after the walk
+	cd      conds
+	// nextSame is the next checkpoint bound to the same name, for each
+	nextSame map[*Checkpoint]*Checkpoint
+	outputs  []analysis.Span // the top-level <Output> regions
+	nl       string          // the document's line break, once known
+}
+
+type scope struct {
+	tag   *Tag
+	names map[string][]*Binding
+}
+
+// ifGate is what an <If>'s condition says about checkpoints: its
+// then-branch runs only when then.proceed, its <Else> only when
+// els.proceed.
+type ifGate struct{ then, els *Checkpoint }
+
+func run(pass *analysis.Pass) *Model {
+	doc := pass.Doc
+	c := parseDoc(doc)
+	var fsys fs.FS
+	docPath := ""
+	if pass.Env != nil {
+		fsys, _ = pass.Env[EnvFS].(fs.FS)
+		docPath, _ = pass.Env[EnvPath].(string)
+	}
+	docPath = path.Clean(strings.TrimPrefix(docPath, "/"))
+	if docPath == "." {
+		docPath = ""
+	}
+	c.Path = docPath
+	r := newResolver(fsys, docPath, c)
+	m := &Model{Component: c, Tags: c.Tags, Resolutions: map[*Tag]Resolution{}}
+	if r.bundle != nil {
+		m.BundleRoot = r.bundle.RootPath
+	}
+	k := &checker{pass: pass, doc: doc, m: m, c: c, r: r, cps: map[string]*Checkpoint{}, ifGates: map[*Tag]ifGate{},
+		checkpt: map[*Tag]*Checkpoint{}, cd: conds{}}
+	for _, n := range c.Body {
+		if t, ok := n.(*Tag); ok && t.Name == "Output" {
+			k.outputs = append(k.outputs, t.Span)
+		}
+	}
+	k.scopes = []*scope{{names: map[string][]*Binding{}}}
+	k.walk(c.Body)
+	k.reportPending()
+	k.checkSyntax()
+	k.checkFrontMatter()
+	k.checkStructure()
+	k.checkInvocations()
+	k.checkCheckpoints()
+	return m
+}
+
+func (k *checker) report(r *analysis.Rule, span analysis.Span, msg string, opts ...func(*analysis.Finding)) {
+	k.pass.Report(r, span, msg, opts...)
+}
+
+func (k *checker) line(off int) int { return k.doc.Lines.LineOf(off) + 1 }
+
+// --- the walk ---
+
+func (k *checker) walk(nodes []Node) {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *Placeholder:
+			k.refText(n)
+		case *CodeBlock:
+			if n.Eval {
+				k.bindEval(n)
+			}
+		case *Tag:
+			k.visit(n)
+		}
+	}
+}
+
+func (k *checker) visit(t *Tag) {
+	res := k.r.resolve(t.Name)
+	k.m.Resolutions[t] = res
+	for _, a := range t.Attrs {
+		if a.Kind == AttrExpr || a.Kind == AttrSpread {
+			for _, ref := range freeRefs(a.Value, a.ValueSpan.Start) {
+				k.refExpr(ref, t, a)
+			}
+		}
+	}
+	switch t.Name {
+	case "If":
+		k.ifGates[t] = k.gateOf(t)
+		for _, ch := range t.Children {
+			if e, ok := ch.(*Tag); ok && e.Name == "Else" {
+				k.m.Resolutions[e] = k.r.resolve("Else")
+				k.guards = append(k.guards, Guard{If: t, Else: true})
+				k.walk(e.Children)
+			} else {
+				k.guards = append(k.guards, Guard{If: t})
+				k.walk([]Node{ch})
+			}
+			k.guards = k.guards[:len(k.guards)-1]
+		}
+	case "Each":
+		k.scopes = append(k.scopes, &scope{tag: t, names: map[string][]*Binding{}})
+		if a := t.Attr("let"); a != nil && a.Kind == AttrString && a.Value != "" {
+			k.bind(a.Value, a.ValueSpan, BindEachLet, t, nil)
+		}
+		k.walk(t.Children)
+		k.scopes = k.scopes[:len(k.scopes)-1]
+	default:
+		if (res.Kind == ResolveFile || res.Kind == ResolveBundle) && strings.HasSuffix(res.Path, ".md") {
+			// Bindings in a Markdown component's projected content stay there.
+			k.scopes = append(k.scopes, &scope{tag: t, names: map[string][]*Binding{}})
+			k.walk(t.Children)
+			k.scopes = k.scopes[:len(k.scopes)-1]
+		} else {
+			k.walk(t.Children)
+		}
+	}
+	var b *Binding
+	if a := t.Attr("as"); a != nil && a.Kind == AttrString && a.Value != "" {
+		b = k.bind(a.Value, a.ValueSpan, BindAs, t, nil)
+	}
+	if cp := k.checkpointOf(t, res); cp != nil {
+		cp.Binding = b
+		if b != nil {
+			cp.Name = b.Name
+			k.cps[b.Name] = cp
+		}
+		k.m.Checkpoints = append(k.m.Checkpoints, cp)
+		k.checkpt[t] = cp
+	}
+}
+
+// checkpointOf returns the checkpoint t invokes, or nil.
+func (k *checker) checkpointOf(t *Tag, res Resolution) *Checkpoint {
+	byName := namedCheckpoint(t.Name)
+	decision := res.Component != nil && res.Component.Returns != nil && res.Component.Returns.Proceed
+	if !byName && !decision {
+		return nil
+	}
+	return &Checkpoint{Tag: t, Decision: decision, Known: res.Component != nil}
+}
+
+// namedCheckpoint: UserCheckpoint, or any name whose last segment ends in
+// "Checkpoint".
+func namedCheckpoint(name string) bool {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	return strings.HasSuffix(last, "Checkpoint")
+}
+
+// gateOf reads which checkpoints an <If>'s condition gates on.
+func (k *checker) gateOf(t *Tag) ifGate {
+	var g ifGate
+	a := t.Attr("condition")
+	if a == nil || a.Kind != AttrExpr {
+		return g
+	}
+	for name, cp := range k.cps {
+		if k.cd.requires(a.Value, name) && (g.then == nil || cp.Tag.Span.Start > g.then.Tag.Span.Start) {
+			g.then = cp
+		}
+		if k.cd.requiresNot(a.Value, name) {
+			g.els = cp
+		}
+	}
+	return g
+}
+
+// requires reports whether cond holds only when cp.proceed does.
+func (m conds) requires(cond, cp string) bool {
+	return slices.Contains(m.get(cond).conj, cp+".proceed")
+}
+
+// requiresNot reports whether cond is the negation of cp.proceed.
+func (m conds) requiresNot(cond, cp string) bool {
+	c := m.get(cond)
+	return c.negated && c.neg == cp+".proceed"
+}
+
+// conds memoizes what conditions say: they are read for every pair of
+// checkpoint and transition.
+type conds map[string]*condInfo
+
+type condInfo struct {
+	conj    []string // the normalized conjuncts
+	norm    string   // the whole condition, normalized
+	neg     string   // x, when the condition is !x
+	negated bool
+}
+
+func (m conds) get(cond string) *condInfo {
+	if c, ok := m[cond]; ok {
+		return c
+	}
+	c := &condInfo{conj: conjuncts(cond), norm: normalizeCond(cond)}
+	if len(c.conj) == 1 {
+		c.neg, c.negated = negated(c.conj[0])
+	}
+	m[cond] = c
+	return c
+}
+
+func (k *checker) bind(name string, span analysis.Span, kind BindingKind, t *Tag, block *CodeBlock) *Binding {
+	s := k.scopes[len(k.scopes)-1] // for an <Each let>, the loop's own scope
+	b := &Binding{Name: name, Span: span, Kind: kind, Tag: t, Block: block, Guards: slices.Clone(k.guards), Scope: s.tag}
+	for i := len(b.Guards) - 1; i >= 0; i-- {
+		g := b.Guards[i]
+		ig := k.ifGates[g.If]
+		if cp := ig.then; cp != nil && !g.Else {
+			b.Gate = &Gate{Checkpoint: cp, If: g.If}
+			break
+		}
+		if cp := ig.els; cp != nil && g.Else {
+			b.Gate = &Gate{Checkpoint: cp, If: g.If, Else: true}
+			break
+		}
+	}
+	s.names[name] = append(s.names[name], b)
+	k.m.Bindings = append(k.m.Bindings, b)
+	return b
+}
+
+var (
+	evalDecl    = regexp.MustCompile(`(?:^|[^\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)`)
+	evalDestr   = regexp.MustCompile(`(?:^|[^\w$.])(?:const|let|var)\s*([{\[])`)
+	evalFuncCls = regexp.MustCompile(`(?:^|[^\w$.])(?:function\s*\*?|class)\s+([A-Za-z_$][\w$]*)`)
+)
+
+// decl is a name an eval block declares, at an offset in its code.
+type decl struct {
+	name string
+	at   int
+}
+
+// bindEval binds what an eval block declares (anywhere in it: baton does
+// not read JavaScript's block scopes, so it errs towards bound).
+func (k *checker) bindEval(cb *CodeBlock) {
+	code := k.c.Text[cb.Content.Start:cb.Content.End]
+	var decls []decl
+	for _, re := range []*regexp.Regexp{evalDecl, evalFuncCls} {
+		for _, m := range re.FindAllStringSubmatchIndex(code, -1) {
+			decls = append(decls, decl{code[m[2]:m[3]], m[2]})
+		}
+	}
+	for _, m := range evalDestr.FindAllStringSubmatchIndex(code, -1) {
+		if end, ok := skipBrackets(code, m[2]); ok {
+			decls = append(decls, destructured(code, m[2]+1, end-1)...)
+		}
+	}
+	slices.SortFunc(decls, func(a, b decl) int { return a.at - b.at })
+	for _, d := range decls {
+		k.bind(d.name, analysis.Span{Start: cb.Content.Start + d.at, End: cb.Content.Start + d.at + len(d.name)}, BindEval, nil, cb)
+	}
+}
+
+// skipBrackets returns the offset after the bracket matching code[i].
+func skipBrackets(code string, i int) (int, bool) {
+	depth := 0
+	for _, t := range lex(code[i:]) {
+		if t.kind != tokPunct {
+			continue
+		}
+		switch t.text {
+		case "{", "[", "(":
+			depth++
+		case "}", "]", ")":
+			depth--
+			if depth == 0 {
+				return i + t.end, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// destructured returns the names a destructuring pattern code[start:end]
+// binds, at any depth: not keys ("key: name" binds name), not default
+// values, not members.
+func destructured(code string, start, end int) []decl {
+	var out []decl
+	toks := lex(code[start:end])
+	for i, t := range toks {
+		if t.kind != tokIdent || keywords[t.text] {
+			continue
+		}
+		var next, prev token
+		if i+1 < len(toks) {
+			next = toks[i+1]
+		}
+		if i > 0 {
+			prev = toks[i-1]
+		}
+		if next.text == ":" || prev.text == "=" || prev.text == "." || prev.text == "?." {
+			continue
+		}
+		out = append(out, decl{t.text, start + t.start})
+	}
+	return out
+}
+
+// --- references ---
+
+// lookup returns the bindings of name visible here, innermost scope first.
+func (k *checker) lookup(name string) []*Binding {
+	var out []*Binding
+	for i := len(k.scopes) - 1; i >= 0; i-- {
+		out = append(out, k.scopes[i].names[name]...)
+	}
+	return out
+}
+
+func (k *checker) refText(p *Placeholder) {
+	ref := &Reference{Ref: Ref{Name: p.Path[0], Path: p.Path[1:], Span: p.PathSpan}, Placeholder: p}
+	k.m.References = append(k.m.References, ref)
+	if ref.Name == "props" && len(ref.Path) > 0 {
+		ref.Prop = k.c.Props.Prop(ref.Path[0])
+	}
+	if p.InCode && p.Parent == nil && k.outsideOutput(p.Span.Start) {
+		return // documentation prose: it never renders
+	}
+	switch ref.Name {
+	case "props":
+		k.refProps(ref)
+		return
+	case "meta":
+		if len(ref.Path) > 0 && len(k.lookup("meta")) == 0 && !k.hasMeta(ref.Path[0]) {
+			k.report(RuleUnknownPlaceholder, p.Span, fmt.Sprintf("{meta.%s}: the front matter has no %q key, so this renders as empty text",
+				strings.Join(ref.Path, "."), ref.Path[0]))
+		}
+		return
+	}
+	ref.Bindings = k.lookup(ref.Name)
+	if p.InCode {
+		return
+	}
+	k.checkBound(ref)
+}
+
+// outsideOutput reports an offset in the documentation of a body that
+// declares top-level <Output> regions: what is rendered there is discarded.
+func (k *checker) outsideOutput(off int) bool {
+	for _, o := range k.outputs {
+		if o.Start <= off && off < o.End {
+			return false
+		}
+	}
+	return len(k.outputs) > 0
+}
+
+func (k *checker) hasMeta(key string) bool {
+	for _, n := range k.c.Meta {
+		if n.Name == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (k *checker) refExpr(r Ref, t *Tag, a *Attr) {
+	ref := &Reference{Ref: r, Tag: t, Attr: a}
+	k.m.References = append(k.m.References, ref)
+	switch r.Name {
+	case "props":
+		k.refProps(ref)
+		return
+	case "meta", "env":
+		return
+	}
+	ref.Bindings = k.lookup(r.Name)
+	k.checkBound(ref)
+}
+
+// refProps checks props.x against the declared props.
+func (k *checker) refProps(ref *Reference) {
+	if len(ref.Path) == 0 || len(k.lookup("props")) > 0 {
+		return
+	}
+	name := ref.Path[0]
+	p := &k.c.Props
+	ref.Prop = p.Prop(name)
+	if ref.Prop != nil {
+		return
+	}
+	var why string
+	switch {
+	case p.Form == PropsNone:
+		why = "the front matter declares no props"
+	case p.Form == PropsMap || (p.Form == PropsSchema && !p.Open):
+		why = fmt.Sprintf("the front matter does not declare %q", name)
+	default:
+		return
+	}
+	span := ref.Span
+	effect := "it is undefined"
+	if ref.Placeholder != nil {
+		span = ref.Placeholder.Span
+		effect = "it renders as empty text"
+	}
+	var opts []func(*analysis.Finding)
+	if fix, ok := k.declarePropFix(name); ok {
+		opts = append(opts, analysis.WithFix(fix))
+	}
+	k.report(RuleUndeclaredProp, span, fmt.Sprintf("props.%s: %s, so %s", name, why, effect), opts...)
+}
+
+// checkBound reports a name read where it may be unset; unbound names are
+// reported after the walk.
+func (k *checker) checkBound(ref *Reference) {
+	if len(ref.Bindings) == 0 {
+		k.pending = append(k.pending, ref)
+		return
+	}
+	if k.cd.covered(ref.Bindings, k.guards) {
+		return
+	}
+	// Name the guard the nearest binding is under, and its gate.
+	b := ref.Bindings[0]
+	for _, x := range ref.Bindings {
+		if x.Span.Start > b.Span.Start {
+			b = x
+		}
+	}
+	var g Guard
+	for _, x := range b.Guards {
+		if !k.cd.implied(x, k.guards) {
+			g = x
+			break
+		}
+	}
+	cond := ""
+	if a := g.If.Attr("condition"); a != nil {
+		cond = strings.TrimSpace(a.Value)
+	}
+	contradicted := slices.ContainsFunc(k.guards, func(h Guard) bool { return h.If == g.If && h.Else != g.Else })
+	var msg string
+	switch gate, nc := b.Gate, normalizeCond(cond); {
+	case contradicted && g.Else:
+		msg = fmt.Sprintf("%s is bound only in the <Else> of the <If> at line %d: in its then-branch it is never set",
+			ref.Name, k.line(g.If.Span.Start))
+	case contradicted:
+		msg = fmt.Sprintf("%s is bound only in the then-branch of the <If> at line %d: in its <Else> it is never set",
+			ref.Name, k.line(g.If.Span.Start))
+	case (nc == "false" && !g.Else) || (nc == "true" && g.Else):
+		msg = fmt.Sprintf("%s is bound only in a branch that never runs (<If condition={%s}> at line %d): it is never set",
+			ref.Name, cond, k.line(g.If.Span.Start))
+	case gate != nil && gate.If == g.If && gate.Checkpoint.Name != "":
+		msg = fmt.Sprintf("%s is bound only when the user proceeds at checkpoint %s (line %d): read here, outside that gate, it is unset when the user declined",
+			ref.Name, gate.Checkpoint.Name, k.line(gate.Checkpoint.Tag.Span.Start))
+	case g.Else:
+		msg = fmt.Sprintf("%s is bound only in the <Else> of <If condition={%s}> (line %d): read here, outside an equivalent branch, it is unset when the condition holds",
+			ref.Name, cond, k.line(g.If.Span.Start))
+	default:
+		msg = fmt.Sprintf("%s is bound only when {%s} holds (<If> at line %d): read here, outside an equivalent branch, it may be unset",
+			ref.Name, cond, k.line(g.If.Span.Start))
+	}
+	span := ref.Span
+	if ref.Placeholder != nil {
+		span = ref.Placeholder.Span
+	}
+	k.report(RuleBindingMaybeUnset, span, msg, analysis.WithRelated(b.Span, "bound here"))
+}
+
+// covered reports whether, in the context of the enclosing branches ctx,
+// one of the bindings is certainly made. A name bound in both branches of
+// one <If> is bound after it.
+func (m conds) covered(bs []*Binding, ctx []Guard) bool {
+	sets := make([][]Guard, 0, len(bs))
+	for _, b := range bs {
+		sets = append(sets, b.Guards)
+	}
+	for changed := true; changed; {
+		changed = false
+	merge:
+		for i := range sets {
+			for j := i + 1; j < len(sets); j++ {
+				a, b := sets[i], sets[j]
+				if len(a) == 0 || len(a) != len(b) {
+					continue
+				}
+				n := len(a) - 1
+				if a[n].If == b[n].If && a[n].Else != b[n].Else && slices.Equal(a[:n], b[:n]) {
+					sets[i] = a[:n]
+					sets = slices.Delete(sets, j, j+1)
+					changed = true
+					break merge
+				}
+			}
+		}
+	}
+	for _, s := range sets {
+		ok := true
+		for _, g := range s {
+			if !m.implied(g, ctx) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// implied reports whether being inside the branches ctx implies being in
+// branch g: the same branch, a then-branch whose condition includes every
+// conjunct of g's, the <Else> of the same condition, or the opposite branch
+// of its negation.
+func (m conds) implied(g Guard, ctx []Guard) bool {
+	gc := m.get(condOf(g.If))
+	switch gc.norm {
+	case "true":
+		return !g.Else
+	case "false":
+		return g.Else
+	}
+	for _, h := range ctx {
+		if h.If == g.If && h.Else == g.Else {
+			return true
+		}
+		hc := m.get(condOf(h.If))
+		if gc.norm == "" || hc.norm == "" {
+			continue
+		}
+		switch {
+		case !g.Else && !h.Else && subset(gc.conj, hc.conj):
+			return true
+		case g.Else && h.Else && gc.norm == hc.norm:
+			return true
+		case g.Else != h.Else:
+			// <Else> of x is the then-branch of !x, and the other way round.
+			if hc.negated && hc.neg == gc.norm || gc.negated && gc.neg == hc.norm {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func condOf(t *Tag) string {
+	if a := t.Attr("condition"); a != nil && a.Kind == AttrExpr {
+		return a.Value
+	}
+	return ""
+}
+
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// reportPending reports the names read with no binding in scope.
+func (k *checker) reportPending() {
+	k.byName = map[string][]*Binding{}
+	for _, b := range k.m.Bindings {
+		k.byName[b.Name] = append(k.byName[b.Name], b)
+	}
+	for _, ref := range k.pending {
+		text := ref.Placeholder != nil
+		rule := RuleUndefinedName
+		span := ref.Span
+		if text {
+			rule = RuleUnknownPlaceholder
+			span = ref.Placeholder.Span
+		}
+		if p := k.c.Props.Prop(ref.Name); p != nil {
+			effect := "an unbound name: the expression fails"
+			if text {
+				effect = "left verbatim"
+			}
+			k.report(RuleBarePropReference, span,
+				fmt.Sprintf("%s is the prop's bare name, the spelling before #372: on main props live only under props (this is %s); write props.%s",
+					ref.Name, effect, ref.Name),
+				analysis.WithRelated(p.Span, "the prop is declared here"),
+				analysis.WithFix(analysis.Fix{Title: "Write props." + ref.Name, Safe: true,
+					Edits: []analysis.Edit{{Span: analysis.Span{Start: ref.Span.Start, End: ref.Span.Start + len(ref.Name)}, NewText: "props." + ref.Name}}}))
+			continue
+		}
+		effect := "the expression fails when it runs"
+		if text {
+			effect = "it is left verbatim"
+		}
+		if b := k.expiredLet(ref); b != nil {
+			k.report(rule, span, fmt.Sprintf("%s is the <Each let> binding of the loop at line %d, which is unset after </Each>: %s",
+				ref.Name, k.line(b.Tag.Span.Start), effect), analysis.WithRelated(b.Span, "bound for the loop's body only"))
+			continue
+		}
+		if b := k.boundLater(ref); b != nil {
+			where := "in a Markdown component's content, which does not reach its caller"
+			switch {
+			case b.Span.Start > ref.Span.Start:
+				where = fmt.Sprintf("only later, at line %d", k.line(b.Span.Start))
+			case b.Scope != nil && b.Scope.Name == "Each":
+				where = fmt.Sprintf("inside the <Each> at line %d, whose body's bindings stay in each iteration", k.line(b.Scope.Span.Start))
+			case b.Scope != nil:
+				where = fmt.Sprintf("in the content of <%s> at line %d, a Markdown component: bindings there do not reach its caller", b.Scope.Name, k.line(b.Scope.Span.Start))
+			}
+			k.report(rule, span, fmt.Sprintf("%s has no binding in scope here (it is bound %s): %s", ref.Name, where, effect),
+				analysis.WithRelated(b.Span, "bound here"))
+			continue
+		}
+		k.report(rule, span, fmt.Sprintf("%s has no binding in scope (props, an as or <Let> above, an enclosing <Each let>): %s", ref.Name, effect))
+	}
+}
+
+func (k *checker) expiredLet(ref *Reference) *Binding {
+	var last *Binding
+	for _, b := range k.byName[ref.Name] {
+		if b.Name == ref.Name && b.Kind == BindEachLet && b.Tag.Span.End <= ref.Span.Start {
+			last = b
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	for _, b := range k.byName[ref.Name] {
+		if b.Name == ref.Name && b.Kind != BindEachLet && b.Span.Start < ref.Span.Start {
+			return nil
+		}
+	}
+	return last
+}
+
+func (k *checker) boundLater(ref *Reference) *Binding {
+	for _, b := range k.byName[ref.Name] {
+		if b.Name == ref.Name && b.Kind != BindEachLet {
+			return b
+		}
+	}
+	return nil
+}

@@ -1,0 +1,456 @@
+package workflow
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/baton-md/baton/analysis"
+	"go.yaml.in/yaml/v3"
+)
+
+// Component is a parsed XMD document: a component file or a root. Every
+// span is a byte offset into Text.
+type Component struct {
+	Path string // slash path in the workspace FS ("" when not read from it)
+	Text string
+
+	FrontMatter *FrontMatter // nil without front matter
+
+	Props    Props
+	Required []*Name // the top-level `required` list
+	// Returns is nil for a text component (no `returns`).
+	Returns *Returns
+	Meta    []*Name // meta keys: the front matter's other keys and a `meta` mapping's entries
+	// Bundle is the `workflow.components` declaration of a workflow root.
+	Bundle []*BundleEntry
+
+	Body         []Node // the top-level nodes of the body
+	Tags         []*Tag // every tag, flattened in document order
+	Placeholders []*Placeholder
+	CodeBlocks   []*CodeBlock
+	Errors       []SyntaxError // what the parser could not read
+}
+
+// FrontMatter is the leading YAML block.
+type FrontMatter struct {
+	Span analysis.Span // delimiters included
+	Body analysis.Span // the YAML
+	Err  error         // the YAML does not parse, or is not a mapping
+}
+
+// Name is a key or list item of the front matter, with where it is written.
+type Name struct {
+	Name string
+	Span analysis.Span
+}
+
+// PropsForm is how `props` is declared.
+type PropsForm int
+
+const (
+	PropsNone    PropsForm = iota // no `props`: the component accepts no props
+	PropsMap                      // a map of prop names to subschemas (closed)
+	PropsSchema                   // a full object schema (marked by `type` or `$schema`)
+	PropsInvalid                  // `props` is not a mapping
+)
+
+// Props is what a component declares its callers may pass.
+type Props struct {
+	Form PropsForm
+	Key  analysis.Span // the `props` key; empty for PropsNone
+	List []*Prop
+	// Open is true when props beyond List may be passed, or the schema is
+	// too dynamic ($ref, allOf, patternProperties…) to know which.
+	Open bool
+	// insertAt is where a new prop goes: the offset after the last line of
+	// the map (or of `properties`), -1 when unknown; insertIndent is the
+	// indentation of its entries.
+	insertAt     int
+	insertIndent string
+}
+
+// Prop returns the declared prop named name, or nil.
+func (p *Props) Prop(name string) *Prop {
+	for _, d := range p.List {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// Prop is one declared prop (or, in Returns, one returned property).
+type Prop struct {
+	Name       string
+	Span       analysis.Span // the key in the front matter
+	Schema     string        // a summary: "string", "array of string", "object", "any", …
+	Type       string        // the schema's `type`, "" when none
+	Required   bool
+	HasDefault bool
+}
+
+// Returns is a value component's `returns` declaration.
+type Returns struct {
+	Key    analysis.Span // the `returns` key
+	Schema string        // a summary
+	Props  []*Prop       // the object's properties (shorthand or `properties`)
+	// Proceed is true when the value has a boolean `proceed`: the component
+	// is a checkpoint.
+	Proceed bool
+}
+
+// BundleEntry is one `workflow.components` entry: a name and the file
+// that answers it, relative to the root's folder.
+type BundleEntry struct {
+	Name     string
+	NameSpan analysis.Span
+	Path     string // as written
+	PathSpan analysis.Span
+}
+
+// Parse parses an XMD document: its front matter (props, required,
+// returns, meta, workflow.components) and its body's tags, placeholders and
+// code blocks. It never fails and never panics; what it cannot read is in
+// Errors, and every span lies inside text.
+func Parse(text string) *Component {
+	fm, body := detectFrontMatter(text)
+	return parse(text, fm, body)
+}
+
+// parseDoc parses an analysed document, whose front matter the analysis
+// engine has already found.
+func parseDoc(doc *analysis.Document) *Component {
+	if doc.FrontMatter == nil {
+		return parse(doc.Text, nil, analysis.Span{Start: 0, End: 0})
+	}
+	return parse(doc.Text, &FrontMatter{Span: doc.FrontMatter.Span, Body: doc.FrontMatter.Body}, doc.FrontMatter.Body)
+}
+
+func parse(text string, fm *FrontMatter, body analysis.Span) *Component {
+	c := &Component{Text: text, FrontMatter: fm}
+	start := 0
+	if fm != nil {
+		start = fm.Span.End
+		c.readFrontMatter()
+	}
+	s := &scanner{text: text, c: c}
+	s.scan(start, len(text))
+	for _, t := range c.Tags {
+		walkChildren(t.Children, c)
+	}
+	walkChildren(c.Body, c)
+	slices.SortFunc(c.Placeholders, func(a, b *Placeholder) int { return a.Span.Start - b.Span.Start })
+	slices.SortFunc(c.CodeBlocks, func(a, b *CodeBlock) int { return a.Span.Start - b.Span.Start })
+	return c
+}
+
+func walkChildren(nodes []Node, c *Component) {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *Placeholder:
+			c.Placeholders = append(c.Placeholders, n)
+		case *CodeBlock:
+			c.CodeBlocks = append(c.CodeBlocks, n)
+		}
+	}
+}
+
+// detectFrontMatter finds a YAML block opened by "---" on the first line
+// and closed by a "---" or "..." line, as analysis.Parse does.
+func detectFrontMatter(text string) (*FrontMatter, analysis.Span) {
+	end := lineEnd(text, 0, len(text))
+	if strings.TrimRight(text[:end], " \t") != "---" || end == len(text) {
+		return nil, analysis.Span{}
+	}
+	bodyStart := nextLine(text, end, len(text))
+	for off := bodyStart; off < len(text); {
+		le := lineEnd(text, off, len(text))
+		if t := strings.TrimRight(text[off:le], " \t"); t == "---" || t == "..." {
+			return &FrontMatter{Span: analysis.Span{Start: 0, End: le}, Body: analysis.Span{Start: bodyStart, End: off}},
+				analysis.Span{Start: bodyStart, End: off}
+		}
+		if le == len(text) {
+			break
+		}
+		off = nextLine(text, le, len(text))
+	}
+	return nil, analysis.Span{}
+}
+
+// yamlSpan converts a node's line and column (1-based, in characters) in
+// the front matter body to a span of its scalar text.
+func (c *Component) yamlSpan(n *yaml.Node) analysis.Span {
+	body := c.FrontMatter.Body
+	off := body.Start
+	for l := 1; l < n.Line && off < body.End; l++ {
+		off = nextLine(c.Text, lineEnd(c.Text, off, body.End), body.End)
+	}
+	le := lineEnd(c.Text, off, body.End)
+	for col := 1; col < n.Column && off < le; col++ {
+		_, w := utf8.DecodeRuneInString(c.Text[off:le])
+		off += w
+	}
+	n2 := len(n.Value)
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		n2 += 2
+	}
+	if n.Kind != yaml.ScalarNode {
+		n2 = 0
+	}
+	return analysis.Span{Start: off, End: min(off+n2, le)}
+}
+
+func mapGet(m *yaml.Node, key string) (k, v *yaml.Node) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i], m.Content[i+1]
+		}
+	}
+	return nil, nil
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func (c *Component) readFrontMatter() {
+	fm := c.FrontMatter
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(c.Text[fm.Body.Start:fm.Body.End]), &doc); err != nil {
+		fm.Err = err
+		return
+	}
+	if len(doc.Content) == 0 {
+		return
+	}
+	root := resolveAlias(doc.Content[0])
+	if root.Kind != yaml.MappingNode {
+		fm.Err = fmt.Errorf("the front matter is not a mapping of keys to values")
+		return
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], resolveAlias(root.Content[i+1])
+		switch k.Value {
+		case "props":
+			c.readProps(k, v)
+		case "required":
+			if v.Kind == yaml.SequenceNode {
+				for _, item := range v.Content {
+					c.Required = append(c.Required, &Name{item.Value, c.yamlSpan(item)})
+				}
+			}
+		case "returns":
+			c.readReturns(k, v)
+		case "workflow":
+			if _, comps := mapGet(v, "components"); comps != nil && comps.Kind == yaml.MappingNode {
+				for j := 0; j+1 < len(comps.Content); j += 2 {
+					n, p := comps.Content[j], comps.Content[j+1]
+					c.Bundle = append(c.Bundle, &BundleEntry{Name: n.Value, NameSpan: c.yamlSpan(n), Path: p.Value, PathSpan: c.yamlSpan(p)})
+				}
+			}
+		case "meta":
+			c.Meta = append(c.Meta, &Name{k.Value, c.yamlSpan(k)})
+			if v.Kind == yaml.MappingNode {
+				for j := 0; j+1 < len(v.Content); j += 2 {
+					c.Meta = append(c.Meta, &Name{v.Content[j].Value, c.yamlSpan(v.Content[j])})
+				}
+			}
+		default:
+			c.Meta = append(c.Meta, &Name{k.Value, c.yamlSpan(k)})
+		}
+	}
+	// A map's props are required when `required` names them.
+	if c.Props.Form == PropsMap {
+		for _, r := range c.Required {
+			if p := c.Props.Prop(r.Name); p != nil {
+				p.Required = true
+			}
+		}
+	}
+}
+
+// isSchema reports a full schema: a mapping marked by `type` or `$schema`.
+func isSchema(v *yaml.Node) bool {
+	k1, _ := mapGet(v, "type")
+	k2, _ := mapGet(v, "$schema")
+	return k1 != nil || k2 != nil
+}
+
+var dynamicSchemaKeys = []string{"$ref", "allOf", "anyOf", "oneOf", "patternProperties", "if", "dependencies", "propertyNames"}
+
+func (c *Component) readProps(k, v *yaml.Node) {
+	p := &c.Props
+	p.Key = c.yamlSpan(k)
+	switch {
+	case v.Kind != yaml.MappingNode:
+		p.Form, p.Open = PropsInvalid, true
+	case isSchema(v):
+		p.Form = PropsSchema
+		_, add := mapGet(v, "additionalProperties")
+		p.Open = add == nil || add.Value != "false"
+		for _, key := range dynamicSchemaKeys {
+			if kk, _ := mapGet(v, key); kk != nil {
+				p.Open = true
+			}
+		}
+		pk, props := mapGet(v, "properties")
+		if props == nil || props.Kind != yaml.MappingNode {
+			p.Open = true
+			p.insertAt, p.insertIndent = -1, ""
+		} else {
+			p.List = c.readPropList(props)
+			p.insertAt, p.insertIndent = c.mapInsertion(pk, props)
+		}
+		req := map[string]bool{}
+		if _, r := mapGet(v, "required"); r != nil && r.Kind == yaml.SequenceNode {
+			for _, item := range r.Content {
+				req[item.Value] = true
+			}
+		}
+		for _, d := range p.List {
+			d.Required = req[d.Name]
+		}
+	default:
+		p.Form = PropsMap
+		p.List = c.readPropList(v)
+		p.insertAt, p.insertIndent = c.mapInsertion(k, v)
+	}
+}
+
+func (c *Component) readPropList(m *yaml.Node) []*Prop {
+	var out []*Prop
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], resolveAlias(m.Content[i+1])
+		d := &Prop{Name: k.Value, Span: c.yamlSpan(k)}
+		d.Type, d.Schema, d.HasDefault = summarize(v)
+		out = append(out, d)
+	}
+	return out
+}
+
+// mapInsertion is where a new entry of the block mapping v (under key k)
+// goes: after its last line, at its entries' indentation. For a flow
+// mapping or an empty one, -1.
+func (c *Component) mapInsertion(k, v *yaml.Node) (int, string) {
+	if v.Kind != yaml.MappingNode || v.Style&yaml.FlowStyle != 0 || len(v.Content) == 0 {
+		return -1, ""
+	}
+	first := c.yamlSpan(v.Content[0])
+	ls := first.Start
+	for ls > c.FrontMatter.Body.Start && !isLineBreak(c.Text[ls-1]) {
+		ls--
+	}
+	indent := c.Text[ls:first.Start]
+	if strings.TrimLeft(indent, " ") != "" {
+		return -1, ""
+	}
+	// The mapping ends before the next line indented no deeper than k:
+	// the new entry goes after its last line.
+	body := c.FrontMatter.Body
+	kIndent := c.yamlSpan(k).Start
+	for kIndent > body.Start && !isLineBreak(c.Text[kIndent-1]) {
+		kIndent--
+	}
+	kCol := c.yamlSpan(k).Start - kIndent
+	lastContent := nextLine(c.Text, lineEnd(c.Text, first.Start, body.End), body.End)
+	for off := lastContent; off < body.End; {
+		le := lineEnd(c.Text, off, body.End)
+		line := c.Text[off:le]
+		if t := strings.TrimLeft(line, " "); t != "" && !strings.HasPrefix(t, "#") {
+			if len(line)-len(t) <= kCol {
+				break
+			}
+			lastContent = nextLine(c.Text, le, body.End)
+		}
+		if le == body.End {
+			break
+		}
+		off = nextLine(c.Text, le, body.End)
+	}
+	return min(lastContent, body.End), indent
+}
+
+// summarize reads a subschema's type, a summary of it, and whether it
+// has a default.
+func summarize(v *yaml.Node) (typ, summary string, hasDefault bool) {
+	v = resolveAlias(v)
+	if v.Kind == yaml.ScalarNode && (v.Value == "true" || v.Value == "") {
+		return "", "any", false
+	}
+	if v.Kind != yaml.MappingNode {
+		return "", "any", false
+	}
+	if len(v.Content) == 0 {
+		return "", "any", false
+	}
+	if _, t := mapGet(v, "type"); t != nil {
+		switch t.Kind {
+		case yaml.ScalarNode:
+			typ = t.Value
+		case yaml.SequenceNode:
+			var ts []string
+			for _, x := range t.Content {
+				ts = append(ts, x.Value)
+			}
+			typ = strings.Join(ts, " | ")
+		}
+	}
+	summary = typ
+	if typ == "array" {
+		if _, items := mapGet(v, "items"); items != nil {
+			if it, _, _ := summarize(items); it != "" {
+				summary = "array of " + it
+			}
+		}
+	}
+	if _, e := mapGet(v, "enum"); e != nil && e.Kind == yaml.SequenceNode {
+		var vs []string
+		for _, x := range e.Content {
+			vs = append(vs, x.Value)
+		}
+		summary = strings.TrimSpace(summary + " enum [" + strings.Join(vs, ", ") + "]")
+	}
+	if summary == "" {
+		summary = "any"
+	}
+	if _, d := mapGet(v, "default"); d != nil {
+		hasDefault = true
+		if d.Kind == yaml.ScalarNode {
+			summary += " = " + d.Value
+		}
+	}
+	return typ, summary, hasDefault
+}
+
+func (c *Component) readReturns(k, v *yaml.Node) {
+	r := &Returns{Key: c.yamlSpan(k)}
+	c.Returns = r
+	var props *yaml.Node
+	switch {
+	case v.Kind != yaml.MappingNode:
+		r.Schema = "invalid"
+		return
+	case isSchema(v):
+		_, r.Schema, _ = summarize(v)
+		_, props = mapGet(v, "properties")
+	default:
+		r.Schema = "object"
+		props = v
+	}
+	if props != nil && props.Kind == yaml.MappingNode {
+		r.Props = c.readPropList(props)
+		for _, p := range r.Props {
+			if p.Name == "proceed" && p.Type == "boolean" {
+				r.Proceed = true
+			}
+		}
+	}
+}

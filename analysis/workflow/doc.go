@@ -1,0 +1,51 @@
+// Package workflow checks Executable Markdown (XMD) workflows statically.
+//
+// XMD's engine checks a component only when execution reaches it: an
+// untaken <If> branch is never checked, {props.typo} renders as empty text,
+// and nothing checks that a stage after a <UserCheckpoint> is gated on the
+// user's proceed. This package proves those properties as the document is
+// written, in every branch.
+//
+// Parse is a tolerant parser for XMD documents: YAML front matter (props
+// in both forms, required, returns, meta, workflow.components) and the
+// body's JSX-like tags, attributes, text placeholders and code blocks, with
+// spans. The Analyzer resolves every tag, tracks bindings and their scopes
+// through <If>, <Each>, <Loop> and component content, and reports the rules
+// of spec/workflow.md §2; its Run returns a *Model.
+//
+// # The workspace
+//
+// Resolution reads the workspace only through the analysis Env:
+//
+//   - EnvFS holds an fs.FS rooted at the workflow root folder the edge chose
+//     for the document (the CLI and server pass os.DirFS(dir); tests pass an
+//     fstest.MapFS);
+//   - EnvPath holds the document's slash path inside that FS.
+//
+// Without EnvFS, names that are neither structural nor registered resolve
+// to "unknown" and are never reported as unresolved.
+//
+// A name resolves, in order: structural syntax; a registered component;
+// the workflow bundle; a file components/{Name}.md, components/{Name}.ts,
+// components/{Name}/index.md, components/{Name}/index.ts, {Name}.md (a dot
+// in the name is a folder), looked for in the document's folder and then in
+// each folder above it up to the FS root; else unresolved.
+//
+// The workflow bundle is the `workflow.components` mapping of a workflow
+// root's front matter. A document declaring one is a root, and its bundle
+// applies to it. Otherwise, the nearest folder (the document's, then each
+// above it) holding a Markdown file whose bundle lists the document makes
+// the document a member of that workflow, resolved through the same bundle,
+// as the engine does for bundled components. Any other document is resolved
+// without a bundle, as `xmd run` does. Bundle paths are normalized against
+// the root's folder. Files read through the FS are parsed with Parse and
+// cached for the pass only.
+package workflow
+
+// EnvFS is the Env key of the workspace: an fs.FS rooted at the workflow
+// root folder of the document being analysed.
+const EnvFS = "workflow.fs"
+
+// EnvPath is the Env key of the document's slash path relative to the root
+// of the EnvFS file system (so its own folder is known).
+const EnvPath = "workflow.path"

@@ -1,0 +1,650 @@
+package workflow
+
+import (
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+)
+
+// Node is one thing in a body that the rules read: a *Tag, a *Placeholder
+// or a *CodeBlock. Prose between them is not kept.
+type Node interface {
+	NodeSpan() analysis.Span
+}
+
+// Tag is one component element, <Name …>children</Name> or <Name … />.
+type Tag struct {
+	Name     string
+	NameSpan analysis.Span // the name in the opening tag
+	// Span is the whole element: from "<" to the end of its closing tag,
+	// of the opening tag when self-closing, or of the text when never closed.
+	Span  analysis.Span
+	Open  analysis.Span // the opening tag, "<" to ">"
+	Close analysis.Span // the closing tag; empty (at Span.End) when self-closing or never closed
+	// CloseName is the name in the closing tag; empty when there is none.
+	CloseName   analysis.Span
+	Inner       analysis.Span // between the opening and the closing tag
+	SelfClosing bool
+	Closed      bool // false for an element never closed (a syntax error)
+	Attrs       []*Attr
+	Parent      *Tag   // nil at the top level of the body
+	Children    []Node // tags, placeholders and code blocks, in order
+	Index       int    // position in Component.Tags
+}
+
+// NodeSpan is the whole element.
+func (t *Tag) NodeSpan() analysis.Span { return t.Span }
+
+// Attr returns the attribute named name, or nil.
+func (t *Tag) Attr(name string) *Attr {
+	for _, a := range t.Attrs {
+		if a.Kind != AttrSpread && a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// HasSpread reports a {...spread} attribute, after which the props a tag
+// passes cannot be known.
+func (t *Tag) HasSpread() bool {
+	for _, a := range t.Attrs {
+		if a.Kind == AttrSpread {
+			return true
+		}
+	}
+	return false
+}
+
+// AttrKind is how an attribute's value is written.
+type AttrKind int
+
+const (
+	AttrString AttrKind = iota // name="text" or name='text'
+	AttrExpr                   // name={expression}
+	AttrBool                   // name alone: true
+	AttrSpread                 // {...expression}
+)
+
+// Attr is one attribute of an opening tag.
+type Attr struct {
+	Name     string
+	NameSpan analysis.Span // empty for a spread
+	Kind     AttrKind
+	// Value is the text between the quotes or the braces (an expression's
+	// source, a spread's included); empty for a boolean attribute.
+	Value     string
+	ValueSpan analysis.Span
+	Span      analysis.Span // the whole attribute
+}
+
+// Placeholder is a text interpolation, {name.path}, {props.key} or
+// {meta.key}.
+type Placeholder struct {
+	Span     analysis.Span // braces included
+	Path     []string      // "props", "key", …
+	PathSpan analysis.Span // the text between the braces
+	// InCode is true inside an inline code span, where XMD still
+	// interpolates (write \{ for a literal brace).
+	InCode bool
+	Parent *Tag
+}
+
+// NodeSpan is the placeholder, braces included.
+func (p *Placeholder) NodeSpan() analysis.Span { return p.Span }
+
+// CodeBlock is a fenced code block. Only executable ones matter: an eval
+// block binds the names it declares, an exec block's {name} placeholders
+// are interpolated (and recorded as Placeholders); nothing in an ordinary
+// fence is.
+type CodeBlock struct {
+	Span    analysis.Span // fences included
+	Info    string
+	Content analysis.Span
+	Eval    bool
+	Exec    bool
+	Parent  *Tag
+}
+
+// NodeSpan is the block, fences included.
+func (c *CodeBlock) NodeSpan() analysis.Span { return c.Span }
+
+// SyntaxError is something the parser could not read; it went on after it.
+type SyntaxError struct {
+	Span    analysis.Span
+	Message string
+}
+
+// scanner reads a body. Tags start at "<" and a capital letter anywhere in
+// text, as XMD's boundary scanner does, except in fenced code, inline code
+// spans and HTML comments.
+type scanner struct {
+	text  string
+	c     *Component
+	stack []*Tag
+	// noCloser[n] = l: no run of exactly n backticks closes a code span
+	// before offset l (so a later opener of n backticks before l is
+	// literal), which keeps unmatched backticks linear.
+	noCloser map[int]int
+	// the last blankLine answer: from blankFrom to blankAt, within blankEnd
+	blankFrom, blankAt, blankEnd int
+}
+
+// maxTag bounds how far an opening tag's attributes are read, so that
+// many unterminated tags cost linear time.
+const maxTag = 8 << 10
+
+func (s *scanner) errorf(span analysis.Span, msg string) {
+	s.c.Errors = append(s.c.Errors, SyntaxError{span, msg})
+}
+
+func (s *scanner) parent() *Tag {
+	if len(s.stack) == 0 {
+		return nil
+	}
+	return s.stack[len(s.stack)-1]
+}
+
+func (s *scanner) add(n Node) {
+	if p := s.parent(); p != nil {
+		p.Children = append(p.Children, n)
+	} else {
+		s.c.Body = append(s.c.Body, n)
+	}
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isIdentStart(c byte) bool {
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+func isIdentPart(c byte) bool  { return isIdentStart(c) || (c >= '0' && c <= '9') }
+func isSpace(c byte) bool      { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+func isLineBreak(c byte) bool  { return c == '\n' || c == '\r' }
+func isBlankSpace(c byte) bool { return c == ' ' || c == '\t' }
+
+// scan reads text[start:end].
+func (s *scanner) scan(start, end int) {
+	text := s.text
+	i := start
+	for i < end {
+		if i == start || isLineBreak(text[i-1]) {
+			if next, ok := s.fence(i, end); ok {
+				i = next
+				continue
+			}
+		}
+		c := text[i]
+		switch {
+		case c == '\\' && i+1 < end && (text[i+1] == '{' || text[i+1] == '<' || text[i+1] == '`' || text[i+1] == '\\'):
+			i += 2
+		case c == '`':
+			i = s.codeSpan(i, end)
+		case c == '<' && strings.HasPrefix(text[i:end], "<!--"):
+			if j := strings.Index(text[i+4:end], "-->"); j >= 0 {
+				i += 4 + j + 3
+			} else {
+				i = end
+			}
+		case c == '<' && i+2 < end && text[i+1] == '/' && isUpper(text[i+2]):
+			i = s.closeTag(i, end)
+		case c == '<' && i+1 < end && isUpper(text[i+1]):
+			i = s.openTag(i, end)
+		case c == '{':
+			if p, next := s.placeholder(i, end, false); p != nil {
+				s.add(p)
+				i = next
+			} else {
+				i++
+			}
+		default:
+			i++
+		}
+	}
+	for len(s.stack) > 0 {
+		t := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		t.Span.End, t.Inner.End = end, end
+		t.Close = analysis.Span{Start: end, End: end}
+		t.CloseName = t.Close
+		s.errorf(t.Open, "<"+t.Name+"> is never closed: add </"+t.Name+">, or write it self-closing as <"+t.Name+" />")
+	}
+}
+
+// fence reads a fenced code block starting on the line at i (any
+// indentation: component children are indented). It runs to its closing
+// fence, or to the end of the text as in CommonMark.
+func (s *scanner) fence(i, end int) (int, bool) {
+	text := s.text
+	j := i
+	for j < end && isBlankSpace(text[j]) {
+		j++
+	}
+	if j+3 > end || (text[j] != '`' && text[j] != '~') {
+		return 0, false
+	}
+	ch := text[j]
+	n := 0
+	for j+n < end && text[j+n] == ch {
+		n++
+	}
+	if n < 3 {
+		return 0, false
+	}
+	infoStart := j + n
+	infoEnd := lineEnd(text, infoStart, end)
+	info := strings.TrimSpace(text[infoStart:infoEnd])
+	if ch == '`' && strings.Contains(info, "`") {
+		return 0, false
+	}
+	contentStart := nextLine(text, infoEnd, end)
+	blockEnd, contentEnd := end, end
+	for l := contentStart; l < end; l = nextLine(text, lineEnd(text, l, end), end) {
+		k := l
+		for k < end && isBlankSpace(text[k]) {
+			k++
+		}
+		m := 0
+		for k+m < end && text[k+m] == ch {
+			m++
+		}
+		le := lineEnd(text, l, end)
+		if m >= n && strings.TrimSpace(text[k+m:le]) == "" {
+			contentEnd, blockEnd = l, le
+			break
+		}
+	}
+	cb := &CodeBlock{Span: analysis.Span{Start: i, End: blockEnd}, Info: info,
+		Content: analysis.Span{Start: min(contentStart, contentEnd), End: contentEnd}, Parent: s.parent()}
+	fields := strings.Fields(info)
+	for k, f := range fields {
+		if k == 0 {
+			continue // the language
+		}
+		switch {
+		case f == "eval":
+			cb.Eval = true
+		case f == "exec":
+			cb.Exec = true
+		}
+	}
+	s.add(cb)
+	if cb.Exec {
+		// Executable content is interpolated like text.
+		for k := cb.Content.Start; k < cb.Content.End; k++ {
+			if text[k] == '\\' && k+1 < cb.Content.End {
+				k++
+				continue
+			}
+			if text[k] == '{' {
+				if p, next := s.placeholder(k, cb.Content.End, false); p != nil {
+					s.add(p)
+					k = next - 1
+				}
+			}
+		}
+	}
+	return blockEnd, true
+}
+
+func lineEnd(text string, i, end int) int {
+	for i < end && !isLineBreak(text[i]) {
+		i++
+	}
+	return i
+}
+
+func nextLine(text string, i, end int) int {
+	if i < end && text[i] == '\r' {
+		i++
+	}
+	if i < end && text[i] == '\n' {
+		i++
+	}
+	return i
+}
+
+// codeSpan skips an inline code span opened at i (a run of backticks closed
+// by a run of the same length before a blank line), recording the
+// placeholders in it; an unmatched run is literal text.
+func (s *scanner) codeSpan(i, end int) int {
+	text := s.text
+	n := 0
+	for i+n < end && text[i+n] == '`' {
+		n++
+	}
+	if l, ok := s.noCloser[n]; ok && i < l {
+		return i + n
+	}
+	limit := min(s.blankLine(i+n, end), end)
+	for j := i + n; j < limit; {
+		if text[j] != '`' {
+			j++
+			continue
+		}
+		m := 0
+		for j+m < limit && text[j+m] == '`' {
+			m++
+		}
+		if m == n {
+			for k := i + n; k < j; k++ {
+				if text[k] == '\\' && k+1 < j {
+					k++
+					continue
+				}
+				if text[k] == '{' {
+					if p, next := s.placeholder(k, j, true); p != nil {
+						s.add(p)
+						k = next - 1
+					}
+				}
+			}
+			return j + m
+		}
+		j += m
+	}
+	if s.noCloser == nil {
+		s.noCloser = map[int]int{}
+	}
+	s.noCloser[n] = limit
+	return i + n
+}
+
+// blankLine is the offset of the first blank line after i, or end;
+// cached, since the answer holds for every offset up to it.
+func (s *scanner) blankLine(i, end int) int {
+	if s.blankEnd == end && i >= s.blankFrom && i < s.blankAt {
+		return s.blankAt
+	}
+	b := blankLine(s.text, i, end)
+	if b < 0 {
+		b = end
+	}
+	s.blankFrom, s.blankAt, s.blankEnd = i, b, end
+	return b
+}
+
+// blankLine is the offset of the first blank line after i, or -1.
+func blankLine(text string, i, end int) int {
+	for j := i; j < end; j++ {
+		if text[j] != '\n' && text[j] != '\r' {
+			continue
+		}
+		k := nextLine(text, j, end)
+		l := k
+		for l < end && isBlankSpace(text[l]) {
+			l++
+		}
+		if l < end && isLineBreak(text[l]) {
+			return k
+		}
+		j = k - 1
+	}
+	return -1
+}
+
+// placeholder reads {a.b.c} (an identifier path) or {props.…}/{meta.…} at i.
+func (s *scanner) placeholder(i, end int, inCode bool) (*Placeholder, int) {
+	text := s.text
+	j := i + 1
+	if j >= end || !isIdentStart(text[j]) {
+		return nil, i + 1
+	}
+	var path []string
+	for {
+		k := j
+		for k < end && isIdentPart(text[k]) {
+			k++
+		}
+		path = append(path, text[j:k])
+		j = k
+		if j < end && text[j] == '.' && j+1 < end && isIdentStart(text[j+1]) {
+			j++
+			continue
+		}
+		break
+	}
+	if j < end && text[j] == '}' {
+		return &Placeholder{Span: analysis.Span{Start: i, End: j + 1}, Path: path,
+			PathSpan: analysis.Span{Start: i + 1, End: j}, InCode: inCode, Parent: s.parent()}, j + 1
+	}
+	// {props.x-y} and {meta.…}: the first interpolation pass takes any
+	// key text up to "}".
+	if len(path) >= 1 && (path[0] == "props" || path[0] == "meta") && strings.HasPrefix(text[i+1:end], path[0]+".") {
+		k := i + 1 + len(path[0]) + 1
+		for k < end && text[k] != '}' && !isLineBreak(text[k]) {
+			k++
+		}
+		if k < end && text[k] == '}' && k > i+1+len(path[0])+1 {
+			return &Placeholder{Span: analysis.Span{Start: i, End: k + 1},
+				Path:     append([]string{path[0]}, strings.Split(text[i+2+len(path[0]):k], ".")...),
+				PathSpan: analysis.Span{Start: i + 1, End: k}, InCode: inCode, Parent: s.parent()}, k + 1
+		}
+	}
+	return nil, i + 1
+}
+
+// tagName reads a component name, dotted segments included, at i.
+func tagName(text string, i, end int) int {
+	j := i
+	for {
+		for j < end && isIdentPart(text[j]) && text[j] != '$' {
+			j++
+		}
+		if j+1 < end && text[j] == '.' && isIdentStart(text[j+1]) {
+			j++
+			continue
+		}
+		return j
+	}
+}
+
+func (s *scanner) openTag(i, end int) int {
+	text := s.text
+	end = min(end, i+maxTag)
+	nameEnd := tagName(text, i+1, end)
+	t := &Tag{Name: text[i+1 : nameEnd], NameSpan: analysis.Span{Start: i + 1, End: nameEnd}}
+	if nameEnd < end && !isSpace(text[nameEnd]) && text[nameEnd] != '/' && text[nameEnd] != '>' {
+		return nameEnd // "<T," or "Array<T]": not a tag
+	}
+	j := nameEnd
+	for {
+		for j < end && isSpace(text[j]) {
+			j++
+		}
+		if j >= end {
+			s.errorf(analysis.Span{Start: i, End: nameEnd}, "<"+t.Name+" is not closed by \">\" or \"/>\" before the end of the text")
+			return nameEnd
+		}
+		switch c := text[j]; {
+		case c == '/' && j+1 < end && text[j+1] == '>':
+			t.SelfClosing, t.Closed = true, true
+			t.Open = analysis.Span{Start: i, End: j + 2}
+			t.Span, t.Inner = t.Open, analysis.Span{Start: j + 2, End: j + 2}
+			t.Close, t.CloseName = t.Inner, t.Inner
+			s.push(t)
+			return j + 2
+		case c == '>':
+			t.Open = analysis.Span{Start: i, End: j + 1}
+			t.Span = analysis.Span{Start: i, End: j + 1}
+			t.Inner = analysis.Span{Start: j + 1, End: j + 1}
+			s.push(t)
+			s.stack = append(s.stack, t)
+			return j + 1
+		case c == '{':
+			k, ok := skipExpr(text, j, end)
+			if !ok {
+				s.errorf(analysis.Span{Start: j, End: min(j+1, end)}, "the expression opened here in <"+t.Name+"> is never closed by \"}\"")
+				return nameEnd
+			}
+			t.Attrs = append(t.Attrs, &Attr{Kind: AttrSpread, Value: text[j+1 : k-1],
+				ValueSpan: analysis.Span{Start: j + 1, End: k - 1}, Span: analysis.Span{Start: j, End: k},
+				NameSpan: analysis.Span{Start: j, End: j}})
+			j = k
+		case isIdentStart(c):
+			k := j
+			for k < end && (isIdentPart(text[k]) || text[k] == '-' || text[k] == ':') {
+				k++
+			}
+			a := &Attr{Name: text[j:k], NameSpan: analysis.Span{Start: j, End: k}, Kind: AttrBool}
+			a.Span = a.NameSpan
+			a.ValueSpan = analysis.Span{Start: k, End: k}
+			l := k
+			for l < end && isBlankSpace(text[l]) {
+				l++
+			}
+			if l < end && text[l] == '=' {
+				l++
+				for l < end && isBlankSpace(text[l]) {
+					l++
+				}
+				switch {
+				case l < end && (text[l] == '"' || text[l] == '\''):
+					q := strings.IndexByte(text[l+1:end], text[l])
+					if q < 0 {
+						s.errorf(analysis.Span{Start: l, End: l + 1}, "the value of "+a.Name+" in <"+t.Name+"> has no closing quote")
+						return nameEnd
+					}
+					a.Kind, a.Value = AttrString, text[l+1:l+1+q]
+					a.ValueSpan = analysis.Span{Start: l + 1, End: l + 1 + q}
+					a.Span.End = l + 2 + q
+				case l < end && text[l] == '{':
+					e, ok := skipExpr(text, l, end)
+					if !ok {
+						s.errorf(analysis.Span{Start: l, End: l + 1}, "the expression of "+a.Name+" in <"+t.Name+"> is never closed by \"}\"")
+						return nameEnd
+					}
+					a.Kind, a.Value = AttrExpr, text[l+1:e-1]
+					a.ValueSpan = analysis.Span{Start: l + 1, End: e - 1}
+					a.Span.End = e
+				default:
+					s.errorf(analysis.Span{Start: j, End: l}, "the value of "+a.Name+" in <"+t.Name+"> must be quoted (\"…\") or an expression ({…})")
+					return nameEnd
+				}
+				k = a.Span.End
+			}
+			t.Attrs = append(t.Attrs, a)
+			j = k
+		default:
+			if len(t.Attrs) == 0 && !isSpace(text[nameEnd]) {
+				return nameEnd
+			}
+			s.errorf(analysis.Span{Start: i, End: j + 1}, "<"+t.Name+" is not a well-formed tag: unexpected "+quoteByte(c))
+			return nameEnd
+		}
+	}
+}
+
+func quoteByte(c byte) string {
+	if c < 0x20 || c >= 0x7f {
+		return "character"
+	}
+	return "\"" + string(c) + "\""
+}
+
+// push records a parsed opening tag.
+func (s *scanner) push(t *Tag) {
+	t.Parent = s.parent()
+	t.Index = len(s.c.Tags)
+	s.c.Tags = append(s.c.Tags, t)
+	s.add(t)
+}
+
+func (s *scanner) closeTag(i, end int) int {
+	text := s.text
+	nameEnd := tagName(text, i+2, end)
+	j := nameEnd
+	for j < end && isSpace(text[j]) {
+		j++
+	}
+	if j >= end || text[j] != '>' {
+		s.errorf(analysis.Span{Start: i, End: nameEnd}, "</"+text[i+2:nameEnd]+" is not a closing tag: it needs \">\"")
+		return nameEnd
+	}
+	name := text[i+2 : nameEnd]
+	close := analysis.Span{Start: i, End: j + 1}
+	for k := len(s.stack) - 1; k >= 0; k-- {
+		if s.stack[k].Name != name {
+			continue
+		}
+		for len(s.stack) > k+1 {
+			t := s.stack[len(s.stack)-1]
+			s.stack = s.stack[:len(s.stack)-1]
+			t.Span.End, t.Inner.End = i, i
+			t.Close, t.CloseName = analysis.Span{Start: i, End: i}, analysis.Span{Start: i, End: i}
+			s.errorf(t.Open, "<"+t.Name+"> is not closed before </"+name+">")
+		}
+		t := s.stack[k]
+		s.stack = s.stack[:k]
+		t.Closed = true
+		t.Span.End, t.Inner.End = close.End, i
+		t.Close, t.CloseName = close, analysis.Span{Start: i + 2, End: nameEnd}
+		return j + 1
+	}
+	s.errorf(close, "</"+name+"> closes no open <"+name+">")
+	return j + 1
+}
+
+// skipExpr returns the offset after the "}" matching the "{" at i, skipping
+// strings, template literals (with their ${…}) and comments.
+func skipExpr(text string, i, end int) (int, bool) {
+	depth := 0
+	for j := i; j < end; j++ {
+		switch c := text[j]; c {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return j + 1, true
+			}
+		case '"', '\'':
+			k := j + 1
+			for k < end && text[k] != c && !isLineBreak(text[k]) {
+				if text[k] == '\\' {
+					k++
+				}
+				k++
+			}
+			if k >= end {
+				return 0, false
+			}
+			j = k
+		case '`':
+			k, ok := skipTemplate(text, j, end)
+			if !ok {
+				return 0, false
+			}
+			j = k - 1
+		case '/':
+			if j+1 < end && text[j+1] == '*' {
+				k := strings.Index(text[j+2:end], "*/")
+				if k < 0 {
+					return 0, false
+				}
+				j += 2 + k + 1
+			}
+		}
+	}
+	return 0, false
+}
+
+// skipTemplate returns the offset after the template literal opened at i.
+func skipTemplate(text string, i, end int) (int, bool) {
+	for j := i + 1; j < end; j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case '`':
+			return j + 1, true
+		case '$':
+			if j+1 < end && text[j+1] == '{' {
+				k, ok := skipExpr(text, j+1, end)
+				if !ok {
+					return 0, false
+				}
+				j = k - 1
+			}
+		}
+	}
+	return 0, false
+}

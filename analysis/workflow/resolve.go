@@ -1,0 +1,294 @@
+package workflow
+
+import (
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+)
+
+// ResolutionKind is the tier that answers a component name.
+type ResolutionKind int
+
+const (
+	// ResolveUnknown: no workspace to look in (no EnvFS), and the name is
+	// neither structural nor registered.
+	ResolveUnknown ResolutionKind = iota
+	ResolveStructural
+	ResolveRegistered
+	ResolveBundle // the workflow root's `workflow.components`
+	ResolveFile   // a repository file found by the search order
+	ResolveUnresolved
+)
+
+var resolutionNames = [...]string{"unknown", "structural", "registered", "bundle", "file", "unresolved"}
+
+func (k ResolutionKind) String() string {
+	if k >= 0 && int(k) < len(resolutionNames) {
+		return resolutionNames[k]
+	}
+	return "unknown"
+}
+
+// Resolution is what a tag's name resolves to.
+type Resolution struct {
+	Kind ResolutionKind
+	// Path is the slash path, in the workspace FS, of the file that answers
+	// (file and bundle), or of the file a bundle names that does not exist.
+	Path string
+	// Component is the parsed target for a Markdown file; nil for a .ts
+	// component, an unreadable file, and every other kind.
+	Component *Component
+	// Host is true for the components only a workflow host registers
+	// (`xmd workflow start`): Repository, Worktree, Git.*, PullRequest, …
+	Host bool
+	// Looked lists the candidates tried, for an unresolved name.
+	Looked []string
+	// OutsideBundle is true for a file found by the search order although a
+	// workflow bundle applies: `xmd run` finds it, but a workflow run
+	// searches no files and resolves the name to nothing.
+	OutsideBundle bool
+}
+
+// Structural are the language's own constructs.
+var Structural = set("Content", "Output", "Return", "Let", "Each", "If", "Else", "Loop", "Break", "PrintErrors", "Answers", "Answer")
+
+// Registered are the components core, the agent packages and the test
+// harness register (the Assert* family by prefix).
+var Registered = set("Parse", "SafeParse", "Elicit", "Glob", "File", "Json", "TempDir", "Fetch", "Test",
+	"AgentProvider", "Agent", "Session", "Session.Launch", "Prompt", "ApproveAll", "AskPermission", "WebForm",
+	"TestAgent", "TestAgent.Scenario", "WhenPrompt")
+
+// HostRegistered are registered only by the workflow host.
+var HostRegistered = set("Repository", "Worktree", "Dir", "Git.Switch", "Git.Add", "Git.Commit", "Git.Push",
+	"PullRequest", "IssueTracker", "Issue")
+
+// registeredValue are registered components that declare `returns`: they
+// render nothing and must be invoked with `as`.
+var registeredValue = set("Parse", "SafeParse", "Elicit", "Glob")
+
+func isRegistered(name string) (registered, host bool) {
+	switch {
+	case Registered[name]:
+		return true, false
+	case HostRegistered[name]:
+		return true, true
+	case strings.HasPrefix(name, "Assert") && len(name) > len("Assert"):
+		return true, false
+	}
+	return false, false
+}
+
+// resolver resolves names for one pass, reading the workspace through fsys
+// and caching what it parsed.
+type resolver struct {
+	fsys    fs.FS // nil: no workspace
+	docPath string
+	self    *Component
+	bundle  *bundle
+	parsed  map[string]*Component
+	missing map[string]bool
+	cache   map[string]Resolution
+}
+
+// bundle is the `workflow.components` declaration that applies to the
+// document: the one it declares as a root, or the one of the root that
+// lists it.
+type bundle struct {
+	RootPath string
+	Entries  map[string]string // name -> normalized path
+}
+
+func newResolver(fsys fs.FS, docPath string, self *Component) *resolver {
+	r := &resolver{fsys: fsys, docPath: docPath, self: self, parsed: map[string]*Component{},
+		missing: map[string]bool{}, cache: map[string]Resolution{}}
+	if docPath != "" {
+		r.parsed[docPath] = self
+	}
+	r.bundle = r.findBundle()
+	return r
+}
+
+// docDir is the folder of the document, "." at the root of the FS.
+func (r *resolver) docDir() string {
+	if r.docPath == "" {
+		return "."
+	}
+	return path.Dir(r.docPath)
+}
+
+// NormalizeBundlePath normalizes a `workflow.components` path against the
+// root's folder; ok is false for a path the engine refuses (empty,
+// absolute, backslashed, a URL, a glob, escaping the root's folder, not
+// .md).
+func NormalizeBundlePath(rootDir, p string) (string, bool) {
+	if p == "" || strings.ContainsAny(p, "\\\x00*?[") || strings.HasPrefix(p, "/") || strings.Contains(p, "://") ||
+		!strings.HasSuffix(p, ".md") {
+		return "", false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == ".." {
+			return "", false
+		}
+	}
+	return path.Join(rootDir, p), true
+}
+
+func bundleOf(rootPath string, c *Component) *bundle {
+	if len(c.Bundle) == 0 {
+		return nil
+	}
+	b := &bundle{RootPath: rootPath, Entries: map[string]string{}}
+	for _, e := range c.Bundle {
+		if p, ok := NormalizeBundlePath(path.Dir(rootPath), e.Path); ok {
+			b.Entries[e.Name] = p
+		}
+	}
+	return b
+}
+
+// findBundle: the document's own declaration makes it a workflow root.
+// Otherwise the nearest folder, from the document's up to the FS root,
+// holding a Markdown file whose `workflow.components` lists the document
+// makes it a member of that workflow, resolved through the same bundle.
+func (r *resolver) findBundle() *bundle {
+	if len(r.self.Bundle) > 0 {
+		p := r.docPath
+		if p == "" {
+			p = "root.md"
+		}
+		return bundleOf(p, r.self)
+	}
+	if r.fsys == nil || r.docPath == "" {
+		return nil
+	}
+	for dir := r.docDir(); ; dir = path.Dir(dir) {
+		entries, err := fs.ReadDir(r.fsys, dir)
+		if err == nil {
+			for _, e := range entries {
+				if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+					continue
+				}
+				p := path.Join(dir, e.Name())
+				if p == r.docPath {
+					continue
+				}
+				c := r.read(p)
+				if c == nil || len(c.Bundle) == 0 {
+					continue
+				}
+				if b := bundleOf(p, c); b != nil && slices.Contains(mapValues(b.Entries), r.docPath) {
+					return b
+				}
+			}
+		}
+		if dir == "." || dir == "/" || dir == "" {
+			return nil
+		}
+	}
+}
+
+func mapValues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
+
+// read parses the Markdown file at p, or returns nil.
+func (r *resolver) read(p string) *Component {
+	if c, ok := r.parsed[p]; ok {
+		return c
+	}
+	if r.missing[p] || r.fsys == nil {
+		return nil
+	}
+	data, err := fs.ReadFile(r.fsys, p)
+	if err != nil || len(data) > 4<<20 {
+		r.missing[p] = true
+		return nil
+	}
+	c := Parse(string(data))
+	c.Path = p
+	r.parsed[p] = c
+	return c
+}
+
+func (r *resolver) isFile(p string) bool {
+	if r.fsys == nil {
+		return false
+	}
+	if _, ok := r.parsed[p]; ok {
+		return true
+	}
+	st, err := fs.Stat(r.fsys, p)
+	return err == nil && !st.IsDir()
+}
+
+// candidates are the files that may answer name from dir, in the engine's
+// order: components/N.md, components/N.ts, components/N/index.md,
+// components/N/index.ts, N.md (a dot in the name is a folder).
+func candidates(dir, name string) []string {
+	n := strings.ReplaceAll(name, ".", "/")
+	return []string{
+		path.Join(dir, "components", n+".md"),
+		path.Join(dir, "components", n+".ts"),
+		path.Join(dir, "components", n, "index.md"),
+		path.Join(dir, "components", n, "index.ts"),
+		path.Join(dir, n+".md"),
+	}
+}
+
+// resolve answers name: structural; registered; the bundle; a file, from
+// the document's folder and then each folder above it up to the FS root;
+// else unresolved. Without a workspace, what is not structural or
+// registered is unknown.
+func (r *resolver) resolve(name string) Resolution {
+	if res, ok := r.cache[name]; ok {
+		return res
+	}
+	res := r.resolveUncached(name)
+	r.cache[name] = res
+	return res
+}
+
+func (r *resolver) resolveUncached(name string) Resolution {
+	if Structural[name] {
+		return Resolution{Kind: ResolveStructural}
+	}
+	if reg, host := isRegistered(name); reg {
+		return Resolution{Kind: ResolveRegistered, Host: host}
+	}
+	if r.bundle != nil {
+		if p, ok := r.bundle.Entries[name]; ok {
+			if r.fsys == nil {
+				return Resolution{Kind: ResolveBundle, Path: p}
+			}
+			if !r.isFile(p) {
+				return Resolution{Kind: ResolveUnresolved, Path: p, Looked: []string{p}}
+			}
+			return Resolution{Kind: ResolveBundle, Path: p, Component: r.read(p)}
+		}
+	}
+	if r.fsys == nil {
+		return Resolution{Kind: ResolveUnknown}
+	}
+	var looked []string
+	for dir := r.docDir(); ; dir = path.Dir(dir) {
+		for _, c := range candidates(dir, name) {
+			looked = append(looked, c)
+			if r.isFile(c) {
+				res := Resolution{Kind: ResolveFile, Path: c, OutsideBundle: r.bundle != nil}
+				if strings.HasSuffix(c, ".md") {
+					res.Component = r.read(c)
+				}
+				return res
+			}
+		}
+		if dir == "." || dir == "/" || dir == "" {
+			break
+		}
+	}
+	return Resolution{Kind: ResolveUnresolved, Looked: looked}
+}

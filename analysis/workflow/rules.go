@@ -1,0 +1,245 @@
+package workflow
+
+import "github.com/baton-md/baton/analysis"
+
+const gateExample = "```markdown\n<UserCheckpoint purpose=\"authorize implementation\" agent={props.planner} material={plan} as=\"authorization\" />\n<If condition={authorization.proceed}>\n  <Implementation plan={plan} authorization={authorization} as=\"implementation\" />\n  <Else>\n  Stopped: implementation was not authorized.\n  </Else>\n</If>\n```"
+
+var (
+	RuleUngatedTransition = &analysis.Rule{
+		ID:       "workflow/ungated-transition",
+		Summary:  "A transition after a checkpoint is not gated on the user's proceed.",
+		Severity: analysis.Error,
+		Doc: "A checkpoint asks the user whether the workflow may go on: a `<UserCheckpoint … as=\"cp\" />`, or " +
+			"any value component whose `returns` has a boolean `proceed`. After it, in the same body, every " +
+			"*transition* — a `<Prompt>`, a `<Session.Launch>`, a repository component (a stage such as " +
+			"`<Planning>`; an unresolved or unknown component counts as one), or a durable effect (`<Git.*>`, " +
+			"`<PullRequest>`, `<Issue>`) — must sit inside the then-branch of an `<If>` whose condition requires " +
+			"`cp.proceed`, alone or in a conjunction (`cp.proceed && verdict.passed`), or in the `<Else>` of an " +
+			"`<If condition={!cp.proceed}>`. Otherwise a user answering `proceed: false` stops nothing.\n\n" +
+			"XMD runs only the branch a condition selects, so the engine never notices: this is the static check. " +
+			"A transition in the `<Else>` of the gate runs exactly when the user declined. Inside a `<Loop>`, the " +
+			"transitions before the checkpoint run again on the next iteration unless every declined path " +
+			"`<Break>`s out, so they are checked too. An `<If>` that encloses the checkpoint itself is evaluated " +
+			"before the user answers and gates nothing. Pure elements (`Let`, `Json`, `Parse`, `Each`, `If`, " +
+			"`Loop`, `Break`, `Output`, `Return`, `Content`) are not transitions.\n\n" +
+			"Each finding names the checkpoint the transition escapes. The code action wraps the transition in " +
+			"`<If condition={cp.proceed}>…</If>`; usually the whole rest of the flow belongs in that branch:\n\n" +
+			gateExample,
+	}
+	RuleUnboundCheckpoint = &analysis.Rule{
+		ID:       "workflow/unbound-checkpoint",
+		Summary:  "A checkpoint is invoked without `as`, so nothing can branch on its decision.",
+		Severity: analysis.Error,
+		Doc: "A checkpoint's decision reaches the caller only through `as`: `<UserCheckpoint … as=\"cp\" />` " +
+			"binds it, and `<If condition={cp.proceed}>` gates what follows. Without `as` the decision is " +
+			"discarded (a value component invoked without `as` is even an error), and no transition after it " +
+			"can be gated. The finding lists the transitions that follow. The code action adds `as`.",
+	}
+	RuleCheckpointNoDecision = &analysis.Rule{
+		ID:       "workflow/checkpoint-without-decision",
+		Summary:  "A checkpoint is a text component: it returns prose, not a decision.",
+		Severity: analysis.Error,
+		Doc: "A checkpoint must return a decision a caller can branch on: its component declares `returns` with " +
+			"a boolean `proceed` and ends with one top-level `<Return value={…} />`. A text component (no " +
+			"`returns`) returns its rendered Markdown, so `cp.proceed` is always undefined and no gate on it " +
+			"can ever open — or, written without a gate, the flow goes on whatever the user said. This was the " +
+			"exact defect of the adversarial-implementation workflow before its gating commit.\n\n" +
+			"baton flags the invocation (when it can read the component) and the component file itself (a file " +
+			"whose name ends in `Checkpoint`). Declare the decision:\n\n" +
+			"```yaml\nreturns:\n  proceed: { type: boolean }\n  rationale: { type: string }\n```\n\n" +
+			"and replace the `<Output>` region by `<Return value={{ proceed: decision.proceed, rationale: decision.rationale }} />`.",
+	}
+	RuleBarePropReference = &analysis.Rule{
+		ID:       "workflow/bare-prop-reference",
+		Summary:  "A prop is read by its bare name, the spelling before #372.",
+		Severity: analysis.Warning,
+		Doc: "Before executable.md #372, a component's props were also bound as bare names, so " +
+			"`agent={planner}` read the `planner` prop. On main, props live only under `props`: a bare " +
+			"`planner` in an expression is an unbound name (the expression fails), and `{planner}` in text is " +
+			"left verbatim. baton lints against main and says when a bare name matches a declared prop. The " +
+			"quick fix writes `props.planner`.",
+	}
+	RuleBindingMaybeUnset = &analysis.Rule{
+		ID:       "workflow/binding-maybe-unset",
+		Summary:  "A name bound only inside a conditional branch is read outside an equivalent one.",
+		Severity: analysis.Warning,
+		Doc: "`<If>` opens no scope: a binding its taken branch makes is readable after `</If>`. But the untaken " +
+			"branch binds nothing, so a name bound only under `<If condition={cp.proceed}>` is unset after it when " +
+			"the user declined (and an expression reading it fails; a placeholder is left verbatim).\n\n" +
+			"A read is fine under an equivalent gate: a then-branch of an `<If>` whose condition includes every " +
+			"conjunct of the binding's (`cp.proceed && x` covers `cp.proceed`), or the `<Else>` of the same " +
+			"condition; and a name bound in both branches of one `<If>` is bound after it. Read it under the " +
+			"same gate, or bind a fallback in the other branch.",
+	}
+	RuleUndeclaredProp = &analysis.Rule{
+		ID:       "workflow/undeclared-prop",
+		Summary:  "`props.x` reads a prop the front matter does not declare.",
+		Severity: analysis.Error,
+		Doc: "`{props.x}` in text interpolates a declared, validated prop; for an undeclared `x` it renders as " +
+			"empty text, silently (in an inline code span too: write `\\{props.x}` to show it literally). In an " +
+			"expression, `props.x` is `undefined`. The props map is closed, so no caller can supply it either.\n\n" +
+			"Declare it under `props` (`x: { type: string }`) or fix the name. The code action declares it with " +
+			"the empty schema `{}`.",
+	}
+	RulePropsDeclaration = &analysis.Rule{
+		ID:       "workflow/props-declaration",
+		Summary:  "The front matter's props declaration is invalid.",
+		Severity: analysis.Error,
+		Doc: "`props` is either a map of prop names to subschemas (closed), with a top-level `required` naming " +
+			"some of them, or a full object schema (marked by `type` or `$schema`) with its own `required`. The " +
+			"engine refuses, when the component loads: a `required` name the map does not declare (it could " +
+			"never be supplied), a top-level `required` beside a full schema or without `props`, and a prop named " +
+			"`slot` or `as` (reserved: the engine consumes them).",
+	}
+	RuleUnknownProp = &analysis.Rule{
+		ID:       "workflow/unknown-prop",
+		Summary:  "A component is invoked with a prop it does not declare.",
+		Severity: analysis.Error,
+		Doc: "A component's props are closed: an undeclared prop fails validation when the invocation runs " +
+			"(a component without `props` accepts none). Because XMD validates only what execution reaches, a " +
+			"typo in an untaken branch is found only here. baton reads the component the name resolves to; " +
+			"`as` and `slot` are not props. Fix the name, or declare the prop in the component.",
+	}
+	RuleMissingRequiredProp = &analysis.Rule{
+		ID:       "workflow/missing-required-prop",
+		Summary:  "A component is invoked without a prop it requires.",
+		Severity: analysis.Error,
+		Doc: "A prop named in the component's `required` (without a `default`) must be passed; the invocation " +
+			"otherwise fails validation before the component's body runs. After a `{...spread}` baton cannot " +
+			"know what is passed and does not check.",
+	}
+	RuleUndefinedName = &analysis.Rule{
+		ID:       "workflow/undefined-name",
+		Summary:  "An expression reads a name with no binding in scope.",
+		Severity: analysis.Error,
+		Doc: "An expression (`x={name.path}`, `condition={…}`) sees `props`, the bindings made above it (`as`, " +
+			"`<Let>`, eval blocks) and the `<Each let>` of an enclosing loop. Any other name fails the " +
+			"expression when it runs — and in an untaken branch, never until the day it is taken. An `<Each let>` " +
+			"name is unset after its `</Each>`; bindings made in a Markdown component's projected content do not " +
+			"reach its caller. Bind the name above the read, or fix it.",
+	}
+	RuleUnknownPlaceholder = &analysis.Rule{
+		ID:       "workflow/unknown-placeholder",
+		Summary:  "A text placeholder names no binding in scope (or no meta key).",
+		Severity: analysis.Warning,
+		Doc: "`{name}` in text interpolates a binding made above it; an unknown name is left verbatim in the " +
+			"output, and `{meta.key}` for a key the front matter does not have renders as empty text. Bind the " +
+			"name above it, fix it, or write `\\{name}` for literal braces. Placeholders in inline code spans are " +
+			"interpolated too, but an unbound name there is left as written, so only `props` and `meta` are " +
+			"checked in code spans.",
+	}
+	RuleUnresolvedComponent = &analysis.Rule{
+		ID:       "workflow/unresolved-component",
+		Summary:  "A tag resolves to no component.",
+		Severity: analysis.Error,
+		Doc: "A name resolves, in order: structural syntax (`If`, `Let`, `Output`, …); a registered component " +
+			"(`Parse`, `Prompt`, `Agent`, the `Assert*` family, the workflow host's `Repository`, `Git.*`, …); " +
+			"the workflow root's `workflow.components` bundle; a file `components/{Name}.md`, `.ts`, " +
+			"`components/{Name}/index.md`, `.ts`, or `{Name}.md` (a dot in the name is a folder), looked for in " +
+			"the document's folder and then each folder above it in the workspace. What none answers is the " +
+			"unresolved printed error — but only when execution reaches it, so a name in an untaken branch fails " +
+			"the day the branch is taken. baton checks every branch.\n\nA workflow run (`xmd workflow start`) " +
+			"searches no files at all: under a workflow root, a name only a file answers is reported too — " +
+			"declare it in the bundle. Without a workspace to read, baton does not report names it cannot look up.",
+	}
+	RuleOutputPlacement = &analysis.Rule{
+		ID:       "workflow/output-placement",
+		Summary:  "`<Output>` is not a direct top-level element, or sits in a value component.",
+		Severity: analysis.Error,
+		Doc: "Only a direct top-level `<Output>` declares an output region; one nested anywhere (in an `<If>`, " +
+			"inside a component's content, in another `<Output>`) makes the whole component structurally " +
+			"invalid, and it runs nothing. Conditional rendering is written with `<If>` *inside* `<Output>`. " +
+			"A value component (one declaring `returns`) renders nothing and may not have `<Output>` at all.",
+	}
+	RuleReturnPlacement = &analysis.Rule{
+		ID:       "workflow/return-placement",
+		Summary:  "A value component lacks exactly one top-level `<Return>`, or a text component has one.",
+		Severity: analysis.Error,
+		Doc: "A component declaring `returns` contains exactly one direct top-level `<Return value={…} />`; a " +
+			"missing, duplicated or nested one, or a `<Return>` in a text component, makes the component " +
+			"structurally invalid before its body runs.",
+	}
+	RuleValueWithoutAs = &analysis.Rule{
+		ID:       "workflow/value-without-as",
+		Summary:  "A value component is invoked without `as`.",
+		Severity: analysis.Error,
+		Doc: "A value component (its `returns` declared; `Parse`, `SafeParse`, `Elicit` and `Glob` among the " +
+			"registered ones) renders nothing, so it must be invoked with `as=\"name\"` to bind what it returns; " +
+			"without it the invocation fails before the component runs.",
+	}
+	RuleElsePlacement = &analysis.Rule{
+		ID:       "workflow/else-placement",
+		Summary:  "`<Else>` is not the last child of an `<If>`.",
+		Severity: analysis.Error,
+		Doc: "`<Else>` is the alternative branch of the `<If>` it is written in, and must be its last child: " +
+			"content after it, a second `<Else>`, or an `<Else>` outside an `<If>` is an error.",
+	}
+	RuleBreakOutsideLoop = &analysis.Rule{
+		ID:       "workflow/break-outside-loop",
+		Summary:  "`<Break>` is not inside a `<Loop>`.",
+		Severity: analysis.Error,
+		Doc: "`<Break />` ends the nearest enclosing `<Loop>` written around it — in the same body, or around " +
+			"the invocation whose content holds it. A component's own body is isolated from its caller's loop: " +
+			"a `<Break>` there with no `<Loop>` in that body is a printed error.",
+	}
+	RuleLoopWithoutMax = &analysis.Rule{
+		ID:       "workflow/loop-without-max",
+		Summary:  "`<Loop>` has no `max`.",
+		Severity: analysis.Error,
+		Doc:      "`<Loop>` has no unbounded form: `max` (a positive integer, `max={5}`) is required.",
+	}
+	RuleCaptureRenamed = &analysis.Rule{
+		ID:       "workflow/capture-renamed",
+		Summary:  "`<Capture>` was renamed `<Let>`.",
+		Severity: analysis.Error,
+		Doc: "`<Capture as=\"x\">…</Capture>` is now `<Let as=\"x\">…</Let>`. On main `Capture` is not reserved " +
+			"and has no alias: it resolves like any component name, usually to nothing. The quick fix renames it.",
+	}
+	RuleDirectiveForm = &analysis.Rule{
+		ID:       "workflow/directive-form",
+		Summary:  "A structural directive or a binding name is written in a form the engine refuses.",
+		Severity: analysis.Error,
+		Doc: "The directives take fixed props: `<If condition>`, `<Each in let as>` (`let` required, a string), " +
+			"`<Loop max name>`, `<Let as value select>` with exactly one source (children, or `value` with no " +
+			"children — whitespace counts as children — and `select` only with children), `<Return value>` " +
+			"with no children, `<Break />`, `<Else>`, `<Output>` with no props, `<Content slot>`. A binding name " +
+			"(`as`, `let`) is a string literal and a legal JavaScript binding (not `in`, `let`, `await`, …).",
+	}
+	RuleSyntax = &analysis.Rule{
+		ID:       "workflow/syntax",
+		Summary:  "A tag or the front matter cannot be read.",
+		Severity: analysis.Error,
+		Doc: "baton reads XMD as the engine's boundary scanner does: a tag starts at `<` and a capital letter " +
+			"(outside fenced code, inline code and HTML comments), attributes are `name=\"text\"`, " +
+			"`name={expression}`, `name` or `{...spread}`, and a block tag is closed by `</Name>`. What cannot be " +
+			"read — a tag never closed, a closing tag with no opening one, an unterminated value, malformed front " +
+			"matter — is reported, and baton goes on reading after it.",
+	}
+	RuleBundle = &analysis.Rule{
+		ID:       "workflow/bundle",
+		Summary:  "A `workflow.components` entry is invalid or names no file.",
+		Severity: analysis.Error,
+		Doc: "A workflow root declares the Markdown components its run is closed over:\n\n" +
+			"```yaml\nworkflow:\n  components:\n    Planning: ./Planning.md\n```\n\n" +
+			"Each path is relative to the root's folder, normalized, ends in `.md` and stays inside the folder " +
+			"tree (no `..`, no absolute path, URL or glob); a name may not claim structural syntax or a " +
+			"registered component. A refused declaration fails before the root is imported.",
+	}
+)
+
+// Rules is every rule of the analyzer.
+var Rules = []*analysis.Rule{
+	RuleUngatedTransition, RuleUnboundCheckpoint, RuleCheckpointNoDecision, RuleBarePropReference,
+	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp,
+	RuleUndefinedName, RuleUnknownPlaceholder, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
+	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
+	RuleDirectiveForm, RuleSyntax, RuleBundle,
+}
+
+// Analyzer checks XMD workflows. It returns a *Model.
+var Analyzer = &analysis.Analyzer{
+	Name:  "workflow",
+	Kind:  analysis.KindWorkflow,
+	Rules: Rules,
+	Run:   func(p *analysis.Pass) any { return run(p) },
+}

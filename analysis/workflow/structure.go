@@ -1,0 +1,326 @@
+package workflow
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+)
+
+// checkSyntax reports what the parser could not read.
+func (k *checker) checkSyntax() {
+	if fm := k.c.FrontMatter; fm != nil && fm.Err != nil {
+		k.report(RuleSyntax, analysis.Span{Start: fm.Span.Start, End: k.doc.Lines.LineEnd(0)},
+			"the front matter cannot be read: "+fm.Err.Error())
+	}
+	for _, e := range k.c.Errors {
+		k.report(RuleSyntax, e.Span, e.Message)
+	}
+}
+
+// checkFrontMatter checks the props declaration and a root's bundle.
+func (k *checker) checkFrontMatter() {
+	c := k.c
+	p := &c.Props
+	for _, d := range p.List {
+		if d.Name == "slot" || d.Name == "as" {
+			k.report(RulePropsDeclaration, d.Span, fmt.Sprintf("%q is reserved (the engine consumes it before validation) and cannot be declared as a prop", d.Name))
+		}
+	}
+	if len(c.Required) > 0 {
+		switch p.Form {
+		case PropsNone:
+			k.report(RulePropsDeclaration, c.Required[0].Span, "required names props, but the front matter declares no props")
+		case PropsSchema:
+			k.report(RulePropsDeclaration, c.Required[0].Span, "a top-level required beside a full props schema is refused: put required inside the schema")
+		case PropsMap:
+			for _, r := range c.Required {
+				if p.Prop(r.Name) == nil {
+					k.report(RulePropsDeclaration, r.Span, fmt.Sprintf("required names %q, which props does not declare: it could never be supplied", r.Name))
+				}
+			}
+		}
+	}
+	// The bundle of a workflow root.
+	for _, e := range c.Bundle {
+		if Structural[e.Name] {
+			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is structural syntax: a bundle cannot claim it", e.Name))
+			continue
+		}
+		if reg, _ := isRegistered(e.Name); reg {
+			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is a registered component: a bundle cannot claim it", e.Name))
+			continue
+		}
+		root := "."
+		if k.c.Path != "" {
+			root = path.Dir(k.c.Path)
+		}
+		p, ok := NormalizeBundlePath(root, e.Path)
+		if !ok {
+			k.report(RuleBundle, e.PathSpan, fmt.Sprintf("%q is not a bundle path: a relative, normalized .md path inside the root's folder (no .., absolute path, URL or glob)", e.Path))
+			continue
+		}
+		if k.r.fsys != nil && !k.r.isFile(p) {
+			k.report(RuleBundle, e.PathSpan, fmt.Sprintf("%s: no such file in the workspace", p))
+		}
+	}
+}
+
+var bindingName = regexp.MustCompile(`^[a-zA-Z_$][a-zA-Z0-9_$]*$`)
+
+var reservedWords = set("break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete",
+	"do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in",
+	"instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var",
+	"void", "while", "with", "yield", "let", "static", "implements", "interface", "package", "private",
+	"protected", "public", "await", "arguments", "eval")
+
+var directiveProps = map[string][]string{
+	"If":      {"condition"},
+	"Else":    {},
+	"Each":    {"in", "let", "as"},
+	"Loop":    {"max", "name"},
+	"Break":   {},
+	"Let":     {"as", "value", "select"},
+	"Output":  {},
+	"Return":  {"value"},
+	"Content": {"slot"},
+}
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// checkStructure checks the placement and form of the structural
+// directives, and reports unresolved names.
+func (k *checker) checkStructure() {
+	c := k.c
+	var returns []*Tag
+	for _, t := range c.Tags {
+		res := k.m.Resolutions[t]
+		if allowed, ok := directiveProps[t.Name]; ok {
+			for _, a := range t.Attrs {
+				if a.Kind == AttrSpread {
+					k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("<%s> takes no spread props", t.Name))
+				} else if !slices.Contains(allowed, a.Name) {
+					k.report(RuleDirectiveForm, a.NameSpan, fmt.Sprintf("<%s> does not take %s%s", t.Name, a.Name, allowedList(allowed)))
+				}
+			}
+		}
+		for _, n := range []string{"as", "let"} {
+			a := t.Attr(n)
+			if a == nil || (n == "let" && t.Name != "Each") {
+				continue
+			}
+			switch {
+			case a.Kind != AttrString:
+				k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("%s must be a string literal naming the binding (%s=\"name\")", n, n))
+			case !bindingName.MatchString(a.Value) || reservedWords[a.Value]:
+				k.report(RuleDirectiveForm, a.ValueSpan, fmt.Sprintf("%q is not a legal binding name: a JavaScript identifier that is not a reserved word", a.Value))
+			}
+		}
+		switch t.Name {
+		case "Output":
+			if c.Returns != nil {
+				k.report(RuleOutputPlacement, t.NameSpan, "<Output> in a value component: a component that declares returns renders nothing, so it may not declare an output region",
+					analysis.WithRelated(c.Returns.Key, "returns is declared here"))
+			} else if t.Parent != nil {
+				k.report(RuleOutputPlacement, t.NameSpan, fmt.Sprintf("<Output> inside <%s>: only a direct top-level <Output> declares an output region, and a misplaced one makes the component run nothing (write the condition as an <If> inside <Output>)", t.Parent.Name))
+			}
+		case "Return":
+			switch {
+			case c.Returns == nil:
+				k.report(RuleReturnPlacement, t.NameSpan, "<Return> in a text component: declare returns in the front matter, or remove it")
+			case t.Parent != nil:
+				k.report(RuleReturnPlacement, t.NameSpan, fmt.Sprintf("<Return> inside <%s>: it must be a direct top-level element", t.Parent.Name))
+			default:
+				returns = append(returns, t)
+			}
+			if t.Attr("value") == nil {
+				k.report(RuleDirectiveForm, t.NameSpan, "<Return> needs value={…}")
+			}
+			if !t.SelfClosing && !blank(c.Text[t.Inner.Start:t.Inner.End]) {
+				k.report(RuleDirectiveForm, t.NameSpan, "<Return> takes no children: write <Return value={…} />")
+			}
+		case "Else":
+			k.checkElse(t)
+		case "Break":
+			inLoop := false
+			for p := t.Parent; p != nil; p = p.Parent {
+				if p.Name == "Loop" {
+					inLoop = true
+					break
+				}
+			}
+			if !inLoop {
+				k.report(RuleBreakOutsideLoop, t.NameSpan, "<Break> outside any <Loop> is a printed error, not a loop exit")
+			}
+			if !t.SelfClosing && !blank(c.Text[t.Inner.Start:t.Inner.End]) {
+				k.report(RuleDirectiveForm, t.NameSpan, "<Break> takes no content: a malformed <Break> ends no loop")
+			}
+		case "Loop":
+			if t.Attr("max") == nil {
+				k.report(RuleLoopWithoutMax, t.NameSpan, "<Loop> without max: the bound is required (max={5})")
+			}
+		case "If":
+			if t.Attr("condition") == nil {
+				k.report(RuleDirectiveForm, t.NameSpan, "<If> needs condition={…}")
+			}
+		case "Each":
+			if t.Attr("in") == nil {
+				k.report(RuleDirectiveForm, t.NameSpan, "<Each> needs in={…}, the array to iterate")
+			}
+			if t.Attr("let") == nil {
+				k.report(RuleDirectiveForm, t.NameSpan, "<Each> needs let=\"name\", the per-item binding")
+			}
+		case "Let":
+			k.checkLet(t)
+		case "Capture":
+			if res.Kind != ResolveFile && res.Kind != ResolveBundle {
+				edits := []analysis.Edit{{Span: t.NameSpan, NewText: "Let"}}
+				if t.CloseName.Len() > 0 {
+					edits = append(edits, analysis.Edit{Span: t.CloseName, NewText: "Let"})
+				}
+				msg := "<Capture> was renamed <Let>; on main Capture resolves like any component name"
+				if res.Kind == ResolveUnresolved {
+					msg += " (here, to nothing)"
+				}
+				k.report(RuleCaptureRenamed, t.NameSpan, msg,
+					analysis.WithFix(analysis.Fix{Title: "Rename <Capture> to <Let>", Safe: true, Edits: edits}))
+			}
+		}
+		if res.Kind == ResolveUnresolved && t.Name != "Capture" {
+			k.reportUnresolved(t, res)
+		}
+		if res.OutsideBundle {
+			k.report(RuleUnresolvedComponent, t.NameSpan, fmt.Sprintf("<%s> is not in the workflow bundle of %s: `xmd run` finds %s, but a workflow run searches no files and resolves it to nothing; declare it under workflow.components",
+				t.Name, k.r.bundle.RootPath, res.Path))
+		}
+	}
+	if c.Returns != nil {
+		switch {
+		case len(returns) == 0:
+			k.report(RuleReturnPlacement, c.Returns.Key, "this value component (it declares returns) has no top-level <Return value={…} />")
+		case len(returns) > 1:
+			for _, t := range returns[1:] {
+				k.report(RuleReturnPlacement, t.NameSpan, "a second top-level <Return>: a value component has exactly one",
+					analysis.WithRelated(returns[0].NameSpan, "the first <Return>"))
+			}
+		}
+	}
+}
+
+func allowedList(allowed []string) string {
+	if len(allowed) == 0 {
+		return " (it takes no props)"
+	}
+	return " (it takes " + strings.Join(allowed, ", ") + ")"
+}
+
+func (k *checker) checkElse(t *Tag) {
+	if t.Parent == nil || t.Parent.Name != "If" {
+		where := "at the top level"
+		if t.Parent != nil {
+			where = "inside <" + t.Parent.Name + ">"
+		}
+		k.report(RuleElsePlacement, t.NameSpan, "<Else> "+where+": it is only the last child of an <If>")
+		return
+	}
+	ifTag := t.Parent
+	for _, ch := range ifTag.Children {
+		if e, ok := ch.(*Tag); ok && e.Name == "Else" && e != t && e.Span.Start < t.Span.Start {
+			k.report(RuleElsePlacement, t.NameSpan, "a second <Else> in one <If>", analysis.WithRelated(e.NameSpan, "the first <Else>"))
+			return
+		}
+	}
+	if !blank(k.c.Text[t.Span.End:ifTag.Inner.End]) {
+		k.report(RuleElsePlacement, t.NameSpan, "<Else> is not the last child of its <If>: move what follows it into one of the branches")
+	}
+}
+
+func (k *checker) checkLet(t *Tag) {
+	hasChildren := !t.SelfClosing && t.Inner.Len() > 0
+	value, sel := t.Attr("value"), t.Attr("select")
+	switch {
+	case t.Attr("as") == nil:
+		k.report(RuleDirectiveForm, t.NameSpan, "<Let> needs as=\"name\"")
+	case value != nil && hasChildren:
+		k.report(RuleDirectiveForm, t.NameSpan, "<Let> has two sources, value and children (whitespace counts): keep one")
+	case value != nil && sel != nil:
+		k.report(RuleDirectiveForm, sel.NameSpan, "select belongs to the rendered source: it cannot be used with value")
+	case value == nil && !hasChildren:
+		k.report(RuleDirectiveForm, t.NameSpan, "<Let> has no source: give it children or value={…}")
+	}
+}
+
+func (k *checker) reportUnresolved(t *Tag, res Resolution) {
+	var msg string
+	if r := k.r.bundle; r != nil && res.Path != "" {
+		msg = fmt.Sprintf("<%s> is declared in the workflow bundle as %s, which does not exist", t.Name, res.Path)
+	} else {
+		n := strings.ReplaceAll(t.Name, ".", "/")
+		msg = fmt.Sprintf("<%s> resolves to nothing: it is not structural or registered, not in a workflow bundle, and no file components/%s.md, components/%s.ts, components/%s/index.md, components/%s/index.ts or %s.md exists here or in a folder above",
+			t.Name, n, n, n, n, n)
+	}
+	var opts []func(*analysis.Finding)
+	if t.CloseName.Len() > 0 {
+		opts = append(opts, analysis.WithRelated(t.CloseName, "closed here"))
+	}
+	k.report(RuleUnresolvedComponent, t.NameSpan, msg, opts...)
+}
+
+// checkInvocations checks the props passed to components baton could read,
+// and `as` on value components.
+func (k *checker) checkInvocations() {
+	for _, t := range k.c.Tags {
+		res := k.m.Resolutions[t]
+		callee := res.Component
+		isValue := (callee != nil && callee.Returns != nil) || (res.Kind == ResolveRegistered && registeredValue[t.Name])
+		if isValue && t.Attr("as") == nil && k.checkpt[t] == nil {
+			k.report(RuleValueWithoutAs, t.NameSpan, fmt.Sprintf("<%s> is a value component (it declares returns): it renders nothing and must be invoked with as=\"name\"", t.Name))
+		}
+		if callee == nil || callee == k.c || callee.Props.Form == PropsInvalid || (res.Kind != ResolveFile && res.Kind != ResolveBundle) {
+			continue
+		}
+		passed := map[string]bool{}
+		for _, a := range t.Attrs {
+			if a.Kind == AttrSpread || a.Name == "as" || a.Name == "slot" {
+				continue
+			}
+			passed[a.Name] = true
+			switch {
+			case callee.Props.Form == PropsNone:
+				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) declares no props, so it accepts none: %s is refused", t.Name, res.Path, a.Name))
+			case callee.Props.Prop(a.Name) == nil && !callee.Props.Open:
+				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) does not declare the prop %s%s", t.Name, res.Path, a.Name, declaredList(callee)))
+			}
+		}
+		if t.HasSpread() {
+			continue
+		}
+		var missing []string
+		for _, p := range callee.Props.List {
+			if p.Required && !p.HasDefault && !passed[p.Name] {
+				missing = append(missing, p.Name)
+			}
+		}
+		if len(missing) > 0 {
+			s := "s"
+			if len(missing) == 1 {
+				s = ""
+			}
+			k.report(RuleMissingRequiredProp, t.NameSpan, fmt.Sprintf("<%s> (%s) requires the prop%s %s", t.Name, res.Path, s, strings.Join(missing, ", ")))
+		}
+	}
+}
+
+func declaredList(c *Component) string {
+	var names []string
+	for _, p := range c.Props.List {
+		names = append(names, p.Name)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (it declares " + strings.Join(names, ", ") + ")"
+}
