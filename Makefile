@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/baton
 
-.PHONY: build demo test e2e-setup docs vet fuzz bench clean
+.PHONY: build demo test e2e-setup docs vet fuzz soak bench vsix clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/baton
@@ -36,6 +36,13 @@ fuzz:
 	$(GO) test ./handoff/session/ -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./handoff/session/ -run '^$$' -fuzz '^FuzzActivePath$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./handoff/session/ -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./analysis/workflow/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./server/ -run '^TestAbuse' -count=1
+
+# The race-detector soak: 8 clients editing and requesting concurrently.
+SOAKTIME ?= 2m
+soak:
+	$(GO) test -race ./server/ -run '^TestSoak$$' -count=1 -v -timeout 30m -soak $(SOAKTIME)
 
 bench:
 	$(GO) test ./bench/ -run '^$$' -bench . -benchtime 2s

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -55,6 +56,7 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 				Save:      &protocol.SaveOptions{IncludeText: ptr(false)},
 			},
 			HoverProvider:          protocol.Boolean(true),
+			DefinitionProvider:     protocol.Boolean(true),
 			DocumentSymbolProvider: protocol.Boolean(true),
 			FoldingRangeProvider:   protocol.Boolean(true),
 			CodeActionProvider: &protocol.CodeActionOptions{
@@ -62,7 +64,7 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 			},
 			CodeLensProvider: &protocol.CodeLensOptions{ResolveProvider: ptr(false)},
 			CompletionProvider: &protocol.CompletionOptions{
-				TriggerCharacters: []string{"#", "-", " "},
+				TriggerCharacters: []string{"#", "-", " ", "<"},
 			},
 			DiagnosticProvider: &protocol.DiagnosticOptions{
 				Identifier:            ptr("baton"),
@@ -134,6 +136,7 @@ func (s *Server) exit() {
 	deadline.Stop()
 	s.mu.Unlock()
 	s.stopTimers()
+	close(s.exitCh)
 	go s.conn.Close() // Close waits for handlers, this one included
 }
 
@@ -148,6 +151,30 @@ type stream struct {
 	w               io.Writer
 	s               *Server
 	mu              sync.Mutex
+}
+
+// Read returns the next message. A frame whose body is not JSON (-32700)
+// or not a request, notification or response (-32600) is answered with an
+// error whose id is null, as JSON-RPC 2.0 asks, and reading goes on: the
+// framing is intact, so the stream is still usable. jsonrpc2 alone would end
+// the connection. Errors of the framing itself (a bad header, a truncated
+// body) still end it: the next message's start cannot be found.
+func (st *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		msg, n, err := st.Stream.Read(ctx)
+		var rpcErr *jsonrpc2.Error
+		if err == nil || !errors.As(err, &rpcErr) || (rpcErr.Code != jsonrpc2.ParseError && rpcErr.Code != jsonrpc2.InvalidRequest) {
+			return msg, n, err
+		}
+		st.s.log.Warn("malformed message answered with an error", "code", rpcErr.Code, "err", err)
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": rpcErr.Code, "message": rpcErr.Message}})
+		st.mu.Lock()
+		_, werr := fmt.Fprintf(st.w, "Content-Length: %d\r\n\r\n%s", len(body), body)
+		st.mu.Unlock()
+		if werr != nil {
+			return nil, 0, werr
+		}
+	}
 }
 
 func (st *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {

@@ -56,14 +56,18 @@ type Server struct {
 	workspaces    map[string]*stopintent.Workspace // by specrew project root
 	ledgers       *ledgers                         // clio-coder sessions of handoff documents
 	configs       *configFiles                     // .baton.yaml files, by path
-	docs          map[uri.URI]*document
-	exitCode      int
-	exited        bool
-	inflight      map[string]context.CancelFunc // requests being handled, by ID
+	// workflowGen counts edits to open workflow documents: a component's
+	// change re-lints the documents that call it.
+	workflowGen int
+	docs        map[uri.URI]*document
+	exitCode    int
+	exited      bool
+	inflight    map[string]context.CancelFunc // requests being handled, by ID
 	// unanswered holds the requests handled off the read loop whose
 	// response is not yet written; drained is signalled as it empties.
 	unanswered map[string]bool
 	drained    *sync.Cond
+	exitCh     chan struct{} // closed by exit
 
 	// pubMu orders every publishDiagnostics, so that a stale result never
 	// follows a newer one or the [] sent on close.
@@ -104,6 +108,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		configs:    &configFiles{files: map[string]*loadedConfig{}},
 
 		unanswered: map[string]bool{},
+		exitCh:     make(chan struct{}),
 	}
 	s.drained = sync.NewCond(&s.mu)
 	s.reqs, s.notes = s.requests(), s.notifications()
@@ -118,7 +123,10 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():
-		_ = s.conn.Close()
+		go s.conn.Close()
+		s.awaitClose()
+	case <-s.exitCh:
+		s.awaitClose() // exit started Close
 	}
 	s.stopTimers()
 	s.wg.Wait()
@@ -129,6 +137,23 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	defer s.mu.Unlock()
 	return s.exitCode
 }
+
+// awaitClose waits for the connection to end after Close, boundedly: Close
+// waits for the read loop, and a read blocked on a file that closing cannot
+// interrupt (a process's standard input, whose client has not closed it)
+// never returns. The process exits anyway; only that read is left behind.
+func (s *Server) awaitClose() {
+	t := time.NewTimer(closeGrace)
+	defer t.Stop()
+	select {
+	case <-s.conn.Done():
+	case <-t.C:
+		s.log.Debug("connection still reading after close; not waiting")
+	}
+}
+
+// closeGrace bounds awaitClose.
+const closeGrace = 500 * time.Millisecond
 
 // stdio joins a reader and a writer into the stream jsonrpc2 needs.
 type stdio struct {

@@ -71,6 +71,15 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 	}
 	d.text, d.lines, d.version = text, lines, p.TextDocument.Version
 	s.scheduleLocked(u, d)
+	if d.result != nil && d.result.Doc.Kind == analysis.KindWorkflow {
+		// Other open workflows may call this component: re-lint them too.
+		s.workflowGen++
+		for o, od := range s.docs {
+			if o != u && od.result != nil && od.result.Doc.Kind == analysis.KindWorkflow {
+				s.scheduleLocked(o, od)
+			}
+		}
+	}
 	return nil
 }
 

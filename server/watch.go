@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/internal/workspace"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -37,7 +40,24 @@ func (s *Server) envFor(u uri.URI) (analysis.Env, string, *config.File) {
 	if len(u) < 7 || string(u[:7]) != "file://" {
 		return env, key, f
 	}
-	root := s.specrewRoot(filepath.Dir(u.FsPath()))
+	// Workflow components resolve against the workspace, open documents
+	// as the editor has them.
+	root := workspace.Root(u.FsPath())
+	s.mu.Lock()
+	overlay := map[string]string{}
+	for o, d := range s.docs {
+		if len(o) > 7 && string(o[:7]) == "file://" {
+			if rel := workspace.Rel(root, o.FsPath()); !strings.HasPrefix(rel, "../") {
+				overlay[rel] = d.text
+			}
+		}
+	}
+	wgen := s.workflowGen
+	s.mu.Unlock()
+	env[workflow.EnvFS] = workspace.FS(root, overlay)
+	env[workflow.EnvPath] = workspace.Rel(root, u.FsPath())
+	key += fmt.Sprintf(" workflow %d", wgen)
+	root = s.specrewRoot(filepath.Dir(u.FsPath()))
 	if root == "" {
 		return env, key, f
 	}
