@@ -44,9 +44,13 @@ SOAKTIME ?= 2m
 soak:
 	$(GO) test -race ./server/ -run '^TestSoak$$' -count=1 -v -timeout 30m -soak $(SOAKTIME)
 
-bench:
-	$(GO) test ./bench/ -run '^$$' -bench . -benchtime 2s
+# Benchmarks and side-by-side scripts; docs/performance.md records the figures.
+bench: build
+	$(GO) test ./bench/ -run '^$$' -bench 'KindRatio|LintToParseRatio|Retained|LedgerAppendBytes' -benchtime 5x
 	$(GO) test ./handoff/session/ -run '^$$' -bench . -benchtime 3x
+	./bench/compare.sh
+	$(GO) run ./bench/cmd/latency -baton $(BIN)
+	$(GO) run ./bench/cmd/memory -baton $(BIN) -settle 10s
 
 clean:
 	rm -rf bin

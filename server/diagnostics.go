@@ -52,6 +52,8 @@ func (s *Server) analyzeNow(u uri.URI) {
 	}
 	go func() {
 		defer s.wg.Done()
+		s.analyses <- struct{}{} // at most GOMAXPROCS at once: 1,000 documents opened together must not all be analysed at once
+		defer func() { <-s.analyses }()
 		s.publish(u)
 	}()
 }

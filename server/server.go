@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -59,6 +60,7 @@ type Server struct {
 	// workflowGen counts edits to open workflow documents: a component's
 	// change re-lints the documents that call it.
 	workflowGen int
+	analyses    chan struct{} // a slot for each analysis running off the read loop
 	docs        map[uri.URI]*document
 	exitCode    int
 	exited      bool
@@ -106,6 +108,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		workspaces: map[string]*stopintent.Workspace{},
 		ledgers:    &ledgers{store: session.NewStore(), watched: map[string]fileStamp{}},
 		configs:    &configFiles{files: map[string]*loadedConfig{}},
+		analyses:   make(chan struct{}, runtime.GOMAXPROCS(0)),
 
 		unanswered: map[string]bool{},
 		exitCh:     make(chan struct{}),

@@ -239,7 +239,7 @@ func held(pt *proseText, ph *phrases, body analysis.Span) (Fact, []analysis.Span
 	for _, s := range sentences(pt, body) {
 		w := words(s.Text)
 		switch {
-		case conditional(ph, s.Text):
+		case conditionalWords(ph, w):
 			covered = true
 			conditionals++
 			f.Spans = append(f.Spans, s.Span)

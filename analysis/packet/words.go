@@ -10,7 +10,7 @@ import (
 // The sentence tests below read words, not regular expressions: they run
 // on every sentence of What Happens Next.
 func words(s string) []string {
-	var out []string
+	out := make([]string, 0, len(s)/6+1) // about one word in six bytes of prose
 	start := -1
 	for i, r := range s {
 		var inWord bool
@@ -79,8 +79,10 @@ var userVerbs = []string{"approve", "reply", "respond", "confirm", "agree", "dec
 // conditional reports whether a sentence waits for the user: "On approval,
 // I will …", "… once you reply", "after your verdict", "I'll proceed only
 // after …". An objection clause ("flag this if you disagree") is not one.
-func conditional(ph *phrases, s string) bool {
-	w := words(s)
+func conditional(ph *phrases, s string) bool { return conditionalWords(ph, words(s)) }
+
+// conditionalWords is conditional on the sentence's words.
+func conditionalWords(ph *phrases, w []string) bool {
 	for i, x := range w {
 		switch {
 		case x == "until" && in(at(w, i+1), "you", "i", "your"):

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/baton-md/baton/analysis/suite"
@@ -36,6 +37,11 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	level := slog.LevelWarn
 	if *verbose {
 		level = slog.LevelDebug
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// A soft limit: past it the collector works harder, so an editor's
+		// language server returns memory instead of sitting on garbage.
+		debug.SetMemoryLimit(64 << 20)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

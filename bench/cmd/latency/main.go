@@ -1,0 +1,139 @@
+// Command latency measures how long `baton serve` takes from an edit to
+// the diagnostics of that edit: it runs the real binary over stdio with
+// debounce 0, opens a stop packet of about 5 KB and one of about 1 MB, and
+// makes -edits incremental edits to each, one at a time. Each edit's
+// latency is from just before the client writes its didChange to the moment
+// it has read the publishDiagnostics carrying that version; nothing is
+// subtracted, so it includes the pipe and JSON-RPC both ways, applying the
+// edit, parsing, every rule, and encoding the diagnostics. It prints p50,
+// p99 and max, and the ratio of p50 and p99 to the document's goldmark
+// parse time (the median of in-process parses of the same text); the goal
+// is p99 <= 2 x parse + 1 ms.
+//
+//	go build -o bin/baton ./cmd/baton && go run ./bench/cmd/latency -baton bin/baton
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/bench"
+	"github.com/baton-md/baton/bench/internal/lspclient"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/text"
+)
+
+func main() {
+	bin := flag.String("baton", "bin/baton", "the baton binary")
+	edits := flag.Int("edits", 1000, "edits per document")
+	flag.Parse()
+	for _, size := range []int{5 << 10, 1 << 20} {
+		if err := run(*bin, size, *edits); err != nil {
+			fmt.Fprintln(os.Stderr, "latency:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func run(bin string, size, edits int) error {
+	doc := bench.PacketText(7, size)
+	c, err := lspclient.Start(bin, "serve")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	dir, _ := os.Getwd()
+	if err := c.Initialize("file://"+dir, map[string]any{"debounce": 0, "diagnostics": "push"}); err != nil {
+		return err
+	}
+	uri := fmt.Sprintf("file:///bench/latency-%d.md", size)
+	if err := c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "markdown", "version": 1, "text": doc}}); err != nil {
+		return err
+	}
+	if _, err := c.WaitPublish(uri, 1, time.Minute); err != nil {
+		return err
+	}
+	// Prose lines (starting with a letter) to edit: insert "x" at the start
+	// of one, then delete it, so the text keeps its size and shape.
+	var lines []int
+	for i, l := range strings.Split(doc, "\n") {
+		if l != "" && (l[0] >= 'A' && l[0] <= 'Z' || l[0] >= 'a' && l[0] <= 'z') {
+			lines = append(lines, i)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	lat := make([]time.Duration, 0, edits)
+	line := 0
+	for v := 2; v < edits+2; v++ {
+		var change map[string]any
+		if v%2 == 0 {
+			line = lines[r.IntN(len(lines))]
+			change = map[string]any{"range": rng(line, 0, line, 0), "text": "x"}
+		} else {
+			change = map[string]any{"range": rng(line, 0, line, 1), "text": ""}
+		}
+		t0 := time.Now()
+		if err := c.Notify("textDocument/didChange", map[string]any{
+			"textDocument": map[string]any{"uri": uri, "version": v}, "contentChanges": []any{change}}); err != nil {
+			return err
+		}
+		p, err := c.WaitPublish(uri, v, time.Minute)
+		if err != nil {
+			return err
+		}
+		lat = append(lat, p.Received.Sub(t0))
+	}
+	slices.Sort(lat)
+	parse, lint := inProcess(doc)
+	p50, p99 := lat[len(lat)/2], lat[len(lat)*99/100]
+	fmt.Printf("%7s document (%d bytes), %d edits: p50 %v  p99 %v  max %v\n", human(size), len(doc), len(lat), rnd(p50), rnd(p99), rnd(lat[len(lat)-1]))
+	fmt.Printf("          goldmark parse %v, in-process lint %v; p50 = %.2f x parse, p99 = %.2f x parse; goal p99 <= 2 x parse + 1 ms = %v: %s\n",
+		rnd(parse), rnd(lint), float64(p50)/float64(parse), float64(p99)/float64(parse), rnd(2*parse+time.Millisecond), verdict(p99 <= 2*parse+time.Millisecond))
+	return nil
+}
+
+func rng(l0, c0, l1, c1 int) map[string]any {
+	return map[string]any{"start": map[string]any{"line": l0, "character": c0}, "end": map[string]any{"line": l1, "character": c1}}
+}
+
+// inProcess returns the median goldmark parse time of doc and the median
+// time of baton's whole analysis of it.
+func inProcess(doc string) (parse, lint time.Duration) {
+	md := goldmark.New()
+	reg := suite.Registry()
+	n := max(5, min(200, (64<<20)/len(doc)))
+	ps, ls := make([]time.Duration, n), make([]time.Duration, n)
+	for i := range n {
+		t0 := time.Now()
+		md.Parser().Parse(text.NewReader([]byte(doc)))
+		t1 := time.Now()
+		reg.Analyze(analysis.Parse("d.md", doc), nil)
+		ps[i], ls[i] = t1.Sub(t0), time.Since(t1)
+	}
+	slices.Sort(ps)
+	slices.Sort(ls)
+	return ps[n/2], ls[n/2]
+}
+
+func human(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MB", n>>20)
+	}
+	return fmt.Sprintf("%d KB", n>>10)
+}
+
+func rnd(d time.Duration) time.Duration { return d.Round(time.Microsecond) }
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "missed"
+}

@@ -1,0 +1,177 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/handoff/session"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/text"
+)
+
+// kindCorpusN documents of the generated corpus (1 KB to 1 MB, every kind,
+// good and bad) are what the per-kind ratios run on: about 8 MB.
+const kindCorpusN = 1000
+
+var (
+	kindOnce   sync.Once
+	kindCorpus *Corpus
+	kindEnv    map[analysis.Kind]analysis.Env
+)
+
+// registry is every analyzer baton ships, with the workflow analyzer added
+// when the suite does not list it yet.
+func registry(tb testing.TB) *analysis.Registry {
+	as := suite.Analyzers()
+	if !slices.Contains(as, workflow.Analyzer) {
+		as = slices.Insert(as, len(as)-1, workflow.Analyzer) // before the suppression analyzer, which runs last
+	}
+	r, err := analysis.NewRegistry(as...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// kindSetup generates the corpus once and the environment each kind is
+// linted in: handoff documents resolve their sessions to ledgers read once
+// from the written store (the server and CLI cache them the same way; the
+// ledger's own cost is handoff/session's BenchmarkLedger*), workflows see a
+// workspace holding the UserCheckpoint component.
+func kindSetup(tb testing.TB) {
+	kindOnce.Do(func() {
+		kindCorpus = Generate(kindCorpusN, 1)
+		dir, err := os.MkdirTemp("", "baton-bench-state-")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		for p, t := range kindCorpus.State {
+			name := filepath.Join(dir, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				tb.Fatal(err)
+			}
+			if err := os.WriteFile(name, []byte(t), 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		store := session.NewStore()
+		ledgers := map[string]handoff.Lookup{}
+		for p := range kindCorpus.State {
+			if filepath.Base(p) != "current.jsonl" {
+				continue
+			}
+			sd := filepath.Join(dir, filepath.FromSlash(filepath.Dir(p)))
+			l, err := store.Ledger(sd)
+			ledgers[filepath.Base(sd)] = handoff.Lookup{Ledger: l, Err: err}
+		}
+		kindEnv = map[analysis.Kind]analysis.Env{
+			analysis.KindHandoff: {handoff.EnvLedger: handoff.Resolver(func(id string) handoff.Lookup { return ledgers[id] })},
+			analysis.KindWorkflow: {
+				workflow.EnvFS:   fstest.MapFS{"components/UserCheckpoint.md": {Data: []byte(userCheckpoint)}},
+				workflow.EnvPath: "w.md",
+			},
+		}
+	})
+}
+
+const userCheckpoint = `---
+required: [purpose, material]
+props:
+  purpose: { type: string }
+  material: { type: string }
+returns:
+  proceed: { type: boolean }
+---
+
+<Return value={{ proceed: true }} />
+`
+
+// BenchmarkKindRatio reports, per document kind, lint time (everything
+// `baton check` does per document: parse, detect the kind, run every rule)
+// over goldmark's parse time of the same documents, both run in one
+// process, alternating. The goal is at most 1.5.
+func BenchmarkKindRatio(b *testing.B) {
+	kindSetup(b)
+	reg := registry(b)
+	for _, k := range []analysis.Kind{analysis.KindPacket, analysis.KindHandoff, analysis.KindWorkflow} {
+		docs := kindCorpus.OfKind(k)
+		var size int64
+		for _, d := range docs {
+			size += int64(len(d))
+		}
+		name := map[analysis.Kind]string{analysis.KindPacket: "packet", analysis.KindHandoff: "handoff", analysis.KindWorkflow: "workflow"}[k]
+		b.Run(name, func(b *testing.B) {
+			md := goldmark.New()
+			env := kindEnv[k]
+			var parse, lint time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				for _, d := range docs {
+					md.Parser().Parse(text.NewReader([]byte(d)))
+				}
+				t1 := time.Now()
+				for _, d := range docs {
+					reg.AnalyzeEnv(analysis.Parse("d.md", d), nil, env)
+				}
+				parse += t1.Sub(t0)
+				lint += time.Since(t1)
+			}
+			b.ReportMetric(float64(lint)/float64(parse), "lint/parse")
+			b.ReportMetric(float64(size)/(float64(parse)/float64(b.N))*1e3, "parseMB/s")
+			b.ReportMetric(float64(size)/(float64(lint)/float64(b.N))*1e3, "lintMB/s")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// TestGenerateIsDeterministic: the same seed gives the same bytes, every
+// document is detected as the kind it was generated as, and the bad ones
+// have findings.
+func TestGenerateIsDeterministic(t *testing.T) {
+	a, b := Generate(300, 3), Generate(300, 3)
+	if len(a.Files) != len(b.Files) || len(a.State) != len(b.State) {
+		t.Fatal("two generations with the same seed differ in size")
+	}
+	for i := range a.Files {
+		if a.Files[i] != b.Files[i] {
+			t.Fatalf("file %s differs between two generations with the same seed", a.Files[i].Path)
+		}
+	}
+	for p, s := range a.State {
+		if b.State[p] != s {
+			t.Fatalf("state file %s differs between two generations with the same seed", p)
+		}
+	}
+	kindSetup(t)
+	reg := registry(t)
+	seen := map[analysis.Kind]int{}
+	for _, f := range kindCorpus.Files {
+		doc := analysis.Parse(f.Path, f.Text)
+		if doc.Kind != f.Kind {
+			t.Errorf("%s: detected as %v, generated as %v", f.Path, doc.Kind, f.Kind)
+			continue
+		}
+		seen[f.Kind]++
+		if !f.Good && len(reg.AnalyzeEnv(doc, nil, kindEnv[f.Kind]).Findings) == 0 {
+			t.Errorf("%s: generated bad, but baton finds nothing", f.Path)
+		}
+		if len(f.Text) < 1<<10 || len(f.Text) > 1<<20+64<<10 {
+			t.Errorf("%s: %d bytes, outside 1 KB-1 MB", f.Path, len(f.Text))
+		}
+	}
+	for _, k := range []analysis.Kind{analysis.KindPacket, analysis.KindHandoff, analysis.KindWorkflow} {
+		if seen[k] == 0 {
+			t.Errorf("no %v in the corpus", k)
+		}
+	}
+}
