@@ -50,6 +50,9 @@ func (s *Server) completion(ctx context.Context, p *protocol.CompletionParams) (
 		return items, nil
 	}
 
+	if items := s.workflowCompletion(snap, off); items != nil {
+		return items, nil
+	}
 	if items := ledgerPaths(snap.res, off, prefix, edit, start); items != nil {
 		return items, nil
 	}

@@ -43,6 +43,7 @@ func (s *Server) requests() map[string]requestHandler {
 		protocol.MethodTextDocumentCodeAction:     decoded(s.codeActions),
 		protocol.MethodTextDocumentCodeLens:       decoded(s.codeLens),
 		protocol.MethodTextDocumentCompletion:     decoded(s.completion),
+		protocol.MethodTextDocumentDefinition:     decoded(s.definition),
 	}
 }
 

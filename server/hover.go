@@ -70,6 +70,10 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 			span = sp
 		}
 	}
+	if text, sp := workflowHover(snap, off); text != "" {
+		parts = append(parts, text)
+		span = sp
+	}
 	for _, f := range snap.res.Findings {
 		if !f.Span.Contains(off) && !(off == f.Span.End && f.Span.Len() > 0) {
 			continue

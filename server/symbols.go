@@ -50,6 +50,11 @@ func (s *Server) documentSymbols(ctx context.Context, p *protocol.DocumentSymbol
 		}
 		return out, nil
 	}
+	if model := workflowModel(snap); model != nil {
+		if syms := workflowSymbols(doc, m, model); len(syms) > 0 {
+			return syms, nil
+		}
+	}
 	return headingTree(doc, m), nil
 }
 
