@@ -52,5 +52,9 @@ bench: build
 	$(GO) run ./bench/cmd/latency -baton $(BIN)
 	$(GO) run ./bench/cmd/memory -baton $(BIN) -settle 10s
 
+# The VS Code extension package, bundling a linux-x64 baton (editors/vscode/baton-<version>.vsix).
+vsix:
+	./editors/vscode/build.sh
+
 clean:
 	rm -rf bin
