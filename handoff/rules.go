@@ -357,25 +357,11 @@ func (c *checker) structure() {
 // longestIncreasing marks the sections that form the longest run whose
 // render positions increase; the rest are out of order.
 func longestIncreasing(ss []*Section) []bool {
-	n := len(ss)
-	length, prev := make([]int, n), make([]int, n)
-	best := -1
-	for i := range ss {
-		length[i], prev[i] = 1, -1
-		for j := range i {
-			if ss[j].Index < ss[i].Index && length[j]+1 > length[i] {
-				length[i], prev[i] = length[j]+1, j
-			}
-		}
-		if best < 0 || length[i] > length[best] {
-			best = i
-		}
+	keys := make([]int, len(ss))
+	for i, s := range ss {
+		keys[i] = s.Index
 	}
-	in := make([]bool, n)
-	for i := best; i >= 0; i = prev[i] {
-		in[i] = true
-	}
-	return in
+	return analysis.LongestIncreasing(keys)
 }
 
 func (c *checker) items() {
