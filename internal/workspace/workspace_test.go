@@ -1,0 +1,66 @@
+package workspace
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestRootStopsAtGitOrConfig(t *testing.T) {
+	top := t.TempDir()
+	deep := filepath.Join(top, "proj", "wf", "components")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// No marker anywhere below the temp folder: the document's own folder
+	// (a marker above the temp folder could exist on some machines, so the
+	// check is only that the result is an ancestor of the document).
+	doc := filepath.Join(deep, "Stage.md")
+	if r := Root(doc); r != deep && !isAncestor(r, deep) {
+		t.Errorf("Root = %q, want %q or an ancestor", r, deep)
+	}
+	if err := os.Mkdir(filepath.Join(top, "proj", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r, want := Root(doc), filepath.Join(top, "proj"); r != want {
+		t.Errorf("with .git: Root = %q, want %q", r, want)
+	}
+	if err := os.WriteFile(filepath.Join(top, "proj", "wf", ".baton.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, want := Root(doc), filepath.Join(top, "proj", "wf"); r != want {
+		t.Errorf("with .baton.yaml nearer: Root = %q, want %q", r, want)
+	}
+	if got := Rel(filepath.Join(top, "proj"), doc); got != "wf/components/Stage.md" {
+		t.Errorf("Rel = %q", got)
+	}
+}
+
+func isAncestor(a, b string) bool {
+	rel, err := filepath.Rel(a, b)
+	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != "../")
+}
+
+func TestFSOverlaysOpenDocuments(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "A.md"), []byte("on disk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "B.md"), []byte("b on disk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := FS(root, map[string]string{"A.md": "in the editor", "New.md": "unsaved"})
+	for name, want := range map[string]string{"A.md": "in the editor", "B.md": "b on disk", "New.md": "unsaved"} {
+		got, err := fs.ReadFile(fsys, name)
+		if err != nil || string(got) != want {
+			t.Errorf("%s = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	if _, err := fs.ReadFile(fsys, "Missing.md"); err == nil {
+		t.Error("a missing file was read")
+	}
+	if got, _ := fs.ReadFile(FS(root, nil), "A.md"); string(got) != "on disk" {
+		t.Errorf("without an overlay A.md = %q", got)
+	}
+}
