@@ -166,6 +166,14 @@ func cutLine(text string) (line, rest string, hadBreak bool) {
 	return text[:i], text[j:], true
 }
 
+// DropSyntax releases the goldmark syntax tree and the parser's copy of the
+// text, once every analyzer has run: findings and models keep byte spans,
+// not nodes. A language server holding many open documents calls it before
+// it shares the document; nothing may read Root or Source afterwards.
+func (d *Document) DropSyntax() {
+	d.Root, d.Source = nil, nil
+}
+
 // String returns the text a span covers.
 func (d *Document) String(s Span) string { return d.Text[s.Start:s.End] }
 

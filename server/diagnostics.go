@@ -107,6 +107,7 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 	}
 	cfg, _ := effective(f, docPath, client)
 	snap.res = s.opts.Registry.AnalyzeEnv(analysis.Parse(string(u), text), &cfg, env)
+	snap.res.Doc.DropSyntax() // the features read models and spans; the tree is most of a document's memory
 
 	s.mu.Lock()
 	if d := s.docs[u]; d != nil && d.version == snap.version && s.settings.gen == snap.gen {

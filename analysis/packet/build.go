@@ -124,7 +124,6 @@ func finish(doc *analysis.Document, cfg *analysis.Config, m *Model) *Model {
 	ph := phrasesFor(extra)
 	pt := newProseText(doc)
 	pt.m = ph.scan(pt.flat)
-	m.prose = pt.raw
 	for _, p := range m.Packets {
 		p.Consistency = readConsistency(doc, pt, ph, p)
 	}

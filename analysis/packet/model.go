@@ -115,13 +115,7 @@ type Model struct {
 	// the agent blocked, the work complete, a question asked); nil when the
 	// document has packets.
 	Message *Consistency
-	prose   []byte // the text with code, HTML and quotes blanked, lower-cased
 }
-
-// Prose is the document's text with code, HTML, block quotes and link
-// destinations blanked to spaces, ASCII letters lower-cased and line breaks
-// made spaces (offsets unchanged): what phrase rules read.
-func (m *Model) Prose() []byte { return m.prose }
 
 // SectionAt returns the packet section whose heading contains offset.
 func (m *Model) SectionAt(offset int) (*Packet, *Section) {

@@ -40,8 +40,9 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// A soft limit: past it the collector works harder, so an editor's
-		// language server returns memory instead of sitting on garbage.
-		debug.SetMemoryLimit(64 << 20)
+		// language server returns memory instead of sitting on garbage (the
+		// live heap with 1,000 open documents is about 22 MB).
+		debug.SetMemoryLimit(40 << 20)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
