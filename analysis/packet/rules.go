@@ -188,6 +188,11 @@ func checkSections(pass *analysis.Pass, p *Packet) {
 			all.Edits = append(all.Edits, g.edit)
 		}
 	}
+	// With a duplicate heading in the packet, an inserted section can turn
+	// the duplicate into the start of another packet: resolve that first.
+	if slices.ContainsFunc(p.Sections, func(s *Section) bool { return s.DuplicateOf != nil }) {
+		gaps, all = nil, analysis.Fix{}
+	}
 	fixFor := func(i int) []func(*analysis.Finding) {
 		var out []func(*analysis.Finding)
 		for _, g := range gaps {
