@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -82,7 +81,7 @@ func TestLedgerRules(t *testing.T) {
 			if m == nil || (calls == 1) != (m.Lookup != nil) {
 				t.Errorf("model's Lookup = %v after %d resolver calls", m, calls)
 			}
-			compare(t, doc, res.Findings, fs["want-ledger"])
+			analysistest.Compare(t, doc, res.Findings, fs["want-ledger"])
 			if fixed, ok := fs["fixed-ledger.md"]; ok {
 				var edits []analysis.Edit
 				for _, f := range res.Findings {
@@ -100,52 +99,4 @@ func TestLedgerRules(t *testing.T) {
 			}
 		})
 	}
-}
-
-// compare matches findings against a want file as analysistest does:
-// "LINE:COL rule-id substring-of-message", one a line.
-func compare(t *testing.T, doc *analysis.Document, findings []analysis.Finding, want string) {
-	t.Helper()
-	got := make([]string, len(findings))
-	for i, f := range findings {
-		if f.Span.Start < 0 || f.Span.End < f.Span.Start || f.Span.End > len(doc.Text) {
-			t.Errorf("finding %s has span %v outside the document", f.Rule, f.Span)
-		}
-		got[i] = analysistest.Format(doc, f)
-	}
-	matched := make([]bool, len(got))
-	for _, w := range strings.Split(want, "\n") {
-		if w = strings.TrimSpace(w); w == "" || strings.HasPrefix(w, "#") {
-			continue
-		}
-		i := slices.IndexFunc(got, func(g string) bool { return matches(g, w) })
-		for i >= 0 && matched[i] {
-			next := slices.IndexFunc(got[i+1:], func(g string) bool { return matches(g, w) })
-			if next < 0 {
-				i = -1
-				break
-			}
-			i += 1 + next
-		}
-		if i < 0 {
-			t.Errorf("missing finding: %s", w)
-			continue
-		}
-		matched[i] = true
-	}
-	for i, g := range got {
-		if !matched[i] {
-			t.Errorf("unexpected finding: %s", g)
-		}
-	}
-}
-
-// matches reports whether a formatted finding has a want line's position
-// and rule, and a message holding the rest.
-func matches(got, want string) bool {
-	wf, gf := strings.SplitN(want, " ", 3), strings.SplitN(got, " ", 3)
-	if len(wf) < 2 || len(gf) < 3 || wf[0] != gf[0] || wf[1] != gf[1] {
-		return false
-	}
-	return len(wf) < 3 || strings.Contains(gf[2], wf[2])
 }

@@ -85,37 +85,7 @@ func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar
 	}
 	res.Findings = slices.DeleteFunc(res.Findings, func(f analysis.Finding) bool { return !own[f.Rule] })
 
-	got := make([]string, len(res.Findings))
-	for i, f := range res.Findings {
-		if f.Span.Start < 0 || f.Span.End < f.Span.Start || f.Span.End > len(input) {
-			t.Errorf("finding %s has span %v outside the document (%d bytes)", f.Rule, f.Span, len(input))
-		}
-		got[i] = Format(doc, f)
-	}
-	var expect []string
-	for _, l := range strings.Split(want, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			expect = append(expect, l)
-		}
-	}
-	matched := make([]bool, len(got))
-	for _, w := range expect {
-		found := false
-		for i, g := range got {
-			if !matched[i] && matches(g, w) {
-				matched[i], found = true, true
-				break
-			}
-		}
-		if !found {
-			t.Errorf("missing finding: %s", w)
-		}
-	}
-	for i, g := range got {
-		if !matched[i] {
-			t.Errorf("unexpected finding: %s", g)
-		}
-	}
+	Compare(t, doc, res.Findings, want)
 
 	if fixed, ok := files["fixed.md"]; ok {
 		var edits []analysis.Edit
@@ -130,6 +100,41 @@ func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar
 		}
 		if d := cmp.Diff(fixed, out); d != "" {
 			t.Errorf("fixed document (-want +got):\n%s", d)
+		}
+	}
+}
+
+// Compare checks findings against a want file: every finding's span lies
+// in the document, and each "LINE:COL rule-id message-substring" line (blank
+// lines and # comments skipped) matches one finding, none left over.
+func Compare(t testing.TB, doc *analysis.Document, findings []analysis.Finding, want string) {
+	t.Helper()
+	got := make([]string, len(findings))
+	for i, f := range findings {
+		if f.Span.Start < 0 || f.Span.End < f.Span.Start || f.Span.End > len(doc.Text) {
+			t.Errorf("finding %s has span %v outside the document (%d bytes)", f.Rule, f.Span, len(doc.Text))
+		}
+		got[i] = Format(doc, f)
+	}
+	matched := make([]bool, len(got))
+	for _, w := range strings.Split(want, "\n") {
+		if w = strings.TrimSpace(w); w == "" || strings.HasPrefix(w, "#") {
+			continue
+		}
+		found := false
+		for i, g := range got {
+			if !matched[i] && matches(g, w) {
+				matched[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("missing finding: %s", w)
+		}
+	}
+	for i, g := range got {
+		if !matched[i] {
+			t.Errorf("unexpected finding: %s", g)
 		}
 	}
 }

@@ -77,15 +77,12 @@ func runFixture(t *testing.T, ar *txtar.Archive) {
 	if m, ok := res.Model(workflow.Analyzer).(*workflow.Model); ok {
 		checkModel(t, input, m)
 	}
-	got := make([]string, len(res.Findings))
-	for i, f := range res.Findings {
-		checkSpan(t, f.Rule, f.Span, len(input))
+	for _, f := range res.Findings {
 		for _, r := range f.Related {
 			checkSpan(t, f.Rule+" related", r.Span, len(input))
 		}
-		got[i] = analysistest.Format(doc, f)
 	}
-	compareWant(t, got, want)
+	analysistest.Compare(t, doc, res.Findings, want)
 	if fixed, ok := files["fixed.md"]; ok {
 		out, err := analysis.ApplyEdits(input, firstFixes(res.Findings))
 		if err != nil {
@@ -190,44 +187,6 @@ func componentSpans(c *workflow.Component) []analysis.Span {
 		out = append(out, e.Span)
 	}
 	return out
-}
-
-func compareWant(t *testing.T, got []string, want string) {
-	t.Helper()
-	var expect []string
-	for _, l := range strings.Split(want, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			expect = append(expect, l)
-		}
-	}
-	matched := make([]bool, len(got))
-	for _, w := range expect {
-		found := false
-		for i, g := range got {
-			if !matched[i] && matches(g, w) {
-				matched[i], found = true, true
-				break
-			}
-		}
-		if !found {
-			t.Errorf("missing finding: %s", w)
-		}
-	}
-	for i, g := range got {
-		if !matched[i] {
-			t.Errorf("unexpected finding: %s", g)
-		}
-	}
-}
-
-// matches: the same position and rule, and a message containing the rest.
-func matches(got, want string) bool {
-	wf := strings.SplitN(want, " ", 3)
-	gf := strings.SplitN(got, " ", 3)
-	if len(wf) < 2 || len(gf) < 3 || wf[0] != gf[0] || wf[1] != gf[1] {
-		return false
-	}
-	return len(wf) < 3 || strings.Contains(gf[2], wf[2])
 }
 
 // TestRegistry: every rule is well formed, and the analyzer registers.
