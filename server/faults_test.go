@@ -42,7 +42,7 @@ func TestSessionStoreFaults(t *testing.T) {
 	// with the ledger's state.
 	serving := func(readable bool) {
 		t.Helper()
-		h := hoHover(c, u, hoRangeOf(text, "src/new.go").Start)
+		h := c.hoverAtPos(u, hoRangeOf(text, "src/new.go").Start)
 		if readable && h == "" || !readable && (h == "" || !strings.Contains(h, "could not be read")) {
 			t.Errorf("hover on src/new.go (ledger readable: %v) = %q", readable, h)
 		}
@@ -122,7 +122,7 @@ func TestSessionStoreFaults(t *testing.T) {
 		c.waitPush(u, func(p protocol.PublishDiagnosticsParams) bool {
 			return !slices.Equal(codes(p.Diagnostics), []string{"handoff/invented-path"})
 		})
-		hoHover(c, u, hoRangeOf(text, "src/new.go").Start)
+		c.hoverAtPos(u, hoRangeOf(text, "src/new.go").Start)
 	})
 	t.Run("truncated-mid-line-then-restored", func(t *testing.T) {
 		mark()
@@ -130,7 +130,7 @@ func TestSessionStoreFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.waitPush(u, func(protocol.PublishDiagnosticsParams) bool { return true })
-		hoHover(c, u, hoRangeOf(text, "src/new.go").Start)
+		c.hoverAtPos(u, hoRangeOf(text, "src/new.go").Start)
 		mark()
 		if err := os.WriteFile(file, original, 0o644); err != nil {
 			t.Fatal(err)

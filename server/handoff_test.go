@@ -11,7 +11,6 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/handoff/session"
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -170,16 +169,6 @@ const hoFiles = "## Files\n\n- `src/a.go`: the parser entry point\n- `src/new.go
 
 // ---- helpers ----
 
-func hoWithCode(ds []protocol.Diagnostic, code string) []protocol.Diagnostic {
-	var out []protocol.Diagnostic
-	for _, d := range ds {
-		if c, _ := d.Code.(protocol.String); string(c) == code {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
 func hoMessage(d protocol.Diagnostic) string {
 	m, _ := d.Message.(protocol.String)
 	return string(m)
@@ -197,48 +186,6 @@ func hoRangeOf(text, sub string) protocol.Range {
 		return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
 	}
 	return protocol.Range{Start: pos(i), End: pos(i + len(sub))}
-}
-
-func hoHover(c *client, u uri.URI, pos protocol.Position) string {
-	c.t.Helper()
-	var raw jsonrpc2.RawMessage
-	if err := c.call(protocol.MethodTextDocumentHover, hoverAt(u, pos.Line, pos.Character), &raw); err != nil {
-		c.t.Fatalf("hover: %v", err)
-	}
-	if string(raw) == "null" {
-		return ""
-	}
-	var h protocol.Hover
-	if err := protocol.Unmarshal(raw, &h); err != nil {
-		c.t.Fatalf("decode hover %s: %v", raw, err)
-	}
-	mc, ok := h.Contents.(*protocol.MarkupContent)
-	if !ok || mc.Kind != protocol.MarkupKindMarkdown {
-		c.t.Fatalf("hover contents = %#v, want markdown", h.Contents)
-	}
-	return mc.Value
-}
-
-func hoCompletion(c *client, u uri.URI, pos protocol.Position) []protocol.CompletionItem {
-	c.t.Helper()
-	var raw jsonrpc2.RawMessage
-	if err := c.call(protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: pos,
-	}}, &raw); err != nil {
-		c.t.Fatalf("completion: %v", err)
-	}
-	if string(raw) == "null" {
-		return nil
-	}
-	var items []protocol.CompletionItem
-	if err := protocol.Unmarshal(raw, &items); err != nil {
-		var list protocol.CompletionList
-		if err2 := protocol.Unmarshal(raw, &list); err2 != nil {
-			c.t.Fatalf("decode completion %s: %v / %v", raw, err, err2)
-		}
-		items = list.Items
-	}
-	return items
 }
 
 // hoAction asks for the code actions of diagnostic d and returns the one
@@ -262,31 +209,6 @@ func hoAction(c *client, u uri.URI, d protocol.Diagnostic, title string) protoco
 	}
 	c.t.Fatalf("no code action %q at %+v; got %q", title, d.Range, titles)
 	return protocol.CodeAction{}
-}
-
-// applyWorkspaceEdit applies the text edits a workspace edit makes to
-// document u to text. Positions are in UTF-16 code units (the LSP default)
-// unless enc says otherwise. The edits are applied as LSP asks: all against
-// the original text, so they must not overlap; a position that is not in
-// the document fails the test.
-func applyWorkspaceEdit(t *testing.T, text string, u uri.URI, we *protocol.WorkspaceEdit, enc ...analysis.Encoding) string {
-	t.Helper()
-	e := analysis.UTF16
-	if len(enc) > 0 {
-		e = enc[0]
-	}
-	if we == nil {
-		t.Fatal("no workspace edit")
-	}
-	if len(we.DocumentChanges) > 0 {
-		t.Fatalf("documentChanges from a server told nothing of them: %+v", we.DocumentChanges)
-	}
-	for k := range we.Changes {
-		if k != u {
-			t.Errorf("the edit touches another document: %s", k)
-		}
-	}
-	return applyTextEdits(t, text, we.Changes[u], e)
 }
 
 func applyTextEdits(t *testing.T, text string, edits []protocol.TextEdit, enc analysis.Encoding) string {
@@ -375,7 +297,7 @@ func TestHandoffLedgerFollowsTheSession(t *testing.T) {
 	// The session reads src/new.go.
 	hoAppend(t, file, hoToolCall("a3", "a2", "2026-08-21T14:06:00.000Z", "read", map[string]any{"path": "src/new.go"}))
 	p = c.waitPush(u, func(p protocol.PublishDiagnosticsParams) bool {
-		return len(hoWithCode(p.Diagnostics, "handoff/invented-path")) == 0
+		return len(withCode(p.Diagnostics, "handoff/invented-path")) == 0
 	})
 	if v, ok := p.Version.Get(); !ok || v != 1 {
 		t.Errorf("re-lint after the session changed published version %v (%v), want 1: the document did not change", v, ok)
@@ -384,7 +306,7 @@ func TestHandoffLedgerFollowsTheSession(t *testing.T) {
 		t.Errorf("diagnostics after the session read src/new.go = %+v, want none", p.Diagnostics)
 	}
 	// What the server now holds agrees: hover shows the new evidence.
-	if h := hoHover(c, u, hoRangeOf(text, "src/new.go").Start); !strings.Contains(h, "read by `read`, turn a3, 14:06:00, current.jsonl line 5") {
+	if h := c.hoverAtPos(u, hoRangeOf(text, "src/new.go").Start); !strings.Contains(h, "read by `read`, turn a3, 14:06:00, current.jsonl line 5") {
 		t.Errorf("hover on src/new.go after the append = %q, want the evidence of line 5", h)
 	}
 }
@@ -420,7 +342,7 @@ func TestHandoffLedgerUnavailable(t *testing.T) {
 	}
 	// Hover on a path says the ledger could not be read, not that the
 	// session never touched it.
-	h := hoHover(c, u, hoRangeOf(text, "src/new.go").Start)
+	h := c.hoverAtPos(u, hoRangeOf(text, "src/new.go").Start)
 	if !strings.Contains(h, "could not be read") || strings.Contains(h, "never touched") {
 		t.Errorf("hover on a path without a ledger = %q", h)
 	}
@@ -440,20 +362,20 @@ func TestHandoffHover(t *testing.T) {
 	}
 
 	// A path in the ledger: its evidence.
-	h := hoHover(c, u, hoRangeOf(text, "src/a.go").Start)
+	h := c.hoverAtPos(u, hoRangeOf(text, "src/a.go").Start)
 	if !strings.Contains(h, "`src/a.go` is in session "+id+"'s read ledger") ||
 		!strings.Contains(h, "read by `read`, turn a1, 14:02:11, current.jsonl line 3") {
 		t.Errorf("hover on src/a.go = %q, want its evidence: read by `read`, turn a1, 14:02:11, current.jsonl line 3", h)
 	}
 	// The end of the path hovers too.
-	if h2 := hoHover(c, u, hoRangeOf(text, "src/a.go").End); h2 != h {
+	if h2 := c.hoverAtPos(u, hoRangeOf(text, "src/a.go").End); h2 != h {
 		t.Errorf("hover at the end of src/a.go = %q, want the same as at its start", h2)
 	}
 
 	// An invented path: never touched, and the nearest ledger paths, which
 	// are the ones the diagnostic names ("." from a grep without a path is
 	// no answer to a misspelled file, in either).
-	h = hoHover(c, u, protocol.Position{Line: hoRangeOf(text, "src/new.go").Start.Line, Character: hoRangeOf(text, "src/new.go").Start.Character + 4})
+	h = c.hoverAtPos(u, protocol.Position{Line: hoRangeOf(text, "src/new.go").Start.Line, Character: hoRangeOf(text, "src/new.go").Start.Character + 4})
 	if !strings.Contains(h, "never touched by session "+id) {
 		t.Errorf("hover on src/new.go = %q, want never touched by session %s", h, id)
 	}
@@ -466,7 +388,7 @@ func TestHandoffHover(t *testing.T) {
 
 	// The goal line: the gate.
 	goal := hoRangeOf(text, "**Goal:** "+hoGoal)
-	h = hoHover(c, u, protocol.Position{Line: goal.Start.Line, Character: 3})
+	h = c.hoverAtPos(u, protocol.Position{Line: goal.Start.Line, Character: 3})
 	for _, want := range []string{"**Goal** (39 characters)", "continue, keep going, same, next, go on, proceed, resume", "at least 12 characters"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("hover on the goal = %q, want %q in it", h, want)
@@ -478,7 +400,7 @@ func TestHandoffHover(t *testing.T) {
 
 	// A section heading: its bound.
 	files := hoRangeOf(text, "## Files")
-	h = hoHover(c, u, protocol.Position{Line: files.Start.Line, Character: 4})
+	h = c.hoverAtPos(u, protocol.Position{Line: files.Start.Line, Character: 4})
 	for _, want := range []string{"**Files**: at most 48 files", "this section has 2", "at most 512 bytes", "…[truncated]"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("hover on ## Files = %q, want %q in it", h, want)
@@ -486,7 +408,7 @@ func TestHandoffHover(t *testing.T) {
 	}
 
 	// A blank line has nothing to say.
-	if h := hoHover(c, u, protocol.Position{Line: 1}); h != "" {
+	if h := c.hoverAtPos(u, protocol.Position{Line: 1}); h != "" {
 		t.Errorf("hover on a blank line = %q, want none", h)
 	}
 
@@ -494,7 +416,7 @@ func TestHandoffHover(t *testing.T) {
 	bad := strings.Replace(text, hoGoal, "keep going", 1)
 	c.change(u, 2, &protocol.TextDocumentContentChangeWholeDocument{Text: bad})
 	c.waitPush(u, version(2))
-	h = hoHover(c, u, protocol.Position{Line: goal.Start.Line, Character: 12})
+	h = c.hoverAtPos(u, protocol.Position{Line: goal.Start.Line, Character: 12})
 	if !strings.Contains(h, "(10 characters)") || !strings.Contains(h, "refused (stoplist)") {
 		t.Errorf("hover on a refused goal = %q, want its length and refused (stoplist)", h)
 	}
@@ -503,11 +425,11 @@ func TestHandoffHover(t *testing.T) {
 	// to any file; "." is still no answer to a misspelled file, and hover
 	// lists what the diagnostic lists.
 	short := strings.Replace(text, "src/new.go", "x.go", 1)
-	inv := hoWithCode(hoRelint(c, u, 3, short), "handoff/invented-path")
+	inv := withCode(hoRelint(c, u, 3, short), "handoff/invented-path")
 	if len(inv) != 1 || !strings.Contains(hoMessage(inv[0]), "(nearest: `src/a.go`, `src/b.go`, `src/lib/util.go`)") {
 		t.Fatalf("invented-path for x.go = %+v", inv)
 	}
-	h = hoHover(c, u, hoRangeOf(short, "x.go").Start)
+	h = c.hoverAtPos(u, hoRangeOf(short, "x.go").Start)
 	if !strings.Contains(h, "Nearest paths in its ledger: `src/a.go`, `src/b.go`, `src/lib/util.go`.") {
 		t.Errorf("hover on x.go = %q, want the nearest paths the diagnostic names: `src/a.go`, `src/b.go`, `src/lib/util.go` (not `.`)", h)
 	}
@@ -527,7 +449,7 @@ func TestHandoffCompletePaths(t *testing.T) {
 	c.waitPush(u, version(1))
 
 	filesLine := hoRangeOf(text, "- `\n").Start.Line
-	items := hoCompletion(c, u, protocol.Position{Line: filesLine, Character: 3})
+	items := c.completionsAt(u, protocol.Position{Line: filesLine, Character: 3})
 	var labels []string
 	for _, it := range items {
 		labels = append(labels, it.Label)
@@ -556,7 +478,7 @@ func TestHandoffCompletePaths(t *testing.T) {
 	typed := strings.Replace(text, "point\n- `\n", "point\n- `src/li\n", 1)
 	c.change(u, 2, &protocol.TextDocumentContentChangeWholeDocument{Text: typed})
 	c.waitPush(u, version(2))
-	items = hoCompletion(c, u, protocol.Position{Line: filesLine, Character: 9})
+	items = c.completionsAt(u, protocol.Position{Line: filesLine, Character: 9})
 	i := slices.IndexFunc(items, func(it protocol.CompletionItem) bool { return it.Label == "src/lib/util.go" })
 	if i < 0 {
 		t.Fatalf("completion after \"- `src/li\" = %+v, want src/lib/util.go among them", items)
@@ -572,7 +494,7 @@ func TestHandoffCompletePaths(t *testing.T) {
 
 	// Under ## Commands a backtick starts an argv, not a path.
 	cmdLine := uint32(strings.Count(typed[:strings.Index(typed, "## Commands")], "\n")) + 2
-	for _, it := range hoCompletion(c, u, protocol.Position{Line: cmdLine, Character: 3}) {
+	for _, it := range c.completionsAt(u, protocol.Position{Line: cmdLine, Character: 3}) {
 		if it.Kind == protocol.CompletionItemKindFile {
 			t.Errorf("completion under ## Commands offers the path %q", it.Label)
 		}
@@ -603,9 +525,9 @@ func TestHandoffLedgerFixes(t *testing.T) {
 	diags := p.Diagnostics
 
 	// 1. Move the invented path to the dropped section.
-	inv := hoWithCode(diags, "handoff/invented-path")[0]
+	inv := withCode(diags, "handoff/invented-path")[0]
 	a := hoAction(c, u, inv, "Move it to \"### dropped (not in this session's read ledger)\"")
-	text = applyWorkspaceEdit(t, text, u, a.Edit)
+	text = applyEdit(t, text, u, a.Edit, analysis.UTF16)
 	wantText := hoDoc(id,
 		"## Decisions\n\n- Test runner: jest _(settled)_\n  Which test_runner?\n",
 		"## Files\n\n- `src/a.go`: the parser entry point\n",
@@ -620,7 +542,7 @@ func TestHandoffLedgerFixes(t *testing.T) {
 	}
 
 	// 2. Set the settled decision to the board's value.
-	sm := hoWithCode(diags, "handoff/settled-mismatch")[0]
+	sm := withCode(diags, "handoff/settled-mismatch")[0]
 	if msg := hoMessage(sm); !strings.Contains(msg, `board says "vitest" for "Test runner", not "jest"`) {
 		t.Errorf("settled-mismatch message = %q", msg)
 	}
@@ -631,7 +553,7 @@ func TestHandoffLedgerFixes(t *testing.T) {
 	if a.IsPreferred == nil || !*a.IsPreferred {
 		t.Errorf("the board-value fix is not preferred (it is the one safe fix)")
 	}
-	text = applyWorkspaceEdit(t, text, u, a.Edit)
+	text = applyEdit(t, text, u, a.Edit, analysis.UTF16)
 	if !strings.Contains(text, "\n- Test runner: vitest _(settled)_\n  Which test_runner?\n") {
 		t.Errorf("after setting the board's value:\n%s", text)
 	}
@@ -654,7 +576,7 @@ func TestHandoffLedgerFixes(t *testing.T) {
 		t.Errorf("restorable-path message = %q, want its normalized form", msg)
 	}
 	a = hoAction(c, u, rp, "Move it back under \"## Files\"")
-	text = applyWorkspaceEdit(t, text, u, a.Edit)
+	text = applyEdit(t, text, u, a.Edit, analysis.UTF16)
 	wantText = hoDoc(id,
 		"## Decisions\n\n- Test runner: vitest _(settled)_\n  Which test_runner?\n",
 		"## Files\n\n- `src/a.go`: the parser entry point\n- `src/b.go`: the helpers 😀\n",
@@ -679,10 +601,10 @@ func TestApplyWorkspaceEditEncodings(t *testing.T) {
 			{Range: protocol.Range{Start: protocol.Position{Line: 1}, End: protocol.Position{Line: 1, Character: 6}}, NewText: "2nd"},
 		}}}
 	}
-	if got := applyWorkspaceEdit(t, text, u, edit(3)); got != "a😀|b\n2nd\n" {
+	if got := applyEdit(t, text, u, edit(3), analysis.UTF16); got != "a😀|b\n2nd\n" {
 		t.Errorf("UTF-16 column 3 = %q", got)
 	}
-	if got := applyWorkspaceEdit(t, text, u, edit(5), analysis.UTF8); got != "a😀|b\n2nd\n" {
+	if got := applyEdit(t, text, u, edit(5), analysis.UTF8); got != "a😀|b\n2nd\n" {
 		t.Errorf("UTF-8 column 5 = %q", got)
 	}
 }

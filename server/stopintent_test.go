@@ -176,10 +176,20 @@ func (c *client) relint(u uri.URI, version int32, text string) []protocol.Diagno
 
 func (c *client) completions(u uri.URI, line, char uint32) []protocol.CompletionItem {
 	c.t.Helper()
+	return c.completionsAt(u, protocol.Position{Line: line, Character: char})
+}
+
+func (c *client) hoverAtPos(u uri.URI, p protocol.Position) string {
+	c.t.Helper()
+	return c.hoverText(u, p.Line, p.Character)
+}
+
+func (c *client) completionsAt(u uri.URI, pos protocol.Position) []protocol.CompletionItem {
+	c.t.Helper()
 	var raw jsonrpc2.RawMessage
 	if err := c.call(protocol.MethodTextDocumentCompletion, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: u},
-		Position:     protocol.Position{Line: line, Character: char},
+		Position:     pos,
 	}}, &raw); err != nil {
 		c.t.Fatalf("completion: %v", err)
 	}
@@ -222,31 +232,7 @@ func applyEdit(t *testing.T, text string, u uri.URI, we *protocol.WorkspaceEdit,
 	if len(we.DocumentChanges) > 0 {
 		t.Fatalf("documentChanges not expected from a client without the capability: %+v", we.DocumentChanges)
 	}
-	lines := analysis.NewLineIndex(text)
-	type span struct {
-		start, end int
-		newText    string
-	}
-	var spans []span
-	for _, e := range edits {
-		start, ok1 := lines.Offset(analysis.Position{Line: int(e.Range.Start.Line), Character: int(e.Range.Start.Character)}, enc)
-		end, ok2 := lines.Offset(analysis.Position{Line: int(e.Range.End.Line), Character: int(e.Range.End.Character)}, enc)
-		if !ok1 || !ok2 || end < start {
-			t.Fatalf("edit range %+v is not inside the document", e.Range)
-		}
-		spans = append(spans, span{start, end, e.NewText})
-	}
-	slices.SortStableFunc(spans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
-	for i := 1; i < len(spans); i++ {
-		if spans[i].start < spans[i-1].end {
-			t.Fatalf("edits overlap: %+v", edits)
-		}
-	}
-	for i := len(spans) - 1; i >= 0; i-- {
-		s := spans[i]
-		text = text[:s.start] + s.newText + text[s.end:]
-	}
-	return text
+	return applyTextEdits(t, text, edits, enc)
 }
 
 // findings are diagnostics as "code: message", sorted: what a fix must leave
