@@ -42,6 +42,31 @@ type Bools struct {
 	ContinueLoopGuardTripped  bool
 }
 
+// field is the boolean input named name.
+func (b *Bools) field(name string) *bool {
+	switch name {
+	case InBoundaryPending:
+		return &b.LifecycleBoundaryPending
+	case InUserAction:
+		return &b.UserActionRequired
+	case InBlocked:
+		return &b.AgentBlockedOrHandingBack
+	case InComplete:
+		return &b.RequestedWorkComplete
+	case InInFlight:
+		return &b.OwnedWorkInFlight
+	case InKnownTerminal:
+		return &b.RuntimeWorkKnownTerminal
+	case InMarkerFromAsst:
+		return &b.MarkerFromAssistant
+	case InAuthorized:
+		return &b.AuthorizedWorkRemains
+	case InLoopGuardTripped:
+		return &b.ContinueLoopGuardTripped
+	}
+	panic("stopintent: no input " + name)
+}
+
 // Result is a classification, as specrew's Resolve-ContinuousCoReviewStopIntent returns it.
 type Result struct {
 	Outcome       Outcome `json:"outcome"`
@@ -243,33 +268,11 @@ func classifyAll(in Inputs) Classification {
 	var groups []*group
 	for a := uint32(0); a < 1<<len(unknown); a++ {
 		b := Bools{MarkerIntent: in.MarkerIntent}
-		set := func(name string, v bool) {
-			switch name {
-			case InBoundaryPending:
-				b.LifecycleBoundaryPending = v
-			case InUserAction:
-				b.UserActionRequired = v
-			case InBlocked:
-				b.AgentBlockedOrHandingBack = v
-			case InComplete:
-				b.RequestedWorkComplete = v
-			case InInFlight:
-				b.OwnedWorkInFlight = v
-			case InKnownTerminal:
-				b.RuntimeWorkKnownTerminal = v
-			case InMarkerFromAsst:
-				b.MarkerFromAssistant = v
-			case InAuthorized:
-				b.AuthorizedWorkRemains = v
-			case InLoopGuardTripped:
-				b.ContinueLoopGuardTripped = v
-			}
-		}
 		for _, n := range InputNames {
-			set(n, in.Values[n] == True)
+			*b.field(n) = in.Values[n] == True
 		}
 		for i, n := range unknown {
-			set(n, a&(1<<i) != 0)
+			*b.field(n) = a&(1<<i) != 0
 		}
 		r := Resolve(b)
 		i := slices.IndexFunc(groups, func(g *group) bool { return g.res == r })
