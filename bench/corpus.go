@@ -314,8 +314,11 @@ func handoffDoc(r *rand.Rand, s *genSession, size int, good bool) string {
 
 // workflowDoc renders an XMD workflow: front matter declaring props, then
 // stages of prose, code and components, each stage after a checkpoint gated
-// on its proceed. A bad one leaves a stage ungated or reads an undeclared
-// prop.
+// on its proceed. Every checkpoint binds the same name, as the looping
+// workflows of the corpus do, so that each stage is gated on the latest
+// decision (stages bound to names of their own would each run after every
+// earlier checkpoint ungated). A bad one leaves a stage ungated or reads an
+// undeclared prop.
 func workflowDoc(r *rand.Rand, size int, good bool) string {
 	var b strings.Builder
 	b.WriteString("---\nrequired: [request]\nprops:\n  request: { type: string }\n  depth: { type: number }\n---\n\n")
@@ -331,7 +334,7 @@ func workflowDoc(r *rand.Rand, size int, good bool) string {
 		case 1:
 			fmt.Fprintf(&b, "- %s\n- %s\n\n", sentence(r), sentence(r))
 		}
-		as := fmt.Sprintf("check%d", stage)
+		const as = "decision"
 		fmt.Fprintf(&b, "<UserCheckpoint purpose=\"validate\" material={props.request} as=\"%s\" />\n", as)
 		prop := "props.request"
 		if fault == 1 {

@@ -328,11 +328,21 @@ func destructured(code string, start, end int) []decl {
 
 // --- references ---
 
-// lookup returns the bindings of name visible here, innermost scope first.
+// lookup returns the bindings of name the reader here may see, innermost
+// scope first: the latest binding certainly made on the way here (its
+// branches implied by the ones we are in) and any after it; earlier ones are
+// overwritten by it. A name rebound at every stage of a long workflow has
+// thousands of bindings, of which a reader sees one.
 func (k *checker) lookup(name string) []*Binding {
 	var out []*Binding
 	for i := len(k.scopes) - 1; i >= 0; i-- {
-		out = append(out, k.scopes[i].names[name]...)
+		bs := k.scopes[i].names[name]
+		for j := len(bs) - 1; j >= 0; j-- {
+			if k.cd.impliedAll(bs[j].Guards, k.guards) {
+				return append(out, bs[j:]...)
+			}
+		}
+		out = append(out, bs...)
 	}
 	return out
 }
@@ -492,42 +502,69 @@ func (k *checker) checkBound(ref *Reference) {
 // one of the bindings is certainly made. A name bound in both branches of
 // one <If> is bound after it.
 func (m conds) covered(bs []*Binding, ctx []Guard) bool {
+	// Most names have a binding the context implies outright (one made at
+	// the top level, say): no merging needed. A name rebound at every stage
+	// of a long workflow has thousands of bindings, and the pairwise merge
+	// below is for the rare name bound only in branches.
+	if slices.ContainsFunc(bs, func(b *Binding) bool { return m.impliedAll(b.Guards, ctx) }) {
+		return true
+	}
 	sets := make([][]Guard, 0, len(bs))
 	for _, b := range bs {
-		sets = append(sets, b.Guards)
+		if len(b.Guards) > 0 {
+			sets = append(sets, b.Guards)
+		}
 	}
+	// Merge the two branches of one <If> into the If itself, until nothing
+	// merges. Only sets ending in the same <If> can merge, so each round
+	// compares within those buckets, not every pair.
 	for changed := true; changed; {
 		changed = false
-	merge:
-		for i := range sets {
-			for j := i + 1; j < len(sets); j++ {
-				a, b := sets[i], sets[j]
-				if len(a) == 0 || len(a) != len(b) {
-					continue
-				}
-				n := len(a) - 1
-				if a[n].If == b[n].If && a[n].Else != b[n].Else && slices.Equal(a[:n], b[:n]) {
-					sets[i] = a[:n]
-					sets = slices.Delete(sets, j, j+1)
-					changed = true
-					break merge
+		byIf := map[*Tag][]int{}
+		for i, s := range sets {
+			if len(s) > 0 {
+				byIf[s[len(s)-1].If] = append(byIf[s[len(s)-1].If], i)
+			}
+		}
+		drop := map[int]bool{}
+		for _, idx := range byIf {
+			for x := range idx {
+				for _, j := range idx[x+1:] {
+					i := idx[x]
+					a, b := sets[i], sets[j]
+					if drop[i] || drop[j] || len(a) != len(b) {
+						continue
+					}
+					n := len(a) - 1
+					if a[n].Else != b[n].Else && slices.Equal(a[:n], b[:n]) {
+						sets[i] = a[:n]
+						drop[j] = true
+						changed = true
+					}
 				}
 			}
 		}
-	}
-	for _, s := range sets {
-		ok := true
-		for _, g := range s {
-			if !m.implied(g, ctx) {
-				ok = false
-				break
+		if changed {
+			kept := sets[:0]
+			for i, s := range sets {
+				if !drop[i] {
+					kept = append(kept, s)
+				}
 			}
-		}
-		if ok {
-			return true
+			sets = kept
 		}
 	}
-	return false
+	return slices.ContainsFunc(sets, func(s []Guard) bool { return m.impliedAll(s, ctx) })
+}
+
+// impliedAll reports whether being inside ctx implies every branch of gs.
+func (m conds) impliedAll(gs []Guard, ctx []Guard) bool {
+	for _, g := range gs {
+		if !m.implied(g, ctx) {
+			return false
+		}
+	}
+	return true
 }
 
 // implied reports whether being inside the branches ctx implies being in

@@ -231,11 +231,30 @@ type escape struct {
 	inElse   bool
 }
 
+// maxEscapesReported is how many escaped checkpoints a transition is
+// reported for, one finding each; the last says how many more it escapes.
+// A stage escaping dozens of checkpoints needs restructuring, not dozens of
+// findings on one tag (an unnested workflow of n stages would otherwise give
+// n²/2 of them).
+const maxEscapesReported = 3
+
+// maxWrapConjuncts is the most checkpoints the wrap fix gates a transition
+// on in one condition; beyond it no fix is offered.
+const maxWrapConjuncts = 4
+
+// escapes are what one transition escapes: the first few, how many in all,
+// and the checkpoint names a wrapper would gate it on.
+type escapes struct {
+	first []escape // at most maxEscapesReported
+	n     int
+	names []string // distinct, at most maxWrapConjuncts+1
+}
+
 // checkGating reports every transition that runs after a bound checkpoint
 // without being gated on its proceed; a transition inside one already
 // reported for the same checkpoint is covered by it.
 func (k *checker) checkGating(transitions []*Tag) {
-	escapes := map[*Tag][]escape{}
+	escaped := map[*Tag]*escapes{}
 	var order []*Tag
 	transitions = slices.Clone(transitions)
 	slices.SortStableFunc(transitions, func(a, b *Tag) int { return a.Span.Start - b.Span.Start })
@@ -295,32 +314,33 @@ func (k *checker) checkGating(transitions []*Tag) {
 			if covered {
 				continue
 			}
-			if escapes[t] == nil {
+			es := escaped[t]
+			if es == nil {
+				es = &escapes{}
+				escaped[t] = es
 				order = append(order, t)
 			}
-			escapes[t] = append(escapes[t], escape{cp: cp, loopBack: back, inElse: inElse})
+			es.n++
+			if len(es.first) < maxEscapesReported {
+				es.first = append(es.first, escape{cp: cp, loopBack: back, inElse: inElse})
+			}
+			if !inElse && !back && len(es.names) <= maxWrapConjuncts && !slices.Contains(es.names, cp.Name) {
+				es.names = append(es.names, cp.Name)
+			}
 		}
 	}
 	for _, t := range order {
-		es := escapes[t]
+		es := escaped[t]
 		// The wrapper names the checkpoints t runs after. Not for the
 		// next iteration of a loop (before the checkpoint, cp is unbound on
 		// the first one) nor for an <Else> of the gate (wrapping it there
 		// leaves a branch that never runs).
-		var names []string
-		seen := map[string]bool{}
-		for _, e := range es {
-			if !e.inElse && !e.loopBack && !seen[e.cp.Name] {
-				seen[e.cp.Name] = true
-				names = append(names, e.cp.Name)
-			}
-		}
 		var fix *analysis.Fix
-		if len(names) > 0 {
-			f := k.wrapFix(t, names)
+		if len(es.names) > 0 && len(es.names) <= maxWrapConjuncts {
+			f := k.wrapFix(t, es.names)
 			fix = &f
 		}
-		for _, e := range es {
+		for i, e := range es.first {
 			cp := e.cp
 			var msg string
 			switch {
@@ -333,6 +353,13 @@ func (k *checker) checkGating(transitions []*Tag) {
 			default:
 				msg = fmt.Sprintf("<%s> runs after checkpoint %s (line %d) without being gated on %s.proceed: it runs even when the user declined",
 					t.Name, cp.Name, k.line(cp.Tag.Span.Start), cp.Name)
+			}
+			if more := es.n - len(es.first); more > 0 && i == len(es.first)-1 {
+				msg += fmt.Sprintf("; it escapes %d more checkpoint", more)
+				if more > 1 {
+					msg += "s"
+				}
+				msg += " too (nest each stage inside the previous stage's gate, or bind every checkpoint to one name so that the latest decision gates)"
 			}
 			opts := []func(*analysis.Finding){analysis.WithRelated(cp.Tag.NameSpan, "checkpoint "+cp.Name)}
 			if fix != nil && !e.inElse && !e.loopBack {
