@@ -4,9 +4,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -50,6 +51,11 @@ type FrontMatter struct {
 	// malformed or not a mapping (Err then says why).
 	Data map[string]any
 	Err  error
+	// Node is the parsed YAML, positions relative to Body, for readers that
+	// need where a key is written (XMD props and returns): parsed once
+	// here, never modified. nil when the YAML is malformed, and after
+	// DropSyntax.
+	Node *yaml.Node
 }
 
 // Heading is an ATX or setext heading.
@@ -64,7 +70,22 @@ type Heading struct {
 	Packet int
 }
 
-var md = goldmark.New()
+// mdParser is goldmark's CommonMark block structure with only the inline
+// parsers whose nodes baton reads: code spans, autolinks and raw HTML (rules
+// skip code and read components and markers in HTML). Links and emphasis are
+// left as text: no rule reads their nodes (prose is read from the bytes, link
+// destinations blanked by hand), and neither changes what is code or HTML,
+// which bind more tightly. Skipping them makes baton's parse cheaper than
+// goldmark's default one.
+var mdParser = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithInlineParsers(
+		util.Prioritized(parser.NewCodeSpanParser(), 100),
+		util.Prioritized(parser.NewAutoLinkParser(), 400),
+		util.Prioritized(parser.NewRawHTMLParser(), 500),
+	),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+)
 
 // Parse parses text and detects its kind. It never fails: malformed input
 // is still a document, and rules report what is wrong with it.
@@ -81,12 +102,14 @@ func Parse(uri, text string) *Document {
 	}
 	// CommonMark ends a line at a lone CR too; goldmark does not, so make
 	// it an LF (the same length: offsets are unchanged).
-	for i, c := range d.Source {
-		if c == '\r' && (i+1 == len(d.Source) || d.Source[i+1] != '\n') {
-			d.Source[i] = '\n'
+	if strings.IndexByte(text, '\r') >= 0 {
+		for i, c := range d.Source {
+			if c == '\r' && (i+1 == len(d.Source) || d.Source[i+1] != '\n') {
+				d.Source[i] = '\n'
+			}
 		}
 	}
-	d.Root = md.Parser().Parse(gtext.NewReader(d.Source))
+	d.Root = mdParser.Parse(gtext.NewReader(d.Source))
 	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
 			if hd, ok := d.heading(h); ok {
@@ -137,11 +160,18 @@ func parseFrontMatter(text string) *FrontMatter {
 		line, next, _ := cutLine(text[off:])
 		if t := strings.TrimRight(line, " \t"); t == "---" || t == "..." {
 			fm := &FrontMatter{Span: Span{0, off + len(line)}, Body: Span{bodyStart, off}}
+			// One parse to a node serves both Data and the readers of
+			// positions (yaml.Unmarshal is this parse plus this decode).
+			var node yaml.Node
 			var data map[string]any
-			if err := yaml.Unmarshal([]byte(text[bodyStart:off]), &data); err != nil {
+			if err := yaml.Unmarshal([]byte(text[bodyStart:off]), &node); err != nil {
 				fm.Err = err
-			} else {
-				fm.Data = data
+			} else if fm.Node = &node; len(node.Content) > 0 {
+				if err := node.Decode(&data); err != nil {
+					fm.Err = err
+				} else {
+					fm.Data = data
+				}
 			}
 			return fm
 		}
@@ -172,6 +202,9 @@ func cutLine(text string) (line, rest string, hadBreak bool) {
 // it shares the document; nothing may read Root or Source afterwards.
 func (d *Document) DropSyntax() {
 	d.Root, d.Source = nil, nil
+	if d.FrontMatter != nil {
+		d.FrontMatter.Node = nil
+	}
 }
 
 // String returns the text a span covers.

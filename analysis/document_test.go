@@ -340,7 +340,8 @@ func TestParseFrontMatterKeepsOffsets(t *testing.T) {
 		}
 		return ast.WalkContinue, nil
 	})
-	if diff := cmp.Diff([]string{"Hello ", "world", ".", "Real"}, texts); diff != "" {
+	// (Emphasis is not parsed: see TestParseInlineNodes.)
+	if diff := cmp.Diff([]string{"Hello *world*.", "Real"}, texts); diff != "" {
 		t.Errorf("text segments read from Text (-want +got):\n%s", diff)
 	}
 	if p := d.Lines.Position(strings.Index(text, "Hello"), analysis.UTF8); p != (analysis.Position{Line: 4}) {
@@ -453,5 +454,35 @@ func TestParseHeadingSpansDoNotOverlap(t *testing.T) {
 			t.Errorf("heading %q at %v overlaps the previous heading %q at %v",
 				h.Text, h.Span, d.Headings[i-1].Text, d.Headings[i-1].Span)
 		}
+	}
+}
+
+// TestParseInlineNodes: the parser makes nodes of what rules read inline,
+// code spans, raw HTML and autolinks, and leaves emphasis and links as
+// text; what is code or HTML is the same as CommonMark's either way.
+func TestParseInlineNodes(t *testing.T) {
+	text := "Say *`<!-- x -->`* and [a `b`](c) <!-- y --> <https://e.org> **done**\n"
+	d := analysis.Parse("t.md", text)
+	var got []string
+	_ = ast.Walk(d.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.CodeSpan:
+			got = append(got, "code "+string(n.Text(d.Source)))
+			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML:
+			got = append(got, "html "+string(n.Segments.Value(d.Source)))
+		case *ast.AutoLink:
+			got = append(got, "autolink "+string(n.URL(d.Source)))
+		case *ast.Emphasis, *ast.Link:
+			got = append(got, "unexpected "+n.Kind().String())
+		}
+		return ast.WalkContinue, nil
+	})
+	want := []string{"code <!-- x -->", "code b", "html <!-- y -->", "autolink https://e.org"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("inline nodes (-want +got):\n%s", diff)
 	}
 }

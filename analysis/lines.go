@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -42,6 +43,17 @@ type LineIndex struct {
 // NewLineIndex indexes text.
 func NewLineIndex(text string) *LineIndex {
 	starts := make([]int, 1, 1+len(text)/40)
+	if strings.IndexByte(text, '\r') < 0 {
+		// The common case: LF only, found with the vectorised search.
+		for off := 0; ; {
+			i := strings.IndexByte(text[off:], '\n')
+			if i < 0 {
+				return &LineIndex{text: text, starts: starts}
+			}
+			off += i + 1
+			starts = append(starts, off)
+		}
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\n':

@@ -38,6 +38,8 @@ type FrontMatter struct {
 	Span analysis.Span // delimiters included
 	Body analysis.Span // the YAML
 	Err  error         // the YAML does not parse, or is not a mapping
+
+	node *yaml.Node // the engine's parse of Body, when it made one; read once
 }
 
 // Name is a key or list item of the front matter, with where it is written.
@@ -125,7 +127,7 @@ func parseDoc(doc *analysis.Document) *Component {
 	if doc.FrontMatter == nil {
 		return parse(doc.Text, nil, analysis.Span{Start: 0, End: 0})
 	}
-	return parse(doc.Text, &FrontMatter{Span: doc.FrontMatter.Span, Body: doc.FrontMatter.Body}, doc.FrontMatter.Body)
+	return parse(doc.Text, &FrontMatter{Span: doc.FrontMatter.Span, Body: doc.FrontMatter.Body, node: doc.FrontMatter.Node}, doc.FrontMatter.Body)
 }
 
 func parse(text string, fm *FrontMatter, body analysis.Span) *Component {
@@ -223,10 +225,14 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 
 func (c *Component) readFrontMatter() {
 	fm := c.FrontMatter
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(c.Text[fm.Body.Start:fm.Body.End]), &doc); err != nil {
-		fm.Err = err
-		return
+	doc := fm.node // already parsed by the analysis engine
+	fm.node = nil
+	if doc == nil {
+		doc = new(yaml.Node)
+		if err := yaml.Unmarshal([]byte(c.Text[fm.Body.Start:fm.Body.End]), doc); err != nil {
+			fm.Err = err
+			return
+		}
 	}
 	if len(doc.Content) == 0 {
 		return
