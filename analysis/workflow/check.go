@@ -58,7 +58,7 @@ func run(pass *analysis.Pass) *Model {
 	}
 	c.Path = docPath
 	r := newResolver(fsys, docPath, c)
-	m := &Model{Component: c, Tags: c.Tags, Resolutions: map[*Tag]Resolution{}}
+	m := &Model{Component: c, Tags: c.Tags, Resolutions: make(map[*Tag]Resolution, len(c.Tags))}
 	if r.bundle != nil {
 		m.BundleRoot = r.bundle.RootPath
 	}

@@ -31,7 +31,7 @@ type token struct {
 // unterminated string or template ends at the end of the text. Template
 // literals contribute the tokens of their ${…} parts.
 func lex(src string) []token {
-	var toks []token
+	toks := make([]token, 0, 8)
 	lexInto(src, 0, len(src), false, &toks)
 	return toks
 }
@@ -188,13 +188,16 @@ type Ref struct {
 // keywords and globals. off is expr's offset in the document.
 func freeRefs(expr string, off int) []Ref {
 	toks := lex(expr)
-	local := map[string]bool{}
+	var local map[string]bool // made only for an arrow function: most expressions have none
 	// Arrow parameters: x => …, (a, { b }, [c]) => …
 	for i, t := range toks {
 		if t.text != "=>" || t.kind != tokPunct || i == 0 {
 			continue
 		}
 		p := toks[i-1]
+		if local == nil {
+			local = map[string]bool{}
+		}
 		if p.kind == tokIdent {
 			local[p.text] = true
 			continue

@@ -162,6 +162,14 @@ func isSpace(c byte) bool      { return c == ' ' || c == '\t' || c == '\n' || c 
 func isLineBreak(c byte) bool  { return c == '\n' || c == '\r' }
 func isBlankSpace(c byte) bool { return c == ' ' || c == '\t' }
 
+// plain are the bytes that start nothing the scanner reads.
+var plain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = !strings.ContainsRune("\\`<{\n\r", rune(c))
+	}
+	return t
+}()
+
 // scan reads text[start:end].
 func (s *scanner) scan(start, end int) {
 	text := s.text
@@ -198,6 +206,13 @@ func (s *scanner) scan(start, end int) {
 			}
 		default:
 			i++
+			// Skip to the next byte that can start something; not past a
+			// line break, since a line's start is where a fence opens.
+			if !isLineBreak(c) {
+				for i < end && plain[text[i]] {
+					i++
+				}
+			}
 		}
 	}
 	for len(s.stack) > 0 {

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ResolutionKind is the tier that answers a component name.
@@ -209,9 +210,47 @@ func (r *resolver) read(p string) *Component {
 		r.missing[p] = true
 		return nil
 	}
-	c := Parse(string(data))
-	c.Path = p
+	c := parseShared(p, data)
 	r.parsed[p] = c
+	return c
+}
+
+// shared holds the components parsed from files, by path and content: every
+// workflow that invokes UserCheckpoint reads the same file, and a language
+// server re-analyses on every edit. A Component is never modified once
+// parsed, so analyses share it. Bounded: cleared when full; large files are
+// not kept.
+var shared struct {
+	sync.Mutex
+	m map[string]*Component
+}
+
+const (
+	sharedMax     = 512
+	sharedMaxFile = 64 << 10
+)
+
+func parseShared(p string, data []byte) *Component {
+	if len(data) > sharedMaxFile {
+		c := Parse(string(data))
+		c.Path = p
+		return c
+	}
+	key := p + "\x00" + string(data)
+	shared.Lock()
+	c := shared.m[key]
+	shared.Unlock()
+	if c != nil {
+		return c
+	}
+	c = Parse(key[len(p)+1:])
+	c.Path = p
+	shared.Lock()
+	if shared.m == nil || len(shared.m) >= sharedMax {
+		shared.m = map[string]*Component{}
+	}
+	shared.m[key] = c
+	shared.Unlock()
 	return c
 }
 
