@@ -236,12 +236,15 @@ func referenceHover(doc *analysis.Document, r *workflow.Reference) string {
 		default:
 			b.WriteString(": no binding in scope.")
 		}
-	case len(r.Bindings) == 1:
+	case len(r.Bindings) == 1 && r.EarlierBindings == 0:
 		b.WriteString(" " + bindingText(doc, r.Bindings[0]))
 	default:
 		b.WriteString(": one of these bindings, depending on the branches taken:")
 		for _, bd := range r.Bindings {
 			b.WriteString("\n- " + bindingText(doc, bd))
+		}
+		if n := r.EarlierBindings; n > 0 {
+			fmt.Fprintf(&b, "\n- or one of %d earlier bindings.", n)
 		}
 	}
 	return b.String()

@@ -183,11 +183,18 @@ func (k *checker) gateOf(t *Tag) ifGate {
 	if a == nil || a.Kind != AttrExpr {
 		return g
 	}
-	for name, cp := range k.cps {
-		if k.cd.requires(a.Value, name) && (g.then == nil || cp.Tag.Span.Start > g.then.Tag.Span.Start) {
+	// The checkpoints the condition names, looked up from its conjuncts
+	// (not every checkpoint tried against it: a long workflow has
+	// thousands).
+	c := k.cd.get(a.Value)
+	for _, x := range c.conj {
+		name, ok := strings.CutSuffix(x, ".proceed")
+		if cp := k.cps[name]; ok && cp != nil && (g.then == nil || cp.Tag.Span.Start > g.then.Tag.Span.Start) {
 			g.then = cp
 		}
-		if k.cd.requiresNot(a.Value, name) {
+	}
+	if name, ok := strings.CutSuffix(c.neg, ".proceed"); c.negated && ok {
+		if cp := k.cps[name]; cp != nil {
 			g.els = cp
 		}
 	}
@@ -333,18 +340,47 @@ func destructured(code string, start, end int) []decl {
 // branches implied by the ones we are in) and any after it; earlier ones are
 // overwritten by it. A name rebound at every stage of a long workflow has
 // thousands of bindings, of which a reader sees one.
-func (k *checker) lookup(name string) []*Binding {
-	var out []*Binding
+//
+// At most maxBindingsRead are returned, the latest; earlier says how many
+// more there were. A reference reading one of hundreds of branch bindings
+// is judged by the latest (a binding in both branches of one <If> further
+// back than that is not seen): reading them all made a long workflow
+// quadratic in time and memory.
+func (k *checker) lookup(name string) (out []*Binding, earlier int) {
 	for i := len(k.scopes) - 1; i >= 0; i-- {
 		bs := k.scopes[i].names[name]
+		from, certain, capped := 0, false, false
 		for j := len(bs) - 1; j >= 0; j-- {
+			if len(out)+len(bs)-j > maxBindingsRead {
+				from, capped = j+1, true
+				break
+			}
 			if k.cd.impliedAll(bs[j].Guards, k.guards) {
-				return append(out, bs[j:]...)
+				from, certain = j, true
+				break
 			}
 		}
-		out = append(out, bs...)
+		out = append(out, bs[from:]...)
+		if capped {
+			earlier = from
+			for _, s := range k.scopes[:i] {
+				earlier += len(s.names[name])
+			}
+			return out, earlier
+		}
+		if certain {
+			return out, 0
+		}
 	}
-	return out
+	return out, 0
+}
+
+const maxBindingsRead = 64
+
+// bound reports whether name has a binding in scope.
+func (k *checker) bound(name string) bool {
+	bs, _ := k.lookup(name)
+	return len(bs) > 0
 }
 
 func (k *checker) refText(p *Placeholder) {
@@ -361,13 +397,13 @@ func (k *checker) refText(p *Placeholder) {
 		k.refProps(ref)
 		return
 	case "meta":
-		if len(ref.Path) > 0 && len(k.lookup("meta")) == 0 && !k.hasMeta(ref.Path[0]) {
+		if len(ref.Path) > 0 && !k.bound("meta") && !k.hasMeta(ref.Path[0]) {
 			k.report(RuleUnknownPlaceholder, p.Span, fmt.Sprintf("{meta.%s}: the front matter has no %q key, so this renders as empty text",
 				strings.Join(ref.Path, "."), ref.Path[0]))
 		}
 		return
 	}
-	ref.Bindings = k.lookup(ref.Name)
+	ref.Bindings, ref.EarlierBindings = k.lookup(ref.Name)
 	if p.InCode {
 		return
 	}
@@ -404,13 +440,13 @@ func (k *checker) refExpr(r Ref, t *Tag, a *Attr) {
 	case "meta", "env":
 		return
 	}
-	ref.Bindings = k.lookup(r.Name)
+	ref.Bindings, ref.EarlierBindings = k.lookup(r.Name)
 	k.checkBound(ref)
 }
 
 // refProps checks props.x against the declared props.
 func (k *checker) refProps(ref *Reference) {
-	if len(ref.Path) == 0 || len(k.lookup("props")) > 0 {
+	if len(ref.Path) == 0 || k.bound("props") {
 		return
 	}
 	name := ref.Path[0]

@@ -242,12 +242,18 @@ const maxEscapesReported = 3
 // on in one condition; beyond it no fix is offered.
 const maxWrapConjuncts = 4
 
-// escapes are what one transition escapes: the first few, how many in all,
-// and the checkpoint names a wrapper would gate it on.
+// escapes are what one transition escapes: the first few, whether there
+// are more, and the checkpoint names a wrapper would gate it on.
 type escapes struct {
 	first []escape // at most maxEscapesReported
-	n     int
+	more  bool
 	names []string // distinct, at most maxWrapConjuncts+1
+}
+
+// saturated reports that nothing more needs to be known of t's escapes:
+// more than are reported, and too many names for a wrap fix.
+func (es *escapes) saturated() bool {
+	return es != nil && es.more && len(es.names) > maxWrapConjuncts
 }
 
 // checkGating reports every transition that runs after a bound checkpoint
@@ -258,6 +264,20 @@ func (k *checker) checkGating(transitions []*Tag) {
 	var order []*Tag
 	transitions = slices.Clone(transitions)
 	slices.SortStableFunc(transitions, func(a, b *Tag) int { return a.Span.Start - b.Span.Start })
+	// Transitions holding others: their escapes cover the inner ones, so
+	// they are always worked out in full.
+	outer := map[*Tag]bool{}
+	isTr := map[*Tag]bool{}
+	for _, t := range transitions {
+		isTr[t] = true
+	}
+	for _, t := range transitions {
+		for p := t.Parent; p != nil; p = p.Parent {
+			if isTr[p] {
+				outer[p] = true
+			}
+		}
+	}
 	for _, cp := range k.m.Checkpoints {
 		if cp.Name == "" {
 			continue
@@ -288,6 +308,9 @@ func (k *checker) checkGating(transitions []*Tag) {
 			}
 			if t == c || contains(t, c) || contains(c, t) {
 				continue
+			}
+			if escaped[t].saturated() && !outer[t] {
+				continue // an unnested workflow's every stage escapes every earlier checkpoint: quadratic work for nothing new
 			}
 			if enclosingTest(t) != test {
 				continue // each <Test> is a body of its own
@@ -320,9 +343,10 @@ func (k *checker) checkGating(transitions []*Tag) {
 				escaped[t] = es
 				order = append(order, t)
 			}
-			es.n++
 			if len(es.first) < maxEscapesReported {
 				es.first = append(es.first, escape{cp: cp, loopBack: back, inElse: inElse})
+			} else {
+				es.more = true
 			}
 			if !inElse && !back && len(es.names) <= maxWrapConjuncts && !slices.Contains(es.names, cp.Name) {
 				es.names = append(es.names, cp.Name)
@@ -354,12 +378,8 @@ func (k *checker) checkGating(transitions []*Tag) {
 				msg = fmt.Sprintf("<%s> runs after checkpoint %s (line %d) without being gated on %s.proceed: it runs even when the user declined",
 					t.Name, cp.Name, k.line(cp.Tag.Span.Start), cp.Name)
 			}
-			if more := es.n - len(es.first); more > 0 && i == len(es.first)-1 {
-				msg += fmt.Sprintf("; it escapes %d more checkpoint", more)
-				if more > 1 {
-					msg += "s"
-				}
-				msg += " too (nest each stage inside the previous stage's gate, or bind every checkpoint to one name so that the latest decision gates)"
+			if es.more && i == len(es.first)-1 {
+				msg += "; it escapes more checkpoints too (nest each stage inside the previous stage's gate, or bind every checkpoint to one name so that the latest decision gates)"
 			}
 			opts := []func(*analysis.Finding){analysis.WithRelated(cp.Tag.NameSpan, "checkpoint "+cp.Name)}
 			if fix != nil && !e.inElse && !e.loopBack {

@@ -90,8 +90,12 @@ type Reference struct {
 	Attr        *Attr        // the attribute; nil in text
 	Placeholder *Placeholder // the placeholder; nil in an expression
 	// Bindings are the bindings in scope the name may read (empty for
-	// props, meta and unbound names).
+	// props, meta and unbound names), the latest maxBindingsRead of them.
 	Bindings []*Binding
+	// EarlierBindings counts the bindings it may also read that Bindings
+	// leaves out: a name bound in a branch of every stage of a long
+	// workflow.
+	EarlierBindings int
 	// Prop is the declared prop a props.x reference reads, or nil.
 	Prop *Prop
 }
