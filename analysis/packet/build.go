@@ -1,6 +1,7 @@
 package packet
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
@@ -37,24 +38,26 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 
 	m := &Model{}
 	var cur *Packet
-	seen := map[int]*Section{}
+	// The heading indices, once: a file of many packets asks startsPacket
+	// about the rest of them at every packet.
+	indices := make([]int, len(heads))
+	for j, hd := range heads {
+		indices[j] = hd.index
+	}
+	var seen [numSections]*Section
 	for j, hd := range heads {
 		s := &Section{Index: hd.index, Heading: hd.h}
-		if first := seen[hd.index]; hd.index >= 0 && first != nil {
-			rest := make([]int, len(heads)-j)
-			for k := range rest {
-				rest[k] = heads[j+k].index
-			}
-			if startsPacket(rest) {
+		if hd.index >= 0 && seen[hd.index] != nil {
+			if startsPacket(indices[j:]) {
 				cur = nil
 			} else {
-				s.DuplicateOf = first
+				s.DuplicateOf = seen[hd.index]
 			}
 		}
 		if cur == nil {
 			cur = &Packet{}
 			m.Packets = append(m.Packets, cur)
-			seen = map[int]*Section{}
+			seen = [numSections]*Section{}
 		}
 		if hd.index >= 0 && seen[hd.index] == nil {
 			seen[hd.index] = s
@@ -213,6 +216,18 @@ func findMarkers(doc *analysis.Document) []*Marker {
 			}
 		}
 	}
+	// noComment: no segment holds (the start of) a comment, so no joined
+	// run of them does; most HTML is not a comment, and joining allocates.
+	noComment := func(segs *gtext.Segments, extra ...gtext.Segment) bool {
+		start, stop := len(doc.Source), 0
+		for i := 0; i < segs.Len(); i++ {
+			start, stop = min(start, segs.At(i).Start), max(stop, segs.At(i).Stop)
+		}
+		for _, s := range extra {
+			start, stop = min(start, s.Start), max(stop, s.Stop)
+		}
+		return start >= stop || !bytes.Contains(doc.Source[start:stop], []byte("<!--"))
+	}
 	_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -221,6 +236,9 @@ func findMarkers(doc *analysis.Document) []*Marker {
 		case *ast.Blockquote:
 			return ast.WalkSkipChildren, nil
 		case *ast.HTMLBlock:
+			if n.HasClosure() && noComment(n.Lines(), n.ClosureLine) || !n.HasClosure() && noComment(n.Lines()) {
+				break
+			}
 			segs := n.Lines()
 			if n.HasClosure() {
 				segs = gtext.NewSegments()
@@ -231,7 +249,9 @@ func findMarkers(doc *analysis.Document) []*Marker {
 			}
 			scan(joined(segs), true)
 		case *ast.RawHTML:
-			scan(joined(n.Segments), false)
+			if !noComment(n.Segments) {
+				scan(joined(n.Segments), false)
+			}
 		}
 		return ast.WalkContinue, nil
 	})

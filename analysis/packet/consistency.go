@@ -91,7 +91,7 @@ var (
 // readConsistency reads the contract's inputs from a packet.
 func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Packet) *Consistency {
 	c := &Consistency{}
-	text := pt.raw
+	text := pt.b
 	str := pt.at
 	need := p.Section(NeedFromYou)
 	if need != nil {
@@ -107,7 +107,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 	// What Needs Your Review: its items and their classes.
 	informational := map[analysis.Span]bool{}
 	if rev := p.Section(NeedsReview); rev != nil && !ph.whole(ListPlaceholder, str(rev.Body)) {
-		for _, item := range reviewItems(doc, rev.Body) {
+		for _, item := range reviewItems(pt, rev.Body) {
 			t := str(item)
 			ri := ReviewItem{Span: item}
 			lead := analysis.Span{Start: item.Start, End: min(item.End, item.Start+40)}
@@ -236,8 +236,9 @@ func held(pt *proseText, ph *phrases, body analysis.Span) (Fact, []analysis.Span
 	}
 	var unheld []analysis.Span
 	covered, conditionals := false, 0
+	var w []string // one buffer for every sentence's words: nothing keeps them
 	for _, s := range sentences(pt, body) {
-		w := words(s.Text)
+		w = appendWords(w[:0], s.Text)
 		switch {
 		case conditionalWords(ph, w):
 			covered = true
@@ -268,9 +269,8 @@ func held(pt *proseText, ph *phrases, body analysis.Span) (Fact, []analysis.Span
 // statesResponse reads What I Need From You: a request, a quoted reply, a
 // list of options, or a question.
 func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
-	raw := string(pt.raw[body.Start:body.End])
 	t := pt.at(body)
-	text := pt.raw
+	text := pt.b
 	at := func(loc []int, why string) Fact {
 		return Fact{Value: true, Spans: []analysis.Span{{Start: body.Start + loc[0], End: body.Start + loc[1]}}, Why: why}
 	}
@@ -281,10 +281,18 @@ func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
 		return at(loc, "What I Need From You quotes the reply wanted")
 	}
 	items := 0
-	for _, line := range strings.Split(raw, "\n") {
-		if itemMarker([]byte(line)) > 0 {
+	for start := body.Start; ; { // each line, as the text breaks them
+		end := body.End
+		if k := strings.IndexByte(pt.text[start:body.End], '\n'); k >= 0 {
+			end = start + k
+		}
+		if itemMarker(text[start:end], pt.text[start:end]) > 0 {
 			items++
 		}
+		if end == body.End {
+			break
+		}
+		start = end + 1
 	}
 	if items >= 2 {
 		return Fact{Value: true, Spans: []analysis.Span{trimSpan(text, body)}, Why: "What I Need From You lists the options"}
@@ -297,14 +305,10 @@ func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
 
 // reviewItems are the list items of What Needs Your Review, or its
 // paragraphs when it has no list.
-func reviewItems(doc *analysis.Document, body analysis.Span) []analysis.Span {
+func reviewItems(pt *proseText, body analysis.Span) []analysis.Span {
 	var lists, paras []analysis.Span
-	for n := doc.Root.FirstChild(); n != nil; n = n.NextSibling() {
-		s, ok := blockSpan(n)
-		if !ok || s.Start < body.Start || s.Start >= body.End {
-			continue
-		}
-		switch n := n.(type) {
+	for _, b := range pt.blocksIn(body) {
+		switch n := b.n.(type) {
 		case *ast.List:
 			for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 				if is, ok := blockSpan(it); ok {
@@ -312,7 +316,7 @@ func reviewItems(doc *analysis.Document, body analysis.Span) []analysis.Span {
 				}
 			}
 		case *ast.Paragraph:
-			paras = append(paras, s)
+			paras = append(paras, b.span)
 		}
 	}
 	if len(lists) > 0 {

@@ -64,7 +64,7 @@ var consistencyRules = []*analysis.Rule{RuleAutoContinue, RuleResponseMissing, R
 
 const heldSentence = "The work is held until you reply."
 
-func checkConsistency(pass *analysis.Pass, p *Packet) {
+func checkConsistency(pass *analysis.Pass, d *docChecks, p *Packet) {
 	c := p.Consistency
 	if c == nil {
 		return
@@ -107,7 +107,7 @@ func checkConsistency(pass *analysis.Pass, p *Packet) {
 		pass.Report(RuleResponseMissing, need.Heading.Span, ReasonResponseMissing, request,
 			analysis.WithFix(analysis.Fix{
 				Title: "Add the response wanted",
-				Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: lineBreak(doc) + lineBreak(doc) + `Reply "approve" to go ahead, or tell me what to change.`}},
+				Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + `Reply "approve" to go ahead, or tell me what to change.`}},
 			}))
 	}
 
@@ -133,7 +133,7 @@ func checkConsistency(pass *analysis.Pass, p *Packet) {
 	}
 	fixes = append(fixes, request, analysis.WithFix(analysis.Fix{
 		Title: "Add: " + heldSentence,
-		Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: lineBreak(doc) + lineBreak(doc) + heldSentence}},
+		Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + heldSentence}},
 	}))
 	pass.Report(RuleNotHeld, at, msg, fixes...)
 }
@@ -147,8 +147,8 @@ func trimmedEnd(doc *analysis.Document, s analysis.Span) int {
 func sentenceAround(pass *analysis.Pass, sp analysis.Span) analysis.Span {
 	n := pass.Doc.Lines.LineOf(sp.Start)
 	block := analysis.Span{Start: pass.Doc.Lines.LineStart(n), End: pass.Doc.Lines.LineEnd(n)}
-	line := []byte(pass.Doc.String(block))
-	for _, s := range sentences(&proseText{raw: line, flat: string(line)}, analysis.Span{End: block.Len()}) {
+	line := pass.Doc.String(block)
+	for _, s := range sentences(&proseText{b: []byte(line), flat: line, text: line}, analysis.Span{End: block.Len()}) {
 		s.Span.Start += block.Start
 		s.Span.End += block.Start
 		if s.Span.Start <= sp.Start && sp.End <= s.Span.End {

@@ -1,77 +1,208 @@
 package packet
 
 import (
+	"bytes"
+	"encoding/binary"
+	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/yuin/goldmark/ast"
 )
 
-// prose is the document's text with everything that is not the author's
-// own prose blanked out (code, HTML, block quotes, link destinations), byte
-// for byte, so that phrase matches keep their offsets.
-func prose(doc *analysis.Document) []byte {
-	b := []byte(doc.Text)
-	blank := func(start, end int) {
-		for i := max(start, 0); i < min(end, len(b)); i++ {
-			if b[i] != '\n' && b[i] != '\r' {
-				b[i] = ' '
-			}
+// proseWalk blanks, in b (the document's text folded), everything that is not the
+// author's own prose (code, HTML, block quotes), byte for byte, so that
+// phrase matches keep their offsets. One walk of the tree also yields every
+// node's blockSpan, which the blanking and reviewItems need: calling
+// blockSpan per node walked each subtree again.
+type proseWalk struct {
+	doc *analysis.Document
+	b   []byte
+}
+
+// blank makes a stretch spaces. The buffer is flat, its line breaks spaces
+// already, so a blanked stretch is spaces through.
+func (w *proseWalk) blank(start, end int) {
+	if start, end = max(start, 0), min(end, len(w.b)); start < end {
+		for i := start; i < end; i++ {
+			w.b[i] = ' '
 		}
 	}
-	blankLines := func(first, last int) { // whole lines, by line number
-		blank(doc.Lines.LineStart(first), doc.Lines.LineEnd(last))
+}
+
+func (w *proseWalk) blankLines(first, last int) { // whole lines, by line number
+	w.blank(w.doc.Lines.LineStart(first), w.doc.Lines.LineEnd(last))
+}
+
+// visit returns blockSpan(n) (Start -1 when it has none). live is false
+// under a node whose text is blanked whole (a code block, HTML block, block
+// quote or code span): nothing under it is blanked on its own. Blanking
+// only ever turns bytes into spaces, so doing it after the children rather
+// than before changes nothing.
+func (w *proseWalk) visit(n ast.Node, live bool) analysis.Span {
+	s := analysis.Span{Start: -1}
+	add := func(start, stop int) {
+		if s.Start < 0 || start < s.Start {
+			s.Start = start
+		}
+		if stop > s.End {
+			s.End = stop
+		}
 	}
+	if n.Type() == ast.TypeBlock {
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			add(seg.Start, seg.Stop)
+		}
+	}
+	switch t := n.(type) {
+	case *ast.Text:
+		add(t.Segment.Start, t.Segment.Stop)
+	case *ast.RawHTML:
+		for i := 0; i < t.Segments.Len(); i++ {
+			add(t.Segments.At(i).Start, t.Segments.At(i).Stop)
+		}
+	}
+	whole := false
+	if live {
+		switch n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.Blockquote, *ast.CodeSpan:
+			whole = true
+		}
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if cs := w.visit(c, live && !whole); cs.Start >= 0 {
+			add(cs.Start, cs.End)
+		}
+	}
+	if live {
+		w.blankNode(n, s)
+	}
+	return s
+}
+
+// blankNode blanks what of a node is not prose, given its blockSpan.
+func (w *proseWalk) blankNode(n ast.Node, s analysis.Span) {
+	doc := w.doc
+	ok := s.Start >= 0
+	switch n := n.(type) {
+	case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.Blockquote:
+		if ok {
+			first, last := doc.Lines.LineOf(s.Start), doc.Lines.LineOf(max(s.End-1, s.Start))
+			if fc, ok := n.(*ast.FencedCodeBlock); ok {
+				first, last = fenceLines(doc, fc, first, last)
+			}
+			if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
+				last = max(last, doc.Lines.LineOf(hb.ClosureLine.Start))
+			}
+			w.blankLines(first, last)
+		} else if fc, ok := n.(*ast.FencedCodeBlock); ok && fc.Info != nil {
+			l := doc.Lines.LineOf(fc.Info.Segment.Start)
+			w.blankLines(l, min(l+1, doc.Lines.LineCount()-1))
+		}
+	case *ast.CodeSpan:
+		if ok {
+			w.blank(s.Start-1, s.End+1) // and the backticks next to it
+		}
+	case *ast.RawHTML:
+		for i := 0; i < n.Segments.Len(); i++ {
+			w.blank(n.Segments.At(i).Start, n.Segments.At(i).Stop)
+		}
+	}
+}
+
+// topBlock is a top-level block of the document with its blockSpan.
+type topBlock struct {
+	n    ast.Node
+	span analysis.Span
+}
+
+// prose is the document's text, lower-cased and flat (line breaks and tabs
+// made spaces), with everything that is not the author's own prose blanked
+// out (code, HTML, block quotes, link destinations), byte for byte, so that
+// phrase matches keep their offsets; and the top-level blocks that have
+// text, in order.
+func prose(doc *analysis.Document) ([]byte, []topBlock) {
+	src := doc.Text
+	b := []byte(src)
+	foldProse(b)
+	w := &proseWalk{doc: doc, b: b}
 	if fm := doc.FrontMatter; fm != nil {
-		blank(fm.Span.Start, fm.Span.End)
+		w.blank(fm.Span.Start, fm.Span.End)
 	}
-	_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
+	// The root (a document node) has no lines or text of its own and is
+	// never blanked: its children are walked directly to keep their spans.
+	n := 0
+	for c := doc.Root.FirstChild(); c != nil; c = c.NextSibling() {
+		n++
+	}
+	top := make([]topBlock, 0, n)
+	for c := doc.Root.FirstChild(); c != nil; c = c.NextSibling() {
+		if s := w.visit(c, true); s.Start >= 0 {
+			top = append(top, topBlock{c, s})
 		}
-		switch n := n.(type) {
-		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.Blockquote:
-			if s, ok := blockSpan(n); ok {
-				first, last := doc.Lines.LineOf(s.Start), doc.Lines.LineOf(max(s.End-1, s.Start))
-				if fc, ok := n.(*ast.FencedCodeBlock); ok {
-					first, last = fenceLines(doc, fc, first, last)
-				}
-				if hb, ok := n.(*ast.HTMLBlock); ok && hb.HasClosure() {
-					last = max(last, doc.Lines.LineOf(hb.ClosureLine.Start))
-				}
-				blankLines(first, last)
-			} else if fc, ok := n.(*ast.FencedCodeBlock); ok && fc.Info != nil {
-				l := doc.Lines.LineOf(fc.Info.Segment.Start)
-				blankLines(l, min(l+1, doc.Lines.LineCount()-1))
-			}
-			return ast.WalkSkipChildren, nil
-		case *ast.CodeSpan:
-			if s, ok := blockSpan(n); ok {
-				blank(s.Start-1, s.End+1) // and the backticks next to it
-			}
-			return ast.WalkSkipChildren, nil
-		case *ast.RawHTML:
-			for i := 0; i < n.Segments.Len(); i++ {
-				blank(n.Segments.At(i).Start, n.Segments.At(i).Stop)
-			}
-		}
-		return ast.WalkContinue, nil
-	})
-	// Link destinations: "](…)" up to the closing parenthesis on that line.
+	}
+	// Link destinations: "](…)" up to the closing parenthesis on that line
+	// (the text says where lines break: the prose has spaces there).
 	for i := 0; i+1 < len(b); i++ {
-		if b[i] != ']' || b[i+1] != '(' {
+		k := bytes.IndexByte(b[i:len(b)-1], ']')
+		if k < 0 {
+			break
+		}
+		if i += k; b[i+1] != '(' {
 			continue
 		}
 		j := i + 2
-		for j < len(b) && b[j] != ')' && b[j] != '\n' {
+		for j < len(b) && b[j] != ')' && src[j] != '\n' {
 			j++
 		}
 		if j < len(b) && b[j] == ')' {
-			blank(i+1, j+1)
+			w.blank(i+1, j+1)
 			i = j
 		}
 	}
-	return b
+	return b, top
+}
+
+// The prose passes run over whole documents, so they work eight bytes at a
+// time where they can.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// foldProse lower-cases the ASCII letters of b and makes its line breaks and
+// tabs spaces, in place.
+func foldProse(b []byte) {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		low := x &^ highs                                                          // each byte's low seven bits: no carry between bytes below
+		upper := (low + (0x80-'A')*ones) &^ (low + (0x80-'Z'-1)*ones) &^ x & highs // ASCII, >= 'A' and not > 'Z'
+		// Only bytes below 0x0e can be '\t', '\n' or '\r'; this test finds
+		// whether there is one exactly.
+		if (x-0x0e*ones)&^x&highs != 0 {
+			for k := i; k < i+8; k++ {
+				if c := b[k]; c == '\n' || c == '\r' || c == '\t' {
+					b[k] = ' '
+				}
+			}
+			x = binary.LittleEndian.Uint64(b[i:])
+		} else if upper == 0 {
+			continue
+		}
+		binary.LittleEndian.PutUint64(b[i:], x|upper>>2) // 0x80>>2 is the case bit, 0x20
+	}
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c >= 'A' && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		case c == '\n' || c == '\r' || c == '\t':
+			b[i] = ' '
+		}
+	}
 }
 
 // fenceLines widens a fenced block's content lines to its fences.
@@ -129,10 +260,13 @@ type sentence struct {
 }
 
 // itemMarker returns the length of the list marker (and the spaces after
-// it) that starts line, or 0: "- ", "* ", "+ ", "• ", "1. ", "2) ".
-func itemMarker(line []byte) int {
+// it) that starts line, or 0: "- ", "* ", "+ ", "• ", "1. ", "2) ". src is
+// the line as the document's text has it: the prose makes a line break a
+// space, and a line break is not one here.
+func itemMarker(line []byte, src string) int {
+	space := func(k int) bool { return line[k] == '\t' || line[k] == ' ' && src[k] != '\r' && src[k] != '\n' }
 	i := 0
-	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+	for i < len(line) && space(i) {
 		i++
 	}
 	j := i
@@ -150,10 +284,10 @@ func itemMarker(line []byte) int {
 		}
 		j++
 	}
-	if j >= len(line) || (line[j] != ' ' && line[j] != '\t') {
+	if j >= len(line) || !space(j) {
 		return 0
 	}
-	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+	for j < len(line) && space(j) {
 		j++
 	}
 	return j
@@ -162,7 +296,7 @@ func itemMarker(line []byte) int {
 // sentences splits the prose in span into sentences: at sentence-final
 // punctuation, blank lines, and the start of list items and headings.
 func sentences(pt *proseText, span analysis.Span) []sentence {
-	text := pt.raw
+	text, src := pt.b, pt.text
 	var out []sentence
 	emit := func(start, end int) {
 		for start < end && isSpace(text[start]) {
@@ -177,29 +311,29 @@ func sentences(pt *proseText, span analysis.Span) []sentence {
 	}
 	// First cut into blocks: a blank line, or a line that starts an item or heading, starts a new one.
 	start := span.Start
-	lineStart := span.Start
-	for i := span.Start; i <= span.End; i++ {
-		if i < span.End && text[i] != '\n' {
-			continue
+	for lineStart := span.Start; lineStart <= span.End; {
+		i := span.End
+		if k := strings.IndexByte(src[lineStart:span.End], '\n'); k >= 0 {
+			i = lineStart + k
 		}
 		// text[lineStart:i] is a line
 		line := text[lineStart:i]
-		if lineStart > start && (len(bytesTrim(line)) == 0 || itemMarker(line) > 0 || bytesTrim(line)[0] == '#') {
-			splitBlock(text, start, lineStart, emit)
+		if lineStart > start && (len(bytesTrim(line)) == 0 || itemMarker(line, src[lineStart:i]) > 0 || bytesTrim(line)[0] == '#') {
+			splitBlock(text, src, start, lineStart, emit)
 			start = lineStart
 		}
 		lineStart = i + 1
 	}
-	splitBlock(text, start, span.End, emit)
+	splitBlock(text, src, start, span.End, emit)
 	return out
 }
 
-func splitBlock(text []byte, start, end int, emit func(int, int)) {
+func splitBlock(text []byte, src string, start, end int, emit func(int, int)) {
 	if end <= start {
 		return
 	}
 	block := text[start:end]
-	if m := itemMarker(block); m > 0 { // a list marker is not part of the sentence
+	if m := itemMarker(block, src[start:end]); m > 0 { // a list marker is not part of the sentence
 		start += m
 		block = text[start:end]
 	}
@@ -233,28 +367,54 @@ func bytesTrim(b []byte) []byte {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// proseText is the prose twice: lower-cased with its line breaks (for
-// splitting), and flat, line breaks made spaces (for matching phrases).
+// proseText is the document's prose, lower-cased and flat (for splitting
+// into sentences and matching phrases), and where its lines break.
 type proseText struct {
-	raw  []byte
+	b    []byte // the prose: never written once built (flat is the same bytes)
 	flat string
+	// text is the document's text: the prose has a space where the text
+	// breaks a line, and the text says which spaces those are.
+	text string
 	m    matches // every phrase of every list in flat
+	// top is the document's top-level blocks with text, in order; sorted
+	// when their spans' starts never decrease (then reviewItems looks a
+	// section's blocks up by binary search, not by a scan of the document
+	// per packet).
+	top    []topBlock
+	sorted bool
 }
 
 func newProseText(doc *analysis.Document) *proseText {
-	raw := prose(doc)
-	flatB := make([]byte, len(raw))
-	for i, c := range raw {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-			raw[i] = c
+	b, top := prose(doc)
+	// b is written once, above, and never modified: it is made a string
+	// without copying it again (a document can be megabytes).
+	pt := &proseText{b: b, flat: unsafe.String(unsafe.SliceData(b), len(b)), text: doc.Text, top: top, sorted: true}
+	for i := 1; i < len(top); i++ {
+		if top[i].span.Start < top[i-1].span.Start {
+			pt.sorted = false
+			break
 		}
-		if c == '\n' || c == '\r' || c == '\t' {
-			c = ' '
-		}
-		flatB[i] = c
 	}
-	return &proseText{raw: raw, flat: string(flatB)}
+	return pt
+}
+
+// blocksIn returns the top-level blocks whose text starts in span, in order.
+func (pt *proseText) blocksIn(span analysis.Span) []topBlock {
+	if !pt.sorted {
+		var out []topBlock
+		for _, b := range pt.top {
+			if b.span.Start >= span.Start && b.span.Start < span.End {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	i := sort.Search(len(pt.top), func(i int) bool { return pt.top[i].span.Start >= span.Start })
+	j := i
+	for j < len(pt.top) && pt.top[j].span.Start < span.End {
+		j++
+	}
+	return pt.top[i:j]
 }
 
 // find returns the phrases of a list in span, relative to its start.
@@ -262,10 +422,7 @@ func (pt *proseText) find(list string, s analysis.Span) [][]int { return pt.m.in
 
 // first returns the first phrase of a list in span, or nil.
 func (pt *proseText) first(list string, s analysis.Span) []int {
-	if f := pt.find(list, s); len(f) > 0 {
-		return f[0]
-	}
-	return nil
+	return pt.m.firstIn(list, s.Start, s.End)
 }
 
 // at is the flat text of a span.

@@ -3,6 +3,7 @@ package packet
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
@@ -123,17 +124,78 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) any {
 	m := BuildWith(pass.Doc, pass.Config)
+	d := &docChecks{doc: pass.Doc}
 	for _, p := range m.Packets {
-		checkSections(pass, p)
-		checkMarkers(pass, p)
-		checkConsistency(pass, p)
+		checkSections(pass, d, p)
+		checkMarkers(pass, d, p)
+		checkConsistency(pass, d, p)
 	}
 	return m
 }
 
+// docChecks is what the checks ask of the whole document, worked out once
+// a document rather than once a packet or finding: a file can hold
+// hundreds of packets.
+type docChecks struct {
+	doc *analysis.Document
+	nl  string
+	// blocks are the code and HTML blocks as inBlock reaches them, by
+	// start; reach[i] is the furthest any of blocks[:i+1] reaches.
+	blocks     []analysis.Span
+	reach      []int
+	blocksDone bool
+}
+
+// lineBreak is the document's line break: CRLF when it uses them.
+func (d *docChecks) lineBreak() string {
+	if d.nl == "" {
+		d.nl = "\n"
+		if strings.Contains(d.doc.Text, "\r\n") {
+			d.nl = "\r\n"
+		}
+	}
+	return d.nl
+}
+
+// inBlock reports whether offset lies in (or at the end of) a code block or
+// an HTML block: from the start of the block's first line to the start of
+// the next block's first line (or the end of the text).
+func (d *docChecks) inBlock(offset int) bool {
+	if !d.blocksDone {
+		d.blocksDone = true
+		doc := d.doc
+		for n := doc.Root.FirstChild(); n != nil; n = n.NextSibling() {
+			switch n.(type) {
+			case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+			default:
+				continue
+			}
+			start := doc.Lines.LineStart(doc.Lines.LineOf(nodeStart(n)))
+			end := len(doc.Text)
+			if next := n.NextSibling(); next != nil {
+				end = doc.Lines.LineStart(doc.Lines.LineOf(nodeStart(next)))
+			}
+			d.blocks = append(d.blocks, analysis.Span{Start: start, End: end})
+		}
+		// A block without lines starts at 0 (see nodeStart): the starts
+		// need not increase.
+		slices.SortStableFunc(d.blocks, func(a, b analysis.Span) int { return a.Start - b.Start })
+		d.reach = make([]int, len(d.blocks))
+		for i, b := range d.blocks {
+			d.reach[i] = b.End
+			if i > 0 {
+				d.reach[i] = max(b.End, d.reach[i-1])
+			}
+		}
+	}
+	// The blocks starting at or before offset: does one reach it?
+	i := sort.Search(len(d.blocks), func(i int) bool { return d.blocks[i].Start > offset })
+	return i > 0 && d.reach[i-1] >= offset
+}
+
 func heading(i int) string { return `"## ` + analysis.PacketHeadings[i] + `"` }
 
-func checkSections(pass *analysis.Pass, p *Packet) {
+func checkSections(pass *analysis.Pass, d *docChecks, p *Packet) {
 	var known []*Section
 	for _, s := range p.Sections {
 		if s.Index < 0 {
@@ -162,7 +224,7 @@ func checkSections(pass *analysis.Pass, p *Packet) {
 		edit  analysis.Edit
 	}
 	var gaps []missing
-	nl := lineBreak(pass.Doc)
+	nl := d.lineBreak()
 	for i := range numSections {
 		if p.Section(i) != nil || (i == DiscussionPrompts && !boundary) {
 			continue
@@ -177,7 +239,7 @@ func checkSections(pass *analysis.Pass, p *Packet) {
 		if next != nil {
 			at := next.Heading.Span.Start
 			gaps = append(gaps, missing{i, analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: title + nl + nl}})
-		} else if at := trimmedEnd(pass.Doc, p.Span); !inBlock(pass.Doc, at) { // not into an open code or HTML block
+		} else if at := trimmedEnd(pass.Doc, p.Span); !d.inBlock(at) { // not into an open code or HTML block
 			gaps = append(gaps, missing{i, analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: nl + nl + title + nl}})
 		}
 	}
@@ -295,7 +357,7 @@ func longestIncreasing(ss []*Section) []bool {
 	return analysis.LongestIncreasing(keys)
 }
 
-func checkMarkers(pass *analysis.Pass, p *Packet) {
+func checkMarkers(pass *analysis.Pass, d *docChecks, p *Packet) {
 	doc := pass.Doc
 	var valid []*Marker
 	for _, mk := range p.Markers {
@@ -338,8 +400,8 @@ func checkMarkers(pass *analysis.Pass, p *Packet) {
 	var opts []func(*analysis.Finding)
 	// Appended to a code block or an HTML block left open, the marker would
 	// become part of it: no fix then.
-	if !inBlock(doc, end.Start) {
-		nl := lineBreak(doc)
+	if !d.inBlock(end.Start) {
+		nl := d.lineBreak()
 		opts = append(opts, analysis.WithFix(analysis.Fix{
 			Title: "Move the verdict marker to the end of the packet",
 			// Otherwise removing it can change how the text around it
@@ -350,35 +412,6 @@ func checkMarkers(pass *analysis.Pass, p *Packet) {
 	}
 	pass.Report(RuleMarkerPosition, mk.Span,
 		"the verdict marker must be the last line of the packet, after \"## What I Need From You\": move it there", opts...)
-}
-
-// lineBreak is the document's line break: CRLF when it uses them.
-func lineBreak(doc *analysis.Document) string {
-	if strings.Contains(doc.Text, "\r\n") {
-		return "\r\n"
-	}
-	return "\n"
-}
-
-// inBlock reports whether offset lies in (or at the end of) a code block or
-// an HTML block.
-func inBlock(doc *analysis.Document, offset int) bool {
-	for n := doc.Root.FirstChild(); n != nil; n = n.NextSibling() {
-		switch n.(type) {
-		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
-		default:
-			continue
-		}
-		start := doc.Lines.LineStart(doc.Lines.LineOf(nodeStart(n)))
-		end := len(doc.Text)
-		if next := n.NextSibling(); next != nil {
-			end = doc.Lines.LineStart(doc.Lines.LineOf(nodeStart(next)))
-		}
-		if offset >= start && offset <= end {
-			return true
-		}
-	}
-	return false
 }
 
 // nodeStart is the offset of a block's first line.

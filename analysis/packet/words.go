@@ -3,6 +3,7 @@ package packet
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // words splits lower-cased text into words (letters and digits, with
@@ -10,33 +11,56 @@ import (
 // The sentence tests below read words, not regular expressions: they run
 // on every sentence of What Happens Next.
 func words(s string) []string {
-	out := make([]string, 0, len(s)/6+1) // about one word in six bytes of prose
+	return appendWords(make([]string, 0, len(s)/6+1), s) // about one word in six bytes of prose
+}
+
+// appendWords appends the words of s to out.
+func appendWords(out []string, s string) []string {
 	start := -1
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		c, n := s[i], 1
 		var inWord bool
-		if r < 0x80 {
-			inWord = wordByte[byte(r)] && r != '_' || start >= 0 && (r == '\'' || r == '-')
+		if c < 0x80 {
+			inWord = wordByte[c] && c != '_' || start >= 0 && (c == '\'' || c == '-')
 		} else {
+			var r rune
+			r, n = utf8.DecodeRuneInString(s[i:])
 			inWord = unicode.IsLetter(r) || unicode.IsDigit(r) || start >= 0 && r == '’'
 		}
 		if inWord {
 			if start < 0 {
 				start = i
 			}
-			continue
+		} else {
+			if start >= 0 {
+				out = append(out, trimWord(s[start:i]))
+				start = -1
+			}
+			if c == ',' || c == ';' || c == ':' {
+				out = append(out, s[i:i+1])
+			}
 		}
-		if start >= 0 {
-			out = append(out, strings.TrimRight(s[start:i], "'’-"))
-			start = -1
-		}
-		if r == ',' || r == ';' || r == ':' {
-			out = append(out, string(r))
-		}
+		i += n
 	}
 	if start >= 0 {
-		out = append(out, strings.TrimRight(s[start:], "'’-"))
+		out = append(out, trimWord(s[start:]))
 	}
 	return out
+}
+
+// trimWord is strings.TrimRight(w, "'’-"), without its general cut-set
+// machinery (this runs for every word of a section).
+func trimWord(w string) string {
+	for {
+		switch {
+		case strings.HasSuffix(w, "'") || strings.HasSuffix(w, "-"):
+			w = w[:len(w)-1]
+		case strings.HasSuffix(w, "’"):
+			w = w[:len(w)-len("’")]
+		default:
+			return w
+		}
+	}
 }
 
 func in(w string, set ...string) bool {
@@ -58,7 +82,11 @@ func at(w []string, i int) string {
 
 // responseAt reports whether a phrase of the response list starts at word i.
 func (p *phrases) responseAt(w []string, i int) bool {
-	for _, seq := range p.responseSeqs[at(w, i)] {
+	x := at(w, i)
+	if x == "" || p.responseMask[x[0]]&(1<<min(len(x), 63)) == 0 {
+		return false // no response phrase starts with such a word: no map access
+	}
+	for _, seq := range p.responses.lookup(x) {
 		ok := true
 		for k, x := range seq {
 			if at(w, i+k) != x {
@@ -81,15 +109,26 @@ var userVerbs = []string{"approve", "reply", "respond", "confirm", "agree", "dec
 // after …". An objection clause ("flag this if you disagree") is not one.
 func conditional(ph *phrases, s string) bool { return conditionalWords(ph, words(s)) }
 
-// conditionalWords is conditional on the sentence's words.
+// conditionalWords is conditional on the sentence's words. (It and the
+// tests below switch on words rather than call in: they run for every word
+// of What Happens Next.)
 func conditionalWords(ph *phrases, w []string) bool {
 	for i, x := range w {
-		switch {
-		case x == "until" && in(at(w, i+1), "you", "i", "your"):
-			return true
-		case x == "only" && in(at(w, i+1), "after", "once", "if", "when"):
-			return true
-		case in(x, "if", "once", "when", "after") || x == "soon" && at(w, i-1) == "as" && at(w, i+1) == "as":
+		switch x {
+		case "until":
+			switch at(w, i+1) {
+			case "you", "i", "your":
+				return true
+			}
+		case "only":
+			switch at(w, i+1) {
+			case "after", "once", "if", "when":
+				return true
+			}
+		case "if", "once", "when", "after", "soon":
+			if x == "soon" && (at(w, i-1) != "as" || at(w, i+1) != "as") {
+				break
+			}
 			j := i + 1
 			if x == "soon" {
 				j = i + 2
@@ -139,14 +178,19 @@ func conditionalWords(ph *phrases, w []string) bool {
 // "Planning follows", "Next: …".
 func forward(w []string) bool {
 	for i, x := range w {
-		switch {
-		case in(x, "will", "shall", "proceeds", "follows", "advances", "begins", "starts", "continues", "resumes"):
+		switch x {
+		case "will", "shall", "proceeds", "follows", "advances", "begins", "starts", "continues", "resumes":
 			return true
-		case strings.HasSuffix(x, "'ll") || strings.HasSuffix(x, "’ll"):
-			return true
-		case in(x, "going", "plan", "intend") && at(w, i+1) == "to":
-			return true
-		case x == "next" && at(w, i+1) == ":":
+		case "going", "plan", "intend":
+			if at(w, i+1) == "to" {
+				return true
+			}
+		case "next":
+			if at(w, i+1) == ":" {
+				return true
+			}
+		}
+		if strings.HasSuffix(x, "'ll") || strings.HasSuffix(x, "’ll") {
 			return true
 		}
 	}
@@ -156,7 +200,8 @@ func forward(w []string) bool {
 // negated reports a sentence that says what will not happen.
 func negated(w []string) bool {
 	for _, x := range w {
-		if in(x, "not", "no", "never", "nothing", "won't", "won’t", "don't", "don’t", "cannot", "can't", "can’t") {
+		switch x {
+		case "not", "no", "never", "nothing", "won't", "won’t", "don't", "don’t", "cannot", "can't", "can’t":
 			return true
 		}
 	}

@@ -45,12 +45,16 @@ var (
 // findMarkers returns every stop-intent-like comment of the document, in
 // order, each marked quoted or not.
 func findMarkers(doc *analysis.Document) []*Marker {
-	own := ownHTML(doc)
+	var own []analysis.Span
+	ownDone := false // ownHTML walks the whole tree: only for a marker
 	var out []*Marker
 	for _, loc := range comment.FindAllStringIndex(doc.Text, -1) {
 		c := doc.Text[loc[0]:loc[1]]
 		if !stopIntentish.MatchString(c) {
 			continue
+		}
+		if !ownDone {
+			own, ownDone = ownHTML(doc), true
 		}
 		m := &Marker{Span: analysis.Span{Start: loc[0], End: loc[1]}, Quoted: !inside(own, loc[0])}
 		switch c {
