@@ -241,6 +241,20 @@ func PacketHeadingIndex(text string) int {
 	if len(text) > 64 { // longer than any packet heading, decoration included
 		return -1
 	}
+	// Every packet heading starts with "What", "Why" or "Discussion": a
+	// heading whose first letter (past spaces and emphasis) is another ASCII
+	// one is none of them, without the normalising copies below. Anything
+	// else (a non-ASCII space, say) takes the full comparison.
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c == ' ' || c == '\t' || c == '*' || c == '_' {
+			continue
+		}
+		if c < 0x80 && c > ' ' && c|0x20 != 'w' && c|0x20 != 'd' {
+			return -1
+		}
+		break
+	}
 	n := NormalizeHeading(text)
 	for i, h := range PacketHeadings {
 		if strings.EqualFold(n, h) {

@@ -397,6 +397,10 @@ func TestPacketHeadingIndex(t *testing.T) {
 		{"What I Just Did Today", -1},
 		{"Decision Evidence", -1},
 		{"`What I Just Did`", -1},
+		{"\u00a0Why I Stopped", 1}, // a non-ASCII space is trimmed too
+		{"\vWhat Happens Next", 3},
+		{"_ _What I Just Did", -1},
+		{"Stage 12", -1},
 		{"", -1},
 	}
 	for _, tt := range tests {
