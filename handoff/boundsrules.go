@@ -23,18 +23,39 @@ type tally struct {
 func (c *checker) tally() *tally {
 	d := c.d
 	t := &tally{lists: map[string][]*Item{}, notes: map[string]*Item{}, bounds: d.Section(BoundsApplied)}
+	var buf [2]Field
 	for _, l := range Lists {
-		for _, it := range d.Items(l.Section, l.Also) {
-			if it.Settled {
-				t.folded = true
-				continue // from the board: neither bounded by count nor noted when cut
+		// d.Items(l.Section, l.Also), read in place, into a slice of the
+		// size it needs: lists run to thousands of items.
+		n := 0
+		for _, s := range d.Sections {
+			if s.Known && (s.Name == l.Section || s.Name == l.Also) {
+				n += len(s.Items)
 			}
-			t.lists[l.Label] = append(t.lists[l.Label], it)
-			for _, f := range it.Strings() {
-				if strings.HasSuffix(f.Text, TruncationMarker) {
-					t.marked = append(t.marked, analysis.Span{Start: f.Span.End - len(TruncationMarker), End: f.Span.End})
+		}
+		if n == 0 {
+			continue
+		}
+		list := make([]*Item, 0, n)
+		for _, s := range d.Sections {
+			if !s.Known || (s.Name != l.Section && s.Name != l.Also) {
+				continue
+			}
+			for _, it := range s.Items {
+				if it.Settled {
+					t.folded = true
+					continue // from the board: neither bounded by count nor noted when cut
+				}
+				list = append(list, it)
+				for _, f := range it.fields(&buf) {
+					if strings.HasSuffix(f.Text, TruncationMarker) {
+						t.marked = append(t.marked, analysis.Span{Start: f.Span.End - len(TruncationMarker), End: f.Span.End})
+					}
 				}
 			}
+		}
+		if len(list) > 0 {
+			t.lists[l.Label] = list
 		}
 	}
 	for _, it := range d.Items(BoundsApplied) {
@@ -63,11 +84,15 @@ func (c *checker) listBounds(t *tally) {
 			continue
 		}
 		past := items[l.Bound:]
-		var edits []analysis.Edit
+		edits := make([]analysis.Edit, 0, len(past)+2) // and up to two notes
 		removed := 0
+		var buf [2]Field
+		line := -1
 		for _, it := range past {
-			edits = append(edits, c.removeItem(it))
-			for _, f := range it.Strings() {
+			var e analysis.Edit
+			e, line = c.removeItemAfter(it, line)
+			edits = append(edits, e)
+			for _, f := range it.fields(&buf) {
 				if strings.HasSuffix(f.Text, TruncationMarker) {
 					removed++
 				}
@@ -106,8 +131,14 @@ func (c *checker) stringBounds(t *tally) {
 		if !s.Known || s.Name == BoundsApplied {
 			continue
 		}
+		var buf [2]Field
 		for _, it := range s.Items {
-			for _, f := range it.Strings() {
+			for _, f := range it.fields(&buf) {
+				// byteLen is never more than len: most strings need not be
+				// counted.
+				if len(f.Text) <= MaxStringBytes {
+					continue
+				}
 				n := byteLen(f.Text)
 				if n <= MaxStringBytes {
 					continue

@@ -49,12 +49,22 @@ const (
 const DroppedHeading = "dropped (not in this session's read ledger)"
 
 // sectionNames are the sections in render order.
-var sectionNames = []string{Decisions, Facts, Files, Dropped, Commands, OpenQuestions, BoundsApplied}
+var sectionNames = [...]string{Decisions, Facts, Files, Dropped, Commands, OpenQuestions, BoundsApplied}
 
 var sectionKinds = map[string]ItemKind{
 	Decisions: KindDecision, Facts: KindFact, Files: KindFile, Dropped: KindFile,
 	Commands: KindCommand, OpenQuestions: KindQuestion, BoundsApplied: KindBound,
 }
+
+// lowerSectionNames are sectionNames lower-cased, as headings are compared
+// with them, so that each heading does not lower-case every name again.
+var lowerSectionNames = func() []string {
+	out := make([]string, len(sectionNames))
+	for i, n := range sectionNames {
+		out[i] = strings.ToLower(n)
+	}
+	return out
+}()
 
 // CanonicalHeading is the heading line clio writes for a known section.
 func CanonicalHeading(name string) string {
@@ -187,26 +197,41 @@ type Item struct {
 
 // Strings are the item's bounded strings with what each is, in order.
 func (it *Item) Strings() []Field {
+	var buf [2]Field
+	if fs := it.fields(&buf); len(fs) > 0 {
+		return slices.Clone(fs)
+	}
+	return nil
+}
+
+// fields is Strings written into buf: the rules read every item's strings,
+// often several times, and a slice allocated per item each time costs more
+// than the reading.
+func (it *Item) fields(buf *[2]Field) []Field {
 	switch it.Kind {
 	case KindDecision:
-		out := []Field{{"summary", it.Summary, it.SummarySpan}}
+		buf[0] = Field{"summary", it.Summary, it.SummarySpan}
 		if it.RationaleSpan.Len() > 0 {
-			out = append(out, Field{"rationale", it.Rationale, it.RationaleSpan})
+			buf[1] = Field{"rationale", it.Rationale, it.RationaleSpan}
+			return buf[:2]
 		}
-		return out
+		return buf[:1]
 	case KindFact:
-		return []Field{{"fact", it.Text, it.TextSpan}}
+		buf[0] = Field{"fact", it.Text, it.TextSpan}
+		return buf[:1]
 	case KindQuestion:
-		return []Field{{"open question", it.Text, it.TextSpan}}
+		buf[0] = Field{"open question", it.Text, it.TextSpan}
+		return buf[:1]
 	case KindFile, KindCommand:
 		if it.Malformed != "" {
 			return nil
 		}
-		what, why := "path", "why"
+		what := "path"
 		if it.Kind == KindCommand {
 			what = "argv"
 		}
-		return []Field{{what, it.Path, it.PathSpan}, {why, it.Why, it.WhySpan}}
+		buf[0], buf[1] = Field{what, it.Path, it.PathSpan}, Field{"why", it.Why, it.WhySpan}
+		return buf[:2]
 	}
 	return nil
 }
@@ -246,6 +271,7 @@ type parser struct {
 	// firstSection is where the first section starts (len(text) when there
 	// is none); the preamble ends there.
 	firstSection int
+	starts       []int // list's buffer of item starts
 }
 
 func (p *parser) sections() {
@@ -254,21 +280,29 @@ func (p *parser) sections() {
 		p.d.Title = heads[0].Span
 		heads = heads[1:]
 	}
-	seen := map[string]*Section{}
+	// The first section of each known name, by index: the name determines
+	// the index, so this is a lookup by name.
+	var seen [len(sectionNames)]*Section
+	// One allocation for every section rather than one each.
+	slab := make([]Section, 0, len(heads))
 	for _, h := range heads {
 		name, idx := canonicalName(h.Text)
 		if idx < 0 && h.Level > 2 {
 			continue // a sub-heading inside a section
 		}
-		s := &Section{Name: name, Known: idx >= 0, Index: idx, Heading: h}
+		slab = append(slab, Section{Name: name, Known: idx >= 0, Index: idx, Heading: h})
+		s := &slab[len(slab)-1]
 		if s.Known {
-			if first := seen[name]; first != nil {
+			if first := seen[idx]; first != nil {
 				s.DuplicateOf = first
 			} else {
-				seen[name] = s
+				seen[idx] = s
 			}
 		} else {
 			s.Name = h.Text
+		}
+		if p.d.Sections == nil {
+			p.d.Sections = make([]*Section, 0, len(heads))
 		}
 		p.d.Sections = append(p.d.Sections, s)
 	}
@@ -292,12 +326,12 @@ func (p *parser) sections() {
 func canonicalName(text string) (string, int) {
 	n := analysis.NormalizeHeading(text)
 	for i, name := range sectionNames {
-		if n == strings.ToLower(name) && name != Dropped {
+		if n == lowerSectionNames[i] && name != Dropped {
 			return name, i
 		}
 	}
 	if n == "dropped" || strings.HasPrefix(n, "dropped ") || strings.HasPrefix(n, "dropped(") {
-		return Dropped, slices.Index(sectionNames, Dropped)
+		return Dropped, slices.Index(sectionNames[:], Dropped)
 	}
 	return "", -1
 }
@@ -351,11 +385,24 @@ var (
 	sessionLoose = regexp.MustCompile("^Carried from session:?[ \t]+(`+)?[ \t]*([^`\\s]+?)[ \t]*`*[ \t]*\\.?$")
 )
 
+// matchSessionExact is sessionExact.FindStringSubmatchIndex(s) without the
+// regular expression, which costs more than the rest of the preamble: the
+// line clio writes is a fixed prefix and suffix around an id without
+// backticks.
+func matchSessionExact(s string) []int {
+	const prefix, suffix = "Carried from session `", "`."
+	if len(s) < len(prefix)+len(suffix) || !strings.HasPrefix(s, prefix) || !strings.HasSuffix(s, suffix) ||
+		strings.IndexByte(s[len(prefix):len(s)-len(suffix)], '`') >= 0 {
+		return nil
+	}
+	return []int{0, len(s), len(prefix), len(s) - len(suffix)}
+}
+
 func (p *parser) session(line analysis.Span) {
 	d := p.d
 	d.SessionLine = line
 	s := p.text[line.Start:line.End]
-	if m := sessionExact.FindStringSubmatchIndex(s); m != nil {
+	if m := matchSessionExact(s); m != nil {
 		d.SessionSpan = analysis.Span{Start: line.Start + m[2], End: line.Start + m[3]}
 		d.SessionID = s[m[2]:m[3]]
 		if d.SessionID == "" {
@@ -394,8 +441,32 @@ func (p *parser) blocks() {
 			bs = append(bs, block{n, p.doc.Lines.LineStart(p.doc.Lines.LineOf(at))})
 		}
 	}
+	// Sections are in document order and their spans abut, so the section
+	// of each block is found by moving forward from the last one rather
+	// than by searching them all (SectionAt) for every block. Blocks start
+	// in document order too; were one to start before the last, the search
+	// starts over. Were the headings out of order (a span would end before
+	// it starts), SectionAt answers.
+	ordered := true
+	for _, s := range p.d.Sections {
+		ordered = ordered && s.Span.Start <= s.Span.End
+	}
+	sec := 0
 	for i, b := range bs {
-		s := p.d.SectionAt(b.start)
+		var s *Section
+		if ordered {
+			if sec < len(p.d.Sections) && b.start < p.d.Sections[sec].Span.Start {
+				sec = 0
+			}
+			for sec < len(p.d.Sections) && b.start >= p.d.Sections[sec].Span.End {
+				sec++
+			}
+			if sec < len(p.d.Sections) && b.start >= p.d.Sections[sec].Span.Start {
+				s = p.d.Sections[sec]
+			}
+		} else {
+			s = p.d.SectionAt(b.start)
+		}
 		if s == nil || b.start < s.Body.Start {
 			continue
 		}
@@ -415,6 +486,22 @@ func (p *parser) blocks() {
 	}
 }
 
+// lineOf is lines.LineOf(offset) found from a line at or before it, which
+// for consecutive items is a step or two rather than a search of every
+// line. hint < 0 (or past offset) searches.
+func lineOf(lines *analysis.LineIndex, hint, offset int) int {
+	if hint < 0 || hint >= lines.LineCount() || lines.LineStart(hint) > offset {
+		return lines.LineOf(offset)
+	}
+	for range 8 {
+		if hint+1 >= lines.LineCount() || lines.LineStart(hint+1) > offset {
+			return hint
+		}
+		hint++
+	}
+	return lines.LineOf(offset)
+}
+
 // nodeStart is the offset where a block begins, or -1.
 func nodeStart(n ast.Node) int {
 	if pos := n.Pos(); pos >= 0 {
@@ -427,39 +514,60 @@ func nodeStart(n ast.Node) int {
 }
 
 // trim narrows a span to its text without surrounding white space.
+// It runs for every item, so it scans the bytes itself rather than have
+// strings.TrimLeft and TrimRight build a set from the cutset each call.
 func (p *parser) trim(s analysis.Span) analysis.Span {
-	t := p.text[s.Start:s.End]
-	lead := len(t) - len(strings.TrimLeft(t, " \t\r\n"))
-	if lead == len(t) {
+	start, end := s.Start, s.End
+	for start < end && isBlank(p.text[start]) {
+		start++
+	}
+	if start == end {
 		return analysis.Span{Start: s.Start, End: s.Start}
 	}
-	return analysis.Span{Start: s.Start + lead, End: s.Start + len(strings.TrimRight(t, " \t\r\n"))}
+	for end > start && isBlank(p.text[end-1]) {
+		end--
+	}
+	return analysis.Span{Start: start, End: end}
 }
 
+// isBlank reports whether c is one of the bytes trim drops.
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
 func (p *parser) list(s *Section, l *ast.List, end int) {
-	var starts []int
+	starts := p.starts[:0]
 	for c := l.FirstChild(); c != nil; c = c.NextSibling() {
 		if at := c.Pos(); at >= 0 && at < end {
 			starts = append(starts, at)
 		}
 	}
-	for i, start := range starts {
-		stop := end
-		if i+1 < len(starts) {
-			stop = p.doc.Lines.LineStart(p.doc.Lines.LineOf(starts[i+1]))
-		}
-		if stop < start {
-			continue
-		}
-		s.Items = append(s.Items, p.item(s, start, stop))
-	}
-}
-
-func (p *parser) item(s *Section, start, stop int) *Item {
+	p.starts = starts // reused by the next list
 	kind := KindOther
 	if s.Known {
 		kind = sectionKinds[s.Name]
 	}
+	// Lists run to thousands of items: allocate them together, and the
+	// section's slice once (when an item is added: a section without items
+	// keeps a nil slice).
+	slab := make([]Item, len(starts))
+	ln := -1
+	for i, start := range starts {
+		stop := end
+		if i+1 < len(starts) {
+			ln = lineOf(p.doc.Lines, ln, starts[i+1])
+			stop = p.doc.Lines.LineStart(ln)
+		}
+		if stop < start {
+			continue
+		}
+		it := &slab[i]
+		p.item(it, kind, start, stop)
+		s.Items = append(slices.Grow(s.Items, len(starts)-i), it)
+	}
+}
+
+// item reads the item from start to stop into it, a zero Item, as an item
+// of kind.
+func (p *parser) item(it *Item, kind ItemKind, start, stop int) {
 	markerEnd := start
 	switch {
 	case markerEnd < stop && strings.IndexByte("-*+", p.text[markerEnd]) >= 0:
@@ -476,17 +584,17 @@ func (p *parser) item(s *Section, start, stop int) *Item {
 	if content.Len() == 0 {
 		content = analysis.Span{Start: markerEnd, End: markerEnd}
 	}
-	it := &Item{
-		Span:     analysis.Span{Start: start, End: max(content.End, markerEnd)},
-		TextSpan: content,
-		Text:     p.text[content.Start:content.End],
-		Kind:     kind,
-	}
+	// it is zero: set the fields one by one rather than copy a whole Item
+	// into the heap.
+	it.Span = analysis.Span{Start: start, End: max(content.End, markerEnd)}
+	it.TextSpan = content
+	it.Text = p.text[content.Start:content.End]
+	it.Kind = kind
 	if it.Text == "" {
 		if kind != KindOther {
 			it.Malformed = "the item is empty"
 		}
-		return it
+		return
 	}
 	switch kind {
 	case KindDecision:
@@ -499,7 +607,6 @@ func (p *parser) item(s *Section, start, stop int) *Item {
 			it.Malformed = "the line is not a note clio writes under Bounds applied (\"<list>: kept N of M; the rest were dropped by the <list> bound\" or \"K entries were cut to 512 bytes and marked with " + TruncationMarker + "\")"
 		}
 	}
-	return it
 }
 
 func (p *parser) decision(it *Item) {
@@ -526,14 +633,20 @@ func (p *parser) decision(it *Item) {
 	}
 }
 
+// The messages of an item not in its section's form, written out rather
+// than built for every item.
+const (
+	pathForm    = "the item is not in the form \"- `path`: why\""
+	commandForm = "the item is not in the form \"- `command`: why\""
+)
+
 // pathItem reads "`x`: why".
 func (p *parser) pathItem(it *Item) {
-	what := "path"
+	what, form := "path", pathForm
 	if it.Kind == KindCommand {
-		what = "command"
+		what, form = "command", commandForm
 	}
 	t, c := it.Text, it.TextSpan
-	form := "the item is not in the form \"- `" + what + "`: why\""
 	if !strings.HasPrefix(t, "`") {
 		it.Malformed = form
 		return

@@ -44,13 +44,23 @@ func (c *checker) removeSection(s *Section) analysis.Edit {
 
 // removeItem deletes an item's lines, line break included.
 func (c *checker) removeItem(it *Item) analysis.Edit {
+	e, _ := c.removeItemAfter(it, -1)
+	return e
+}
+
+// removeItemAfter is removeItem given hint, a line at or before the item's
+// first (-1 when none is known; a wrong one only costs a search), so that
+// removing a run of items finds each one's lines from the last one's. It
+// returns the item's last line, the hint for the next item.
+func (c *checker) removeItemAfter(it *Item, hint int) (analysis.Edit, int) {
 	lines := c.doc.Lines
-	first, last := lines.LineOf(it.Span.Start), lines.LineOf(it.Span.End)
+	first := lineOf(lines, hint, it.Span.Start)
+	last := lineOf(lines, first, it.Span.End)
 	end := len(c.doc.Text)
 	if last+1 < lines.LineCount() {
 		end = lines.LineStart(last + 1)
 	}
-	return analysis.Edit{Span: analysis.Span{Start: lines.LineStart(first), End: end}}
+	return analysis.Edit{Span: analysis.Span{Start: lines.LineStart(first), End: end}}, last
 }
 
 // appendItem adds an item line (the marker included) at the end of a
@@ -87,7 +97,7 @@ func (c *checker) insertSection(at int, block string) analysis.Edit {
 // it comes right before the first present section that follows it in
 // render order (the document's end when none does).
 func (c *checker) sectionEnd(name string) int {
-	idx := slices.Index(sectionNames, name)
+	idx := slices.Index(sectionNames[:], name)
 	for _, s := range c.d.Sections {
 		if s.Known && s.Index > idx {
 			return s.Span.Start

@@ -245,8 +245,12 @@ func (c *checker) mentions(l *session.Ledger) {
 		if !s.Known || (s.Name != Decisions && s.Name != Facts && s.Name != Commands) {
 			continue
 		}
+		var buf [2]Field
 		for _, it := range s.Items {
-			for _, f := range mentionFields(it) {
+			for _, f := range mentionFields(it, &buf) {
+				if strings.IndexByte(f.Text, '`') < 0 {
+					continue // codeSpan needs a backtick: skip the regexp
+				}
 				for _, m := range codeSpan.FindAllStringSubmatchIndex(f.Text, -1) {
 					tok := f.Text[m[2]:m[3]]
 					p, ok := pathLike(tok)
@@ -263,18 +267,20 @@ func (c *checker) mentions(l *session.Ledger) {
 }
 
 // mentionFields are the texts of an item that may mention paths: not a
-// command's argv, which is a command line.
-func mentionFields(it *Item) []Field {
+// command's argv, which is a command line. They are written into buf.
+func mentionFields(it *Item, buf *[2]Field) []Field {
 	switch it.Kind {
 	case KindCommand:
 		if it.Malformed == "" {
-			return []Field{{"why", it.Why, it.WhySpan}}
+			buf[0] = Field{"why", it.Why, it.WhySpan}
+			return buf[:1]
 		}
 		return nil
 	case KindDecision:
-		return it.Strings()
+		return it.fields(buf)
 	}
-	return []Field{{"text", it.Text, it.TextSpan}}
+	buf[0] = Field{"text", it.Text, it.TextSpan}
+	return buf[:1]
 }
 
 var (
