@@ -105,40 +105,70 @@ func BenchmarkKindRatio(b *testing.B) {
 	reg := registry(b)
 	for _, k := range []analysis.Kind{analysis.KindPacket, analysis.KindHandoff, analysis.KindWorkflow} {
 		docs := kindCorpus.OfKind(k)
-		var size int64
-		for _, d := range docs {
-			size += int64(len(d))
-		}
-		name := map[analysis.Kind]string{analysis.KindPacket: "packet", analysis.KindHandoff: "handoff", analysis.KindWorkflow: "workflow"}[k]
-		b.Run(name, func(b *testing.B) {
-			md := goldmark.New()
-			env := kindEnv[k]
-			var parse, lint, own time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				for _, d := range docs {
-					md.Parser().Parse(text.NewReader([]byte(d)))
-				}
-				t1 := time.Now()
-				for _, d := range docs {
-					t := time.Now()
-					doc := analysis.Parse("d.md", d)
-					own += time.Since(t)
-					reg.AnalyzeEnv(doc, nil, env)
-				}
-				parse += t1.Sub(t0)
-				lint += time.Since(t1)
-			}
-			b.ReportMetric(float64(lint)/float64(parse), "lint/parse")
-			// The share of lint that is baton's own parse (goldmark with
-			// the inline parsers rules read, front matter, line index,
-			// headings, kind): the rest is the rules.
-			b.ReportMetric(float64(own)/float64(parse), "ownparse/parse")
-			b.ReportMetric(float64(size)/(float64(parse)/float64(b.N))*1e3, "parseMB/s")
-			b.ReportMetric(float64(size)/(float64(lint)/float64(b.N))*1e3, "lintMB/s")
-			b.ReportMetric(0, "ns/op")
-		})
+		b.Run(kindName[k], func(b *testing.B) { lintToParse(b, reg, docs, kindEnv[k]) })
 	}
+}
+
+// BenchmarkKindRatioBySize is BenchmarkKindRatio split by document size:
+// below 4 KB (most files), 4–64 KB, and 64 KB–1 MB. Per-document costs
+// (front matter, maps, the workflow resolver) weigh most on small ones.
+func BenchmarkKindRatioBySize(b *testing.B) {
+	kindSetup(b)
+	reg := registry(b)
+	for _, k := range []analysis.Kind{analysis.KindPacket, analysis.KindHandoff, analysis.KindWorkflow} {
+		for _, r := range []struct {
+			name     string
+			min, max int
+		}{{"1-4KB", 0, 4 << 10}, {"4-64KB", 4 << 10, 64 << 10}, {"64KB-1MB", 64 << 10, 2 << 20}} {
+			var docs []string
+			for _, d := range kindCorpus.OfKind(k) {
+				if len(d) >= r.min && len(d) < r.max {
+					docs = append(docs, d)
+				}
+			}
+			b.Run(kindName[k]+"/"+r.name, func(b *testing.B) {
+				lintToParse(b, reg, docs, kindEnv[k])
+				b.ReportMetric(float64(len(docs)), "docs")
+			})
+		}
+	}
+}
+
+var kindName = map[analysis.Kind]string{analysis.KindPacket: "packet", analysis.KindHandoff: "handoff", analysis.KindWorkflow: "workflow"}
+
+// lintToParse times goldmark's parse of docs, then baton's lint of them,
+// alternating, and reports lint/parse, baton's own parse over goldmark's,
+// and both throughputs.
+func lintToParse(b *testing.B, reg *analysis.Registry, docs []string, env analysis.Env) {
+	var size int64
+	for _, d := range docs {
+		size += int64(len(d))
+	}
+	md := goldmark.New()
+	var parse, lint, own time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		for _, d := range docs {
+			md.Parser().Parse(text.NewReader([]byte(d)))
+		}
+		t1 := time.Now()
+		for _, d := range docs {
+			t := time.Now()
+			doc := analysis.Parse("d.md", d)
+			own += time.Since(t)
+			reg.AnalyzeEnv(doc, nil, env)
+		}
+		parse += t1.Sub(t0)
+		lint += time.Since(t1)
+	}
+	b.ReportMetric(float64(lint)/float64(parse), "lint/parse")
+	// The share of lint that is baton's own parse (goldmark with the inline
+	// parsers rules read, front matter, line index, headings, kind): the
+	// rest is the rules.
+	b.ReportMetric(float64(own)/float64(parse), "ownparse/parse")
+	b.ReportMetric(float64(size)/(float64(parse)/float64(b.N))*1e3, "parseMB/s")
+	b.ReportMetric(float64(size)/(float64(lint)/float64(b.N))*1e3, "lintMB/s")
+	b.ReportMetric(0, "ns/op")
 }
 
 // TestGenerateIsDeterministic: the same seed gives the same bytes, every
