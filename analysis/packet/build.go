@@ -37,6 +37,7 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 	}
 
 	m := &Model{}
+	pt := newProseText(doc)
 	var cur *Packet
 	// The heading indices, once: a file of many packets asks startsPacket
 	// about the rest of them at every packet.
@@ -65,7 +66,7 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 		cur.Sections = append(cur.Sections, s)
 	}
 	if len(m.Packets) == 0 {
-		return finish(doc, cfg, m)
+		return finish(doc, cfg, m, pt)
 	}
 
 	// Spans: a section runs to the next section heading; a packet from its
@@ -94,7 +95,7 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 		_, first.GateRecord = fm.Data["gate"]
 	}
 
-	markers := findMarkers(doc)
+	markers := findMarkers(doc, pt.html)
 	owners := make([]*Packet, len(markers))
 	for k, mk := range markers {
 		owners[k] = ownerOf(doc, m, mk.Span)
@@ -115,18 +116,34 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 			last.Body.End = max(last.Body.Start, start)
 		}
 	}
-	return finish(doc, cfg, m)
+	return finish(doc, cfg, m, pt)
 }
 
 // finish reads what the text says of the contract and of the stop.
-func finish(doc *analysis.Document, cfg *analysis.Config, m *Model) *Model {
+func finish(doc *analysis.Document, cfg *analysis.Config, m *Model, pt *proseText) *Model {
 	var extra map[string][]string
 	if cfg != nil {
 		extra = cfg.Phrases
 	}
 	ph := phrasesFor(extra)
-	pt := newProseText(doc)
-	pt.m = ph.scan(pt.flat)
+	// Where each list is asked about: auto-continue in every section, the
+	// others in one section of each packet (readConsistency).
+	asked := make([][]analysis.Span, len(ph.names))
+	spans := make([]analysis.Span, len(ph.names)*len(m.Packets)+1) // carved: one span a packet a list at most
+	for li := range asked {
+		asked[li] = spans[li*len(m.Packets) : li*len(m.Packets) : (li+1)*len(m.Packets)]
+	}
+	asked[ph.index[ListAutoContinue]] = append(spans[len(spans)-1:len(spans)-1], analysis.Span{End: len(pt.flat)})
+	for _, p := range m.Packets {
+		for _, a := range askedIn {
+			if s := p.Section(a.section); s != nil {
+				for _, list := range a.lists {
+					asked[ph.index[list]] = append(asked[ph.index[list]], s.Body)
+				}
+			}
+		}
+	}
+	pt.scan(ph, asked)
 	for _, p := range m.Packets {
 		p.Consistency = readConsistency(doc, pt, ph, p)
 	}
@@ -143,6 +160,18 @@ func finish(doc *analysis.Document, cfg *analysis.Config, m *Model) *Model {
 		}
 	}
 	return m
+}
+
+// askedIn is the lists readConsistency asks about in a section (the first
+// of its kind in a packet), besides auto-continue, asked about everywhere.
+var askedIn = []struct {
+	section int
+	lists   []string
+}{
+	{WhyStopped, []string{ListBlocked, ListComplete}},
+	{NeedsReview, []string{ListInformational, ListSubstantive}},
+	{HappensNext, []string{ListHeld}},
+	{NeedFromYou, []string{ListRequest}},
 }
 
 // startsPacket reports whether the headings from a repeated one on hold at
@@ -190,8 +219,9 @@ var (
 )
 
 // findMarkers returns the verdict markers written as the document's own
-// HTML, not those quoted in code or a block quote.
-func findMarkers(doc *analysis.Document) []*Marker {
+// HTML, not those quoted in code or a block quote: html is the HTML nodes
+// outside block quotes, in document order (HTML in code is text, not nodes).
+func findMarkers(doc *analysis.Document, html []ast.Node) []*Marker {
 	var out []*Marker
 	scan := func(segs *gtext.Segments, block bool) {
 		for i := 0; i < segs.Len(); i++ {
@@ -228,13 +258,8 @@ func findMarkers(doc *analysis.Document) []*Marker {
 		}
 		return start >= stop || !bytes.Contains(doc.Source[start:stop], []byte("<!--"))
 	}
-	_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
+	for _, n := range html {
 		switch n := n.(type) {
-		case *ast.Blockquote:
-			return ast.WalkSkipChildren, nil
 		case *ast.HTMLBlock:
 			if n.HasClosure() && noComment(n.Lines(), n.ClosureLine) || !n.HasClosure() && noComment(n.Lines()) {
 				break
@@ -253,8 +278,7 @@ func findMarkers(doc *analysis.Document) []*Marker {
 				scan(joined(n.Segments), false)
 			}
 		}
-		return ast.WalkContinue, nil
-	})
+	}
 	return out
 }
 

@@ -4,9 +4,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
+
+	"github.com/baton-md/baton/analysis"
 )
 
 // The phrase lists packet text is read with. Each can be extended from
@@ -100,12 +104,13 @@ type phrases struct {
 	lists map[string][]string
 	// responseSeqs are the response phrases as word sequences, by first word.
 	responseSeqs map[string][][]string
-	// responseMask is responseSeqs' first words as wordMask has them.
+	// responseMask[c] has bit n set when a response phrase's first word
+	// starts with c and is n bytes long (63: longer).
 	responseMask [256]uint64
 	// byFirst indexes each list's phrases by their first byte, longest first.
 	byFirst map[string]*[256][]string
-	// byWord indexes every list's phrases by their first word, longest
-	// first, for one scan of a whole document (see scan).
+	// byWord indexes every scanned list's phrases by their first word,
+	// longest first, for one scan of a whole document (see scan).
 	byWord map[string][]entry
 	// words is byWord as an open-addressing table: scan looks up every
 	// candidate word of a document, and a map access per word was most of
@@ -113,13 +118,19 @@ type phrases struct {
 	words wordTable[[]entry]
 	// responses is responseSeqs as a wordTable.
 	responses wordTable[[][]string]
-	// wordMask[c] has bit n set when some first word starts with c and is n
-	// bytes long, and pairMask has bit pairKey(w) set for each first word w:
-	// most words are ruled out without hashing them.
-	wordMask [256]uint64
-	pairMask [1 << 16 / 64]uint64
-	names    []string
-	set      map[string]map[string]bool // for whole-text matches (placeholder)
+	// byPair[pairKey(w)] has bit l set when list l has a phrase whose first
+	// word w starts with those bytes, and byLen[c][n] when such a word
+	// starts with c and is n bytes long (63: longer). Most words are ruled
+	// out by their first two bytes, before their end is looked for, and
+	// the rest mostly by their length, without hashing them; each for the
+	// lists scan is looking for there only.
+	byPair [64 * 64]uint16
+	byLen  [256][64]uint16
+	// maxLen is each list's longest phrase, in bytes, by index in names.
+	maxLen []int
+	index  map[string]int // names' indices
+	names  []string
+	set    map[string]map[string]bool // for whole-text matches (placeholder)
 }
 
 func compilePhrases(extra map[string][]string) *phrases {
@@ -146,20 +157,26 @@ func compilePhrases(extra map[string][]string) *phrases {
 		}
 	}
 	p.byWord = map[string][]entry{}
+	p.index = map[string]int{}
 	for li, name := range sortedNames(p.lists) {
 		p.names = append(p.names, name)
+		p.index[name] = li
+		p.maxLen = append(p.maxLen, 0)
 		if !scanned(name) {
 			continue
 		}
 		for _, ph := range p.lists[name] {
+			p.maxLen[li] = max(p.maxLen[li], len(ph))
 			w := firstWord(ph, 0)
 			p.byWord[w] = append(p.byWord[w], entry{ph, li})
 			if w != "" {
-				p.wordMask[w[0]] |= 1 << min(len(w), 63)
-				k := pairKey(w)
-				p.pairMask[k/64] |= 1 << (k % 64)
+				p.byLen[w[0]][min(len(w), 63)] |= 1 << li
+				p.byPair[pairKey(w)] |= 1 << li
 			}
 		}
+	}
+	if len(p.names) > 16 {
+		panic("packet: more phrase lists than scan's masks hold")
 	}
 	for w := range p.byWord {
 		sort.SliceStable(p.byWord[w], func(i, j int) bool { return len(p.byWord[w][i].ph) > len(p.byWord[w][j].ph) })
@@ -270,22 +287,30 @@ func sortedNames(m map[string][]string) []string {
 	return out
 }
 
-// matches is every phrase of every scanned list found in a document, by
-// list, in order, each as its start and end offsets in turn: one scan
-// serves every rule's question about a span.
-type matches map[string][]int
-
 // scanned reports whether scan looks for a list's phrases. The response
 // words are read word by word (responseAt) and the placeholders as a whole
 // text (whole); matching them over a whole document was a third of the
 // scan's work for nothing.
 func scanned(list string) bool { return list != ListResponseWords && list != ListPlaceholder }
 
-// pairKey is a word's first two bytes (the second 0 for a one-byte word).
-func pairKey(w string) uint32 {
-	k := uint32(w[0]) << 8
+// wordIndex numbers the word bytes from 1; other bytes are 0.
+var wordIndex = func() (t [256]uint8) {
+	n := uint8(0)
+	for c := range 256 {
+		if wordByte[c] {
+			n++
+			t[c] = n
+		}
+	}
+	return t
+}()
+
+// pairKey is a word's first two bytes as wordIndex numbers them (the
+// second 0 for a one-byte word): byPair's index.
+func pairKey(w string) int {
+	k := int(wordIndex[w[0]]) << 6
 	if len(w) > 1 {
-		k |= uint32(w[1])
+		k |= int(wordIndex[w[1]])
 	}
 	return k
 }
@@ -296,41 +321,144 @@ func pairKey(w string) uint32 {
 // finding them. Nothing outside scan sees it.
 var scanBuf = sync.Pool{New: func() any { return new([]int) }}
 
-// scan finds, in one pass over the flat lower-cased text, every phrase of
-// every scanned list standing as words; within a list the longest wins and
-// matches do not overlap.
-func (p *phrases) scan(text string) matches {
-	lastEnd := make([]int, len(p.names))
-	taken := make([]int, len(p.names)) // position of the last match start per list, to keep one a position
+// toggle is where a list starts or stops being looked for.
+type toggle struct {
+	at, list int
+	on       bool
+}
+
+// scan finds, in one pass over the flat lower-cased text, the phrases of the
+// scanned lists standing as words; within a list the longest wins and
+// matches do not overlap. Each list is looked for only around the spans
+// asked[list] (by index in names) where it will be asked about: most lists
+// are asked about in one section of a packet, and looking for every list
+// everywhere was most of the scan's work. It returns each list's matches,
+// start and end in turn, and where they are exactly those a scan of the
+// whole text finds (sorted, disjoint): every span asked about lies in one.
+func (p *phrases) scan(text string, asked [][]analysis.Span) ([][]int, [][]analysis.Span) {
+	// Each list's stretches are carved from one array, merged in place.
+	n := 0
+	for _, spans := range asked {
+		n += len(spans)
+	}
+	buf := make([]analysis.Span, 0, n)
+	toggles := make([]toggle, 0, 2*n)
+	exact := make([][]analysis.Span, len(p.names))
+	for li, spans := range asked {
+		if !scanned(p.names[li]) || len(spans) == 0 {
+			continue
+		}
+		from := buf[len(buf):len(buf)]
+		for _, s := range spans {
+			if s.Start < s.End {
+				from = append(from, analysis.Span{Start: p.restart(text, li, s.Start), End: s.End})
+			}
+		}
+		buf = buf[:len(buf)+len(from)]
+		slices.SortFunc(from, func(a, b analysis.Span) int { return a.Start - b.Start })
+		merged := from[:0]
+		for _, s := range from {
+			if k := len(merged); k > 0 && s.Start <= merged[k-1].End {
+				merged[k-1].End = max(merged[k-1].End, s.End)
+				continue
+			}
+			merged = append(merged, s)
+		}
+		exact[li] = merged
+		for _, s := range merged {
+			toggles = append(toggles, toggle{s.Start, li, true}, toggle{s.End, li, false})
+		}
+	}
+	// Stops before starts at one offset: the spans are disjoint.
+	slices.SortFunc(toggles, func(a, b toggle) int {
+		if a.at != b.at {
+			return a.at - b.at
+		}
+		if a.on == b.on {
+			return 0
+		}
+		if a.on {
+			return 1
+		}
+		return -1
+	})
+	var lastEnd, taken [16]int // per list: the end and start of its last match
 	for i := range taken {
 		taken[i] = -1
 	}
+	var active uint16              // the lists looked for at the current word
+	next, nextAt := 0, len(text)+1 // the next toggle, and where it is
+	if len(toggles) > 0 {
+		nextAt = toggles[0].at
+	}
 	bp := scanBuf.Get().(*[]int)
 	found := (*bp)[:0]
-	eachWord(text, func(i, j int) {
-		w := text[i:j]
-		if k := pairKey(w); p.wordMask[w[0]]&(1<<min(len(w), 63)) == 0 || p.pairMask[k/64]&(1<<(k%64)) == 0 {
-			return
+	// Eight bytes at a time, only where words start: most words are ruled
+	// out by their first two bytes, and finding where each word ends (and
+	// calling a function for each) cost more than looking most of them up.
+	bytes := unsafe.Slice(unsafe.StringData(text), len(text))
+	var prev uint64 // the word bytes of the previous eight, as wordBytes has them
+	for i := 0; i < len(text); i += 8 {
+		var x uint64
+		if i+8 <= len(bytes) {
+			x = binary.LittleEndian.Uint64(bytes[i:])
+		} else {
+			var b [8]byte // past the end: zero bytes, which are not word bytes
+			copy(b[:], bytes[i:])
+			x = binary.LittleEndian.Uint64(b[:])
 		}
-		for _, e := range p.words.lookup(w) {
-			if taken[e.list] == i || i < lastEnd[e.list] {
+		m := wordBytes(x)
+		before := m<<8 | prev>>56 // byte k's bit: byte k-1 is a word byte
+		prev = m
+		for ev := m &^ before; ev != 0; ev &= ev - 1 { // where a word starts
+			at := i + bits.TrailingZeros64(ev)/8
+			for at >= nextAt {
+				if t := toggles[next]; t.on {
+					active |= 1 << t.list
+				} else {
+					active &^= 1 << t.list
+				}
+				if next++; next < len(toggles) {
+					nextAt = toggles[next].at
+				} else {
+					nextAt = len(text) + 1
+				}
+			}
+			second := byte(0) // not a word byte, as past the end
+			if at+1 < len(text) {
+				second = text[at+1]
+			}
+			lists := p.byPair[(int(wordIndex[text[at]])<<6|int(wordIndex[second]))&(64*64-1)] & active
+			if lists == 0 {
 				continue
 			}
-			end := i + len(e.ph)
-			if !strings.HasPrefix(text[i:], e.ph) || wordByte[e.ph[len(e.ph)-1]] && end < len(text) && wordByte[text[end]] {
+			end := at + 1
+			for end < len(text) && wordByte[text[end]] {
+				end++
+			}
+			w := text[at:end]
+			if lists &= p.byLen[w[0]][min(len(w), 63)&63]; lists == 0 {
 				continue
 			}
-			found = append(found, e.list, i, end)
-			taken[e.list], lastEnd[e.list] = i, end
+			for _, e := range p.words.lookup(w) {
+				if lists&(1<<e.list) == 0 || taken[e.list] == at || at < lastEnd[e.list] {
+					continue
+				}
+				end := at + len(e.ph)
+				if !strings.HasPrefix(text[at:], e.ph) || wordByte[e.ph[len(e.ph)-1]] && end < len(text) && wordByte[text[end]] {
+					continue
+				}
+				found = append(found, e.list, at, end)
+				taken[e.list], lastEnd[e.list] = at, end
+			}
 		}
-	})
+	}
 	// Carve each list's matches from one array.
-	count := make([]int, len(p.names))
+	var count [16]int
 	for k := 0; k < len(found); k += 3 {
 		count[found[k]]++
 	}
 	all := make([]int, 0, len(found)/3*2)
-	out := make(matches, len(p.names))
 	at := make([][]int, len(p.names))
 	for li, name := range p.names {
 		if scanned(name) {
@@ -342,14 +470,46 @@ func (p *phrases) scan(text string) matches {
 		li := found[k]
 		at[li] = append(at[li], found[k+1], found[k+2])
 	}
-	for li, name := range p.names {
-		if scanned(name) {
-			out[name] = at[li]
-		}
-	}
 	*bp = found[:0]
 	scanBuf.Put(bp)
-	return out
+	return at, exact
+}
+
+// restart is where a scan for list li must start for its matches from start
+// on to be exactly those of a scan of the whole text. A scan's only state is
+// where its last match ends, and a match can only be taken where none runs
+// on: once no phrase of the list standing at an earlier word can run past a
+// point, every scan that reaches the point agrees from there. So: start,
+// unless such a phrase runs past it, then that phrase's word, and so on.
+func (p *phrases) restart(text string, li, start int) int {
+	for {
+		moved := false
+		for q := max(0, start-p.maxLen[li]+1); q < start; q++ {
+			if !wordByte[text[q]] || q > 0 && wordByte[text[q-1]] {
+				continue
+			}
+			if p.longestAt(text, li, q) > start {
+				start, moved = q, true
+				break
+			}
+		}
+		if !moved {
+			return start
+		}
+	}
+}
+
+// longestAt is the end of the longest phrase of list li standing as words
+// at q (a word's start), as scan would take it, or -1.
+func (p *phrases) longestAt(text string, li, q int) int {
+	for _, e := range p.words.lookup(firstWord(text, q)) {
+		end := q + len(e.ph)
+		if e.list != li || !strings.HasPrefix(text[q:], e.ph) || wordByte[e.ph[len(e.ph)-1]] && end < len(text) && wordByte[text[end]] {
+			continue
+		}
+		return end
+	}
+	return -1
 }
 
 // from returns the index of the first match of all starting at or after
@@ -358,18 +518,8 @@ func from(all []int, start int) int {
 	return 2 * sort.Search(len(all)/2, func(i int) bool { return all[2*i] >= start })
 }
 
-// of returns a list's matches.
-func (m matches) of(list string) []int {
-	all, ok := m[list]
-	if !ok {
-		panic("packet: the phrases of list " + list + " are not scanned for")
-	}
-	return all
-}
-
-// in returns the matches of a list lying wholly in span, relative to its start.
-func (m matches) in(list string, start, end int) [][]int {
-	all := m.of(list)
+// matchesIn returns the matches of all lying wholly in span, relative to its start.
+func matchesIn(all []int, start, end int) [][]int {
 	k := from(all, start)
 	n := 0
 	for i := k; i < len(all) && all[i] < end; i += 2 {
@@ -392,9 +542,8 @@ func (m matches) in(list string, start, end int) [][]int {
 	return out
 }
 
-// firstIn is in's first match, or nil.
-func (m matches) firstIn(list string, start, end int) []int {
-	all := m.of(list)
+// firstMatchIn is matchesIn's first match, or nil.
+func firstMatchIn(all []int, start, end int) []int {
 	for i := from(all, start); i < len(all) && all[i] < end; i += 2 {
 		if all[i+1] <= end {
 			return []int{all[i] - start, all[i+1] - start}
@@ -468,41 +617,17 @@ func hashWord(w string) uint32 {
 	return h
 }
 
-// eachWord calls f with the start and end of each run of word bytes of
-// text (matches start at a word), in order. It classifies eight bytes at a
-// time: a byte at a time, the branch at every word's end cost more than
-// the rest of the scan.
-func eachWord(text string, f func(start, end int)) {
-	start := -1     // of the word being read
-	var prev uint64 // the word bytes of the previous eight, as wordBytes has them
-	for i := 0; i < len(text); i += 8 {
-		var b [8]byte // past the end: zero bytes, which are not word bytes
-		copy(b[:], text[i:])
-		x := binary.LittleEndian.Uint64(b[:])
-		m := wordBytes(x)
-		before := m<<8 | prev>>56 // byte k's bit: byte k-1 is a word byte
-		prev = m
-		for ev := m ^ before; ev != 0; ev &= ev - 1 { // where a word starts or ends
-			k := i + bits.TrailingZeros64(ev)/8
-			if start < 0 {
-				start = k
-			} else {
-				f(start, k)
-				start = -1
-			}
-		}
-	}
-	if start >= 0 {
-		f(start, len(text))
-	}
-}
-
 // wordBytes has bit 7 of byte k set when byte k of x is a word byte
 // (wordByte: a letter, a digit or '_').
 func wordBytes(x uint64) uint64 {
 	low := x &^ highs // each byte's low seven bits: no carry between bytes below
-	in := func(lo, hi uint64) uint64 { return (low + (0x80-lo)*ones) &^ (low + (0x7f-hi)*ones) }
+	// A byte is >= c when adding 0x80-c sets its bit 7, and > c when adding
+	// 0x7f-c does. With the case bit set, exactly the letters of either
+	// case are 'a' to 'z'. (No closure here: this is inlined.)
+	folded := low | 0x20*ones
+	letter := (folded + (0x80-'a')*ones) &^ (folded + (0x7f-'z')*ones)
+	digit := (low + (0x80-'0')*ones) &^ (low + (0x7f-'9')*ones)
 	y := low ^ '_'*ones
 	underscore := ^((y + 0x7f*ones) | y) // bit 7 set where y's byte is 0
-	return (in('0', '9') | in('A', 'Z') | in('a', 'z') | underscore) &^ x & highs
+	return (letter | digit | underscore) &^ x & highs
 }

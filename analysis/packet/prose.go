@@ -19,6 +19,11 @@ import (
 type proseWalk struct {
 	doc *analysis.Document
 	b   []byte
+	// html is the HTML blocks and inline HTML outside block quotes, in
+	// document order, where findMarkers looks: collected here, it needs no
+	// walk of the tree of its own.
+	html   []ast.Node
+	quotes int // the block quotes the walk is in
 }
 
 // blank makes a stretch spaces. The buffer is flat, its line breaks spaces
@@ -65,6 +70,14 @@ func (w *proseWalk) visit(n ast.Node, live bool) analysis.Span {
 			add(t.Segments.At(i).Start, t.Segments.At(i).Stop)
 		}
 	}
+	switch n.(type) {
+	case *ast.HTMLBlock, *ast.RawHTML:
+		if w.quotes == 0 {
+			w.html = append(w.html, n)
+		}
+	case *ast.Blockquote:
+		w.quotes++
+	}
 	whole := false
 	if live {
 		switch n.(type) {
@@ -76,6 +89,9 @@ func (w *proseWalk) visit(n ast.Node, live bool) analysis.Span {
 		if cs := w.visit(c, live && !whole); cs.Start >= 0 {
 			add(cs.Start, cs.End)
 		}
+	}
+	if _, ok := n.(*ast.Blockquote); ok {
+		w.quotes--
 	}
 	if live {
 		w.blankNode(n, s)
@@ -122,9 +138,9 @@ type topBlock struct {
 // prose is the document's text, lower-cased and flat (line breaks and tabs
 // made spaces), with everything that is not the author's own prose blanked
 // out (code, HTML, block quotes, link destinations), byte for byte, so that
-// phrase matches keep their offsets; and the top-level blocks that have
-// text, in order.
-func prose(doc *analysis.Document) ([]byte, []topBlock) {
+// phrase matches keep their offsets; the top-level blocks that have
+// text, in order; and the HTML findMarkers reads (see proseWalk).
+func prose(doc *analysis.Document) ([]byte, []topBlock, []ast.Node) {
 	src := doc.Text
 	b := []byte(src)
 	foldProse(b)
@@ -134,11 +150,7 @@ func prose(doc *analysis.Document) ([]byte, []topBlock) {
 	}
 	// The root (a document node) has no lines or text of its own and is
 	// never blanked: its children are walked directly to keep their spans.
-	n := 0
-	for c := doc.Root.FirstChild(); c != nil; c = c.NextSibling() {
-		n++
-	}
-	top := make([]topBlock, 0, n)
+	top := make([]topBlock, 0, doc.Root.ChildCount())
 	for c := doc.Root.FirstChild(); c != nil; c = c.NextSibling() {
 		if s := w.visit(c, true); s.Start >= 0 {
 			top = append(top, topBlock{c, s})
@@ -163,7 +175,7 @@ func prose(doc *analysis.Document) ([]byte, []topBlock) {
 			i = j
 		}
 	}
-	return b, top
+	return b, top, w.html
 }
 
 // The prose passes run over whole documents, so they work eight bytes at a
@@ -375,20 +387,26 @@ type proseText struct {
 	// text is the document's text: the prose has a space where the text
 	// breaks a line, and the text says which spaces those are.
 	text string
-	m    matches // every phrase of every list in flat
+	// m holds the phrases of each list (by index in ph.names) found in
+	// flat, start and end in turn: those lying in exact[list] are all the
+	// list's phrases there (see phrases.scan).
+	m     [][]int
+	exact [][]analysis.Span
+	ph    *phrases
 	// top is the document's top-level blocks with text, in order; sorted
 	// when their spans' starts never decrease (then reviewItems looks a
 	// section's blocks up by binary search, not by a scan of the document
 	// per packet).
 	top    []topBlock
 	sorted bool
+	html   []ast.Node // the HTML outside block quotes, in order (see proseWalk)
 }
 
 func newProseText(doc *analysis.Document) *proseText {
-	b, top := prose(doc)
+	b, top, html := prose(doc)
 	// b is written once, above, and never modified: it is made a string
 	// without copying it again (a document can be megabytes).
-	pt := &proseText{b: b, flat: unsafe.String(unsafe.SliceData(b), len(b)), text: doc.Text, top: top, sorted: true}
+	pt := &proseText{b: b, flat: unsafe.String(unsafe.SliceData(b), len(b)), text: doc.Text, top: top, sorted: true, html: html}
 	for i := 1; i < len(top); i++ {
 		if top[i].span.Start < top[i-1].span.Start {
 			pt.sorted = false
@@ -417,12 +435,40 @@ func (pt *proseText) blocksIn(span analysis.Span) []topBlock {
 	return pt.top[i:j]
 }
 
+// scan finds the phrases of each list around the spans where it will be
+// asked about (asked, by list index).
+func (pt *proseText) scan(ph *phrases, asked [][]analysis.Span) {
+	pt.ph = ph
+	pt.m, pt.exact = ph.scan(pt.flat, asked)
+}
+
+// matches returns a list's matches, which hold all of those in s.
+func (pt *proseText) matches(list string, s analysis.Span) []int {
+	if !scanned(list) {
+		panic("packet: the phrases of list " + list + " are not scanned for")
+	}
+	li := pt.ph.index[list]
+	exact := pt.exact[li]
+	// The last stretch starting at or before s.
+	if k := sort.Search(len(exact), func(k int) bool { return exact[k].Start > s.Start }); s.Start >= s.End || k > 0 && s.End <= exact[k-1].End {
+		return pt.m[li]
+	}
+	// A span the scan was not told of: the list over the whole text.
+	asked := make([][]analysis.Span, len(pt.ph.names))
+	asked[li] = []analysis.Span{{End: len(pt.flat)}}
+	m, e := pt.ph.scan(pt.flat, asked)
+	pt.m[li], pt.exact[li] = m[li], e[li]
+	return pt.m[li]
+}
+
 // find returns the phrases of a list in span, relative to its start.
-func (pt *proseText) find(list string, s analysis.Span) [][]int { return pt.m.in(list, s.Start, s.End) }
+func (pt *proseText) find(list string, s analysis.Span) [][]int {
+	return matchesIn(pt.matches(list, s), s.Start, s.End)
+}
 
 // first returns the first phrase of a list in span, or nil.
 func (pt *proseText) first(list string, s analysis.Span) []int {
-	return pt.m.firstIn(list, s.Start, s.End)
+	return firstMatchIn(pt.matches(list, s), s.Start, s.End)
 }
 
 // at is the flat text of a span.

@@ -58,29 +58,3 @@ func TestFoldProse(t *testing.T) {
 		}
 	}
 }
-
-func TestEachWord(t *testing.T) {
-	r := rand.New(rand.NewPCG(2, 2))
-	for range 2000 {
-		text := string(randomText(r, r.IntN(70)))
-		var want, got [][2]int
-		for i := 0; i < len(text); i++ {
-			if wordByte[text[i]] && (i == 0 || !wordByte[text[i-1]]) {
-				j := i
-				for j < len(text) && wordByte[text[j]] {
-					j++
-				}
-				want = append(want, [2]int{i, j})
-			}
-		}
-		eachWord(text, func(i, j int) { got = append(got, [2]int{i, j}) })
-		if len(got) != len(want) {
-			t.Fatalf("eachWord(%q) = %v, want %v", text, got, want)
-		}
-		for k := range got {
-			if got[k] != want[k] {
-				t.Fatalf("eachWord(%q) = %v, want %v", text, got, want)
-			}
-		}
-	}
-}

@@ -19,9 +19,17 @@ func appendWords(out []string, s string) []string {
 	start := -1
 	for i := 0; i < len(s); {
 		c, n := s[i], 1
+		if alnum[c] { // most bytes: read the rest of the run at once
+			if start < 0 {
+				start = i
+			}
+			for i++; i < len(s) && alnum[s[i]]; i++ {
+			}
+			continue
+		}
 		var inWord bool
 		if c < 0x80 {
-			inWord = wordByte[c] && c != '_' || start >= 0 && (c == '\'' || c == '-')
+			inWord = start >= 0 && (c == '\'' || c == '-')
 		} else {
 			var r rune
 			r, n = utf8.DecodeRuneInString(s[i:])
@@ -47,6 +55,14 @@ func appendWords(out []string, s string) []string {
 	}
 	return out
 }
+
+// alnum marks the ASCII letters and digits.
+var alnum = func() (t [256]bool) {
+	for c := range 128 {
+		t[c] = wordByte[c] && c != '_'
+	}
+	return t
+}()
 
 // trimWord is strings.TrimRight(w, "'’-"), without its general cut-set
 // machinery (this runs for every word of a section).
@@ -78,6 +94,12 @@ func at(w []string, i int) string {
 		return ""
 	}
 	return w[i]
+}
+
+// mayRespond reports whether a response phrase can start with word x: most
+// words are ruled out here, without a call to responseAt.
+func (p *phrases) mayRespond(x string) bool {
+	return x != "" && p.responseMask[x[0]]&(1<<min(len(x), 63)) != 0
 }
 
 // responseAt reports whether a phrase of the response list starts at word i.
@@ -144,7 +166,7 @@ func conditionalWords(ph *phrases, w []string) bool {
 			}
 		}
 		// "follows on approval", "after your reply", "with the recorded decision"
-		if ph.responseAt(w, i) {
+		if ph.mayRespond(x) && ph.responseAt(w, i) {
 			prev := at(w, i-1)
 			if in(prev, "your", "the", "a", "recorded", "explicit") {
 				prev = at(w, i-2)

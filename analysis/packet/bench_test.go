@@ -1,0 +1,28 @@
+package packet_test
+
+import (
+	"testing"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/bench"
+)
+
+// BenchmarkBuild reads the stop packets of the generated corpus the kind
+// benchmark lints (bench's BenchmarkKindRatio), parsed once: the packet
+// model alone, for profiling it without the parser.
+func BenchmarkBuild(b *testing.B) {
+	var docs []*analysis.Document
+	var size int64
+	for _, t := range bench.Generate(1000, 1).OfKind(analysis.KindPacket) {
+		docs = append(docs, analysis.Parse("file:///p.md", t))
+		size += int64(len(t))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range docs {
+			packet.Build(d)
+		}
+	}
+}
