@@ -170,7 +170,11 @@ func (d *docChecks) inBlock(offset int) bool {
 			default:
 				continue
 			}
-			start := doc.Lines.LineStart(doc.Lines.LineOf(nodeStart(n)))
+			line := doc.Lines.LineOf(nodeStart(n))
+			if fc, ok := n.(*ast.FencedCodeBlock); ok && fc.Lines().Len() > 0 && line > 0 {
+				line-- // the opening fence, the line before the first content line: text after it is in the block
+			}
+			start := doc.Lines.LineStart(line)
 			end := len(doc.Text)
 			if next := n.NextSibling(); next != nil {
 				end = doc.Lines.LineStart(doc.Lines.LineOf(nodeStart(next)))
