@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/baton-md/baton/analysis"
 )
@@ -19,14 +20,19 @@ type checker struct {
 	c    *Component
 	r    *resolver
 
-	scopes  []*scope               // innermost last: the body, <Each>es, component content
+	scopes  []scope                // innermost last: the body, <Each>es, component content
 	guards  []Guard                // the <If> branches around the walk's position
-	cps     map[string]*Checkpoint // the latest checkpoint bound to each name
-	ifGates map[*Tag]ifGate
-	pending []*Reference // unbound names, reported after the walk
-	checkpt map[*Tag]*Checkpoint
-	byName  map[string][]*Binding // every binding, by name, after the walk
-	cd      conds
+	cps     map[string]*Checkpoint // the latest checkpoint bound to each name; made on the first
+	pending []*Reference           // unbound names, reported after the walk
+	// tags holds, by Tag.Index, what the walk learnt of each tag: cheaper
+	// than maps keyed by *Tag, of which a document would need several.
+	tags   []tagInfo
+	byName map[string][]*Binding // every binding, by name, after the walk (when a name is unbound)
+	cd     conds
+	expr   exprScratch
+
+	refSlab  slab[Reference]
+	bindSlab slab[Binding]
 	// nextSame is the next checkpoint bound to the same name, for each
 	nextSame map[*Checkpoint]*Checkpoint
 	outputs  []analysis.Span // the top-level <Output> regions
@@ -35,7 +41,12 @@ type checker struct {
 
 type scope struct {
 	tag   *Tag
-	names map[string][]*Binding
+	names map[string][]*Binding // made on the first binding
+}
+
+type tagInfo struct {
+	gate ifGate      // for an <If>
+	cp   *Checkpoint // the checkpoint the tag invokes, or nil
 }
 
 // ifGate is what an <If>'s condition says about checkpoints: its
@@ -62,14 +73,13 @@ func run(pass *analysis.Pass) *Model {
 	if r.bundle != nil {
 		m.BundleRoot = r.bundle.RootPath
 	}
-	k := &checker{pass: pass, doc: doc, m: m, c: c, r: r, cps: map[string]*Checkpoint{}, ifGates: map[*Tag]ifGate{},
-		checkpt: map[*Tag]*Checkpoint{}, cd: conds{}}
+	k := &checker{pass: pass, doc: doc, m: m, c: c, r: r, tags: make([]tagInfo, len(c.Tags))}
 	for _, n := range c.Body {
 		if t, ok := n.(*Tag); ok && t.Name == "Output" {
 			k.outputs = append(k.outputs, t.Span)
 		}
 	}
-	k.scopes = []*scope{{names: map[string][]*Binding{}}}
+	k.scopes = append(make([]scope, 0, 4), scope{})
 	k.walk(c.Body)
 	k.reportPending()
 	k.checkSyntax()
@@ -90,16 +100,20 @@ func (k *checker) line(off int) int { return k.doc.Lines.LineOf(off) + 1 }
 
 func (k *checker) walk(nodes []Node) {
 	for _, n := range nodes {
-		switch n := n.(type) {
-		case *Placeholder:
-			k.refText(n)
-		case *CodeBlock:
-			if n.Eval {
-				k.bindEval(n)
-			}
-		case *Tag:
-			k.visit(n)
+		k.walkNode(n)
+	}
+}
+
+func (k *checker) walkNode(n Node) {
+	switch n := n.(type) {
+	case *Placeholder:
+		k.refText(n)
+	case *CodeBlock:
+		if n.Eval {
+			k.bindEval(n)
 		}
+	case *Tag:
+		k.visit(n)
 	}
 }
 
@@ -108,14 +122,14 @@ func (k *checker) visit(t *Tag) {
 	k.m.Resolutions[t] = res
 	for _, a := range t.Attrs {
 		if a.Kind == AttrExpr || a.Kind == AttrSpread {
-			for _, ref := range freeRefs(a.Value, a.ValueSpan.Start) {
+			for _, ref := range k.expr.freeRefs(a.Value, a.ValueSpan.Start) {
 				k.refExpr(ref, t, a)
 			}
 		}
 	}
 	switch t.Name {
 	case "If":
-		k.ifGates[t] = k.gateOf(t)
+		k.tags[t.Index].gate = k.gateOf(t)
 		for _, ch := range t.Children {
 			if e, ok := ch.(*Tag); ok && e.Name == "Else" {
 				k.m.Resolutions[e] = k.r.resolve("Else")
@@ -123,12 +137,12 @@ func (k *checker) visit(t *Tag) {
 				k.walk(e.Children)
 			} else {
 				k.guards = append(k.guards, Guard{If: t})
-				k.walk([]Node{ch})
+				k.walkNode(ch)
 			}
 			k.guards = k.guards[:len(k.guards)-1]
 		}
 	case "Each":
-		k.scopes = append(k.scopes, &scope{tag: t, names: map[string][]*Binding{}})
+		k.scopes = append(k.scopes, scope{tag: t})
 		if a := t.Attr("let"); a != nil && a.Kind == AttrString && a.Value != "" {
 			k.bind(a.Value, a.ValueSpan, BindEachLet, t, nil)
 		}
@@ -137,7 +151,7 @@ func (k *checker) visit(t *Tag) {
 	default:
 		if (res.Kind == ResolveFile || res.Kind == ResolveBundle) && strings.HasSuffix(res.Path, ".md") {
 			// Bindings in a Markdown component's projected content stay there.
-			k.scopes = append(k.scopes, &scope{tag: t, names: map[string][]*Binding{}})
+			k.scopes = append(k.scopes, scope{tag: t})
 			k.walk(t.Children)
 			k.scopes = k.scopes[:len(k.scopes)-1]
 		} else {
@@ -152,10 +166,13 @@ func (k *checker) visit(t *Tag) {
 		cp.Binding = b
 		if b != nil {
 			cp.Name = b.Name
+			if k.cps == nil {
+				k.cps = map[string]*Checkpoint{}
+			}
 			k.cps[b.Name] = cp
 		}
 		k.m.Checkpoints = append(k.m.Checkpoints, cp)
-		k.checkpt[t] = cp
+		k.tags[t.Index].cp = cp
 	}
 }
 
@@ -202,19 +219,21 @@ func (k *checker) gateOf(t *Tag) ifGate {
 }
 
 // requires reports whether cond holds only when cp.proceed does.
-func (m conds) requires(cond, cp string) bool {
+func (m *conds) requires(cond, cp string) bool {
 	return slices.Contains(m.get(cond).conj, cp+".proceed")
 }
 
 // requiresNot reports whether cond is the negation of cp.proceed.
-func (m conds) requiresNot(cond, cp string) bool {
+func (m *conds) requiresNot(cond, cp string) bool {
 	c := m.get(cond)
 	return c.negated && c.neg == cp+".proceed"
 }
 
 // conds memoizes what conditions say: they are read for every pair of
 // checkpoint and transition.
-type conds map[string]*condInfo
+type conds struct {
+	m map[string]*condInfo // made on the first condition read
+}
 
 type condInfo struct {
 	conj    []string // the normalized conjuncts
@@ -223,24 +242,64 @@ type condInfo struct {
 	negated bool
 }
 
-func (m conds) get(cond string) *condInfo {
-	if c, ok := m[cond]; ok {
+func (m *conds) get(cond string) *condInfo {
+	if c, ok := m.m[cond]; ok {
 		return c
+	}
+	c := readCond(cond)
+	if m.m == nil {
+		m.m = map[string]*condInfo{}
+	}
+	m.m[cond] = c
+	return c
+}
+
+// condMemo holds what conditions said across documents: a condition's
+// reading depends on its text alone, and the same few conditions
+// (cp.proceed, !cp.proceed) recur in every workflow. A condInfo is never
+// modified once made. Bounded: cleared when full; long conditions are not
+// kept.
+var condMemo struct {
+	sync.Mutex
+	m map[string]*condInfo
+}
+
+const (
+	condMemoMax = 1024
+	condMemoLen = 256
+)
+
+func readCond(cond string) *condInfo {
+	if len(cond) <= condMemoLen {
+		condMemo.Lock()
+		c := condMemo.m[cond]
+		condMemo.Unlock()
+		if c != nil {
+			return c
+		}
 	}
 	c := &condInfo{conj: conjuncts(cond), norm: normalizeCond(cond)}
 	if len(c.conj) == 1 {
 		c.neg, c.negated = negated(c.conj[0])
 	}
-	m[cond] = c
+	if len(cond) <= condMemoLen {
+		condMemo.Lock()
+		if condMemo.m == nil || len(condMemo.m) >= condMemoMax {
+			condMemo.m = map[string]*condInfo{}
+		}
+		condMemo.m[cond] = c
+		condMemo.Unlock()
+	}
 	return c
 }
 
 func (k *checker) bind(name string, span analysis.Span, kind BindingKind, t *Tag, block *CodeBlock) *Binding {
-	s := k.scopes[len(k.scopes)-1] // for an <Each let>, the loop's own scope
-	b := &Binding{Name: name, Span: span, Kind: kind, Tag: t, Block: block, Guards: slices.Clone(k.guards), Scope: s.tag}
+	s := &k.scopes[len(k.scopes)-1] // for an <Each let>, the loop's own scope
+	b := k.bindSlab.new(span.Start, len(k.c.Text))
+	*b = Binding{Name: name, Span: span, Kind: kind, Tag: t, Block: block, Guards: slices.Clone(k.guards), Scope: s.tag}
 	for i := len(b.Guards) - 1; i >= 0; i-- {
 		g := b.Guards[i]
-		ig := k.ifGates[g.If]
+		ig := k.tags[g.If.Index].gate
 		if cp := ig.then; cp != nil && !g.Else {
 			b.Gate = &Gate{Checkpoint: cp, If: g.If}
 			break
@@ -249,6 +308,9 @@ func (k *checker) bind(name string, span analysis.Span, kind BindingKind, t *Tag
 			b.Gate = &Gate{Checkpoint: cp, If: g.If, Else: true}
 			break
 		}
+	}
+	if s.names == nil {
+		s.names = map[string][]*Binding{}
 	}
 	s.names[name] = append(s.names[name], b)
 	k.m.Bindings = append(k.m.Bindings, b)
@@ -384,7 +446,8 @@ func (k *checker) bound(name string) bool {
 }
 
 func (k *checker) refText(p *Placeholder) {
-	ref := &Reference{Ref: Ref{Name: p.Path[0], Path: p.Path[1:], Span: p.PathSpan}, Placeholder: p}
+	ref := k.refSlab.new(p.Span.Start, len(k.c.Text))
+	*ref = Reference{Ref: Ref{Name: p.Path[0], Path: p.Path[1:], Span: p.PathSpan}, Placeholder: p}
 	k.m.References = append(k.m.References, ref)
 	if ref.Name == "props" && len(ref.Path) > 0 {
 		ref.Prop = k.c.Props.Prop(ref.Path[0])
@@ -431,7 +494,8 @@ func (k *checker) hasMeta(key string) bool {
 }
 
 func (k *checker) refExpr(r Ref, t *Tag, a *Attr) {
-	ref := &Reference{Ref: r, Tag: t, Attr: a}
+	ref := k.refSlab.new(r.Span.Start, len(k.c.Text))
+	*ref = Reference{Ref: r, Tag: t, Attr: a}
 	k.m.References = append(k.m.References, ref)
 	switch r.Name {
 	case "props":
@@ -537,7 +601,7 @@ func (k *checker) checkBound(ref *Reference) {
 // covered reports whether, in the context of the enclosing branches ctx,
 // one of the bindings is certainly made. A name bound in both branches of
 // one <If> is bound after it.
-func (m conds) covered(bs []*Binding, ctx []Guard) bool {
+func (m *conds) covered(bs []*Binding, ctx []Guard) bool {
 	// Most names have a binding the context implies outright (one made at
 	// the top level, say): no merging needed. A name rebound at every stage
 	// of a long workflow has thousands of bindings, and the pairwise merge
@@ -594,7 +658,7 @@ func (m conds) covered(bs []*Binding, ctx []Guard) bool {
 }
 
 // impliedAll reports whether being inside ctx implies every branch of gs.
-func (m conds) impliedAll(gs []Guard, ctx []Guard) bool {
+func (m *conds) impliedAll(gs []Guard, ctx []Guard) bool {
 	for _, g := range gs {
 		if !m.implied(g, ctx) {
 			return false
@@ -607,7 +671,7 @@ func (m conds) impliedAll(gs []Guard, ctx []Guard) bool {
 // branch g: the same branch, a then-branch whose condition includes every
 // conjunct of g's, the <Else> of the same condition, or the opposite branch
 // of its negation.
-func (m conds) implied(g Guard, ctx []Guard) bool {
+func (m *conds) implied(g Guard, ctx []Guard) bool {
 	gc := m.get(condOf(g.If))
 	switch gc.norm {
 	case "true":
@@ -656,6 +720,9 @@ func subset(a, b []string) bool {
 
 // reportPending reports the names read with no binding in scope.
 func (k *checker) reportPending() {
+	if len(k.pending) == 0 {
+		return
+	}
 	k.byName = map[string][]*Binding{}
 	for _, b := range k.m.Bindings {
 		k.byName[b.Name] = append(k.byName[b.Name], b)

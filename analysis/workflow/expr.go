@@ -187,7 +187,26 @@ type Ref struct {
 // (arrow-function parameters), skipping object keys, member names,
 // keywords and globals. off is expr's offset in the document.
 func freeRefs(expr string, off int) []Ref {
-	toks := lex(expr)
+	var x exprScratch
+	return x.freeRefs(expr, off)
+}
+
+// exprScratch is what reading a document's expressions reuses from one to
+// the next: the tokens and brackets of the expression being read, the refs
+// it returns (valid until the next call) and the chunks their paths are
+// taken from.
+type exprScratch struct {
+	toks   []token
+	frames []bool // for each open bracket, whether it opens an object literal
+	refs   []Ref
+	path   []string
+	paths  runs[string]
+}
+
+func (x *exprScratch) freeRefs(expr string, off int) []Ref {
+	x.toks = x.toks[:0]
+	lexInto(expr, 0, len(expr), false, &x.toks)
+	toks := x.toks
 	var local map[string]bool // made only for an arrow function: most expressions have none
 	// Arrow parameters: x => …, (a, { b }, [c]) => …
 	for i, t := range toks {
@@ -221,9 +240,8 @@ func freeRefs(expr string, off int) []Ref {
 			}
 		}
 	}
-	type frame struct{ object bool }
-	var stack []frame
-	var refs []Ref
+	stack := x.frames[:0]
+	refs := x.refs[:0]
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		var prev, next token
@@ -236,9 +254,9 @@ func freeRefs(expr string, off int) []Ref {
 		if t.kind == tokPunct {
 			switch t.text {
 			case "{":
-				stack = append(stack, frame{object: prev.text != ")" && prev.text != "=>"})
+				stack = append(stack, prev.text != ")" && prev.text != "=>")
 			case "(", "[":
-				stack = append(stack, frame{})
+				stack = append(stack, false)
 			case "}", ")", "]":
 				if len(stack) > 0 {
 					stack = stack[:len(stack)-1]
@@ -252,7 +270,7 @@ func freeRefs(expr string, off int) []Ref {
 		if prev.kind == tokPunct && (prev.text == "." || prev.text == "?.") {
 			continue
 		}
-		inObject := len(stack) > 0 && stack[len(stack)-1].object
+		inObject := len(stack) > 0 && stack[len(stack)-1]
 		if inObject && (prev.text == "{" || prev.text == ",") && prev.kind == tokPunct && (next.text == ":" || next.text == "(") {
 			continue // a key or a method
 		}
@@ -260,15 +278,21 @@ func freeRefs(expr string, off int) []Ref {
 			continue
 		}
 		r := Ref{Name: t.text, Span: analysis.Span{Start: off + t.start, End: off + t.end}}
+		path := x.path[:0]
 		for j := i + 1; j+1 < len(toks); j += 2 {
 			if (toks[j].text == "." || toks[j].text == "?.") && toks[j].kind == tokPunct && toks[j+1].kind == tokIdent {
-				r.Path = append(r.Path, toks[j+1].text)
+				path = append(path, toks[j+1].text)
 				continue
 			}
 			break
 		}
+		if len(path) > 0 {
+			r.Path = x.paths.take(path)
+		}
+		x.path = path
 		refs = append(refs, r)
 	}
+	x.refs, x.frames = refs, stack[:0]
 	return refs
 }
 

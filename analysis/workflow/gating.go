@@ -12,6 +12,11 @@ import (
 // checkCheckpoints reports checkpoints that return no decision or bind
 // none, then the transitions that escape them.
 func (k *checker) checkCheckpoints() {
+	if len(k.m.Checkpoints) == 0 {
+		// Nothing to gate on: only the document's own name can matter.
+		k.checkSelfCheckpoint()
+		return
+	}
 	transitions := k.transitions()
 	for _, cp := range k.m.Checkpoints {
 		t := cp.Tag
@@ -70,7 +75,7 @@ func (k *checker) isTransition(t *Tag) bool {
 	switch {
 	case t.Name == "Prompt" || t.Name == "Session.Launch" || t.Name == "PullRequest" || t.Name == "Issue" || strings.HasPrefix(t.Name, "Git."):
 		return true
-	case k.checkpt[t] != nil || t.Name == "Capture":
+	case k.tags[t.Index].cp != nil || t.Name == "Capture":
 		return false
 	}
 	switch k.m.Resolutions[t].Kind {
@@ -260,32 +265,43 @@ func (es *escapes) saturated() bool {
 // without being gated on its proceed; a transition inside one already
 // reported for the same checkpoint is covered by it.
 func (k *checker) checkGating(transitions []*Tag) {
+	if !slices.ContainsFunc(k.m.Checkpoints, func(cp *Checkpoint) bool { return cp.Name != "" }) {
+		return // only bound checkpoints gate
+	}
 	escaped := map[*Tag]*escapes{}
 	var order []*Tag
-	transitions = slices.Clone(transitions)
-	slices.SortStableFunc(transitions, func(a, b *Tag) int { return a.Span.Start - b.Span.Start })
-	// Transitions holding others: their escapes cover the inner ones, so
-	// they are always worked out in full.
-	outer := map[*Tag]bool{}
-	isTr := map[*Tag]bool{}
+	// Tags come in document order, so transitions usually are already.
+	if !slices.IsSortedFunc(transitions, func(a, b *Tag) int { return a.Span.Start - b.Span.Start }) {
+		transitions = slices.Clone(transitions)
+		slices.SortStableFunc(transitions, func(a, b *Tag) int { return a.Span.Start - b.Span.Start })
+	}
+	// By Tag.Index: whether the tag is a transition, whether it holds
+	// others (their escapes cover the inner ones, so they are always
+	// worked out in full), and the last checkpoint (its position in
+	// Checkpoints, plus one) it was flagged for.
+	type trInfo struct {
+		isTr, outer bool
+		flagged     int
+	}
+	info := make([]trInfo, len(k.c.Tags))
 	for _, t := range transitions {
-		isTr[t] = true
+		info[t.Index].isTr = true
 	}
 	for _, t := range transitions {
 		for p := t.Parent; p != nil; p = p.Parent {
-			if isTr[p] {
-				outer[p] = true
+			if info[p.Index].isTr {
+				info[p.Index].outer = true
 			}
 		}
 	}
-	for _, cp := range k.m.Checkpoints {
+	for cpi, cp := range k.m.Checkpoints {
 		if cp.Name == "" {
 			continue
 		}
 		c := cp.Tag
 		loop := nearestLoop(c)
 		loopBack := loop != nil && !k.declinedBreaks(cp, loop)
-		flagged := map[*Tag]bool{}
+		stamp := cpi + 1
 		test := enclosingTest(c)
 		// Only transitions after the checkpoint (or, when a declined answer
 		// loops back, after its loop's start) can escape it, and none after
@@ -309,7 +325,7 @@ func (k *checker) checkGating(transitions []*Tag) {
 			if t == c || contains(t, c) || contains(c, t) {
 				continue
 			}
-			if escaped[t].saturated() && !outer[t] {
+			if escaped[t].saturated() && !info[t.Index].outer {
 				continue // an unnested workflow's every stage escapes every earlier checkpoint: quadratic work for nothing new
 			}
 			if enclosingTest(t) != test {
@@ -329,11 +345,11 @@ func (k *checker) checkGating(transitions []*Tag) {
 			}
 			covered := false
 			for p := t.Parent; p != nil; p = p.Parent {
-				if flagged[p] {
+				if info[p.Index].flagged == stamp {
 					covered = true
 				}
 			}
-			flagged[t] = true
+			info[t.Index].flagged = stamp
 			if covered {
 				continue
 			}

@@ -122,6 +122,20 @@ type scanner struct {
 	text  string
 	c     *Component
 	stack []*Tag
+	// kids holds the children of the open tags, each one's after the
+	// previous one's: kidStart[i] is where those of stack[i] begin. A tag's
+	// children are copied out when it closes, at their final length.
+	kids     []Node
+	kidStart []int
+	attrs    []*Attr  // the attributes of the opening tag being read
+	segs     []string // the path of the placeholder being read
+
+	tagSlab   slab[Tag]
+	attrSlab  slab[Attr]
+	phSlab    slab[Placeholder]
+	attrRuns  runs[*Attr]
+	nodeRuns  runs[Node]
+	stringRun runs[string]
 	// noCloser[n] = l: no run of exactly n backticks closes a code span
 	// before offset l (so a later opener of n backticks before l is
 	// literal), which keeps unmatched backticks linear.
@@ -146,11 +160,24 @@ func (s *scanner) parent() *Tag {
 }
 
 func (s *scanner) add(n Node) {
-	if p := s.parent(); p != nil {
-		p.Children = append(p.Children, n)
+	if len(s.stack) > 0 {
+		s.kids = append(s.kids, n)
 	} else {
 		s.c.Body = append(s.c.Body, n)
 	}
+}
+
+// pop closes the innermost open tag, giving it its children.
+func (s *scanner) pop() *Tag {
+	n := len(s.stack) - 1
+	t, start := s.stack[n], s.kidStart[n]
+	s.stack, s.kidStart = s.stack[:n], s.kidStart[:n]
+	if len(s.kids) > start {
+		t.Children = s.nodeRuns.take(s.kids[start:])
+		clear(s.kids[start:])
+		s.kids = s.kids[:start]
+	}
+	return t
 }
 
 func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
@@ -216,8 +243,7 @@ func (s *scanner) scan(start, end int) {
 		}
 	}
 	for len(s.stack) > 0 {
-		t := s.stack[len(s.stack)-1]
-		s.stack = s.stack[:len(s.stack)-1]
+		t := s.pop()
 		t.Span.End, t.Inner.End = end, end
 		t.Close = analysis.Span{Start: end, End: end}
 		t.CloseName = t.Close
@@ -404,7 +430,7 @@ func (s *scanner) placeholder(i, end int, inCode bool) (*Placeholder, int) {
 	if j >= end || !isIdentStart(text[j]) {
 		return nil, i + 1
 	}
-	var path []string
+	path := s.segs[:0]
 	for {
 		k := j
 		for k < end && isIdentPart(text[k]) {
@@ -418,9 +444,12 @@ func (s *scanner) placeholder(i, end int, inCode bool) (*Placeholder, int) {
 		}
 		break
 	}
+	s.segs = path
 	if j < end && text[j] == '}' {
-		return &Placeholder{Span: analysis.Span{Start: i, End: j + 1}, Path: path,
-			PathSpan: analysis.Span{Start: i + 1, End: j}, InCode: inCode, Parent: s.parent()}, j + 1
+		p := s.phSlab.new(i, len(text))
+		*p = Placeholder{Span: analysis.Span{Start: i, End: j + 1}, Path: s.stringRun.take(path),
+			PathSpan: analysis.Span{Start: i + 1, End: j}, InCode: inCode, Parent: s.parent()}
+		return p, j + 1
 	}
 	// {props.x-y} and {meta.…}: the first interpolation pass takes any
 	// key text up to "}".
@@ -457,10 +486,12 @@ func (s *scanner) openTag(i, end int) int {
 	text := s.text
 	end = min(end, i+maxTag)
 	nameEnd := tagName(text, i+1, end)
-	t := &Tag{Name: text[i+1 : nameEnd], NameSpan: analysis.Span{Start: i + 1, End: nameEnd}}
 	if nameEnd < end && !isSpace(text[nameEnd]) && text[nameEnd] != '/' && text[nameEnd] != '>' {
 		return nameEnd // "<T," or "Array<T]": not a tag
 	}
+	t := s.tagSlab.new(i, len(text))
+	t.Name, t.NameSpan = text[i+1:nameEnd], analysis.Span{Start: i + 1, End: nameEnd}
+	s.attrs = s.attrs[:0]
 	j := nameEnd
 	for {
 		for j < end && isSpace(text[j]) {
@@ -484,6 +515,7 @@ func (s *scanner) openTag(i, end int) int {
 			t.Inner = analysis.Span{Start: j + 1, End: j + 1}
 			s.push(t)
 			s.stack = append(s.stack, t)
+			s.kidStart = append(s.kidStart, len(s.kids))
 			return j + 1
 		case c == '{':
 			k, ok := skipExpr(text, j, end)
@@ -491,16 +523,19 @@ func (s *scanner) openTag(i, end int) int {
 				s.errorf(analysis.Span{Start: j, End: min(j+1, end)}, "the expression opened here in <"+t.Name+"> is never closed by \"}\"")
 				return nameEnd
 			}
-			t.Attrs = append(t.Attrs, &Attr{Kind: AttrSpread, Value: text[j+1 : k-1],
+			a := s.attrSlab.new(j, len(text))
+			*a = Attr{Kind: AttrSpread, Value: text[j+1 : k-1],
 				ValueSpan: analysis.Span{Start: j + 1, End: k - 1}, Span: analysis.Span{Start: j, End: k},
-				NameSpan: analysis.Span{Start: j, End: j}})
+				NameSpan: analysis.Span{Start: j, End: j}}
+			s.attrs = append(s.attrs, a)
 			j = k
 		case isIdentStart(c):
 			k := j
 			for k < end && (isIdentPart(text[k]) || text[k] == '-' || text[k] == ':') {
 				k++
 			}
-			a := &Attr{Name: text[j:k], NameSpan: analysis.Span{Start: j, End: k}, Kind: AttrBool}
+			a := s.attrSlab.new(j, len(text))
+			a.Name, a.NameSpan, a.Kind = text[j:k], analysis.Span{Start: j, End: k}, AttrBool
 			a.Span = a.NameSpan
 			a.ValueSpan = analysis.Span{Start: k, End: k}
 			l := k
@@ -537,10 +572,10 @@ func (s *scanner) openTag(i, end int) int {
 				}
 				k = a.Span.End
 			}
-			t.Attrs = append(t.Attrs, a)
+			s.attrs = append(s.attrs, a)
 			j = k
 		default:
-			if len(t.Attrs) == 0 && !isSpace(text[nameEnd]) {
+			if len(s.attrs) == 0 && !isSpace(text[nameEnd]) {
 				return nameEnd
 			}
 			s.errorf(analysis.Span{Start: i, End: j + 1}, "<"+t.Name+" is not a well-formed tag: unexpected "+quoteByte(c))
@@ -558,6 +593,9 @@ func quoteByte(c byte) string {
 
 // push records a parsed opening tag.
 func (s *scanner) push(t *Tag) {
+	if len(s.attrs) > 0 {
+		t.Attrs = s.attrRuns.take(s.attrs)
+	}
 	t.Parent = s.parent()
 	t.Index = len(s.c.Tags)
 	s.c.Tags = append(s.c.Tags, t)
@@ -582,14 +620,12 @@ func (s *scanner) closeTag(i, end int) int {
 			continue
 		}
 		for len(s.stack) > k+1 {
-			t := s.stack[len(s.stack)-1]
-			s.stack = s.stack[:len(s.stack)-1]
+			t := s.pop()
 			t.Span.End, t.Inner.End = i, i
 			t.Close, t.CloseName = analysis.Span{Start: i, End: i}, analysis.Span{Start: i, End: i}
 			s.errorf(t.Open, "<"+t.Name+"> is not closed before </"+name+">")
 		}
-		t := s.stack[k]
-		s.stack = s.stack[:k]
+		t := s.pop()
 		t.Closed = true
 		t.Span.End, t.Inner.End = close.End, i
 		t.Close, t.CloseName = close, analysis.Span{Start: i + 2, End: nameEnd}

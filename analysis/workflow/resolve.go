@@ -87,6 +87,9 @@ type resolver struct {
 	docPath string
 	self    *Component
 	bundle  *bundle
+	// parsed, missing and cache are made on their first entry: most
+	// documents resolve one or two names through the workspace. The
+	// document itself is self, at docPath, without an entry.
 	parsed  map[string]*Component
 	missing map[string]bool
 	cache   map[string]Resolution
@@ -101,11 +104,7 @@ type bundle struct {
 }
 
 func newResolver(fsys fs.FS, docPath string, self *Component) *resolver {
-	r := &resolver{fsys: fsys, docPath: docPath, self: self, parsed: map[string]*Component{},
-		missing: map[string]bool{}, cache: map[string]Resolution{}}
-	if docPath != "" {
-		r.parsed[docPath] = self
-	}
+	r := &resolver{fsys: fsys, docPath: docPath, self: self}
 	r.bundle = r.findBundle()
 	return r
 }
@@ -199,6 +198,9 @@ func mapValues(m map[string]string) []string {
 
 // read parses the Markdown file at p, or returns nil.
 func (r *resolver) read(p string) *Component {
+	if p == r.docPath && p != "" {
+		return r.self
+	}
 	if c, ok := r.parsed[p]; ok {
 		return c
 	}
@@ -207,10 +209,16 @@ func (r *resolver) read(p string) *Component {
 	}
 	data, err := fs.ReadFile(r.fsys, p)
 	if err != nil || len(data) > 4<<20 {
+		if r.missing == nil {
+			r.missing = map[string]bool{}
+		}
 		r.missing[p] = true
 		return nil
 	}
 	c := parseShared(p, data)
+	if r.parsed == nil {
+		r.parsed = map[string]*Component{}
+	}
 	r.parsed[p] = c
 	return c
 }
@@ -258,7 +266,7 @@ func (r *resolver) isFile(p string) bool {
 	if r.fsys == nil {
 		return false
 	}
-	if _, ok := r.parsed[p]; ok {
+	if _, ok := r.parsed[p]; ok || (p == r.docPath && p != "") {
 		return true
 	}
 	st, err := fs.Stat(r.fsys, p)
@@ -270,13 +278,46 @@ func (r *resolver) isFile(p string) bool {
 // components/N/index.ts, N.md (a dot in the name is a folder).
 func candidates(dir, name string) []string {
 	n := strings.ReplaceAll(name, ".", "/")
-	return []string{
-		path.Join(dir, "components", n+".md"),
-		path.Join(dir, "components", n+".ts"),
-		path.Join(dir, "components", n, "index.md"),
-		path.Join(dir, "components", n, "index.ts"),
-		path.Join(dir, n+".md"),
+	// dir is clean (a path.Dir) and n a slash-separated tag name, whose
+	// segments are identifiers: path.Join would only add the separators.
+	// One string holds all five, sliced.
+	prefix := dir + "/"
+	switch dir {
+	case ".":
+		prefix = ""
+	case "/":
+		prefix = "/"
 	}
+	if !cleanName(n) {
+		return []string{
+			path.Join(dir, "components", n+".md"),
+			path.Join(dir, "components", n+".ts"),
+			path.Join(dir, "components", n, "index.md"),
+			path.Join(dir, "components", n, "index.ts"),
+			path.Join(dir, n+".md"),
+		}
+	}
+	c := prefix + "components/" + n
+	all := c + ".md" + c + ".ts" + c + "/index.md" + c + "/index.ts" + prefix + n + ".md"
+	l := len(c)
+	return []string{
+		all[:l+3],
+		all[l+3 : 2*l+6],
+		all[2*l+6 : 3*l+15],
+		all[3*l+15 : 4*l+24],
+		all[4*l+24:],
+	}
+}
+
+// cleanName reports a name path.Join leaves as it is: segments that are
+// not empty, "." or "..".
+func cleanName(n string) bool {
+	for seg := range strings.SplitSeq(n, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // resolve answers name: structural; registered; the bundle; a file, from
@@ -284,10 +325,20 @@ func candidates(dir, name string) []string {
 // else unresolved. Without a workspace, what is not structural or
 // registered is unknown.
 func (r *resolver) resolve(name string) Resolution {
+	// Structural and registered names cost less to answer than to cache.
+	if Structural[name] {
+		return Resolution{Kind: ResolveStructural}
+	}
+	if reg, host := isRegistered(name); reg {
+		return Resolution{Kind: ResolveRegistered, Host: host}
+	}
 	if res, ok := r.cache[name]; ok {
 		return res
 	}
 	res := r.resolveUncached(name)
+	if r.cache == nil {
+		r.cache = map[string]Resolution{}
+	}
 	r.cache[name] = res
 	return res
 }

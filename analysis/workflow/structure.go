@@ -3,7 +3,6 @@ package workflow
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -69,7 +68,19 @@ func (k *checker) checkFrontMatter() {
 	}
 }
 
-var bindingName = regexp.MustCompile(`^[a-zA-Z_$][a-zA-Z0-9_$]*$`)
+// isBindingName matches ^[a-zA-Z_$][a-zA-Z0-9_$]*$ (ASCII only), without
+// a regular expression: it is asked of every as and let.
+func isBindingName(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isIdentPart(s[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 var reservedWords = set("break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete",
 	"do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in",
@@ -115,7 +126,7 @@ func (k *checker) checkStructure() {
 			switch {
 			case a.Kind != AttrString:
 				k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("%s must be a string literal naming the binding (%s=\"name\")", n, n))
-			case !bindingName.MatchString(a.Value) || reservedWords[a.Value]:
+			case !isBindingName(a.Value) || reservedWords[a.Value]:
 				k.report(RuleDirectiveForm, a.ValueSpan, fmt.Sprintf("%q is not a legal binding name: a JavaScript identifier that is not a reserved word", a.Value))
 			}
 		}
@@ -276,7 +287,7 @@ func (k *checker) checkInvocations() {
 		res := k.m.Resolutions[t]
 		callee := res.Component
 		isValue := (callee != nil && callee.Returns != nil) || (res.Kind == ResolveRegistered && registeredValue[t.Name])
-		if isValue && t.Attr("as") == nil && k.checkpt[t] == nil {
+		if isValue && t.Attr("as") == nil && k.tags[t.Index].cp == nil {
 			k.report(RuleValueWithoutAs, t.NameSpan, fmt.Sprintf("<%s> is a value component (it declares returns): it renders nothing and must be invoked with as=\"name\"", t.Name))
 		}
 		if callee == nil || callee == k.c || callee.Props.Form == PropsInvalid || (res.Kind != ResolveFile && res.Kind != ResolveBundle) {
