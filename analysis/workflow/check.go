@@ -58,17 +58,19 @@ func run(pass *analysis.Pass) *Model {
 	doc := pass.Doc
 	c := parseDoc(doc)
 	var fsys fs.FS
+	var dirs *Dirs
 	docPath := ""
 	if pass.Env != nil {
 		fsys, _ = pass.Env[EnvFS].(fs.FS)
 		docPath, _ = pass.Env[EnvPath].(string)
+		dirs, _ = pass.Env[EnvDirs].(*Dirs)
 	}
 	docPath = path.Clean(strings.TrimPrefix(docPath, "/"))
 	if docPath == "." {
 		docPath = ""
 	}
 	c.Path = docPath
-	r := newResolver(fsys, docPath, c)
+	r := newResolver(fsys, dirs, docPath, c)
 	m := &Model{Component: c, Tags: c.Tags, Resolutions: make(map[*Tag]Resolution, len(c.Tags))}
 	if r.bundle != nil {
 		m.BundleRoot = r.bundle.RootPath

@@ -49,3 +49,8 @@ const EnvFS = "workflow.fs"
 // EnvPath is the Env key of the document's slash path relative to the root
 // of the EnvFS file system (so its own folder is known).
 const EnvPath = "workflow.path"
+
+// EnvDirs is the Env key of a *Dirs shared by the documents of one run over
+// files that do not change meanwhile (baton check): which files of a folder
+// may declare a bundle is then read once per folder, not once per document.
+const EnvDirs = "workflow.dirs"

@@ -84,6 +84,7 @@ func isRegistered(name string) (registered, host bool) {
 // and caching what it parsed.
 type resolver struct {
 	fsys    fs.FS // nil: no workspace
+	dirs    *Dirs // nil: each folder is listed afresh
 	docPath string
 	self    *Component
 	bundle  *bundle
@@ -103,8 +104,8 @@ type bundle struct {
 	Entries  map[string]string // name -> normalized path
 }
 
-func newResolver(fsys fs.FS, docPath string, self *Component) *resolver {
-	r := &resolver{fsys: fsys, docPath: docPath, self: self}
+func newResolver(fsys fs.FS, dirs *Dirs, docPath string, self *Component) *resolver {
+	r := &resolver{fsys: fsys, dirs: dirs, docPath: docPath, self: self}
 	r.bundle = r.findBundle()
 	return r
 }
@@ -163,13 +164,8 @@ func (r *resolver) findBundle() *bundle {
 		return nil
 	}
 	for dir := r.docDir(); ; dir = path.Dir(dir) {
-		entries, err := fs.ReadDir(r.fsys, dir)
-		if err == nil {
-			for _, e := range entries {
-				if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
-					continue
-				}
-				p := path.Join(dir, e.Name())
+		{
+			for _, p := range r.dirs.roots(r.fsys, dir) {
 				if p == r.docPath {
 					continue
 				}
@@ -381,4 +377,75 @@ func (r *resolver) resolveUncached(name string) Resolution {
 		}
 	}
 	return Resolution{Kind: ResolveUnresolved, Looked: looked}
+}
+
+// mayDeclareBundle reports whether the file at p may be a workflow root with
+// `workflow.components`: its front matter names "components" (or has an
+// escape, which could spell it). Finding the bundle reads every Markdown
+// file of the document's folder and those above it, for every document
+// analysed; a folder of hundreds of workflows made that hundreds of full
+// reads and parses per document. Only the start of each file is read.
+func mayDeclareBundle(fsys fs.FS, p string) bool {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head []byte
+	chunk := make([]byte, 4096)
+	for len(head) < 1<<20 {
+		n, err := f.Read(chunk)
+		head = append(head, chunk[:n]...)
+		if len(head) >= 3 && string(head[:3]) != "---" {
+			return false // no front matter: never a root
+		}
+		text := string(head)
+		if err == nil { // judge complete lines only: a "---" cut short is not a closing line
+			text = text[:strings.LastIndexAny(text, "\r\n")+1]
+		}
+		if fm, body := detectFrontMatter(text); fm != nil {
+			yaml := text[body.Start:body.End]
+			return strings.Contains(yaml, "components") || strings.Contains(yaml, "\\")
+		}
+		if err != nil {
+			return false // the end, and the front matter never closed: no front matter
+		}
+	}
+	return true // too long to judge from its start: read it in full
+}
+
+// Dirs remembers, per folder, the Markdown files that may declare a bundle
+// (mayDeclareBundle). Safe for concurrent use; a nil *Dirs remembers
+// nothing.
+type Dirs struct {
+	mu sync.Mutex
+	m  map[string][]string
+}
+
+// NewDirs returns an empty Dirs, for one run over one file system root.
+func NewDirs() *Dirs { return &Dirs{m: map[string][]string{}} }
+
+// roots lists the files of dir that may declare a bundle.
+func (d *Dirs) roots(fsys fs.FS, dir string) []string {
+	if d != nil {
+		d.mu.Lock()
+		out, ok := d.m[dir]
+		d.mu.Unlock()
+		if ok {
+			return out
+		}
+	}
+	var out []string
+	entries, _ := fs.ReadDir(fsys, dir)
+	for _, e := range entries {
+		if p := path.Join(dir, e.Name()); !e.IsDir() && strings.HasSuffix(e.Name(), ".md") && mayDeclareBundle(fsys, p) {
+			out = append(out, p)
+		}
+	}
+	if d != nil {
+		d.mu.Lock()
+		d.m[dir] = out
+		d.mu.Unlock()
+	}
+	return out
 }

@@ -25,6 +25,10 @@ type checker struct {
 	explicit *config.File // --config, when given
 	configs  map[string]*config.File
 	store    *session.Store
+	// dirs remembers, per workspace root, which files may declare a
+	// workflow bundle: the files do not change during a run (fixes touch
+	// tags and props, not workflow.components).
+	dirs map[string]*workflow.Dirs
 }
 
 // configFor returns the configuration of a document: --config, else the
@@ -73,6 +77,13 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 			root := workspace.Root(abs)
 			env[workflow.EnvFS] = workspace.FS(root, nil)
 			env[workflow.EnvPath] = workspace.Rel(root, abs)
+			if c.dirs == nil {
+				c.dirs = map[string]*workflow.Dirs{}
+			}
+			if c.dirs[root] == nil {
+				c.dirs[root] = workflow.NewDirs()
+			}
+			env[workflow.EnvDirs] = c.dirs[root]
 		}
 	}
 	return c.reg.AnalyzeEnv(analysis.Parse(name, text), &cfg, env)
