@@ -40,6 +40,10 @@ type FrontMatter struct {
 	Err  error         // the YAML does not parse, or is not a mapping
 
 	node *yaml.Node // the engine's parse of Body, when it made one; read once
+	// lines are where Body's lines start, made when the front matter is
+	// read: yamlSpan looks a node's line up instead of walking to it from
+	// the top for every node.
+	lines []int
 }
 
 // Name is a key or list item of the front matter, with where it is written.
@@ -181,14 +185,31 @@ func detectFrontMatter(text string) (*FrontMatter, analysis.Span) {
 	return nil, analysis.Span{}
 }
 
+// lineStart is where line (1-based) of the front matter body starts: the
+// body's end past its last line.
+func (c *Component) lineStart(line int) int {
+	fm := c.FrontMatter
+	if fm.lines == nil {
+		for off := fm.Body.Start; ; {
+			fm.lines = append(fm.lines, off)
+			if off >= fm.Body.End {
+				break
+			}
+			next := nextLine(c.Text, lineEnd(c.Text, off, fm.Body.End), fm.Body.End)
+			if next == off {
+				break
+			}
+			off = next
+		}
+	}
+	return fm.lines[min(max(line-1, 0), len(fm.lines)-1)]
+}
+
 // yamlSpan converts a node's line and column (1-based, in characters) in
 // the front matter body to a span of its scalar text.
 func (c *Component) yamlSpan(n *yaml.Node) analysis.Span {
 	body := c.FrontMatter.Body
-	off := body.Start
-	for l := 1; l < n.Line && off < body.End; l++ {
-		off = nextLine(c.Text, lineEnd(c.Text, off, body.End), body.End)
-	}
+	off := c.lineStart(n.Line)
 	le := lineEnd(c.Text, off, body.End)
 	for col := 1; col < n.Column && off < le; col++ {
 		_, w := utf8.DecodeRuneInString(c.Text[off:le])
