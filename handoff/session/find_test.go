@@ -201,6 +201,11 @@ func TestNormalize(t *testing.T) {
 		{"/work/repo", "/work/repo", "."},
 		{"/work/repo", "/work/repo/", "."},
 		{"/work/repo/", "src", "src"},
+		// a relative name that looks like a drive keeps its "./"
+		{"/work/repo", "./a:/0", "./a:/0"},
+		{"", "./a:/0", "./a:/0"},
+		{"/work/repo", "/work/repo/c:/x", "./c:/x"},
+		{"", "c:/x", "C:/x"},
 		// lexical resolution
 		{"/work/repo", "src/../lib/b.ts", "lib/b.ts"},
 		{"/work/repo", "../repo/src/a.ts", "src/a.ts"},

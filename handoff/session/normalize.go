@@ -25,7 +25,8 @@ import (
 // with no usable cwd a path is kept as given, cleaned ("./src/a.ts" is
 // "src/a.ts", "../x" stays "../x", "/x" stays "/x"). A drive letter is
 // compared upper-cased; "C:x" (drive-relative) is treated as a plain
-// relative name.
+// relative name, and a relative result whose first name looks like a drive
+// keeps its "./" ("./a:/x" stays "./a:/x", not the absolute-looking "a:/x").
 func Normalize(cwd, p string) string {
 	base, ok := cleanCwd(cwd)
 	s := strings.ReplaceAll(jsTrim(p), `\`, "/")
@@ -38,7 +39,7 @@ func Normalize(cwd, p string) string {
 	case isAbs:
 		abs = vol + path.Clean(rest)
 	case !ok:
-		return path.Clean(s)
+		return unambiguous(path.Clean(s))
 	default:
 		abs = joinClean(base, s)
 	}
@@ -91,9 +92,19 @@ func relTo(base, abs string) string {
 		prefix += "/"
 	}
 	if strings.HasPrefix(abs, prefix) {
-		return abs[len(prefix):]
+		return unambiguous(abs[len(prefix):])
 	}
 	return abs
+}
+
+// unambiguous keeps a relative result relative: one whose first name looks
+// like a drive ("a:/x", from "./a:/x") would read as the absolute "A:/x"
+// when normalized again, so it keeps its "./".
+func unambiguous(rel string) string {
+	if _, _, isAbs := splitAbs(rel); isAbs && !strings.HasPrefix(rel, "/") {
+		return "./" + rel
+	}
+	return rel
 }
 
 func stripTrailingSlashes(s string) string {
