@@ -24,7 +24,7 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 		h     analysis.Heading
 		index int
 	}
-	var heads []head
+	heads := make([]head, 0, len(doc.Headings))
 	started := false
 	for _, h := range doc.Headings {
 		i := h.Packet
@@ -38,6 +38,7 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 
 	m := &Model{}
 	pt := newProseText(doc)
+	defer pt.release()
 	var cur *Packet
 	// The heading indices, once: a file of many packets asks startsPacket
 	// about the rest of them at every packet.
@@ -133,7 +134,9 @@ func finish(doc *analysis.Document, cfg *analysis.Config, m *Model, pt *proseTex
 	for li := range asked {
 		asked[li] = spans[li*len(m.Packets) : li*len(m.Packets) : (li+1)*len(m.Packets)]
 	}
-	asked[ph.index[ListAutoContinue]] = append(spans[len(spans)-1:len(spans)-1], analysis.Span{End: len(pt.flat)})
+	if len(m.Packets) > 0 { // a message without packets asks about no list
+		asked[ph.index[ListAutoContinue]] = append(spans[len(spans)-1:len(spans)-1], analysis.Span{End: len(pt.flat)})
+	}
 	for _, p := range m.Packets {
 		for _, a := range askedIn {
 			if s := p.Section(a.section); s != nil {
@@ -211,7 +214,6 @@ func ownerOf(doc *analysis.Document, m *Model, span analysis.Span) *Packet {
 }
 
 var (
-	htmlComment  = regexp.MustCompile(`(?s)<!--.*?-->`)
 	verdictLike  = regexp.MustCompile(`(?i)verdict[\s_-]*boundary`)
 	verdictValid = regexp.MustCompile(`^<!--[ \t]*SPECREW-VERDICT-BOUNDARY:[ \t]*([a-z-]+)[ \t]*(?:->|→|[ \t]to[ \t])[ \t]*([a-z-]+)[ \t]*-->$`)
 	validName    = regexp.MustCompile(`^[a-z-]+$`)
@@ -227,9 +229,11 @@ func findMarkers(doc *analysis.Document, html []ast.Node) []*Marker {
 		for i := 0; i < segs.Len(); i++ {
 			seg := segs.At(i)
 			chunk := doc.Source[seg.Start:seg.Stop]
-			for _, loc := range htmlComment.FindAllIndex(chunk, -1) {
+			for loc := nextComment(chunk, 0); loc[1] > 0; loc = nextComment(chunk, loc[1]) {
 				c := chunk[loc[0]:loc[1]]
-				if !verdictLike.Match(c) {
+				// verdictLike's letters fold only to ASCII ones: without
+				// "boundary" in some case it cannot match.
+				if !containsFold(c, "boundary") || !verdictLike.Match(c) {
 					continue
 				}
 				mk := &Marker{Span: analysis.Span{Start: seg.Start + loc[0], End: seg.Start + loc[1]}}
@@ -280,6 +284,41 @@ func findMarkers(doc *analysis.Document, html []ast.Node) []*Marker {
 		}
 	}
 	return out
+}
+
+// nextComment is the first HTML comment of b at or after from, as
+// (?s)<!--.*?--> finds them, as start and end; end 0 when there is none.
+// A comment's end is the first "-->" after its "<!--"; when there is none,
+// no later "<!--" has one either.
+func nextComment(b []byte, from int) [2]int {
+	k := bytes.Index(b[from:], []byte("<!--"))
+	if k < 0 {
+		return [2]int{}
+	}
+	start := from + k
+	e := bytes.Index(b[start+4:], []byte("-->"))
+	if e < 0 {
+		return [2]int{}
+	}
+	return [2]int{start, start + 4 + e + 3}
+}
+
+// containsFold reports whether b holds lower (lower-case ASCII letters) in
+// any ASCII case.
+func containsFold(b []byte, lower string) bool {
+	for i := 0; i+len(lower) <= len(b); i++ {
+		if b[i]|0x20 != lower[0] {
+			continue
+		}
+		k := 1
+		for k < len(lower) && b[i+k]|0x20 == lower[k] {
+			k++
+		}
+		if k == len(lower) {
+			return true
+		}
+	}
+	return false
 }
 
 // joined merges contiguous segments so that a comment spanning lines is

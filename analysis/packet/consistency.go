@@ -108,7 +108,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 	}
 
 	// What Needs Your Review: its items and their classes.
-	informational := map[analysis.Span]bool{}
+	var informational map[analysis.Span]bool // made at the first note: most packets have none
 	if rev := p.Section(NeedsReview); rev != nil && !ph.whole(ListPlaceholder, str(rev.Body)) {
 		for _, item := range reviewItems(pt, rev.Body) {
 			t := str(item)
@@ -123,6 +123,9 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 			case pt.first(ListInformational, lead) != nil || info != nil && subst == nil:
 				ri.Class = Informational
 				ri.Cue = analysis.Span{Start: item.Start + info[0], End: item.Start + info[1]}
+				if informational == nil {
+					informational = map[analysis.Span]bool{}
+				}
 				informational[item] = true
 			case subst != nil:
 				ri.Class = Substantive
@@ -280,8 +283,10 @@ func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
 	if locs := pt.find(ListRequest, body); len(locs) > 0 {
 		return at(locs[0], "What I Need From You asks for an action")
 	}
-	if loc := quotedReply.FindStringIndex(t); loc != nil {
-		return at(loc, "What I Need From You quotes the reply wanted")
+	if mayQuote(t) {
+		if loc := quotedReply.FindStringIndex(t); loc != nil {
+			return at(loc, "What I Need From You quotes the reply wanted")
+		}
 	}
 	items := 0
 	for start := body.Start; ; { // each line, as the text breaks them
@@ -304,6 +309,12 @@ func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
 		return at([]int{i, i + 1}, "What I Need From You asks a question")
 	}
 	return Fact{Why: "What I Need From You does not say what response is wanted"}
+}
+
+// mayQuote reports whether t holds one of the quotes quotedReply needs:
+// most sections have none, and the expression costs more than looking.
+func mayQuote(t string) bool {
+	return strings.IndexByte(t, '"') >= 0 || strings.IndexByte(t, '`') >= 0 || strings.IndexByte(t, '\'') >= 0 || strings.Contains(t, "“")
 }
 
 // reviewItems are the list items of What Needs Your Review, or its

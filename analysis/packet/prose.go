@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/baton-md/baton/analysis"
@@ -29,12 +30,12 @@ type proseWalk struct {
 // blank makes a stretch spaces. The buffer is flat, its line breaks spaces
 // already, so a blanked stretch is spaces through.
 func (w *proseWalk) blank(start, end int) {
-	if start, end = max(start, 0), min(end, len(w.b)); start < end {
-		for i := start; i < end; i++ {
-			w.b[i] = ' '
-		}
+	for start, end = max(start, 0), min(end, len(w.b)); start < end; {
+		start += copy(w.b[start:end], spaces[:]) // copies run as wide moves: code blocks can be long
 	}
 }
+
+var spaces = [256]byte(bytes.Repeat([]byte{' '}, 256))
 
 func (w *proseWalk) blankLines(first, last int) { // whole lines, by line number
 	w.blank(w.doc.Lines.LineStart(first), w.doc.Lines.LineEnd(last))
@@ -142,8 +143,13 @@ type topBlock struct {
 // text, in order; and the HTML findMarkers reads (see proseWalk).
 func prose(doc *analysis.Document) ([]byte, []topBlock, []ast.Node) {
 	src := doc.Text
-	b := []byte(src)
-	foldProse(b)
+	bp := proseBuf.Get().(*[]byte)
+	b := *bp
+	if cap(b) < len(src) {
+		b = make([]byte, len(src))
+	}
+	b = b[:len(src)]
+	foldProseInto(b, unsafe.Slice(unsafe.StringData(src), len(src)))
 	w := &proseWalk{doc: doc, b: b}
 	if fm := doc.FrontMatter; fm != nil {
 		w.blank(fm.Span.Start, fm.Span.End)
@@ -187,34 +193,55 @@ const (
 
 // foldProse lower-cases the ASCII letters of b and makes its line breaks and
 // tabs spaces, in place.
-func foldProse(b []byte) {
+func foldProse(b []byte) { foldProseInto(b, b) }
+
+// foldProseInto is foldProse of src written to b (as long, or src itself):
+// folding while copying reads the text once.
+func foldProseInto(b, src []byte) {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
+		x := binary.LittleEndian.Uint64(src[i:])
 		low := x &^ highs                                                          // each byte's low seven bits: no carry between bytes below
 		upper := (low + (0x80-'A')*ones) &^ (low + (0x80-'Z'-1)*ones) &^ x & highs // ASCII, >= 'A' and not > 'Z'
 		// Only bytes below 0x0e can be '\t', '\n' or '\r'; this test finds
 		// whether there is one exactly.
 		if (x-0x0e*ones)&^x&highs != 0 {
+			binary.LittleEndian.PutUint64(b[i:], x)
 			for k := i; k < i+8; k++ {
 				if c := b[k]; c == '\n' || c == '\r' || c == '\t' {
 					b[k] = ' '
 				}
 			}
 			x = binary.LittleEndian.Uint64(b[i:])
-		} else if upper == 0 {
-			continue
 		}
 		binary.LittleEndian.PutUint64(b[i:], x|upper>>2) // 0x80>>2 is the case bit, 0x20
 	}
 	for ; i < len(b); i++ {
-		switch c := b[i]; {
+		switch c := src[i]; {
 		case c >= 'A' && c <= 'Z':
 			b[i] = c + 'a' - 'A'
 		case c == '\n' || c == '\r' || c == '\t':
 			b[i] = ' '
+		default:
+			b[i] = c
 		}
 	}
+}
+
+// proseBuf holds prose buffers for reuse: the prose is a copy of the whole
+// document, and nothing of it outlives BuildWith (the model keeps spans and
+// strings of its own), which gives it back (release).
+var proseBuf = sync.Pool{New: func() any { return new([]byte) }}
+
+// release gives the prose's buffer back for the next document; pt is not
+// to be used after.
+func (pt *proseText) release() {
+	if cap(pt.b) > 4<<20 {
+		return // a rare huge document: not worth holding on to
+	}
+	b := pt.b[:0]
+	pt.b, pt.flat = nil, ""
+	proseBuf.Put(&b)
 }
 
 // fenceLines widens a fenced block's content lines to its fences.
@@ -309,7 +336,9 @@ func itemMarker(line []byte, src string) int {
 // punctuation, blank lines, and the start of list items and headings.
 func sentences(pt *proseText, span analysis.Span) []sentence {
 	text, src := pt.b, pt.text
-	var out []sentence
+	// Sized for a sentence in about fifty bytes of prose: growing it from
+	// nothing cost more than splitting.
+	out := make([]sentence, 0, (span.End-span.Start)/48+2)
 	emit := func(start, end int) {
 		for start < end && isSpace(text[start]) {
 			start++

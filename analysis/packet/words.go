@@ -67,6 +67,9 @@ var alnum = func() (t [256]bool) {
 // trimWord is strings.TrimRight(w, "'’-"), without its general cut-set
 // machinery (this runs for every word of a section).
 func trimWord(w string) string {
+	if n := len(w); n == 0 || w[n-1] != '\'' && w[n-1] != '-' && w[n-1] != 0x99 { // 0x99 ends '’'
+		return w // most words: nothing to trim
+	}
 	for {
 		switch {
 		case strings.HasSuffix(w, "'") || strings.HasSuffix(w, "-"):
@@ -99,15 +102,27 @@ func at(w []string, i int) string {
 // mayRespond reports whether a response phrase can start with word x: most
 // words are ruled out here, without a call to responseAt.
 func (p *phrases) mayRespond(x string) bool {
-	return x != "" && p.responseMask[x[0]]&(1<<min(len(x), 63)) != 0
+	if x == "" || p.responseMask[x[0]]&(1<<min(len(x), 63)) == 0 {
+		return false
+	}
+	// Many words pass on their first byte and length ("decided" as
+	// "decision", "review" as "result"): their first two bytes rule most
+	// of those out, before a table lookup.
+	k := pairKey(x)
+	return p.responsePairs[k>>6]&(1<<(k&63)) != 0
 }
 
 // responseAt reports whether a phrase of the response list starts at word i.
 func (p *phrases) responseAt(w []string, i int) bool {
 	x := at(w, i)
-	if x == "" || p.responseMask[x[0]]&(1<<min(len(x), 63)) == 0 {
+	if !p.mayRespond(x) {
 		return false // no response phrase starts with such a word: no map access
 	}
+	return p.responseFrom(w, i, x)
+}
+
+// responseFrom is responseAt for x, w[i], known to pass mayRespond.
+func (p *phrases) responseFrom(w []string, i int, x string) bool {
 	for _, seq := range p.responses.lookup(x) {
 		ok := true
 		for k, x := range seq {
@@ -166,7 +181,7 @@ func conditionalWords(ph *phrases, w []string) bool {
 			}
 		}
 		// "follows on approval", "after your reply", "with the recorded decision"
-		if ph.mayRespond(x) && ph.responseAt(w, i) {
+		if ph.mayRespond(x) && ph.responseFrom(w, i, x) {
 			prev := at(w, i-1)
 			if in(prev, "your", "the", "a", "recorded", "explicit") {
 				prev = at(w, i-2)

@@ -37,7 +37,6 @@ type Marker struct {
 }
 
 var (
-	comment       = regexp.MustCompile(`(?s)<!--.*?-->`)
 	stopIntentish = regexp.MustCompile(`(?i)stop[\s_-]*intent`)
 	intentWord    = regexp.MustCompile(`(?i)stop[\s_-]*intent\s*[:=]?\s*([A-Za-z_-]*)`)
 )
@@ -48,9 +47,11 @@ func findMarkers(doc *analysis.Document) []*Marker {
 	var own []analysis.Span
 	ownDone := false // ownHTML walks the whole tree: only for a marker
 	var out []*Marker
-	for _, loc := range comment.FindAllStringIndex(doc.Text, -1) {
+	for loc := nextComment(doc.Text, 0); loc[1] > 0; loc = nextComment(doc.Text, loc[1]) {
 		c := doc.Text[loc[0]:loc[1]]
-		if !stopIntentish.MatchString(c) {
+		// "top" and "intent" fold only to ASCII letters: without "top" in
+		// some case, stopIntentish cannot match.
+		if !containsFold(c, "top") || !stopIntentish.MatchString(c) {
 			continue
 		}
 		if !ownDone {
@@ -76,6 +77,42 @@ func findMarkers(doc *analysis.Document) []*Marker {
 		out = append(out, m)
 	}
 	return out
+}
+
+// nextComment is the first HTML comment of s at or after from, as
+// (?s)<!--.*?--> finds them, as start and end; end 0 when there is none.
+// A comment's end is the first "-->" after its "<!--"; when there is none,
+// no later "<!--" has one either. (The regular expression cost more than
+// the rest of findMarkers on small messages.)
+func nextComment(s string, from int) [2]int {
+	k := strings.Index(s[from:], "<!--")
+	if k < 0 {
+		return [2]int{}
+	}
+	start := from + k
+	e := strings.Index(s[start+4:], "-->")
+	if e < 0 {
+		return [2]int{}
+	}
+	return [2]int{start, start + 4 + e + 3}
+}
+
+// containsFold reports whether s holds lower (lower-case ASCII letters) in
+// any ASCII case.
+func containsFold(s, lower string) bool {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		if s[i]|0x20 != lower[0] {
+			continue
+		}
+		k := 1
+		for k < len(lower) && s[i+k]|0x20 == lower[k] {
+			k++
+		}
+		if k == len(lower) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownHTML is the spans of the document's own HTML: HTML blocks and inline
