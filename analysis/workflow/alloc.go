@@ -57,3 +57,14 @@ func (r *runs[T]) take(xs []T) []T {
 	r.buf = append(r.buf, xs...)
 	return r.buf[start:len(r.buf):len(r.buf)]
 }
+
+// take1 is take of the one value x.
+func (r *runs[T]) take1(x T) []T {
+	if len(r.buf) == cap(r.buf) {
+		r.next = min(max(r.next*2, minChunk), maxChunk)
+		r.buf = make([]T, 0, r.next)
+	}
+	r.buf = append(r.buf, x)
+	n := len(r.buf)
+	return r.buf[n-1 : n : n]
+}

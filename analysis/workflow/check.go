@@ -31,8 +31,9 @@ type checker struct {
 	cd     conds
 	expr   exprScratch
 
-	refSlab  slab[Reference]
-	bindSlab slab[Binding]
+	refSlab    slab[Reference]
+	bindSlab   slab[Binding]
+	firstBinds runs[*Binding]
 	// nextSame is the next checkpoint bound to the same name, for each
 	nextSame map[*Checkpoint]*Checkpoint
 	outputs  []analysis.Span // the top-level <Output> regions
@@ -47,6 +48,10 @@ type scope struct {
 type tagInfo struct {
 	gate ifGate      // for an <If>
 	cp   *Checkpoint // the checkpoint the tag invokes, or nil
+	// res is what the walk stored in Model.Resolutions for the tag, or nil
+	// when unvisited (see resOf): the checks read it here rather than
+	// hashing the tag again for each of them.
+	res *Resolution
 }
 
 // ifGate is what an <If>'s condition says about checkpoints: its
@@ -120,8 +125,10 @@ func (k *checker) walkNode(n Node) {
 }
 
 func (k *checker) visit(t *Tag) {
-	res := k.r.resolve(t.Name)
+	rp := k.r.resolve(t.Name)
+	res := *rp
 	k.m.Resolutions[t] = res
+	k.tags[t.Index].res = rp
 	for _, a := range t.Attrs {
 		if a.Kind == AttrExpr || a.Kind == AttrSpread {
 			for _, ref := range k.expr.freeRefs(a.Value, a.ValueSpan.Start) {
@@ -134,7 +141,9 @@ func (k *checker) visit(t *Tag) {
 		k.tags[t.Index].gate = k.gateOf(t)
 		for _, ch := range t.Children {
 			if e, ok := ch.(*Tag); ok && e.Name == "Else" {
-				k.m.Resolutions[e] = k.r.resolve("Else")
+				rp := k.r.resolve("Else")
+				k.m.Resolutions[e] = *rp
+				k.tags[e.Index].res = rp
 				k.guards = append(k.guards, Guard{If: t, Else: true})
 				k.walk(e.Children)
 			} else {
@@ -176,6 +185,15 @@ func (k *checker) visit(t *Tag) {
 		k.m.Checkpoints = append(k.m.Checkpoints, cp)
 		k.tags[t.Index].cp = cp
 	}
+}
+
+// resOf is Model.Resolutions[t]: the zero Resolution for a tag the walk
+// did not visit.
+func (k *checker) resOf(t *Tag) Resolution {
+	if rp := k.tags[t.Index].res; rp != nil {
+		return *rp
+	}
+	return Resolution{}
 }
 
 // checkpointOf returns the checkpoint t invokes, or nil.
@@ -314,7 +332,13 @@ func (k *checker) bind(name string, span analysis.Span, kind BindingKind, t *Tag
 	if s.names == nil {
 		s.names = map[string][]*Binding{}
 	}
-	s.names[name] = append(s.names[name], b)
+	if bs := s.names[name]; bs != nil {
+		s.names[name] = append(bs, b)
+	} else {
+		// Most names are bound once: their one-binding slices come from a
+		// chunk rather than an allocation each.
+		s.names[name] = k.firstBinds.take1(b)
+	}
 	k.m.Bindings = append(k.m.Bindings, b)
 	return b
 }
@@ -424,7 +448,15 @@ func (k *checker) lookup(name string) (out []*Binding, earlier int) {
 				break
 			}
 		}
-		out = append(out, bs[from:]...)
+		if len(out) == 0 && from < len(bs) {
+			// Most names are read from one scope: share its bindings
+			// rather than copy them. Capped at their length, so that a
+			// later binding appended to the scope, or a further scope's
+			// appended here, never writes into the other's.
+			out = bs[from:len(bs):len(bs)]
+		} else {
+			out = append(out, bs[from:]...)
+		}
 		if capped {
 			earlier = from
 			for _, s := range k.scopes[:i] {

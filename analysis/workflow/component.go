@@ -143,6 +143,19 @@ func parse(text string, fm *FrontMatter, body analysis.Span) *Component {
 	}
 	s := &scanner{text: text, c: c}
 	s.scan(start, len(text))
+	// Counted first, so that each list is made once at its length rather
+	// than grown an append at a time.
+	np, nc := countNodes(c.Body)
+	for _, t := range c.Tags {
+		p, b := countNodes(t.Children)
+		np, nc = np+p, nc+b
+	}
+	if np > 0 {
+		c.Placeholders = make([]*Placeholder, 0, np)
+	}
+	if nc > 0 {
+		c.CodeBlocks = make([]*CodeBlock, 0, nc)
+	}
 	for _, t := range c.Tags {
 		walkChildren(t.Children, c)
 	}
@@ -150,6 +163,19 @@ func parse(text string, fm *FrontMatter, body analysis.Span) *Component {
 	slices.SortFunc(c.Placeholders, func(a, b *Placeholder) int { return a.Span.Start - b.Span.Start })
 	slices.SortFunc(c.CodeBlocks, func(a, b *CodeBlock) int { return a.Span.Start - b.Span.Start })
 	return c
+}
+
+// countNodes counts the placeholders and code blocks among nodes.
+func countNodes(nodes []Node) (placeholders, blocks int) {
+	for _, n := range nodes {
+		switch n.(type) {
+		case *Placeholder:
+			placeholders++
+		case *CodeBlock:
+			blocks++
+		}
+	}
+	return placeholders, blocks
 }
 
 func walkChildren(nodes []Node, c *Component) {

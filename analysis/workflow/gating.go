@@ -21,7 +21,7 @@ func (k *checker) checkCheckpoints() {
 	for _, cp := range k.m.Checkpoints {
 		t := cp.Tag
 		if cp.Known && !cp.Decision && namedCheckpoint(t.Name) {
-			res := k.m.Resolutions[t]
+			res := k.resOf(t)
 			what := "a text component (no returns)"
 			if res.Component.Returns != nil {
 				what = "a value component whose returns has no boolean proceed"
@@ -78,7 +78,7 @@ func (k *checker) isTransition(t *Tag) bool {
 	case k.tags[t.Index].cp != nil || t.Name == "Capture":
 		return false
 	}
-	switch k.m.Resolutions[t].Kind {
+	switch k.resOf(t).Kind {
 	case ResolveFile, ResolveBundle, ResolveUnresolved, ResolveUnknown:
 		return true
 	}

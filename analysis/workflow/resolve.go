@@ -93,7 +93,7 @@ type resolver struct {
 	// document itself is self, at docPath, without an entry.
 	parsed  map[string]*Component
 	missing map[string]bool
-	cache   map[string]Resolution
+	cache   map[string]*Resolution
 }
 
 // bundle is the `workflow.components` declaration that applies to the
@@ -219,14 +219,21 @@ func (r *resolver) read(p string) *Component {
 	return c
 }
 
-// shared holds the components parsed from files, by path and content: every
-// workflow that invokes UserCheckpoint reads the same file, and a language
-// server re-analyses on every edit. A Component is never modified once
-// parsed, so analyses share it. Bounded: cleared when full; large files are
-// not kept.
+// shared holds the components parsed from files, by path, with the content
+// each was parsed from: every workflow that invokes UserCheckpoint reads
+// the same file, and a language server re-analyses on every edit. Keyed by
+// the path alone, a lookup compares the content in place rather than
+// building a key that copies the whole file for every document. A
+// Component is never modified once parsed, so analyses share it. Bounded:
+// cleared when full; large files are not kept.
 var shared struct {
 	sync.Mutex
-	m map[string]*Component
+	m map[string]sharedFile
+}
+
+type sharedFile struct {
+	data string
+	c    *Component
 }
 
 const (
@@ -240,20 +247,20 @@ func parseShared(p string, data []byte) *Component {
 		c.Path = p
 		return c
 	}
-	key := p + "\x00" + string(data)
 	shared.Lock()
-	c := shared.m[key]
+	f, ok := shared.m[p]
 	shared.Unlock()
-	if c != nil {
-		return c
+	if ok && f.data == string(data) {
+		return f.c
 	}
-	c = Parse(key[len(p)+1:])
+	text := string(data)
+	c := Parse(text)
 	c.Path = p
 	shared.Lock()
-	if shared.m == nil || len(shared.m) >= sharedMax {
-		shared.m = map[string]*Component{}
+	if _, ok := shared.m[p]; shared.m == nil || (!ok && len(shared.m) >= sharedMax) {
+		shared.m = map[string]sharedFile{}
 	}
-	shared.m[key] = c
+	shared.m[p] = sharedFile{data: text, c: c}
 	shared.Unlock()
 	return c
 }
@@ -319,25 +326,37 @@ func cleanName(n string) bool {
 // resolve answers name: structural; registered; the bundle; a file, from
 // the document's folder and then each folder above it up to the FS root;
 // else unresolved. Without a workspace, what is not structural or
-// registered is unknown.
-func (r *resolver) resolve(name string) Resolution {
+// registered is unknown. The answer is shared by every tag of the name and
+// never modified: the walk keeps a pointer per tag, not a copy.
+func (r *resolver) resolve(name string) *Resolution {
 	// Structural and registered names cost less to answer than to cache.
 	if Structural[name] {
-		return Resolution{Kind: ResolveStructural}
+		return &resStructural
 	}
 	if reg, host := isRegistered(name); reg {
-		return Resolution{Kind: ResolveRegistered, Host: host}
+		if host {
+			return &resHost
+		}
+		return &resRegistered
 	}
 	if res, ok := r.cache[name]; ok {
 		return res
 	}
-	res := r.resolveUncached(name)
+	res := new(Resolution)
+	*res = r.resolveUncached(name)
 	if r.cache == nil {
-		r.cache = map[string]Resolution{}
+		r.cache = map[string]*Resolution{}
 	}
 	r.cache[name] = res
 	return res
 }
+
+// The answers for structural and registered names, the same everywhere.
+var (
+	resStructural = Resolution{Kind: ResolveStructural}
+	resRegistered = Resolution{Kind: ResolveRegistered}
+	resHost       = Resolution{Kind: ResolveRegistered, Host: true}
+)
 
 func (r *resolver) resolveUncached(name string) Resolution {
 	if Structural[name] {

@@ -108,7 +108,7 @@ func (k *checker) checkStructure() {
 	c := k.c
 	var returns []*Tag
 	for _, t := range c.Tags {
-		res := k.m.Resolutions[t]
+		res := k.resOf(t)
 		if allowed, ok := directiveProps[t.Name]; ok {
 			for _, a := range t.Attrs {
 				if a.Kind == AttrSpread {
@@ -284,7 +284,7 @@ func (k *checker) reportUnresolved(t *Tag, res Resolution) {
 // and `as` on value components.
 func (k *checker) checkInvocations() {
 	for _, t := range k.c.Tags {
-		res := k.m.Resolutions[t]
+		res := k.resOf(t)
 		callee := res.Component
 		isValue := (callee != nil && callee.Returns != nil) || (res.Kind == ResolveRegistered && registeredValue[t.Name])
 		if isValue && t.Attr("as") == nil && k.tags[t.Index].cp == nil {
