@@ -24,3 +24,36 @@ func LongestIncreasing(keys []int) []bool {
 	}
 	return in
 }
+
+// Moved is an element out of the longest increasing run, with where it
+// belongs: before the run's first element with a larger key, else after
+// its last element with a smaller one (indices into the keys; -1 for none).
+type Moved struct {
+	I, Before, After int
+}
+
+// OutOfOrder lists the elements of keys that LongestIncreasing leaves out,
+// in order, each with its place in the run.
+func OutOfOrder(keys []int) []Moved {
+	in := LongestIncreasing(keys)
+	var out []Moved
+	for k := range keys {
+		if in[k] {
+			continue
+		}
+		m := Moved{I: k, Before: -1, After: -1}
+		for j := range keys {
+			if !in[j] {
+				continue
+			}
+			if keys[j] > keys[k] && m.Before < 0 {
+				m.Before = j
+			}
+			if keys[j] < keys[k] {
+				m.After = j
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}

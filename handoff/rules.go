@@ -324,44 +324,25 @@ func (c *checker) structure() {
 					Edits: []analysis.Edit{c.removeSection(s)}}))
 		}
 	}
-	inOrder := longestIncreasing(known)
-	for k, s := range known {
-		if inOrder[k] {
-			continue
-		}
-		var before, after *Section
-		for j, o := range known {
-			if !inOrder[j] {
-				continue
-			}
-			if o.Index > s.Index && before == nil {
-				before = o
-			}
-			if o.Index < s.Index {
-				after = o
-			}
-		}
+	keys := make([]int, len(known))
+	for i, s := range known {
+		keys[i] = s.Index
+	}
+	for _, mv := range analysis.OutOfOrder(keys) {
+		s := known[mv.I]
 		switch {
-		case before != nil:
+		case mv.Before >= 0:
+			before := known[mv.Before]
 			c.pass.Report(RuleSectionOrder, s.Heading.Span,
 				fmt.Sprintf("%q is out of order: move it before %q", CanonicalHeading(s.Name), CanonicalHeading(before.Name)),
 				analysis.WithRelated(before.Heading.Span, "belongs before this section"))
-		case after != nil:
+		case mv.After >= 0:
+			after := known[mv.After]
 			c.pass.Report(RuleSectionOrder, s.Heading.Span,
 				fmt.Sprintf("%q is out of order: move it after %q", CanonicalHeading(s.Name), CanonicalHeading(after.Name)),
 				analysis.WithRelated(after.Heading.Span, "belongs after this section"))
 		}
 	}
-}
-
-// longestIncreasing marks the sections that form the longest run whose
-// render positions increase; the rest are out of order.
-func longestIncreasing(ss []*Section) []bool {
-	keys := make([]int, len(ss))
-	for i, s := range ss {
-		keys[i] = s.Index
-	}
-	return analysis.LongestIncreasing(keys)
 }
 
 func (c *checker) items() {

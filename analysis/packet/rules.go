@@ -295,29 +295,20 @@ func checkSections(pass *analysis.Pass, d *docChecks, p *Packet) {
 		pass.Report(RuleMissingSection, at, msg, fixFor(i)...)
 	}
 
-	inOrder := longestIncreasing(known)
-	for k, s := range known {
-		if inOrder[k] {
-			continue
-		}
-		var before, after *Section
-		for j, o := range known {
-			if !inOrder[j] {
-				continue
-			}
-			if o.Index > s.Index && before == nil {
-				before = o
-			}
-			if o.Index < s.Index {
-				after = o
-			}
-		}
+	keys := make([]int, len(known))
+	for i, s := range known {
+		keys[i] = s.Index
+	}
+	for _, mv := range analysis.OutOfOrder(keys) {
+		s := known[mv.I]
 		switch {
-		case before != nil:
+		case mv.Before >= 0:
+			before := known[mv.Before]
 			pass.Report(RuleSectionOrder, s.Heading.Span,
 				fmt.Sprintf("%s is out of order: move it before %s", heading(s.Index), heading(before.Index)),
 				analysis.WithRelated(before.Heading.Span, "belongs before this section"))
-		case after != nil:
+		case mv.After >= 0:
+			after := known[mv.After]
 			pass.Report(RuleSectionOrder, s.Heading.Span,
 				fmt.Sprintf("%s is out of order: move it after %s", heading(s.Index), heading(after.Index)),
 				analysis.WithRelated(after.Heading.Span, "belongs after this section"))
@@ -349,16 +340,6 @@ func reportLevel(pass *analysis.Pass, s *Section) {
 			Safe:  true,
 			Edits: []analysis.Edit{{Span: s.Heading.Span, NewText: text}},
 		}))
-}
-
-// longestIncreasing marks the sections that form the longest run whose
-// section indices increase; the rest are out of order.
-func longestIncreasing(ss []*Section) []bool {
-	keys := make([]int, len(ss))
-	for i, s := range ss {
-		keys[i] = s.Index
-	}
-	return analysis.LongestIncreasing(keys)
 }
 
 func checkMarkers(pass *analysis.Pass, d *docChecks, p *Packet) {
