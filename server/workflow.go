@@ -423,50 +423,49 @@ func openTagStart(text string, off int) (int, bool) {
 		return 0, false
 	}
 	// The cursor must not be inside a quoted or braced value.
-	var quote byte
-	depth := 0
+	var v valueScan
 	for i := lt + 1; i < off; i++ {
-		c := text[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '{':
-			depth++
-		case c == '}':
-			if depth > 0 {
-				depth--
-			}
-		}
+		v.step(text[i])
 	}
-	return lt, quote == 0 && depth == 0
+	return lt, v.quote == 0 && v.depth == 0
+}
+
+// valueScan follows an open tag's text byte by byte, tracking quoted and
+// braced attribute values.
+type valueScan struct {
+	quote byte // the open quote, or 0
+	depth int  // braces open
+}
+
+// step reads c and reports whether it is an ordinary byte outside any
+// value (not a quote or brace, nor inside one).
+func (v *valueScan) step(c byte) bool {
+	switch {
+	case v.quote != 0:
+		if c == v.quote {
+			v.quote = 0
+		}
+	case c == '"' || c == '\'' || c == '`':
+		v.quote = c
+	case c == '{':
+		v.depth++
+	case c == '}':
+		if v.depth > 0 {
+			v.depth--
+		}
+	default:
+		return v.depth == 0
+	}
+	return false
 }
 
 // attrNames are the attribute names written in an open tag's text after
 // its name.
 func attrNames(s string) []string {
 	var out []string
-	var quote byte
-	depth := 0
+	var v valueScan
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '{':
-			depth++
-		case c == '}':
-			if depth > 0 {
-				depth--
-			}
-		case depth == 0 && isNameByte(c) && (i == 0 || isSpaceByte(s[i-1])):
+		if c := s[i]; v.step(c) && isNameByte(c) && (i == 0 || isSpaceByte(s[i-1])) {
 			j := i
 			for j < len(s) && (isNameByte(s[j]) || s[j] == '-') {
 				j++
