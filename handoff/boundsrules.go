@@ -102,11 +102,17 @@ func (c *checker) listBounds(t *tally) {
 		if n := t.notes[l.Label]; n != nil {
 			of = max(of, n.Note.Of)
 		}
+		noted := false
 		if e, ok := c.noteEdit(t, l.Label, (&Note{List: l.Label, Kept: l.Bound, Of: of}).String()); ok {
 			edits = append(edits, c.fit(e, edits...))
+			noted = true
 		}
 		if removed > 0 && t.cut != nil {
-			if e, ok := c.noteEdit(t, "", cutText(len(t.marked)-removed)); ok {
+			if text := cutText(len(t.marked) - removed); text == "" && noted {
+				// The list's note keeps the section: drop the cut line only
+				// (removing the section would swallow the note's insertion).
+				edits = append(edits, c.removeItem(t.cut))
+			} else if e, ok := c.noteEdit(t, "", text); ok {
 				edits = append(edits, e)
 			}
 		}
