@@ -109,7 +109,7 @@ func Parse(uri, text string) *Document {
 			}
 		}
 	}
-	d.Root = mdParser.Parse(gtext.NewReader(d.Source))
+	d.Root = parseMarkdown(d.Source)
 	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
 			if hd, ok := d.heading(h); ok {

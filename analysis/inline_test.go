@@ -1,0 +1,159 @@
+package analysis
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/yuin/goldmark/ast"
+	gtext "github.com/yuin/goldmark/text"
+)
+
+// dumpTree writes the tree as everything a reader of the AST can tell apart:
+// each node's kind, its lines or segment, line breaks and the fields of the
+// node kinds baton's parser makes.
+func dumpTree(n ast.Node, src []byte) string {
+	var b strings.Builder
+	var dump func(n ast.Node, depth int)
+	dump = func(n ast.Node, depth int) {
+		fmt.Fprintf(&b, "%s%s", strings.Repeat("  ", depth), n.Kind())
+		if n.Type() == ast.TypeBlock {
+			fmt.Fprintf(&b, " blank=%v lines=", n.HasBlankPreviousLines())
+			for i := range n.Lines().Len() {
+				s := n.Lines().At(i)
+				fmt.Fprintf(&b, "[%d,%d,%d,%v]", s.Start, s.Stop, s.Padding, s.ForceNewline)
+			}
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			fmt.Fprintf(&b, " seg=%+v soft=%v hard=%v raw=%v", n.Segment, n.SoftLineBreak(), n.HardLineBreak(), n.IsRaw())
+		case *ast.Heading:
+			fmt.Fprintf(&b, " level=%d", n.Level)
+		case *ast.List:
+			fmt.Fprintf(&b, " marker=%c tight=%v start=%d", n.Marker, n.IsTight, n.Start)
+		case *ast.ListItem:
+			fmt.Fprintf(&b, " offset=%d", n.Offset)
+		case *ast.FencedCodeBlock:
+			if n.Info != nil {
+				fmt.Fprintf(&b, " info=%+v", n.Info.Segment)
+			}
+		case *ast.HTMLBlock:
+			fmt.Fprintf(&b, " type=%d closure=%+v", n.HTMLBlockType, n.ClosureLine)
+		case *ast.RawHTML:
+			fmt.Fprintf(&b, " segs=%v", n.Segments.Sliced(0, n.Segments.Len()))
+		case *ast.AutoLink:
+			fmt.Fprintf(&b, " type=%d url=%q", n.AutoLinkType, n.URL(src))
+		}
+		if p, ok := n.(interface{ Pos() int }); ok {
+			fmt.Fprintf(&b, " pos=%d", p.Pos())
+		}
+		b.WriteByte('\n')
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if c.Parent() != n {
+				fmt.Fprintf(&b, "%s(child with another parent)\n", strings.Repeat("  ", depth+1))
+			}
+			dump(c, depth+1)
+		}
+	}
+	dump(n, 0)
+	return b.String()
+}
+
+// sameTree fails the test when parseMarkdown's tree of src differs from
+// goldmark's own (mdParser's inline pass over every paragraph).
+func sameTree(t *testing.T, name string, src string) {
+	t.Helper()
+	want := dumpTree(mdParser.Parse(gtext.NewReader([]byte(src))), []byte(src))
+	got := dumpTree(parseMarkdown([]byte(src)), []byte(src))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: tree differs from goldmark's (-goldmark +baton):\n%s", name, diff)
+	}
+}
+
+// plainCases are the line shapes goldmark's inline pass treats apart: hard
+// breaks (backslash, two spaces, with CRLF), trailing spaces, tight and loose
+// lists, setext headings, link reference definitions, lazy continuation,
+// tabs, and paragraphs with inline syntax next to plain ones.
+var plainCases = []string{
+	"",
+	"a",
+	"a\n",
+	"one\ntwo\nthree",
+	"one  \ntwo\\\nthree   \nfour\t\nfive",
+	"one  \r\ntwo\\\r\nthree \r\nfour",
+	"\\\nx\n\\\r\ny",
+	"x\\\\\ny\\\\\\\nz",
+	"- a\n- b\n  c\n- d\n",
+	"- a\n\n- b\n\n  c\n",
+	"1. a\n2. b\n\n3. c\n",
+	"Title\n=====\n\ntext\n",
+	"[x]: /u\nTitle\n-----\n",
+	"[x]: /u\n===\nnext\n",
+	"[x]: /u\n\npara [x]\n",
+	"> quoted\nlazy\n> more\n",
+	"-\tlist with tab\n\tcontinued\n",
+	"  indented para\n   second\n",
+	"plain\n\nwith `code`\n\nwith <b>html</b>\n\n<https://x.y> link\n\nplain again\n",
+	"a `b\nc` d\n",
+	"# heading with `code`\n\ntext\n",
+	"* a\n  * b\n    text\n  * c\n",
+	"para\n    not code\n",
+	"```\ncode\n```\ntext after\n",
+	"text\n<div>\nblock\n</div>\n",
+	"last line with spaces   ",
+	"line\n\n\n",
+}
+
+func TestParsePlainTextsMatchGoldmark(t *testing.T) {
+	for i, c := range plainCases {
+		sameTree(t, fmt.Sprintf("case %d %q", i, c), c)
+	}
+	// Every document of the repository's test data.
+	n := 0
+	_ = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") && !strings.HasSuffix(path, ".txtar") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		sameTree(t, path, string(b))
+		n++
+		return nil
+	})
+	if n < 20 {
+		t.Errorf("compared %d documents of the repository: expected its test data", n)
+	}
+}
+
+// TestParseHoldsPlainParagraphs: the inline pass is skipped for plain
+// paragraphs and text blocks only. Without this the tree would still be
+// right, and baton's parse silently twice as slow.
+func TestParseHoldsPlainParagraphs(t *testing.T) {
+	src := []byte("# Title\n\nplain\ntwo lines\n\n- item\n- item `code`\n\n> quoted\n\nwith <b>\n")
+	pc := newPlainReader(src)
+	mdParser.Parse(pc, withContext(pc))
+	var got []string
+	for _, h := range pc.held {
+		got = append(got, h.node.Kind().String()+" "+string(h.lines.Value(src)))
+	}
+	pc.restore(src)
+	want := []string{"Paragraph plain\ntwo lines", "TextBlock item", "Paragraph quoted"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("held blocks (-want +got):\n%s", diff)
+	}
+}
+
+func FuzzParseTree(f *testing.F) {
+	for _, c := range plainCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		sameTree(t, "input", src)
+	})
+}
