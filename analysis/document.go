@@ -84,7 +84,7 @@ var mdParser = parser.NewParser(
 		util.Prioritized(parser.NewAutoLinkParser(), 400),
 		util.Prioritized(parser.NewRawHTMLParser(), 500),
 	),
-	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	parser.WithParagraphTransformers(util.Prioritized(linkRefs{parser.LinkReferenceParagraphTransformer}, 100)),
 )
 
 // Parse parses text and detects its kind. It never fails: malformed input

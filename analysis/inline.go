@@ -2,10 +2,12 @@ package analysis
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Most paragraphs hold no inline syntax baton's parser reads: no backtick
@@ -112,19 +114,28 @@ func plainLines(lines *gtext.Segments, src []byte) bool {
 // restore puts the held lines back and gives each block its Text nodes,
 // allocated together.
 func (r *plainReader) restore(src []byte) {
-	if len(r.held) == 0 {
-		return
+	if len(r.held) > 0 {
+		n := 0
+		for _, h := range r.held {
+			n += h.lines.Len()
+		}
+		texts := make([]ast.Text, n)
+		for _, h := range r.held {
+			*h.node.Lines() = h.lines
+			texts = plainTexts(h.node, &h.lines, src, texts)
+		}
 	}
-	n := 0
-	for _, h := range r.held {
-		n += h.lines.Len()
+	if cap(r.held) > 0 {
+		clear(r.held) // no node outlives its document through the pool
+		held := r.held[:0]
+		heldPool.Put(&held)
 	}
-	texts := make([]ast.Text, n)
-	for _, h := range r.held {
-		*h.node.Lines() = h.lines
-		texts = plainTexts(h.node, &h.lines, src, texts)
-	}
+	r.held = nil
 }
+
+// heldPool keeps the held lists between parses: a large document holds
+// thousands of paragraphs, and growing the list was a third of holding them.
+var heldPool = sync.Pool{New: func() any { return new([]heldLines) }}
 
 // plainTexts appends to block the Text node of each of its lines, as
 // goldmark's inline pass makes them for a line with no inline syntax: the
@@ -171,6 +182,29 @@ func plainTexts(block ast.Node, lines *gtext.Segments, src []byte, texts []ast.T
 	return texts
 }
 
+// linkRefs is goldmark's link reference definition transformer, asked only
+// about paragraphs whose first byte other than a space is "[": it skips the
+// spaces, line breaks included, then gives up on anything else, and setting
+// up to look cost a twentieth of the parse.
+type linkRefs struct{ parser.ParagraphTransformer }
+
+func (t linkRefs) Transform(node *ast.Paragraph, reader gtext.Reader, pc parser.Context) {
+	src := reader.Source()
+	lines := node.Lines()
+	for i := range lines.Len() {
+		s := lines.At(i)
+		for _, c := range src[s.Start:s.Stop] {
+			if !util.IsSpace(c) {
+				if c == '[' {
+					t.ParagraphTransformer.Transform(node, reader, pc)
+				}
+				return
+			}
+		}
+	}
+	t.ParagraphTransformer.Transform(node, reader, pc)
+}
+
 // parseMarkdown parses src with mdParser, making plain paragraphs' Text
 // nodes itself.
 func parseMarkdown(src []byte) ast.Node {
@@ -181,7 +215,7 @@ func parseMarkdown(src []byte) ast.Node {
 }
 
 func newPlainReader(src []byte) *plainReader {
-	return &plainReader{Reader: gtext.NewReader(src), src: src, pc: parser.NewContext()}
+	return &plainReader{Reader: gtext.NewReader(src), src: src, pc: parser.NewContext(), held: *heldPool.Get().(*[]heldLines)}
 }
 
 // withContext has goldmark parse with the reader's context, whose open
