@@ -78,7 +78,7 @@ type Heading struct {
 // which bind more tightly. Skipping them makes baton's parse cheaper than
 // goldmark's default one.
 var mdParser = parser.NewParser(
-	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithBlockParsers(blockParsers()...),
 	parser.WithInlineParsers(
 		util.Prioritized(parser.NewCodeSpanParser(), 100),
 		util.Prioritized(parser.NewAutoLinkParser(), 400),

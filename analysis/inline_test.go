@@ -111,6 +111,16 @@ var plainCases = []string{
 	"  [x]: /u\n[y]: /v 'title'\ntext\n",
 	"para\n[x]: /u\n",
 	"- [x]: /u\n- [y]\n",
+	"<UserCheckpoint purpose=\"x\" material={props.request} as='decision' />\n<If condition={decision.proceed}>\n  <Prompt>go</Prompt>\n</If>\n",
+	"para\n<Component a=b>\nmore\n",
+	"<Tag\n",
+	"<Tag a b=c d = 'e' f=\"g\"   >  \r\n",
+	"<Tag a=b/>\n<Tag a=b/ >\n<Tag a=\"b\"c>\n<Tag\ta=1>\n<Tag a=>\n<Tag a==b>\n<Tag a='b>\n",
+	"<DIV class=x>\n<Script>\n<PRE x>\n<h1>t</h1>\n<Section2>\n<custom-el x:y._z=1>\n",
+	"   <X>\n    <X>\n\t<X>\n",
+	"<X> text after\n<X/> \n<X/>x\n<Xé>\n<x-1-y>\n",
+	"- <Item a={1} />\n- text\n",
+	"> <Q a=\"1\">\n> body\n",
 	"> [x]:\n> /u\n",
 	"[not a ref\n",
 	"> quoted\nlazy\n> more\n",
@@ -175,4 +185,31 @@ func FuzzParseTree(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		sameTree(t, "input", src)
 	})
+}
+
+// TestParseHTMLBlocksMatchGoldmark: every line built from up to four
+// pieces (three after other names) of tag syntax after "<Tag" (names, white space, values quoted and
+// not, "=", "/", ">", line breaks) opens the same HTML block, or none, as
+// goldmark's regular expressions decide, alone and after a paragraph.
+func TestParseHTMLBlocksMatchGoldmark(t *testing.T) {
+	pieces := []string{" ", "\t", "a", ":b-1", "=", "\"v w\"", "'v'", "x/", "/", ">", "/>", "\n", "\r\n", "`", "é"}
+	var build func(prefix string, depth, most int)
+	n := 0
+	build = func(prefix string, depth, most int) {
+		n++
+		sameTree(t, fmt.Sprintf("%q", prefix), prefix)
+		if n%7 == 0 {
+			sameTree(t, fmt.Sprintf("after a paragraph %q", prefix), "text\n"+prefix)
+		}
+		if depth == most {
+			return
+		}
+		for _, p := range pieces {
+			build(prefix+p, depth+1, most)
+		}
+	}
+	build("<Tag", 0, 4)
+	for _, start := range []string{" <my-el", "<TABLE", "<textArea"} {
+		build(start, 0, 3)
+	}
 }
