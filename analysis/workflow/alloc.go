@@ -32,6 +32,14 @@ func (s *slab[T]) new(pos, end int) *T {
 	return p
 }
 
+// reserve makes the next chunk hold n values, when the text tells how many
+// there will be.
+func (s *slab[T]) reserve(n int) {
+	if len(s.free) == 0 && n > 0 {
+		s.free = make([]T, n)
+	}
+}
+
 // chunkSize predicts how many more of a node are needed after used of them
 // in the first pos bytes of end.
 func chunkSize(used, pos, end int) int {
@@ -67,4 +75,40 @@ func (r *runs[T]) take1(x T) []T {
 	r.buf = append(r.buf, x)
 	n := len(r.buf)
 	return r.buf[n-1 : n : n]
+}
+
+// recent remembers the values of the last few strings asked about, one per
+// slot chosen from the string's length and end bytes: cheaper than a map,
+// which hashes every byte, for the few names (tags, expressions) a
+// document repeats at every stage. A string displaces the one in its slot.
+type recent[V any] struct {
+	keys [recentSlots]string
+	vals [recentSlots]V
+}
+
+const recentSlots = 16
+
+func recentSlot(s string) int {
+	return (len(s) + int(s[0])*7 + int(s[len(s)/2])*5 + int(s[len(s)-1])*3) & (recentSlots - 1)
+}
+
+// get returns the value remembered for s, if s (not empty) is remembered.
+func (r *recent[V]) get(s string) (v V, ok bool) {
+	if s == "" {
+		return v, false
+	}
+	i := recentSlot(s)
+	if r.keys[i] != s {
+		return v, false
+	}
+	return r.vals[i], true
+}
+
+// put remembers v for s; an empty s is not remembered.
+func (r *recent[V]) put(s string, v V) {
+	if s == "" {
+		return
+	}
+	i := recentSlot(s)
+	r.keys[i], r.vals[i] = s, v
 }

@@ -33,11 +33,16 @@ type checker struct {
 
 	refSlab    slab[Reference]
 	bindSlab   slab[Binding]
+	cpSlab     slab[Checkpoint]
+	gateSlab   slab[Gate]
 	firstBinds runs[*Binding]
-	// nextSame is the next checkpoint bound to the same name, for each
-	nextSame map[*Checkpoint]*Checkpoint
-	outputs  []analysis.Span // the top-level <Output> regions
-	nl       string          // the document's line break, once known
+	guardRuns  runs[Guard] // the bindings' Guards
+	// nextBuilt: tagInfo.next is set for every checkpoint (nextSame)
+	nextBuilt bool
+	// bindsPropsMeta: a binding named props or meta was made
+	bindsPropsMeta bool
+	outputs        []analysis.Span // the top-level <Output> regions
+	nl             string          // the document's line break, once known
 }
 
 type scope struct {
@@ -52,6 +57,9 @@ type tagInfo struct {
 	// when unvisited (see resOf): the checks read it here rather than
 	// hashing the tag again for each of them.
 	res *Resolution
+	// next is, for the tag of a checkpoint, the next checkpoint bound to
+	// the same name after it, or nil (see nextSame).
+	next *Checkpoint
 }
 
 // ifGate is what an <If>'s condition says about checkpoints: its
@@ -87,7 +95,26 @@ func run(pass *analysis.Pass) *Model {
 		}
 	}
 	k.scopes = append(make([]scope, 0, 4), scope{})
+	// A reference is read from a placeholder or, mostly one each, from an
+	// expression: sized for that rather than grown an append at a time.
+	n := len(c.Placeholders)
+	for _, t := range c.Tags {
+		for _, a := range t.Attrs {
+			if a.Kind == AttrExpr || a.Kind == AttrSpread {
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		m.References = make([]*Reference, 0, n)
+		k.refSlab.reserve(min(n, maxChunk))
+	}
+	k.expr.take()
 	k.walk(c.Body)
+	k.expr.release()
+	if len(m.References) == 0 {
+		m.References = nil // as when appended to
+	}
 	k.reportPending()
 	k.checkSyntax()
 	k.checkFrontMatter()
@@ -126,8 +153,7 @@ func (k *checker) walkNode(n Node) {
 
 func (k *checker) visit(t *Tag) {
 	rp := k.r.resolve(t.Name)
-	res := *rp
-	k.m.Resolutions[t] = res
+	k.m.Resolutions[t] = *rp
 	k.tags[t.Index].res = rp
 	for _, a := range t.Attrs {
 		if a.Kind == AttrExpr || a.Kind == AttrSpread {
@@ -160,7 +186,7 @@ func (k *checker) visit(t *Tag) {
 		k.walk(t.Children)
 		k.scopes = k.scopes[:len(k.scopes)-1]
 	default:
-		if (res.Kind == ResolveFile || res.Kind == ResolveBundle) && strings.HasSuffix(res.Path, ".md") {
+		if (rp.Kind == ResolveFile || rp.Kind == ResolveBundle) && strings.HasSuffix(rp.Path, ".md") {
 			// Bindings in a Markdown component's projected content stay there.
 			k.scopes = append(k.scopes, scope{tag: t})
 			k.walk(t.Children)
@@ -173,7 +199,7 @@ func (k *checker) visit(t *Tag) {
 	if a := t.Attr("as"); a != nil && a.Kind == AttrString && a.Value != "" {
 		b = k.bind(a.Value, a.ValueSpan, BindAs, t, nil)
 	}
-	if cp := k.checkpointOf(t, res); cp != nil {
+	if cp := k.checkpointOf(t, rp); cp != nil {
 		cp.Binding = b
 		if b != nil {
 			cp.Name = b.Name
@@ -188,22 +214,28 @@ func (k *checker) visit(t *Tag) {
 }
 
 // resOf is Model.Resolutions[t]: the zero Resolution for a tag the walk
-// did not visit.
-func (k *checker) resOf(t *Tag) Resolution {
+// did not visit. It points at the walk's answer, shared and never
+// modified, rather than copying it for every tag of every check.
+func (k *checker) resOf(t *Tag) *Resolution {
 	if rp := k.tags[t.Index].res; rp != nil {
-		return *rp
+		return rp
 	}
-	return Resolution{}
+	return &noResolution
 }
 
+// noResolution is the answer for an unvisited tag; never modified.
+var noResolution Resolution
+
 // checkpointOf returns the checkpoint t invokes, or nil.
-func (k *checker) checkpointOf(t *Tag, res Resolution) *Checkpoint {
+func (k *checker) checkpointOf(t *Tag, res *Resolution) *Checkpoint {
 	byName := namedCheckpoint(t.Name)
 	decision := res.Component != nil && res.Component.Returns != nil && res.Component.Returns.Proceed
 	if !byName && !decision {
 		return nil
 	}
-	return &Checkpoint{Tag: t, Decision: decision, Known: res.Component != nil}
+	cp := k.cpSlab.new(t.Span.Start, len(k.c.Text))
+	*cp = Checkpoint{Tag: t, Decision: decision, Known: res.Component != nil}
+	return cp
 }
 
 // namedCheckpoint: UserCheckpoint, or any name whose last segment ends in
@@ -240,19 +272,27 @@ func (k *checker) gateOf(t *Tag) ifGate {
 
 // requires reports whether cond holds only when cp.proceed does.
 func (m *conds) requires(cond, cp string) bool {
-	return slices.Contains(m.get(cond).conj, cp+".proceed")
+	return slices.ContainsFunc(m.get(cond).conj, func(x string) bool { return isProceed(x, cp) })
 }
 
 // requiresNot reports whether cond is the negation of cp.proceed.
 func (m *conds) requiresNot(cond, cp string) bool {
 	c := m.get(cond)
-	return c.negated && c.neg == cp+".proceed"
+	return c.negated && isProceed(c.neg, cp)
+}
+
+// isProceed reports whether x is cp+".proceed", without building it: asked
+// for every pair of checkpoint and transition.
+func isProceed(x, cp string) bool {
+	const proceed = ".proceed"
+	return len(x) == len(cp)+len(proceed) && strings.HasPrefix(x, cp) && strings.HasSuffix(x, proceed)
 }
 
 // conds memoizes what conditions say: they are read for every pair of
 // checkpoint and transition.
 type conds struct {
-	m map[string]*condInfo // made on the first condition read
+	m      map[string]*condInfo // made on the first condition read
+	recent recent[*condInfo]    // in front of m
 }
 
 type condInfo struct {
@@ -263,14 +303,18 @@ type condInfo struct {
 }
 
 func (m *conds) get(cond string) *condInfo {
-	if c, ok := m.m[cond]; ok {
+	if c, ok := m.recent.get(cond); ok {
 		return c
 	}
-	c := readCond(cond)
-	if m.m == nil {
-		m.m = map[string]*condInfo{}
+	c, ok := m.m[cond]
+	if !ok {
+		c = readCond(cond)
+		if m.m == nil {
+			m.m = map[string]*condInfo{}
+		}
+		m.m[cond] = c
 	}
-	m.m[cond] = c
+	m.recent.put(cond, c)
 	return c
 }
 
@@ -315,17 +359,25 @@ func readCond(cond string) *condInfo {
 
 func (k *checker) bind(name string, span analysis.Span, kind BindingKind, t *Tag, block *CodeBlock) *Binding {
 	s := &k.scopes[len(k.scopes)-1] // for an <Each let>, the loop's own scope
+	if name == "props" || name == "meta" {
+		k.bindsPropsMeta = true
+	}
 	b := k.bindSlab.new(span.Start, len(k.c.Text))
-	*b = Binding{Name: name, Span: span, Kind: kind, Tag: t, Block: block, Guards: slices.Clone(k.guards), Scope: s.tag}
+	*b = Binding{Name: name, Span: span, Kind: kind, Tag: t, Block: block, Guards: k.guards[:0:0], Scope: s.tag}
+	if len(k.guards) > 0 {
+		b.Guards = k.guardRuns.take(k.guards)
+	}
 	for i := len(b.Guards) - 1; i >= 0; i-- {
 		g := b.Guards[i]
 		ig := k.tags[g.If.Index].gate
 		if cp := ig.then; cp != nil && !g.Else {
-			b.Gate = &Gate{Checkpoint: cp, If: g.If}
+			b.Gate = k.gateSlab.new(span.Start, len(k.c.Text))
+			*b.Gate = Gate{Checkpoint: cp, If: g.If}
 			break
 		}
 		if cp := ig.els; cp != nil && g.Else {
-			b.Gate = &Gate{Checkpoint: cp, If: g.If, Else: true}
+			b.Gate = k.gateSlab.new(span.Start, len(k.c.Text))
+			*b.Gate = Gate{Checkpoint: cp, If: g.If, Else: true}
 			break
 		}
 	}
@@ -475,6 +527,9 @@ const maxBindingsRead = 64
 
 // bound reports whether name has a binding in scope.
 func (k *checker) bound(name string) bool {
+	if (name == "props" || name == "meta") && !k.bindsPropsMeta {
+		return false // asked of every props.x and meta.x, and almost never bound
+	}
 	bs, _ := k.lookup(name)
 	return len(bs) > 0
 }

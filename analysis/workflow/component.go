@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -142,51 +141,29 @@ func parse(text string, fm *FrontMatter, body analysis.Span) *Component {
 		c.readFrontMatter()
 	}
 	s := &scanner{text: text, c: c}
+	// The scanner's working buffers are lent by the pool for the scan.
+	bufs := scanBufsPool.Get().(*scanBufs)
+	s.stack, s.kidStart, s.kids, s.attrs, s.segs = bufs.stack, bufs.kidStart, bufs.kids, bufs.attrs, bufs.segs
+	// Every tag starts at a "<", and an element that is not self-closing
+	// has a second one: counting them (a vectorized count) bounds the list
+	// of tags, and half of them sizes the body's top-level nodes and the
+	// first chunk of tags, all of which would otherwise grow a piece at a
+	// time.
+	if n := strings.Count(text[start:], "<"); n > 0 {
+		c.Tags = make([]*Tag, 0, n)
+		c.Body = make([]Node, 0, n/2+1)
+		s.tagSlab.reserve(min(n/2+1, maxChunk))
+	}
 	s.scan(start, len(text))
-	// Counted first, so that each list is made once at its length rather
-	// than grown an append at a time.
-	np, nc := countNodes(c.Body)
-	for _, t := range c.Tags {
-		p, b := countNodes(t.Children)
-		np, nc = np+p, nc+b
+	bufs.stack, bufs.kidStart, bufs.kids, bufs.attrs, bufs.segs = s.stack, s.kidStart, s.kids, s.attrs, s.segs
+	bufs.put()
+	if len(c.Tags) == 0 {
+		c.Tags = nil // as when appended to: a "<" started no tag
 	}
-	if np > 0 {
-		c.Placeholders = make([]*Placeholder, 0, np)
+	if len(c.Body) == 0 {
+		c.Body = nil
 	}
-	if nc > 0 {
-		c.CodeBlocks = make([]*CodeBlock, 0, nc)
-	}
-	for _, t := range c.Tags {
-		walkChildren(t.Children, c)
-	}
-	walkChildren(c.Body, c)
-	slices.SortFunc(c.Placeholders, func(a, b *Placeholder) int { return a.Span.Start - b.Span.Start })
-	slices.SortFunc(c.CodeBlocks, func(a, b *CodeBlock) int { return a.Span.Start - b.Span.Start })
 	return c
-}
-
-// countNodes counts the placeholders and code blocks among nodes.
-func countNodes(nodes []Node) (placeholders, blocks int) {
-	for _, n := range nodes {
-		switch n.(type) {
-		case *Placeholder:
-			placeholders++
-		case *CodeBlock:
-			blocks++
-		}
-	}
-	return placeholders, blocks
-}
-
-func walkChildren(nodes []Node, c *Component) {
-	for _, n := range nodes {
-		switch n := n.(type) {
-		case *Placeholder:
-			c.Placeholders = append(c.Placeholders, n)
-		case *CodeBlock:
-			c.CodeBlocks = append(c.CodeBlocks, n)
-		}
-	}
 }
 
 // detectFrontMatter finds a YAML block opened by "---" on the first line
@@ -216,6 +193,10 @@ func detectFrontMatter(text string) (*FrontMatter, analysis.Span) {
 func (c *Component) lineStart(line int) int {
 	fm := c.FrontMatter
 	if fm.lines == nil {
+		// One entry per line break, and one for the end: sized by
+		// counting them rather than grown an append at a time.
+		yaml := c.Text[fm.Body.Start:fm.Body.End]
+		fm.lines = make([]int, 0, strings.Count(yaml, "\n")+strings.Count(yaml, "\r")+2)
 		for off := fm.Body.Start; ; {
 			fm.lines = append(fm.lines, off)
 			if off >= fm.Body.End {
@@ -238,6 +219,10 @@ func (c *Component) yamlSpan(n *yaml.Node) analysis.Span {
 	off := c.lineStart(n.Line)
 	le := lineEnd(c.Text, off, body.End)
 	for col := 1; col < n.Column && off < le; col++ {
+		if c.Text[off] < utf8.RuneSelf {
+			off++ // the keys and their indentation are ASCII, mostly
+			continue
+		}
 		_, w := utf8.DecodeRuneInString(c.Text[off:le])
 		off += w
 	}

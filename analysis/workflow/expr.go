@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/baton-md/baton/analysis"
 )
@@ -55,9 +56,7 @@ func lexInto(src string, i, end int, inTemplate bool, toks *[]token) int {
 			}
 		case isIdentStart(c):
 			j := i
-			for j < end && isIdentPart(src[j]) {
-				j++
-			}
+			j = skipClass(src, j, end, clIdentPart)
 			*toks = append(*toks, token{tokIdent, src[i:j], i, j})
 			i = j
 		case c >= '0' && c <= '9':
@@ -117,13 +116,7 @@ func lexInto(src string, i, end int, inTemplate bool, toks *[]token) int {
 			*toks = append(*toks, token{tokRegex, src[i:j], i, j})
 			i = j
 		default:
-			n := 1
-			for _, p := range []string{"===", "!==", "...", "?.", "=>", "&&", "||", "??", "==", "!=", "<=", ">="} {
-				if strings.HasPrefix(src[i:end], p) {
-					n = len(p)
-					break
-				}
-			}
+			n := punctLen(src[i:end])
 			switch c {
 			case '{':
 				depth++
@@ -138,6 +131,48 @@ func lexInto(src string, i, end int, inTemplate bool, toks *[]token) int {
 		}
 	}
 	return i
+}
+
+// punctLen is the length of the punctuator at the start of src (not
+// empty): the first of "===", "!==", "...", "?.", "=>", "&&", "||", "??",
+// "==", "!=", "<=", ">=" that it starts with, else one byte. Switched on
+// the first byte rather than trying each in turn: expressions are mostly
+// punctuation and names.
+func punctLen(src string) int {
+	at := func(i int, c byte) bool { return i < len(src) && src[i] == c }
+	switch src[0] {
+	case '=':
+		switch {
+		case at(1, '=') && at(2, '='):
+			return 3
+		case at(1, '>'), at(1, '='):
+			return 2
+		}
+	case '!':
+		switch {
+		case at(1, '=') && at(2, '='):
+			return 3
+		case at(1, '='):
+			return 2
+		}
+	case '.':
+		if at(1, '.') && at(2, '.') {
+			return 3
+		}
+	case '?':
+		if at(1, '.') || at(1, '?') {
+			return 2
+		}
+	case '&', '|':
+		if at(1, src[0]) {
+			return 2
+		}
+	case '<', '>':
+		if at(1, '=') {
+			return 2
+		}
+	}
+	return 1
 }
 
 // regexAllowed reports whether a "/" after toks starts a regular
@@ -168,6 +203,27 @@ var globals = set("JSON", "Math", "Object", "Array", "String", "Number", "Boolea
 	"encodeURI", "decodeURI", "structuredClone", "Intl", "URL", "URLSearchParams", "TextEncoder", "TextDecoder",
 	"atob", "btoa", "Reflect", "Proxy")
 
+// lensByFirst records, for each first byte, the lengths of a set's names
+// (bit n for length n, the last bit for any longer): most names an
+// expression reads start with a byte, or have a length, that no keyword
+// or global has, and are ruled out without hashing them.
+type lensByFirst [256]uint64
+
+var keywordLens, globalLens = lensOf(keywords), lensOf(globals)
+
+func lensOf(m map[string]bool) *lensByFirst {
+	var l lensByFirst
+	for n := range m {
+		l[n[0]] |= 1 << min(len(n), 63)
+	}
+	return &l
+}
+
+// may reports whether name (not empty) may be in the set.
+func (l *lensByFirst) may(name string) bool {
+	return l[name[0]]&(1<<min(len(name), 63)) != 0
+}
+
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -181,6 +237,31 @@ type Ref struct {
 	Name string
 	Path []string // the member path after Name ("proceed" in cp.proceed)
 	Span analysis.Span
+}
+
+// exprBufs are exprScratch's working buffers, which hold nothing once an
+// expression is read: analyses take them from a pool (see scanBufs).
+type exprBufs struct {
+	toks   []token
+	frames []bool
+	refs   []Ref
+	path   []string
+}
+
+var exprBufsPool = sync.Pool{New: func() any { return new(exprBufs) }}
+
+// take gives x pooled buffers, until release.
+func (x *exprScratch) take() {
+	x.bufs = exprBufsPool.Get().(*exprBufs)
+	x.toks, x.frames, x.refs, x.path = x.bufs.toks, x.bufs.frames, x.bufs.refs, x.bufs.path
+}
+
+// release returns x's buffers to the pool, emptied and cleared.
+func (x *exprScratch) release() {
+	b := x.bufs
+	b.toks, b.frames, b.refs, b.path = pooled(x.toks), pooled(x.frames), pooled(x.refs), pooled(x.path)
+	x.bufs, x.toks, x.frames, x.refs, x.path = nil, nil, nil, nil, nil
+	exprBufsPool.Put(b)
 }
 
 // freeRefs returns the names expr reads that it does not declare itself
@@ -201,9 +282,42 @@ type exprScratch struct {
 	refs   []Ref
 	path   []string
 	paths  runs[string]
+	// read holds what recent expressions of the document read, their
+	// spans relative to the expression: a workflow repeats the same few
+	// (props.x, cp.proceed) at every stage, and copying what one read is
+	// cheaper than lexing it again.
+	read    recent[[]Ref]
+	readRun runs[Ref]
+	bufs    *exprBufs // the pooled buffers, between take and release
 }
 
 func (x *exprScratch) freeRefs(expr string, off int) []Ref {
+	if rel, ok := x.read.get(expr); ok {
+		refs := x.refs[:0]
+		for _, r := range rel {
+			r.Span.Start += off
+			r.Span.End += off
+			refs = append(refs, r)
+		}
+		x.refs = refs
+		return refs
+	}
+	refs := x.lexRefs(expr)
+	var rel []Ref
+	if len(refs) > 0 {
+		rel = x.readRun.take(refs)
+	}
+	x.read.put(expr, rel)
+	for i := range refs {
+		refs[i].Span.Start += off
+		refs[i].Span.End += off
+	}
+	return refs
+}
+
+// lexRefs is freeRefs of expr read afresh, its spans relative to it.
+func (x *exprScratch) lexRefs(expr string) []Ref {
+	const off = 0
 	x.toks = x.toks[:0]
 	lexInto(expr, 0, len(expr), false, &x.toks)
 	toks := x.toks
@@ -274,7 +388,7 @@ func (x *exprScratch) freeRefs(expr string, off int) []Ref {
 		if inObject && (prev.text == "{" || prev.text == ",") && prev.kind == tokPunct && (next.text == ":" || next.text == "(") {
 			continue // a key or a method
 		}
-		if keywords[t.text] || globals[t.text] || local[t.text] {
+		if keywordLens.may(t.text) && keywords[t.text] || globalLens.may(t.text) && globals[t.text] || local[t.text] {
 			continue
 		}
 		r := Ref{Name: t.text, Span: analysis.Span{Start: off + t.start, End: off + t.end}}

@@ -193,21 +193,47 @@ func hasDirectBreak(t *Tag) bool {
 // superseded reports a later checkpoint bound to the same name between
 // cp and t: cp.proceed then reads that one's decision.
 func (k *checker) superseded(cp *Checkpoint, t *Tag) bool {
-	if k.nextSame == nil {
-		k.nextSame = map[*Checkpoint]*Checkpoint{}
-		cps := slices.Clone(k.m.Checkpoints)
-		slices.SortFunc(cps, func(a, b *Checkpoint) int { return a.Tag.Span.Start - b.Tag.Span.Start })
-		last := map[string]*Checkpoint{}
+	n := k.nextSame(cp)
+	return n != nil && n.Tag.Span.End <= t.Span.Start
+}
+
+// nextSame is the next checkpoint bound to the same name as cp after it,
+// or nil. All are worked out on the first call, into tagInfo.next (a
+// checkpoint is its tag's).
+func (k *checker) nextSame(cp *Checkpoint) *Checkpoint {
+	if !k.nextBuilt {
+		k.nextBuilt = true
+		cps := k.m.Checkpoints
+		// The walk appends a checkpoint after the ones inside its tag, so
+		// Checkpoints is not always in document order.
+		if !slices.IsSortedFunc(cps, func(a, b *Checkpoint) int { return a.Tag.Span.Start - b.Tag.Span.Start }) {
+			cps = slices.Clone(cps)
+			slices.SortFunc(cps, func(a, b *Checkpoint) int { return a.Tag.Span.Start - b.Tag.Span.Start })
+		}
+		// last holds the latest checkpoint seen of each name but prev's:
+		// a workflow binds every checkpoint to one name, or runs of them,
+		// and the one before needs no lookup.
+		var last map[string]*Checkpoint
+		var prev *Checkpoint
 		for i := len(cps) - 1; i >= 0; i-- {
 			c := cps[i]
-			if n := last[c.Name]; n != nil && n.Tag.Span.Start >= c.Tag.Span.End {
-				k.nextSame[c] = n
+			n := prev
+			if prev == nil || prev.Name != c.Name {
+				if prev != nil {
+					if last == nil {
+						last = map[string]*Checkpoint{}
+					}
+					last[prev.Name] = prev
+				}
+				n = last[c.Name]
 			}
-			last[c.Name] = c
+			if n != nil && n.Tag.Span.Start >= c.Tag.Span.End {
+				k.tags[c.Tag.Index].next = n
+			}
+			prev = c
 		}
 	}
-	n := k.nextSame[cp]
-	return n != nil && n.Tag.Span.End <= t.Span.Start
+	return k.tags[cp.Tag.Index].next
 }
 
 func enclosingTest(t *Tag) *Tag {
@@ -268,7 +294,6 @@ func (k *checker) checkGating(transitions []*Tag) {
 	if !slices.ContainsFunc(k.m.Checkpoints, func(cp *Checkpoint) bool { return cp.Name != "" }) {
 		return // only bound checkpoints gate
 	}
-	escaped := map[*Tag]*escapes{}
 	var order []*Tag
 	// Tags come in document order, so transitions usually are already.
 	if !slices.IsSortedFunc(transitions, func(a, b *Tag) int { return a.Span.Start - b.Span.Start }) {
@@ -282,6 +307,7 @@ func (k *checker) checkGating(transitions []*Tag) {
 	type trInfo struct {
 		isTr, outer bool
 		flagged     int
+		es          *escapes // what it escapes, once it escapes one
 	}
 	info := make([]trInfo, len(k.c.Tags))
 	for _, t := range transitions {
@@ -312,11 +338,8 @@ func (k *checker) checkGating(transitions []*Tag) {
 		}
 		first, _ := slices.BinarySearchFunc(transitions, from, func(t *Tag, off int) int { return t.Span.Start - off })
 		end := -1
-		if n := k.nextSame[cp]; n != nil || k.nextSame == nil {
-			k.superseded(cp, c) // builds nextSame
-			if n = k.nextSame[cp]; n != nil {
-				end = n.Tag.Span.End
-			}
+		if n := k.nextSame(cp); n != nil {
+			end = n.Tag.Span.End
 		}
 		for _, t := range transitions[first:] {
 			if end >= 0 && t.Span.Start >= end && !(loopBack && contains(loop, t)) {
@@ -325,7 +348,7 @@ func (k *checker) checkGating(transitions []*Tag) {
 			if t == c || contains(t, c) || contains(c, t) {
 				continue
 			}
-			if escaped[t].saturated() && !info[t.Index].outer {
+			if info[t.Index].es.saturated() && !info[t.Index].outer {
 				continue // an unnested workflow's every stage escapes every earlier checkpoint: quadratic work for nothing new
 			}
 			if enclosingTest(t) != test {
@@ -353,10 +376,10 @@ func (k *checker) checkGating(transitions []*Tag) {
 			if covered {
 				continue
 			}
-			es := escaped[t]
+			es := info[t.Index].es
 			if es == nil {
 				es = &escapes{}
-				escaped[t] = es
+				info[t.Index].es = es
 				order = append(order, t)
 			}
 			if len(es.first) < maxEscapesReported {
@@ -370,7 +393,7 @@ func (k *checker) checkGating(transitions []*Tag) {
 		}
 	}
 	for _, t := range order {
-		es := escaped[t]
+		es := info[t.Index].es
 		// The wrapper names the checkpoints t runs after. Not for the
 		// next iteration of a loop (before the checkpoint, cp is unbound on
 		// the first one) nor for an <Else> of the gate (wrapping it there

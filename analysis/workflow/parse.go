@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/baton-md/baton/analysis"
 )
@@ -133,6 +134,7 @@ type scanner struct {
 	tagSlab   slab[Tag]
 	attrSlab  slab[Attr]
 	phSlab    slab[Placeholder]
+	cbSlab    slab[CodeBlock]
 	attrRuns  runs[*Attr]
 	nodeRuns  runs[Node]
 	stringRun runs[string]
@@ -142,6 +144,43 @@ type scanner struct {
 	noCloser map[int]int
 	// the last blankLine answer: from blankFrom to blankAt, within blankEnd
 	blankFrom, blankAt, blankEnd int
+}
+
+// scanBufs is a scanner's working memory, none of which outlives the
+// scan: parses take it from a pool rather than growing it afresh, a dozen
+// allocations for every document.
+type scanBufs struct {
+	stack    []*Tag
+	kidStart []int
+	kids     []Node
+	attrs    []*Attr
+	segs     []string
+}
+
+var scanBufsPool = sync.Pool{New: func() any { return new(scanBufs) }}
+
+// maxPooled bounds the buffers kept, so that one deep or wide document
+// does not pin large ones for good.
+const maxPooled = 1 << 10
+
+// put returns b to the pool, emptied and cleared: a pooled buffer keeps no
+// document alive.
+func (b *scanBufs) put() {
+	b.stack = pooled(b.stack)
+	b.kidStart = pooled(b.kidStart)
+	b.kids = pooled(b.kids)
+	b.attrs = pooled(b.attrs)
+	b.segs = pooled(b.segs)
+	scanBufsPool.Put(b)
+}
+
+// pooled is xs emptied and cleared for reuse, or nil when too large to keep.
+func pooled[T any](xs []T) []T {
+	if cap(xs) > maxPooled {
+		return nil
+	}
+	clear(xs[:cap(xs)])
+	return xs[:0]
 }
 
 // maxTag bounds how far an opening tag's attributes are read, so that
@@ -167,6 +206,13 @@ func (s *scanner) add(n Node) {
 	}
 }
 
+// addPlaceholder adds p to the body and to Component.Placeholders. The
+// scan only moves forward, so the list is in document order as it grows.
+func (s *scanner) addPlaceholder(p *Placeholder) {
+	s.add(p)
+	s.c.Placeholders = append(s.c.Placeholders, p)
+}
+
 // pop closes the innermost open tag, giving it its children.
 func (s *scanner) pop() *Tag {
 	n := len(s.stack) - 1
@@ -180,35 +226,116 @@ func (s *scanner) pop() *Tag {
 	return t
 }
 
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
-func isIdentStart(c byte) bool {
-	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
-func isIdentPart(c byte) bool  { return isIdentStart(c) || (c >= '0' && c <= '9') }
-func isSpace(c byte) bool      { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
-func isLineBreak(c byte) bool  { return c == '\n' || c == '\r' }
-func isBlankSpace(c byte) bool { return c == ' ' || c == '\t' }
+// The classes of bytes the scanner and the expression reader ask about,
+// one table lookup each: names are read a byte at a time, and a chain of
+// range comparisons per byte was a visible share of reading them.
+const (
+	clIdentStart = 1 << iota // _ $ a-z A-Z
+	clIdentPart              // an identifier start or 0-9
+	clTagName                // in a tag name's segment: an identifier part but $
+	clAttrName               // in an attribute name: an identifier part, - or :
+	clSpace                  // space, \t, \n, \r, \f
+	clExpr                   // what skipExpr stops at: { } " ' ` /
+)
 
-// plain are the bytes that start nothing the scanner reads.
-var plain = func() (t [256]bool) {
-	for c := range t {
-		t[c] = !strings.ContainsRune("\\`<{\n\r", rune(c))
+var class = func() (t [256]uint8) {
+	for c := range 256 {
+		b := byte(c)
+		start := b == '_' || b == '$' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')
+		part := start || (b >= '0' && b <= '9')
+		if start {
+			t[c] |= clIdentStart
+		}
+		if part {
+			t[c] |= clIdentPart | clAttrName
+		}
+		if part && b != '$' {
+			t[c] |= clTagName
+		}
+		if b == '-' || b == ':' {
+			t[c] |= clAttrName
+		}
+		if b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' {
+			t[c] |= clSpace
+		}
+		if strings.IndexByte("{}\"'`/", b) >= 0 {
+			t[c] |= clExpr
+		}
 	}
 	return t
 }()
+
+func isUpper(c byte) bool      { return c >= 'A' && c <= 'Z' }
+func isIdentStart(c byte) bool { return class[c]&clIdentStart != 0 }
+func isIdentPart(c byte) bool  { return class[c]&clIdentPart != 0 }
+func isSpace(c byte) bool      { return class[c]&clSpace != 0 }
+func isLineBreak(c byte) bool  { return c == '\n' || c == '\r' }
+func isBlankSpace(c byte) bool { return c == ' ' || c == '\t' }
+
+// skipClass returns the offset of the first byte of text[i:end] not in
+// the class cl, or end.
+func skipClass(text string, i, end int, cl uint8) int {
+	for i < end && class[text[i]]&cl != 0 {
+		i++
+	}
+	return i
+}
+
+// plain is 1 for the bytes that start nothing the scanner reads, 0 for
+// the others (~ for a fence, which ` also starts): bytes, so that eight
+// lookups combine without a branch each.
+var plain = func() (t [256]uint8) {
+	for c := range t {
+		if !strings.ContainsRune("\\`<{~", rune(c)) {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// skipPlain returns the offset of the first byte of text[i:end] that is not
+// plain, or end. Prose is most of a document: eight bytes are tested per
+// round, with one branch, before the byte-at-a-time tail.
+func skipPlain(text string, i, end int) int {
+	for end-i >= 8 {
+		w := text[i : i+8]
+		if plain[w[0]]&plain[w[1]]&plain[w[2]]&plain[w[3]]&
+			plain[w[4]]&plain[w[5]]&plain[w[6]]&plain[w[7]] == 0 {
+			break
+		}
+		i += 8
+	}
+	for i < end && plain[text[i]] != 0 {
+		i++
+	}
+	return i
+}
+
+// lineStartBefore reports whether only blanks precede i on its line, and
+// where the line starts: after a line break, or at start.
+func lineStartBefore(text string, start, i int) (int, bool) {
+	for i > start && isBlankSpace(text[i-1]) {
+		i--
+	}
+	return i, i == start || isLineBreak(text[i-1])
+}
 
 // scan reads text[start:end].
 func (s *scanner) scan(start, end int) {
 	text := s.text
 	i := start
 	for i < end {
-		if i == start || isLineBreak(text[i-1]) {
-			if next, ok := s.fence(i, end); ok {
-				i = next
-				continue
+		c := text[i]
+		// A fence opens a line, perhaps indented, with ` or ~: looked for
+		// where those are, rather than at the start of every line.
+		if c == '`' || c == '~' {
+			if ls, ok := lineStartBefore(text, start, i); ok {
+				if next, ok := s.fence(ls, end); ok {
+					i = next
+					continue
+				}
 			}
 		}
-		c := text[i]
 		switch {
 		case c == '\\' && i+1 < end && (text[i+1] == '{' || text[i+1] == '<' || text[i+1] == '`' || text[i+1] == '\\'):
 			i += 2
@@ -226,20 +353,14 @@ func (s *scanner) scan(start, end int) {
 			i = s.openTag(i, end)
 		case c == '{':
 			if p, next := s.placeholder(i, end, false); p != nil {
-				s.add(p)
+				s.addPlaceholder(p)
 				i = next
 			} else {
 				i++
 			}
 		default:
-			i++
-			// Skip to the next byte that can start something; not past a
-			// line break, since a line's start is where a fence opens.
-			if !isLineBreak(c) {
-				for i < end && plain[text[i]] {
-					i++
-				}
-			}
+			// Skip to the next byte that can start something.
+			i = skipPlain(text, i+1, end)
 		}
 	}
 	for len(s.stack) > 0 {
@@ -294,21 +415,26 @@ func (s *scanner) fence(i, end int) (int, bool) {
 			break
 		}
 	}
-	cb := &CodeBlock{Span: analysis.Span{Start: i, End: blockEnd}, Info: info,
+	cb := s.cbSlab.new(i, len(text))
+	*cb = CodeBlock{Span: analysis.Span{Start: i, End: blockEnd}, Info: info,
 		Content: analysis.Span{Start: min(contentStart, contentEnd), End: contentEnd}, Parent: s.parent()}
-	fields := strings.Fields(info)
-	for k, f := range fields {
-		if k == 0 {
+	// The words after the language, read in place: most documents have a
+	// fence every stage, and splitting each info string allocated.
+	first := true
+	for f := range strings.FieldsSeq(info) {
+		if first {
+			first = false
 			continue // the language
 		}
-		switch {
-		case f == "eval":
+		switch f {
+		case "eval":
 			cb.Eval = true
-		case f == "exec":
+		case "exec":
 			cb.Exec = true
 		}
 	}
 	s.add(cb)
+	s.c.CodeBlocks = append(s.c.CodeBlocks, cb)
 	if cb.Exec {
 		// Executable content is interpolated like text.
 		for k := cb.Content.Start; k < cb.Content.End; k++ {
@@ -318,7 +444,7 @@ func (s *scanner) fence(i, end int) (int, bool) {
 			}
 			if text[k] == '{' {
 				if p, next := s.placeholder(k, cb.Content.End, false); p != nil {
-					s.add(p)
+					s.addPlaceholder(p)
 					k = next - 1
 				}
 			}
@@ -374,7 +500,7 @@ func (s *scanner) codeSpan(i, end int) int {
 				}
 				if text[k] == '{' {
 					if p, next := s.placeholder(k, j, true); p != nil {
-						s.add(p)
+						s.addPlaceholder(p)
 						k = next - 1
 					}
 				}
@@ -433,9 +559,7 @@ func (s *scanner) placeholder(i, end int, inCode bool) (*Placeholder, int) {
 	path := s.segs[:0]
 	for {
 		k := j
-		for k < end && isIdentPart(text[k]) {
-			k++
-		}
+		k = skipClass(text, k, end, clIdentPart)
 		path = append(path, text[j:k])
 		j = k
 		if j < end && text[j] == '.' && j+1 < end && isIdentStart(text[j+1]) {
@@ -471,9 +595,7 @@ func (s *scanner) placeholder(i, end int, inCode bool) (*Placeholder, int) {
 func tagName(text string, i, end int) int {
 	j := i
 	for {
-		for j < end && isIdentPart(text[j]) && text[j] != '$' {
-			j++
-		}
+		j = skipClass(text, j, end, clTagName)
 		if j+1 < end && text[j] == '.' && isIdentStart(text[j+1]) {
 			j++
 			continue
@@ -531,9 +653,7 @@ func (s *scanner) openTag(i, end int) int {
 			j = k
 		case isIdentStart(c):
 			k := j
-			for k < end && (isIdentPart(text[k]) || text[k] == '-' || text[k] == ':') {
-				k++
-			}
+			k = skipClass(text, k, end, clAttrName)
 			a := s.attrSlab.new(j, len(text))
 			a.Name, a.NameSpan, a.Kind = text[j:k], analysis.Span{Start: j, End: k}, AttrBool
 			a.Span = a.NameSpan
@@ -640,6 +760,9 @@ func (s *scanner) closeTag(i, end int) int {
 func skipExpr(text string, i, end int) (int, bool) {
 	depth := 0
 	for j := i; j < end; j++ {
+		if class[text[j]]&clExpr == 0 {
+			continue // most of an expression is names and operators
+		}
 		switch c := text[j]; c {
 		case '{':
 			depth++

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"errors"
 	"io/fs"
 	"path"
 	"slices"
@@ -64,9 +65,16 @@ var Registered = set("Parse", "SafeParse", "Elicit", "Glob", "File", "Json", "Te
 var HostRegistered = set("Repository", "Worktree", "Dir", "Git.Switch", "Git.Add", "Git.Commit", "Git.Push",
 	"PullRequest", "IssueTracker", "Issue")
 
-// registeredValue are registered components that declare `returns`: they
-// render nothing and must be invoked with `as`.
-var registeredValue = set("Parse", "SafeParse", "Elicit", "Glob")
+// isRegisteredValue reports the registered components that declare
+// `returns`: they render nothing and must be invoked with `as`. A switch,
+// not a set: it is asked of every registered tag.
+func isRegisteredValue(name string) bool {
+	switch name {
+	case "Parse", "SafeParse", "Elicit", "Glob":
+		return true
+	}
+	return false
+}
 
 func isRegistered(name string) (registered, host bool) {
 	switch {
@@ -94,6 +102,7 @@ type resolver struct {
 	parsed  map[string]*Component
 	missing map[string]bool
 	cache   map[string]*Resolution
+	recent  recent[*Resolution] // in front of cache
 }
 
 // bundle is the `workflow.components` declaration that applies to the
@@ -204,19 +213,65 @@ func (r *resolver) read(p string) *Component {
 		return nil
 	}
 	data, err := fs.ReadFile(r.fsys, p)
-	if err != nil || len(data) > 4<<20 {
-		if r.missing == nil {
-			r.missing = map[string]bool{}
-		}
-		r.missing[p] = true
+	if err != nil || len(data) > maxRead {
+		r.setMissing(p)
 		return nil
 	}
+	return r.parsedFile(p, data)
+}
+
+// maxRead is the largest file read parses.
+const maxRead = 4 << 20
+
+func (r *resolver) setMissing(p string) {
+	if r.missing == nil {
+		r.missing = map[string]bool{}
+	}
+	r.missing[p] = true
+}
+
+// parsedFile parses the file p read as data, and remembers it.
+func (r *resolver) parsedFile(p string, data []byte) *Component {
 	c := parseShared(p, data)
 	if r.parsed == nil {
 		r.parsed = map[string]*Component{}
 	}
 	r.parsed[p] = c
 	return c
+}
+
+// readIfFile is isFile(p), and read(p) when it is a file. It reads the
+// file outright: reading it tells whether it is one, where a Stat and then
+// a read walked the workspace twice for every component a document
+// invokes. Only a read that fails other than for absence (a folder, an
+// unreadable file) falls back to isFile's Stat.
+func (r *resolver) readIfFile(p string) (*Component, bool) {
+	switch {
+	case r.fsys == nil:
+		return nil, false
+	case p == r.docPath && p != "":
+		return r.self, true
+	}
+	if c, ok := r.parsed[p]; ok {
+		return c, true
+	}
+	if r.missing[p] {
+		return nil, r.isFile(p)
+	}
+	data, err := fs.ReadFile(r.fsys, p)
+	switch {
+	case err == nil && len(data) <= maxRead:
+		return r.parsedFile(p, data), true
+	case err == nil:
+		r.setMissing(p) // too large to parse
+		return nil, true
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false
+	case !r.isFile(p):
+		return nil, false
+	}
+	r.setMissing(p)
+	return nil, true
 }
 
 // shared holds the components parsed from files, by path, with the content
@@ -279,7 +334,7 @@ func (r *resolver) isFile(p string) bool {
 // candidates are the files that may answer name from dir, in the engine's
 // order: components/N.md, components/N.ts, components/N/index.md,
 // components/N/index.ts, N.md (a dot in the name is a folder).
-func candidates(dir, name string) []string {
+func candidates(dir, name string) [5]string {
 	n := strings.ReplaceAll(name, ".", "/")
 	// dir is clean (a path.Dir) and n a slash-separated tag name, whose
 	// segments are identifiers: path.Join would only add the separators.
@@ -292,7 +347,7 @@ func candidates(dir, name string) []string {
 		prefix = "/"
 	}
 	if !cleanName(n) {
-		return []string{
+		return [5]string{
 			path.Join(dir, "components", n+".md"),
 			path.Join(dir, "components", n+".ts"),
 			path.Join(dir, "components", n, "index.md"),
@@ -303,7 +358,7 @@ func candidates(dir, name string) []string {
 	c := prefix + "components/" + n
 	all := c + ".md" + c + ".ts" + c + "/index.md" + c + "/index.ts" + prefix + n + ".md"
 	l := len(c)
-	return []string{
+	return [5]string{
 		all[:l+3],
 		all[l+3 : 2*l+6],
 		all[2*l+6 : 3*l+15],
@@ -329,25 +384,33 @@ func cleanName(n string) bool {
 // registered is unknown. The answer is shared by every tag of the name and
 // never modified: the walk keeps a pointer per tag, not a copy.
 func (r *resolver) resolve(name string) *Resolution {
-	// Structural and registered names cost less to answer than to cache.
-	if Structural[name] {
-		return &resStructural
-	}
-	if reg, host := isRegistered(name); reg {
-		if host {
-			return &resHost
-		}
-		return &resRegistered
-	}
-	if res, ok := r.cache[name]; ok {
+	// Every name is cached, structural and registered ones too: a document
+	// invokes a few names many times, and one lookup here is cheaper than
+	// trying the structural and registered sets before it each time.
+	if res, ok := r.recent.get(name); ok {
 		return res
 	}
-	res := new(Resolution)
-	*res = r.resolveUncached(name)
+	if res, ok := r.cache[name]; ok {
+		r.recent.put(name, res)
+		return res
+	}
+	var res *Resolution
+	if Structural[name] {
+		res = &resStructural
+	} else if reg, host := isRegistered(name); reg {
+		res = &resRegistered
+		if host {
+			res = &resHost
+		}
+	} else {
+		res = new(Resolution)
+		*res = r.resolveUncached(name)
+	}
 	if r.cache == nil {
-		r.cache = map[string]*Resolution{}
+		r.cache = make(map[string]*Resolution, 8)
 	}
 	r.cache[name] = res
+	r.recent.put(name, res)
 	return res
 }
 
@@ -370,27 +433,37 @@ func (r *resolver) resolveUncached(name string) Resolution {
 			if r.fsys == nil {
 				return Resolution{Kind: ResolveBundle, Path: p}
 			}
-			if !r.isFile(p) {
+			comp, ok := r.readIfFile(p) // a bundle path ends in .md
+			if !ok {
 				return Resolution{Kind: ResolveUnresolved, Path: p, Looked: []string{p}}
 			}
-			return Resolution{Kind: ResolveBundle, Path: p, Component: r.read(p)}
+			return Resolution{Kind: ResolveBundle, Path: p, Component: comp}
 		}
 	}
 	if r.fsys == nil {
 		return Resolution{Kind: ResolveUnknown}
 	}
-	var looked []string
 	for dir := r.docDir(); ; dir = path.Dir(dir) {
 		for _, c := range candidates(dir, name) {
-			looked = append(looked, c)
-			if r.isFile(c) {
-				res := Resolution{Kind: ResolveFile, Path: c, OutsideBundle: r.bundle != nil}
-				if strings.HasSuffix(c, ".md") {
-					res.Component = r.read(c)
+			if strings.HasSuffix(c, ".md") {
+				if comp, ok := r.readIfFile(c); ok {
+					return Resolution{Kind: ResolveFile, Path: c, OutsideBundle: r.bundle != nil, Component: comp}
 				}
-				return res
+				continue
+			}
+			if r.isFile(c) {
+				return Resolution{Kind: ResolveFile, Path: c, OutsideBundle: r.bundle != nil}
 			}
 		}
+		if dir == "." || dir == "/" || dir == "" {
+			break
+		}
+	}
+	// The candidates tried, listed only now: most names resolve.
+	var looked []string
+	for dir := r.docDir(); ; dir = path.Dir(dir) {
+		cs := candidates(dir, name)
+		looked = append(looked, cs[:]...)
 		if dir == "." || dir == "/" || dir == "" {
 			break
 		}

@@ -109,12 +109,16 @@ func (k *checker) checkStructure() {
 	var returns []*Tag
 	for _, t := range c.Tags {
 		res := k.resOf(t)
-		if allowed, ok := directiveProps[t.Name]; ok {
-			for _, a := range t.Attrs {
-				if a.Kind == AttrSpread {
-					k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("<%s> takes no spread props", t.Name))
-				} else if !slices.Contains(allowed, a.Name) {
-					k.report(RuleDirectiveForm, a.NameSpan, fmt.Sprintf("<%s> does not take %s%s", t.Name, a.Name, allowedList(allowed)))
+		// Every directive is structural: the other tags, most of them,
+		// are not looked up (an unvisited tag has no kind, and is).
+		if res.Kind == ResolveStructural || res.Kind == ResolveUnknown {
+			if allowed, ok := directiveProps[t.Name]; ok {
+				for _, a := range t.Attrs {
+					if a.Kind == AttrSpread {
+						k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("<%s> takes no spread props", t.Name))
+					} else if !slices.Contains(allowed, a.Name) {
+						k.report(RuleDirectiveForm, a.NameSpan, fmt.Sprintf("<%s> does not take %s%s", t.Name, a.Name, allowedList(allowed)))
+					}
 				}
 			}
 		}
@@ -201,7 +205,7 @@ func (k *checker) checkStructure() {
 			}
 		}
 		if res.Kind == ResolveUnresolved && t.Name != "Capture" {
-			k.reportUnresolved(t, res)
+			k.reportUnresolved(t, *res)
 		}
 		if res.OutsideBundle {
 			k.report(RuleUnresolvedComponent, t.NameSpan, fmt.Sprintf("<%s> is not in the workflow bundle of %s: `xmd run` finds %s, but a workflow run searches no files and resolves it to nothing; declare it under workflow.components",
@@ -286,19 +290,17 @@ func (k *checker) checkInvocations() {
 	for _, t := range k.c.Tags {
 		res := k.resOf(t)
 		callee := res.Component
-		isValue := (callee != nil && callee.Returns != nil) || (res.Kind == ResolveRegistered && registeredValue[t.Name])
+		isValue := (callee != nil && callee.Returns != nil) || (res.Kind == ResolveRegistered && isRegisteredValue(t.Name))
 		if isValue && t.Attr("as") == nil && k.tags[t.Index].cp == nil {
 			k.report(RuleValueWithoutAs, t.NameSpan, fmt.Sprintf("<%s> is a value component (it declares returns): it renders nothing and must be invoked with as=\"name\"", t.Name))
 		}
 		if callee == nil || callee == k.c || callee.Props.Form == PropsInvalid || (res.Kind != ResolveFile && res.Kind != ResolveBundle) {
 			continue
 		}
-		passed := map[string]bool{}
 		for _, a := range t.Attrs {
-			if a.Kind == AttrSpread || a.Name == "as" || a.Name == "slot" {
+			if !passes(a) {
 				continue
 			}
-			passed[a.Name] = true
 			switch {
 			case callee.Props.Form == PropsNone:
 				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) declares no props, so it accepts none: %s is refused", t.Name, res.Path, a.Name))
@@ -311,7 +313,7 @@ func (k *checker) checkInvocations() {
 		}
 		var missing []string
 		for _, p := range callee.Props.List {
-			if p.Required && !p.HasDefault && !passed[p.Name] {
+			if p.Required && !p.HasDefault && !passed(t, p.Name) {
 				missing = append(missing, p.Name)
 			}
 		}
@@ -323,6 +325,23 @@ func (k *checker) checkInvocations() {
 			k.report(RuleMissingRequiredProp, t.NameSpan, fmt.Sprintf("<%s> (%s) requires the prop%s %s", t.Name, res.Path, s, strings.Join(missing, ", ")))
 		}
 	}
+}
+
+// passes reports whether a is a prop a tag passes: not a spread, nor the
+// engine's as and slot.
+func passes(a *Attr) bool {
+	return a.Kind != AttrSpread && a.Name != "as" && a.Name != "slot"
+}
+
+// passed reports whether t passes the prop name. Looked for among the
+// attributes, which are few, rather than kept in a map made per tag.
+func passed(t *Tag, name string) bool {
+	for _, a := range t.Attrs {
+		if passes(a) && a.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func declaredList(c *Component) string {
