@@ -205,15 +205,6 @@ func (t linkRefs) Transform(node *ast.Paragraph, reader gtext.Reader, pc parser.
 	t.ParagraphTransformer.Transform(node, reader, pc)
 }
 
-// parseMarkdown parses src with mdParser, making plain paragraphs' Text
-// nodes itself.
-func parseMarkdown(src []byte) ast.Node {
-	r := newPlainReader(src)
-	root := mdParser.Parse(r, withContext(r))
-	r.restore(src)
-	return root
-}
-
 func newPlainReader(src []byte) *plainReader {
 	return &plainReader{Reader: gtext.NewReader(src), src: src, pc: parser.NewContext(), held: *heldPool.Get().(*[]heldLines)}
 }

@@ -182,8 +182,12 @@ func FuzzParseTree(f *testing.F) {
 	for _, c := range plainCases {
 		f.Add(c)
 	}
+	for _, c := range pieceCases {
+		f.Add(c)
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		sameTree(t, "input", src)
+		samePieces(t, "input", src, 3)
 	})
 }
 
@@ -211,5 +215,62 @@ func TestParseHTMLBlocksMatchGoldmark(t *testing.T) {
 	build("<Tag", 0, 4)
 	for _, start := range []string{" <my-el", "<TABLE", "<textArea"} {
 		build(start, 0, 3)
+	}
+}
+
+// samePieces fails the test when the parse of src in n pieces differs from
+// goldmark's, and reports whether src was cut at all.
+func samePieces(t *testing.T, name, src string, n int) bool {
+	t.Helper()
+	root := parsePieces([]byte(src), n)
+	if root == nil {
+		return false
+	}
+	want := dumpTree(goldmarkParser.Parse(gtext.NewReader([]byte(src))), []byte(src))
+	if diff := cmp.Diff(want, dumpTree(root, []byte(src))); diff != "" {
+		t.Errorf("%s in %d pieces: tree differs from goldmark's (-goldmark +baton):\n%s", name, n, diff)
+	}
+	return true
+}
+
+// pieceCases put, before a heading after a blank line, what may or may not
+// run on through it.
+var pieceCases = []string{
+	"# A\n\ntext\n\n## B\n\nmore\n\n## C\n\nlast\n",
+	"- list\n- items\n\n## B\n\n- more\n\n## C\n",
+	"> quote\n\n## B\n\n> lazy\ncontinued\n\n## C\n",
+	"```\nfence\n\n## not a heading\n```\n\n## B\n\ntext\n",
+	"~~~~\nopen fence to the end\n\n## inside\n\n## inside too\n",
+	"<script>\nx\n\n## inside\n</script>\n\n## B\n",
+	"<!--\ncomment\n\n## inside\n-->\n\n## B\n\ntext\n",
+	"<div>\nhtml\n\n## B\n\n<Tag a=1>\n\n## C\n",
+	"1. item\n\n   ```\n   code in item\n\n## B\n\ncode?\n```\n",
+	"para\n\n    indented code\n\n## B\n\n#not\n\n##\n\n## C ##\n",
+	"[ref]: /u\n\n## B\n\n[ref]: /v\n\n## C\n",
+	"text\n\n## B\r\n\r\n## C\r\ntext\r\n",
+	"Setext\n\n## B\nline\n---\n\n## C\n",
+}
+
+func TestParsePiecesMatchGoldmark(t *testing.T) {
+	cut := 0
+	for i, c := range pieceCases {
+		for n := 2; n <= 5; n++ {
+			if samePieces(t, fmt.Sprintf("case %d", i), c, n) {
+				cut++
+			}
+		}
+	}
+	// Real documents, large and small.
+	_ = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		if b, err := os.ReadFile(path); err == nil && samePieces(t, path, string(b), 3) {
+			cut++
+		}
+		return nil
+	})
+	if cut < 20 {
+		t.Errorf("only %d documents were cut into pieces: the test compares too little", cut)
 	}
 }
