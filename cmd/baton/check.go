@@ -101,22 +101,22 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "baton: %v\n", err)
 			failed = true
 		}
-		for _, f := range files {
+		// Every file's configuration is read first, so that the files
+		// before a broken one are checked (and fixed) as they would be one
+		// by one, and none after it.
+		var cfgErr error
+		for i, f := range files {
 			if _, err := c.configFor(f); err != nil {
-				fmt.Fprintf(stderr, "baton: %v\n", err) // a broken configuration is never silently ignored
-				return exitUsage
+				files, cfgErr = files[:i], err
+				break
 			}
-			text, err := os.ReadFile(f)
-			if err != nil {
-				fmt.Fprintf(stderr, "baton: %v\n", err)
-				failed = true
-				continue
-			}
-			r := c.check(f, f, string(text))
-			if !c.writeFixed(r, stderr) {
-				failed = true
-			}
-			results = append(results, r)
+		}
+		rs, ok := c.checkFiles(files, stderr)
+		results = append(results, rs...)
+		failed = failed || !ok
+		if cfgErr != nil {
+			fmt.Fprintf(stderr, "baton: %v\n", cfgErr) // a broken configuration is never silently ignored
+			return exitUsage
 		}
 	}
 	code, ok := c.report(results, out, stdout, stderr)

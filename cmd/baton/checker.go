@@ -5,8 +5,12 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/workflow"
@@ -29,6 +33,63 @@ type checker struct {
 	// workflow bundle: the files do not change during a run (fixes touch
 	// tags and props, not workflow.components).
 	dirs map[string]*workflow.Dirs
+	mu   sync.Mutex // guards configs and dirs: files are checked several at once
+}
+
+// checkFiles reads and analyses files, in order, reporting on stderr any
+// it cannot read, and writes their fixes with --fix. Without --fix it
+// analyses as many at once as there are CPUs: the analyses share only
+// what is safe to share (the session store, the component and bundle
+// caches, the configurations), and the results are reported in order.
+// With --fix it goes one by one, each file's fixes written before the next
+// is read, since a fixed file may be a component a later one invokes.
+func (c *checker) checkFiles(files []string, stderr io.Writer) (results []*fileResult, ok bool) {
+	type checked struct {
+		r   *fileResult
+		err error
+	}
+	out := make([]checked, len(files))
+	work := func(i int) {
+		text, err := os.ReadFile(files[i])
+		if err != nil {
+			out[i].err = err
+			return
+		}
+		out[i].r = c.check(files[i], files[i], string(text))
+	}
+	ok = true
+	done := func(i int) {
+		if out[i].err != nil {
+			fmt.Fprintf(stderr, "baton: %v\n", out[i].err)
+			ok = false
+			return
+		}
+		if !c.writeFixed(out[i].r, stderr) {
+			ok = false
+		}
+		results = append(results, out[i].r)
+	}
+	if n := min(runtime.GOMAXPROCS(0), len(files)); n > 1 && !c.fix.fix {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range n {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+					work(i)
+				}
+			})
+		}
+		wg.Wait()
+		for i := range files {
+			done(i)
+		}
+		return results, ok
+	}
+	for i := range files {
+		work(i)
+		done(i)
+	}
+	return results, ok
 }
 
 // configFor returns the configuration of a document: --config, else the
@@ -45,6 +106,8 @@ func (c *checker) configFor(name string) (*config.File, error) {
 	if err != nil || path == "" {
 		return nil, err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if f, ok := c.configs[path]; ok {
 		return f, nil
 	}
@@ -77,6 +140,7 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 			root := workspace.Root(abs)
 			env[workflow.EnvFS] = workspace.FS(root, nil)
 			env[workflow.EnvPath] = workspace.Rel(root, abs)
+			c.mu.Lock()
 			if c.dirs == nil {
 				c.dirs = map[string]*workflow.Dirs{}
 			}
@@ -84,6 +148,7 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 				c.dirs[root] = workflow.NewDirs()
 			}
 			env[workflow.EnvDirs] = c.dirs[root]
+			c.mu.Unlock()
 		}
 	}
 	return c.reg.AnalyzeEnv(analysis.Parse(name, text), &cfg, env)
