@@ -105,10 +105,14 @@ func FuzzMatch(f *testing.F) {
 		if err != nil {
 			return
 		}
-		// Without **, Match is path.Match, which already keeps * within a
-		// folder.
+		// Without **, Match is path.Match, which already keeps * and ?
+		// within a folder, except that a class never matches a / either
+		// (path.Match's "[^x]" matches "/"): then Match is never true where
+		// path.Match is false, and agrees on names without a /.
 		if !strings.Contains(pattern, "**") {
-			if want, _ := path.Match(pattern, name); ok != want {
+			want, _ := path.Match(pattern, name)
+			class := strings.Contains(pattern, "[") && strings.Contains(name, "/")
+			if ok != want && (!class || ok) {
 				t.Fatalf("Match(%q, %q) = %v, path.Match says %v", pattern, name, ok, want)
 			}
 		}
