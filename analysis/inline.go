@@ -15,7 +15,7 @@ import (
 // pass only walks every byte to cut each line into one Text node, and that
 // walk was half of baton's parse. plainReader lets goldmark build the block
 // structure, then, once it is complete and before the inline pass, takes the
-// lines of every such paragraph out of goldmark's sight; parse puts them back
+// lines of every such paragraph out of goldmark's sight; parsePiece puts them back
 // and makes the Text nodes goldmark would have made (plainTexts). The tree is
 // the same node for node (TestParsePlainTextsMatchGoldmark, FuzzParseTree);
 // paragraphs with any inline syntax are left to goldmark whole.

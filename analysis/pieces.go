@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"runtime"
 	"sync"
 
@@ -128,10 +129,8 @@ func atxWithText(line []byte) bool {
 
 // lineEnd returns the start of the line after the one holding i.
 func lineEnd(src []byte, i int) int {
-	for ; i < len(src); i++ {
-		if src[i] == '\n' {
-			return i + 1
-		}
+	if k := bytes.IndexByte(src[i:], '\n'); k >= 0 {
+		return i + k + 1
 	}
 	return len(src)
 }
