@@ -55,6 +55,11 @@ type Consistency struct {
 	NeedsFromUserStatesResponse      Fact
 	HappensNextSaysHeld              Fact
 	SaysNothingRequiredOrWillProceed Fact
+	// ProceedSentences are the sentences holding each span of
+	// SaysNothingRequiredOrWillProceed, in its order, as they were read
+	// (across the lines of a wrapped paragraph): a fix rewrites the whole
+	// sentence.
+	ProceedSentences []analysis.Span
 
 	// Placeholder is What I Need From You's text when it asks for nothing.
 	Placeholder analysis.Span
@@ -186,6 +191,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 			// One span a sentence: a fix rewrites the sentence as a whole.
 			if loc := pt.first(ListAutoContinue, sen.Span); loc != nil && !conditional(ph, sen.Text) {
 				c.SaysNothingRequiredOrWillProceed.Value = true
+				c.ProceedSentences = append(c.ProceedSentences, sen.Span)
 				c.SaysNothingRequiredOrWillProceed.Spans = append(c.SaysNothingRequiredOrWillProceed.Spans,
 					analysis.Span{Start: sen.Span.Start + loc[0], End: sen.Span.Start + loc[1]})
 				c.SaysNothingRequiredOrWillProceed.Why = "the packet says it needs nothing or will go on by itself"

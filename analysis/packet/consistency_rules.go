@@ -81,8 +81,8 @@ func checkConsistency(pass *analysis.Pass, d *docChecks, p *Packet) {
 	}
 	request := analysis.WithRelated(c.HasSubstantiveReviewItems.Spans[0], "the review request")
 
-	for _, sp := range c.SaysNothingRequiredOrWillProceed.Spans {
-		sen := sentenceAround(pass, sp)
+	for i, sp := range c.SaysNothingRequiredOrWillProceed.Spans {
+		sen := c.ProceedSentences[i]
 		pass.Report(RuleAutoContinue, sp, ReasonAutoContinue+": "+quote(doc.String(sp))+" here", request,
 			analysis.WithFix(analysis.Fix{
 				Title: "Replace with a sentence that holds the work",
@@ -104,11 +104,14 @@ func checkConsistency(pass *analysis.Pass, d *docChecks, p *Packet) {
 		if end <= need.Body.Start {
 			end = need.Heading.Span.End
 		}
-		pass.Report(RuleResponseMissing, need.Heading.Span, ReasonResponseMissing, request,
-			analysis.WithFix(analysis.Fix{
+		opts := []func(*analysis.Finding){request}
+		if !d.leftOpen(end) { // appended to a code or HTML block left open, the request would be part of it
+			opts = append(opts, analysis.WithFix(analysis.Fix{
 				Title: "Add the response wanted",
-				Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + `Reply "approve" to go ahead, or tell me what to change.`}},
+				Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + `Reply "approve" to go ahead, or tell me what to change.` + d.apart(end)}},
 			}))
+		}
+		pass.Report(RuleResponseMissing, need.Heading.Span, ReasonResponseMissing, opts...)
 	}
 
 	next := p.Section(HappensNext)
@@ -131,31 +134,41 @@ func checkConsistency(pass *analysis.Pass, d *docChecks, p *Packet) {
 	if end <= next.Body.Start {
 		end = next.Heading.Span.End
 	}
-	fixes = append(fixes, request, analysis.WithFix(analysis.Fix{
-		Title: "Add: " + heldSentence,
-		Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + heldSentence}},
-	}))
+	fixes = append(fixes, request)
+	if !d.leftOpen(end) { // as above
+		fixes = append(fixes, analysis.WithFix(analysis.Fix{
+			Title: "Add: " + heldSentence,
+			Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + heldSentence + d.apart(end)}},
+		}))
+	}
 	pass.Report(RuleNotHeld, at, msg, fixes...)
+}
+
+// apart is what keeps a sentence inserted at end, the end of a line, a
+// paragraph of its own: a line break more when the next line is not blank
+// (a setext heading's text right under an empty section would otherwise
+// take the sentence into the heading).
+func (d *docChecks) apart(end int) string {
+	rest := strings.TrimLeft(d.doc.Text[end:], " \t")
+	if strings.HasPrefix(rest, "\r\n") {
+		rest = rest[2:]
+	} else if len(rest) > 0 && (rest[0] == '\n' || rest[0] == '\r') {
+		rest = rest[1:]
+	} else {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "\r\n"); i >= 0 {
+		rest = rest[:i]
+	}
+	if strings.TrimSpace(rest) == "" {
+		return ""
+	}
+	return d.lineBreak()
 }
 
 // trimmedEnd is where a section's text ends, before trailing blank lines.
 func trimmedEnd(doc *analysis.Document, s analysis.Span) int {
 	return s.Start + len(strings.TrimRight(doc.String(s), " \t\r\n"))
-}
-
-// sentenceAround widens a phrase to its sentence.
-func sentenceAround(pass *analysis.Pass, sp analysis.Span) analysis.Span {
-	n := pass.Doc.Lines.LineOf(sp.Start)
-	block := analysis.Span{Start: pass.Doc.Lines.LineStart(n), End: pass.Doc.Lines.LineEnd(n)}
-	line := pass.Doc.String(block)
-	for _, s := range sentences(&proseText{b: []byte(line), flat: line, text: line}, analysis.Span{End: block.Len()}) {
-		s.Span.Start += block.Start
-		s.Span.End += block.Start
-		if s.Span.Start <= sp.Start && sp.End <= s.Span.End {
-			return s.Span
-		}
-	}
-	return sp
 }
 
 func quote(s string) string {

@@ -399,6 +399,63 @@ func checkMarkers(pass *analysis.Pass, d *docChecks, p *Packet) {
 		"the verdict marker must be the last line of the packet, after \"## What I Need From You\": move it there", opts...)
 }
 
+// leftOpen reports whether text inserted at offset after a blank line would
+// still be part of a block: the document's last top-level block is a fenced
+// code block never closed, or a raw HTML block of the first five kinds that
+// never met its end, and offset lies in it. Every other block has ended by
+// then (the last two HTML kinds and paragraphs at the blank line, nested
+// blocks at the unindented text), so a sentence added at the end of a
+// section that closes with a finished code block or marker comment stays a
+// sentence of its own.
+func (d *docChecks) leftOpen(offset int) bool {
+	doc := d.doc
+	last := doc.Root.LastChild()
+	if last == nil || offset < nodeStart(last) {
+		return false
+	}
+	switch n := last.(type) {
+	case *ast.FencedCodeBlock:
+		after := -1
+		if l := n.Lines(); l.Len() > 0 {
+			after = l.At(l.Len() - 1).Stop
+		} else if n.Info != nil {
+			after = doc.Lines.LineEnd(doc.Lines.LineOf(n.Info.Segment.Start))
+		}
+		// In the last block, whatever follows its content is its closing fence.
+		return after < 0 || strings.TrimSpace(doc.Text[after:]) == ""
+	case *ast.HTMLBlock:
+		if n.HTMLBlockType > ast.HTMLBlockType5 || n.HasClosure() {
+			return false
+		}
+		if n.Lines().Len() == 0 {
+			return true
+		}
+		first := n.Lines().At(0)
+		return !htmlClosedOnFirstLine(n.HTMLBlockType, doc.Text[first.Start:first.Stop])
+	}
+	return false
+}
+
+// htmlClosedOnFirstLine reports whether the first line of a raw HTML block
+// of the first five kinds holds the block's end, as goldmark checks it.
+func htmlClosedOnFirstLine(kind ast.HTMLBlockType, line string) bool {
+	switch kind {
+	case ast.HTMLBlockType1:
+		l := strings.ToLower(line)
+		return strings.Contains(l, "</script>") || strings.Contains(l, "</pre>") ||
+			strings.Contains(l, "</style>") || strings.Contains(l, "</textarea>")
+	case ast.HTMLBlockType2:
+		return strings.Contains(line, "-->")
+	case ast.HTMLBlockType3:
+		return strings.Contains(line, "?>")
+	case ast.HTMLBlockType4:
+		return strings.Contains(line, ">")
+	case ast.HTMLBlockType5:
+		return strings.Contains(line, "]]>")
+	}
+	return false
+}
+
 // nodeStart is the offset of a block's first line.
 func nodeStart(n ast.Node) int {
 	if l := n.Lines(); l.Len() > 0 {
