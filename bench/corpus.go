@@ -355,3 +355,19 @@ func PacketText(seed uint64, size int) string {
 	text, _ := packetOfSize(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), size)
 	return text
 }
+
+// UserCheckpoint is the component the generated workflows invoke, as a
+// workspace's components/UserCheckpoint.md: it declares the props they pass
+// and the proceed it returns. Benchmarks that lint the workflows give it to
+// the analyzer in their workspace.
+const UserCheckpoint = `---
+required: [purpose, material]
+props:
+  purpose: { type: string }
+  material: { type: string }
+returns:
+  proceed: { type: boolean }
+---
+
+<Return value={{ proceed: true }} />
+`

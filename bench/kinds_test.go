@@ -77,24 +77,12 @@ func kindSetup(tb testing.TB) {
 		kindEnv = map[analysis.Kind]analysis.Env{
 			analysis.KindHandoff: {handoff.EnvLedger: handoff.Resolver(func(id string) handoff.Lookup { return ledgers[id] })},
 			analysis.KindWorkflow: {
-				workflow.EnvFS:   fstest.MapFS{"components/UserCheckpoint.md": {Data: []byte(userCheckpoint)}},
+				workflow.EnvFS:   fstest.MapFS{"components/UserCheckpoint.md": {Data: []byte(UserCheckpoint)}},
 				workflow.EnvPath: "w.md",
 			},
 		}
 	})
 }
-
-const userCheckpoint = `---
-required: [purpose, material]
-props:
-  purpose: { type: string }
-  material: { type: string }
-returns:
-  proceed: { type: boolean }
----
-
-<Return value={{ proceed: true }} />
-`
 
 // BenchmarkKindRatio reports, per document kind, lint time (everything
 // `baton check` does per document: parse, detect the kind, run every rule)

@@ -9,18 +9,6 @@ import (
 	"github.com/baton-md/baton/bench"
 )
 
-const benchCheckpoint = `---
-required: [purpose, material]
-props:
-  purpose: { type: string }
-  material: { type: string }
-returns:
-  proceed: { type: boolean }
----
-
-<Return value={{ proceed: true }} />
-`
-
 // BenchmarkAnalyzer runs the workflow analyzer alone on the generated
 // corpus's workflows, already parsed, split at 4 KB: small documents show
 // the per-document costs, large ones the per-byte costs.
@@ -30,7 +18,7 @@ func BenchmarkAnalyzer(b *testing.B) {
 		b.Fatal(err)
 	}
 	env := analysis.Env{
-		workflow.EnvFS:   fstest.MapFS{"components/UserCheckpoint.md": {Data: []byte(benchCheckpoint)}},
+		workflow.EnvFS:   fstest.MapFS{"components/UserCheckpoint.md": {Data: []byte(bench.UserCheckpoint)}},
 		workflow.EnvPath: "w.md",
 	}
 	var small, large []*analysis.Document
