@@ -25,21 +25,44 @@ async function main(page) {
   await page.locator('.monaco-workbench').waitFor({ timeout: STEP });
   log('workbench loaded');
 
-  const activeEditor = page.locator('.editor-group-container.active .monaco-editor').first();
   const quickInput = page.locator('.quick-input-widget');
 
-  // editorText returns the text the active editor shows (Monaco renders spaces as U+00A0).
-  const editorText = async () =>
-    (await activeEditor.locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
+  // editorState reads the editor of the active group: the top-level Monaco
+  // editor that is laid out (nested editors such as a peek view, and editors
+  // kept hidden for other tabs, are skipped), the text it shows (Monaco renders
+  // spaces as U+00A0) and, for a failure message, what the workbench shows.
+  const editorState = () =>
+    page.evaluate(() => {
+      const group = document.querySelector('.editor-group-container.active');
+      const tabs = [...document.querySelectorAll('.editor-group-container .tab')].map(
+        (t) => (t.classList.contains('active') ? '*' : '') + t.innerText.trim());
+      const seen = {
+        groups: document.querySelectorAll('.editor-group-container').length,
+        tabs,
+        focus: document.activeElement ? document.activeElement.className.toString().slice(0, 80) : '',
+      };
+      if (!group) return { text: '', seen: { ...seen, why: 'no active editor group' } };
+      const editors = [...group.querySelectorAll('.monaco-editor')].filter(
+        (e) => !e.parentElement.closest('.monaco-editor'));
+      seen.editors = editors.map((e) => `${e.offsetWidth}x${e.offsetHeight}`);
+      const shown = editors.find((e) => e.offsetWidth > 0 && e.offsetHeight > 0);
+      if (!shown) return { text: '', seen: { ...seen, why: 'no editor laid out in the active group' } };
+      const lines = [...shown.querySelectorAll('.view-lines')].find(
+        (l) => l.closest('.monaco-editor') === shown);
+      if (!lines) return { text: '', seen: { ...seen, why: 'the editor has no lines' } };
+      return { text: lines.innerText.replace(/\u00a0/g, ' '), seen };
+    });
+  const editorText = async () => (await editorState()).text;
   const waitEditorText = async (want, timeout = STEP) => {
     const end = Date.now() + timeout;
-    let last = '';
+    let last = { text: '', seen: {} };
     while (Date.now() < end) {
-      last = await editorText().catch(() => '');
-      if (last.includes(want)) return;
+      last = await editorState().catch((e) => ({ text: '', seen: { why: e.message.slice(0, 200) } }));
+      if (last.text.includes(want)) return;
       await page.waitForTimeout(100);
     }
-    throw new Error(`the editor never showed ${JSON.stringify(want)}; it shows:\n${last}`);
+    throw new Error(`the editor never showed ${JSON.stringify(want)}; the workbench shows ` +
+      `${JSON.stringify(last.seen)} and the editor:\n${last.text}`);
   };
 
   const command = async (label) => {
@@ -61,13 +84,33 @@ async function main(page) {
     await quickInput.waitFor({ state: 'hidden', timeout: STEP });
   };
 
+  // openFile opens name from the explorer and waits until the editor shows
+  // the text showing. If the editor stays without it, that is the workbench's
+  // doing, not baton's: it is said in the log and the file is opened once more
+  // through Quick Open, then the step fails if the text is still not shown.
   const openFile = async (name, showing) => {
     const item = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first();
     await item.waitFor({ timeout: STEP });
     await item.click();
-    await page.locator('.editor-group-container.active .tab.active', { hasText: name }).waitFor({ timeout: STEP });
-    await waitEditorText(showing);
-    await activeEditor.locator('.view-lines').click(); // focus the text
+    const tab = page.locator('.editor-group-container.active .tab.active', { hasText: name });
+    await tab.waitFor({ timeout: STEP });
+    try {
+      await waitEditorText(showing, STEP / 3);
+    } catch (e) {
+      log('explorer open: ' + e.message.replace(/\n[^]*$/, '') + '; opening it through Quick Open');
+      await page.screenshot({ path: path.join(OUT, `open-${name}.png`) }).catch(() => {});
+      await page.keyboard.press('Control+p');
+      const input = quickInput.locator('input');
+      await input.waitFor({ state: 'visible', timeout: STEP });
+      await input.fill(name);
+      await quickInput.locator('.monaco-list-row', { hasText: name }).first().waitFor({ timeout: STEP });
+      await page.keyboard.press('Enter');
+      await quickInput.waitFor({ state: 'hidden', timeout: STEP });
+      await tab.waitFor({ timeout: STEP });
+      await waitEditorText(showing);
+    }
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines')
+      .filter({ visible: true }).first().click(); // focus the text
     log('opened', name);
   };
 
