@@ -89,8 +89,17 @@ var mdParser = parser.NewParser(
 
 // Parse parses text and detects its kind. It never fails: malformed input
 // is still a document, and rules report what is wrong with it.
-func Parse(uri, text string) *Document {
-	d := &Document{URI: uri, Text: text, Lines: NewLineIndex(text)}
+func Parse(uri, text string) *Document { return ParseIndexed(uri, text, nil) }
+
+// ParseIndexed is Parse for a caller that already holds the line index of
+// text, as an editor does to apply changes: the document shares it instead of
+// indexing the text again (a tenth of a millisecond per change at 1 MB). An
+// index of another text, or nil, is not used.
+func ParseIndexed(uri, text string, lines *LineIndex) *Document {
+	if lines == nil || !lines.indexes(text) {
+		lines = NewLineIndex(text)
+	}
+	d := &Document{URI: uri, Text: text, Lines: lines}
 	d.Source = []byte(text)
 	if fm := parseFrontMatter(text); fm != nil {
 		d.FrontMatter = fm

@@ -490,3 +490,24 @@ func TestParseInlineNodes(t *testing.T) {
 		t.Errorf("inline nodes (-want +got):\n%s", diff)
 	}
 }
+
+// An editor's index of the text is shared; an index of another text (even one
+// of the same length) or none is replaced by the text's own.
+func TestParseIndexedSharesOnlyTheTextsIndex(t *testing.T) {
+	text := "# A\n\nfirst\nsecond\n"
+	same := analysis.NewLineIndex(text)
+	if d := analysis.ParseIndexed("a.md", text, same); d.Lines != same {
+		t.Errorf("the index of the same text was not shared")
+	}
+	other := analysis.NewLineIndex("# A\n\nfirst second\n")
+	d := analysis.ParseIndexed("a.md", text, other)
+	if d.Lines == other {
+		t.Fatalf("the index of another text was used")
+	}
+	if got := d.Lines.LineCount(); got != 5 {
+		t.Errorf("LineCount = %d, want 5 (the text's own index)", got)
+	}
+	if d := analysis.ParseIndexed("a.md", text, nil); d.Lines == nil || d.Lines.Line(3) != "second" {
+		t.Errorf("without an index: line 3 is not %q", "second")
+	}
+}

@@ -98,7 +98,7 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 		s.mu.Unlock()
 		return snap, true
 	}
-	text, client := d.text, s.settings.config
+	text, lines, client := d.text, d.lines, s.settings.config
 	s.mu.Unlock()
 
 	var docPath string
@@ -106,7 +106,7 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 		docPath = u.FsPath()
 	}
 	cfg, _ := effective(f, docPath, client)
-	snap.res = s.opts.Registry.AnalyzeEnv(analysis.Parse(string(u), text), &cfg, env)
+	snap.res = s.opts.Registry.AnalyzeEnv(analysis.ParseIndexed(string(u), text, lines), &cfg, env)
 	snap.res.Doc.DropSyntax() // the features read models and spans; the tree is most of a document's memory
 
 	s.mu.Lock()
