@@ -11,13 +11,20 @@
 // is p99 <= 2 x parse + 1 ms.
 //
 //	go build -o bin/baton ./cmd/baton && go run ./bench/cmd/latency -baton bin/baton
+//
+// With -cpuprofile FILE it runs the server in-process instead (server.Run
+// over pipes: the same code without the process boundary) and writes a CPU
+// profile of the edits to the largest document.
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -26,6 +33,7 @@ import (
 	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/bench"
 	"github.com/baton-md/baton/bench/internal/lspclient"
+	"github.com/baton-md/baton/server"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/text"
 )
@@ -33,18 +41,35 @@ import (
 func main() {
 	bin := flag.String("baton", "bin/baton", "the baton binary")
 	edits := flag.Int("edits", 1000, "edits per document")
+	cpu := flag.String("cpuprofile", "", "run the server in-process and write a CPU profile of the 1 MB edits here")
 	flag.Parse()
 	for _, size := range []int{5 << 10, 1 << 20} {
-		if err := run(*bin, size, *edits); err != nil {
+		start := func() (*lspclient.Client, error) { return lspclient.Start(*bin, "serve") }
+		profile := ""
+		if *cpu != "" {
+			start = startInProcess
+			if size == 1<<20 {
+				profile = *cpu
+			}
+		}
+		if err := run(start, profile, size, *edits); err != nil {
 			fmt.Fprintln(os.Stderr, "latency:", err)
 			os.Exit(1)
 		}
 	}
 }
 
-func run(bin string, size, edits int) error {
+// startInProcess runs the server in this process, over pipes.
+func startInProcess() (*lspclient.Client, error) {
+	sr, cw := io.Pipe()
+	cr, sw := io.Pipe()
+	go server.Run(context.Background(), sr, sw, server.Options{Registry: suite.Registry(), Version: "bench"})
+	return lspclient.New(cr, cw), nil
+}
+
+func run(start func() (*lspclient.Client, error), profile string, size, edits int) error {
 	doc := bench.PacketText(7, size)
-	c, err := lspclient.Start(bin, "serve")
+	c, err := start()
 	if err != nil {
 		return err
 	}
@@ -70,6 +95,17 @@ func run(bin string, size, edits int) error {
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	lat := make([]time.Duration, 0, edits)
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	line := 0
 	for v := 2; v < edits+2; v++ {
 		var change map[string]any
@@ -89,6 +125,10 @@ func run(bin string, size, edits int) error {
 			return err
 		}
 		lat = append(lat, p.Received.Sub(t0))
+	}
+	if profile != "" {
+		pprof.StopCPUProfile()
+		fmt.Printf("CPU profile of the %s edits (in-process server) in %s\n", human(size), profile)
 	}
 	slices.Sort(lat)
 	parse, lint := inProcess(doc)
