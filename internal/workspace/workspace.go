@@ -6,8 +6,10 @@ package workspace
 import (
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
-	"testing/fstest"
+	"strings"
+	"time"
 )
 
 // Root is the folder above a document that components resolve against:
@@ -29,29 +31,72 @@ func Root(docPath string) string {
 }
 
 // FS is root on disk, with overlay's texts (by slash path relative to
-// root) in place of the files they name.
+// root) in place of the files they name. The texts are served as they are,
+// not copied: an editor's open documents may be large, and the view is made
+// for every analysis. Folders are listed from disk.
 func FS(root string, overlay map[string]string) fs.FS {
 	if len(overlay) == 0 {
 		return os.DirFS(root)
 	}
-	m := fstest.MapFS{}
-	for p, text := range overlay {
-		m[p] = &fstest.MapFile{Data: []byte(text), Mode: 0o444}
-	}
-	return overlayFS{m: m, disk: os.DirFS(root)}
+	return overlayFS{m: overlay, disk: os.DirFS(root)}
 }
 
 type overlayFS struct {
-	m    fstest.MapFS
+	m    map[string]string
 	disk fs.FS
 }
 
+// InMemory reports whether name is served from the overlay.
+func (o overlayFS) InMemory(name string) bool {
+	_, ok := o.m[name]
+	return ok
+}
+
 func (o overlayFS) Open(name string) (fs.File, error) {
-	if _, ok := o.m[name]; ok {
-		return o.m.Open(name)
+	if text, ok := o.m[name]; ok {
+		return &memFile{Reader: strings.NewReader(text), info: memInfo{name: path.Base(name), size: int64(len(text))}}, nil
 	}
 	return o.disk.Open(name)
 }
+
+func (o overlayFS) Stat(name string) (fs.FileInfo, error) {
+	if text, ok := o.m[name]; ok {
+		return memInfo{name: path.Base(name), size: int64(len(text))}, nil
+	}
+	return fs.Stat(o.disk, name)
+}
+
+func (o overlayFS) ReadFile(name string) ([]byte, error) {
+	if text, ok := o.m[name]; ok {
+		return []byte(text), nil
+	}
+	return fs.ReadFile(o.disk, name)
+}
+
+func (o overlayFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(o.disk, name) }
+
+// memFile is an overlay text opened for reading.
+type memFile struct {
+	*strings.Reader
+	info memInfo
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memFile) Close() error               { return nil }
+
+// memInfo describes an overlay text: a read-only file of its length, with
+// no modification time (it changes with each edit, not with time).
+type memInfo struct {
+	name string
+	size int64
+}
+
+func (i memInfo) Name() string       { return i.name }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) Mode() fs.FileMode  { return 0o444 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }
 
 // Rel is docPath's slash path inside root.
 func Rel(root, docPath string) string {

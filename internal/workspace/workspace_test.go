@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -59,6 +60,29 @@ func TestFSOverlaysOpenDocuments(t *testing.T) {
 	}
 	if _, err := fs.ReadFile(fsys, "Missing.md"); err == nil {
 		t.Error("a missing file was read")
+	}
+	// Stat and Open agree with the overlay; only overlay files are in memory.
+	for name, size := range map[string]int64{"A.md": 13, "B.md": 9, "New.md": 7} {
+		fi, err := fs.Stat(fsys, name)
+		if err != nil || fi.Size() != size || fi.IsDir() {
+			t.Errorf("Stat(%s) = %v, %v; want a file of %d bytes", name, fi, err, size)
+		}
+		f, err := fsys.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(f)
+		f.Close()
+		if err != nil || int64(len(got)) != size {
+			t.Errorf("Open(%s) read %q, %v", name, got, err)
+		}
+	}
+	mem, ok := fsys.(interface{ InMemory(string) bool })
+	if !ok || !mem.InMemory("A.md") || !mem.InMemory("New.md") || mem.InMemory("B.md") {
+		t.Errorf("InMemory does not tell the overlay's files (A.md, New.md) from the disk's (B.md)")
+	}
+	if names, err := fs.ReadDir(fsys, "."); err != nil || len(names) != 2 {
+		t.Errorf("ReadDir(.) = %v, %v; want the two files on disk", names, err)
 	}
 	if got, _ := fs.ReadFile(FS(root, nil), "A.md"); string(got) != "on disk" {
 		t.Errorf("without an overlay A.md = %q", got)
