@@ -14,6 +14,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/handoff/session"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -55,6 +56,7 @@ type Server struct {
 	// clientWatches: the client can watch files for us (dynamic registration).
 	clientWatches bool
 	workspaces    map[string]*stopintent.Workspace // by specrew project root
+	wfDirs        map[string]*workflow.Dirs        // by workflow root: which files there may declare a bundle
 	ledgers       *ledgers                         // clio-coder sessions of handoff documents
 	configs       *configFiles                     // .baton.yaml files, by path
 	// workflowGen counts edits to open workflow documents: a component's
@@ -106,6 +108,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		inflight: map[string]context.CancelFunc{},
 
 		workspaces: map[string]*stopintent.Workspace{},
+		wfDirs:     map[string]*workflow.Dirs{},
 		ledgers:    &ledgers{store: session.NewStore(), watched: map[string]fileStamp{}},
 		configs:    &configFiles{files: map[string]*loadedConfig{}},
 		analyses:   make(chan struct{}, runtime.GOMAXPROCS(0)),

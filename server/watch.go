@@ -53,8 +53,14 @@ func (s *Server) envFor(u uri.URI) (analysis.Env, string, *config.File) {
 		}
 	}
 	wgen := s.workflowGen
+	dirs := s.wfDirs[root]
+	if dirs == nil {
+		dirs = workflow.NewLiveDirs()
+		s.wfDirs[root] = dirs
+	}
 	s.mu.Unlock()
 	env[workflow.EnvFS] = workspace.FS(root, overlay)
+	env[workflow.EnvDirs] = dirs
 	env[workflow.EnvPath] = workspace.Rel(root, u.FsPath())
 	key += fmt.Sprintf(" workflow %d", wgen)
 	root = s.specrewRoot(filepath.Dir(u.FsPath()))

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -190,5 +191,65 @@ func TestWorkflowNavigation(t *testing.T) {
 	l, ch = wfAt(t, edited, "</If>\n<Planning plan={cp} ", len("</If>\n<Planning plan={cp} "))
 	if got = labels(c.completions(u, l, ch)); !slices.Equal(got, []string{"depth"}) {
 		t.Errorf("completion after plan = %v, want [depth]", got)
+	}
+}
+
+// TestWorkflowBundleOnDiskFollowsChanges: the folders a workflow member's
+// bundle is looked for in are remembered between edits, and a root rewritten
+// on disk (a new size or time) is read again: its bundle applies from the
+// next edit, and stops applying when it is taken out.
+func TestWorkflowBundleOnDiskFollowsChanges(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string, age time.Duration) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if age > 0 {
+			old := time.Now().Add(-age)
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil { // the workspace root
+		t.Fatal(err)
+	}
+	plain := "---\nprops: {}\n---\n\n<Planning />\n"
+	bundled := "---\nworkflow:\n  components:\n    Planning: ./stages/Planning.md\n    Review: ./review/Review.md\n---\n\n<Planning />\n"
+	write("start.md", plain, time.Hour)
+	write("review/Review.md", "Review.\n", time.Hour)
+	member := "<Review as=\"r\" />\n"
+	u := uri.File(filepath.Join(dir, "stages", "Planning.md"))
+	write("stages/Planning.md", member, time.Hour)
+
+	c := start(t)
+	c.initialize(pushCaps(), `{"debounce": 0}`)
+	c.open(u, member)
+	unresolved := func(v int32) bool {
+		t.Helper()
+		return slices.Contains(codes(c.waitPush(u, version(v)).Diagnostics), "workflow/unresolved-component")
+	}
+	whole := protocol.TextDocumentContentChangeWholeDocument{Text: member}
+	if !unresolved(1) {
+		t.Fatal("<Review> resolved with no bundle declared")
+	}
+	c.change(u, 2, &whole)
+	if !unresolved(2) {
+		t.Fatal("<Review> resolved with no bundle declared, at the second edit")
+	}
+	write("start.md", bundled, 0) // a new size and time
+	c.change(u, 3, &whole)
+	if unresolved(3) {
+		t.Error("start.md now declares the bundle, but <Review> is still unresolved")
+	}
+	write("start.md", plain, 30*time.Minute) // back, with another (old) time
+	c.change(u, 4, &whole)
+	if !unresolved(4) {
+		t.Error("start.md no longer declares the bundle, but <Review> still resolves")
 	}
 }

@@ -1,8 +1,13 @@
 package workflow_test
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/workflow"
@@ -46,6 +51,58 @@ func BenchmarkAnalyzer(b *testing.B) {
 				for _, d := range c.docs {
 					reg.AnalyzeEnv(d, nil, env)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkBundleLookup analyses a 1-4 KB workflow in a folder on disk that
+// also holds 500 Markdown notes with front matter, as a language server does
+// at each edit. "afresh" lists the folder and reads the start of every note
+// each time (no Dirs); "live" (NewLiveDirs, the server's) reads only files
+// whose size or time changed, so it Stats them.
+func BenchmarkBundleLookup(b *testing.B) {
+	dir := b.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for i := range 500 {
+		p := filepath.Join(dir, fmt.Sprintf("note%03d.md", i))
+		text := fmt.Sprintf("---\ntitle: note %d\ntags: [a, b]\n---\n\n# Note %d\n\n%s\n", i, i, strings.Repeat("Some words. ", 120))
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "components"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "components", "UserCheckpoint.md"), []byte(bench.UserCheckpoint), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var doc *analysis.Document
+	for _, text := range bench.Generate(200, 1).OfKind(analysis.KindWorkflow) {
+		if len(text) >= 1<<10 && len(text) < 4<<10 {
+			doc = analysis.Parse("w.md", text)
+			break
+		}
+	}
+	reg, err := analysis.NewRegistry(workflow.Analyzer)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		dirs func() *workflow.Dirs
+	}{{"afresh", func() *workflow.Dirs { return nil }}, {"live", workflow.NewLiveDirs}} {
+		b.Run(c.name, func(b *testing.B) {
+			env := analysis.Env{workflow.EnvFS: os.DirFS(dir), workflow.EnvPath: "w.md"}
+			if d := c.dirs(); d != nil {
+				env[workflow.EnvDirs] = d
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				reg.AnalyzeEnv(doc, nil, env)
 			}
 		})
 	}

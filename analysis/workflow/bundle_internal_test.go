@@ -1,9 +1,11 @@
 package workflow
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // TestMayDeclareBundle: only a file whose front matter names components
@@ -57,4 +59,103 @@ func TestDirsRemembers(t *testing.T) {
 	if got := none.roots(fsys, "w"); len(got) != 0 {
 		t.Errorf("nil Dirs remembered %v", got)
 	}
+}
+
+// countFS counts the files opened (Stat and ReadDir do not open them).
+type countFS struct {
+	fstest.MapFS
+	opened   map[string]int
+	inMemory map[string]bool
+}
+
+func (c *countFS) Open(name string) (fs.File, error) {
+	c.opened[name]++
+	return c.MapFS.Open(name)
+}
+
+func (c *countFS) InMemory(name string) bool { return c.inMemory[name] }
+
+// TestLiveDirsReadsOnlyWhatChanged: a live Dirs re-reads a file only when
+// its size or modification time changed, or when it had been modified too
+// recently for them to be trusted; it lists a folder again when the
+// folder's time changed, and always reads what the FS holds in memory.
+func TestLiveDirsReadsOnlyWhatChanged(t *testing.T) {
+	t0 := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	clock := t0.Add(time.Minute)
+	root := "---\nworkflow:\n  components:\n    A: a.md\n---\n"
+	member := "---\nprops: {}\n---\n"
+	alike := strings.Replace(root, "components", "xomponents", 1) // root's size, no bundle
+	fsys := &countFS{MapFS: fstest.MapFS{
+		"w":         {Mode: fs.ModeDir | 0o755, ModTime: t0},
+		"w/root.md": {Data: []byte(root), ModTime: t0},
+		"w/a.md":    {Data: []byte(member), ModTime: t0},
+		"w/b.txt":   {Data: []byte("components"), ModTime: t0},
+	}, inMemory: map[string]bool{}}
+	d := NewLiveDirs()
+	d.now = func() time.Time { return clock }
+	look := func(step string, want ...string) map[string]int {
+		t.Helper()
+		fsys.opened = map[string]int{}
+		got := d.roots(fsys, "w")
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: roots = %v, want %v", step, got, want)
+		}
+		return fsys.opened
+	}
+
+	if opened := look("first look", "w/root.md"); opened["w/root.md"] != 1 || opened["w/a.md"] != 1 {
+		t.Errorf("first look opened %v, want each .md file once", opened)
+	}
+	clock = clock.Add(time.Minute)
+	if opened := look("nothing changed", "w/root.md"); len(opened) != 0 {
+		t.Errorf("nothing changed, yet %v was opened", opened)
+	}
+
+	// a.md gains a bundle: a new time, so it is read again, alone.
+	fsys.MapFS["w/a.md"] = &fstest.MapFile{Data: []byte(root), ModTime: clock}
+	if opened := look("a.md rewritten", "w/a.md", "w/root.md"); len(opened) != 1 || opened["w/a.md"] != 1 {
+		t.Errorf("a.md rewritten: opened %v, want a.md alone", opened)
+	}
+	// It was read in the second of its change: its time is not trusted, so
+	// a change of the same size within the same timestamp is still seen.
+	fsys.MapFS["w/a.md"] = &fstest.MapFile{Data: []byte(alike), ModTime: clock}
+	look("a.md rewritten within its timestamp", "w/root.md")
+	clock = clock.Add(time.Minute)
+	look("a.md still", "w/root.md")
+	if opened := look("a.md trusted now", "w/root.md"); len(opened) != 0 {
+		t.Errorf("a.md has been still for a minute, yet %v was opened", opened)
+	}
+	// Once trusted, size and time stand for the content: a rewrite that
+	// keeps both (only a tool setting the time back can) is not seen.
+	fsys.MapFS["w/a.md"].Data = []byte(root)
+	look("a.md rewritten keeping its size and time", "w/root.md")
+	fsys.MapFS["w/a.md"] = &fstest.MapFile{Data: []byte(alike), ModTime: clock.Add(-time.Minute)}
+
+	// A new file changes the folder's time: the folder is listed again.
+	clock = clock.Add(time.Minute)
+	fsys.MapFS["w/c.md"] = &fstest.MapFile{Data: []byte(root), ModTime: clock}
+	fsys.MapFS["w"] = &fstest.MapFile{Mode: fs.ModeDir | 0o755, ModTime: clock}
+	if opened := look("c.md added", "w/c.md", "w/root.md"); len(opened) != 1 || opened["w/c.md"] != 1 {
+		t.Errorf("c.md added: opened %v, want c.md alone", opened)
+	}
+	clock = clock.Add(time.Minute)
+	delete(fsys.MapFS, "w/root.md")
+	fsys.MapFS["w"] = &fstest.MapFile{Mode: fs.ModeDir | 0o755, ModTime: clock}
+	look("root.md deleted", "w/c.md")
+
+	// A file the FS holds in memory is read every time: its text changes
+	// with no time to tell.
+	clock = clock.Add(time.Minute)
+	fsys.inMemory["w/a.md"] = true
+	if opened := look("a.md open in an editor", "w/c.md"); opened["w/a.md"] != 1 || len(opened) != 1 {
+		t.Errorf("a.md in memory: opened %v, want a.md alone", opened)
+	}
+	fsys.MapFS["w/a.md"].Data = []byte(root) // same size, same time
+	look("a.md edited in memory", "w/a.md", "w/c.md")
+
+	delete(fsys.MapFS, "w")
+	for name := range fsys.MapFS {
+		delete(fsys.MapFS, name)
+	}
+	look("the folder deleted")
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // ResolutionKind is the tier that answers a component name.
@@ -509,16 +510,66 @@ func mayDeclareBundle(fsys fs.FS, p string) bool {
 // Dirs remembers, per folder, the Markdown files that may declare a bundle
 // (mayDeclareBundle). Safe for concurrent use; a nil *Dirs remembers
 // nothing.
+//
+// One from NewDirs is for one run over files that do not change meanwhile
+// (baton check): each folder is listed once. One from NewLiveDirs is for a
+// workspace whose files change under it (the language server): see there.
 type Dirs struct {
-	mu sync.Mutex
-	m  map[string][]string
+	mu   sync.Mutex
+	m    map[string][]string
+	live map[string]*liveDir // NewLiveDirs: what each folder held when last looked at
+	now  func() time.Time
 }
 
 // NewDirs returns an empty Dirs, for one run over one file system root.
 func NewDirs() *Dirs { return &Dirs{m: map[string][]string{}} }
 
+// NewLiveDirs returns an empty Dirs for one file system root whose files
+// may change between documents. A folder is listed again when its
+// modification time changed, and a file is read again when its size or
+// modification time changed: finding the bundle of a document is then a
+// Stat per Markdown file of its folders instead of opening and reading each
+// one, for every analysis. A file or folder modified less than racyWindow
+// before it was read is not trusted (a later change within the file
+// system's timestamp granularity would leave its time as it was): it is
+// read again each time until it has been still that long. Files the FS
+// serves from memory (an editor's open documents, see InMemory) are never
+// remembered: their text changes without their time.
+func NewLiveDirs() *Dirs {
+	return &Dirs{live: map[string]*liveDir{}, now: time.Now}
+}
+
+// racyWindow is how long a file must have been unmodified, when read, for
+// its size and modification time to stand for its content.
+const racyWindow = 2 * time.Second
+
+// An InMemoryFS serves some of its files from memory: InMemory reports
+// whether name is one of them.
+type InMemoryFS interface {
+	fs.FS
+	InMemory(name string) bool
+}
+
+type liveDir struct {
+	mod   time.Time // the folder's modification time when listed
+	read  time.Time // when it was listed
+	names []string  // its Markdown files, as paths
+	files map[string]liveFile
+}
+
+type liveFile struct {
+	size      int64
+	mod, read time.Time
+	may       bool // mayDeclareBundle
+}
+
+func trusted(read, mod time.Time) bool { return read.Sub(mod) >= racyWindow }
+
 // roots lists the files of dir that may declare a bundle.
 func (d *Dirs) roots(fsys fs.FS, dir string) []string {
+	if d != nil && d.live != nil {
+		return d.liveRoots(fsys, dir)
+	}
 	if d != nil {
 		d.mu.Lock()
 		out, ok := d.m[dir]
@@ -528,9 +579,8 @@ func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 		}
 	}
 	var out []string
-	entries, _ := fs.ReadDir(fsys, dir)
-	for _, e := range entries {
-		if p := path.Join(dir, e.Name()); !e.IsDir() && strings.HasSuffix(e.Name(), ".md") && mayDeclareBundle(fsys, p) {
+	for _, p := range markdownFiles(fsys, dir) {
+		if mayDeclareBundle(fsys, p) {
 			out = append(out, p)
 		}
 	}
@@ -539,5 +589,67 @@ func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 		d.m[dir] = out
 		d.mu.Unlock()
 	}
+	return out
+}
+
+// markdownFiles lists the paths of dir's .md files.
+func markdownFiles(fsys fs.FS, dir string) []string {
+	entries, _ := fs.ReadDir(fsys, dir)
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") {
+			out = append(out, path.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+func (d *Dirs) liveRoots(fsys fs.FS, dir string) []string {
+	now := d.now() // before anything is read
+	info, err := fs.Stat(fsys, dir)
+	if err != nil || !info.IsDir() {
+		d.mu.Lock()
+		delete(d.live, dir)
+		d.mu.Unlock()
+		return nil
+	}
+	d.mu.Lock()
+	old := d.live[dir]
+	d.mu.Unlock()
+	next := &liveDir{mod: info.ModTime(), read: now}
+	if old != nil && old.mod.Equal(next.mod) && trusted(old.read, old.mod) {
+		next.names, next.read = old.names, old.read
+	} else {
+		next.names = markdownFiles(fsys, dir)
+	}
+	mem, _ := fsys.(InMemoryFS)
+	next.files = make(map[string]liveFile, len(next.names))
+	var out []string
+	for _, p := range next.names {
+		if mem != nil && mem.InMemory(p) {
+			if mayDeclareBundle(fsys, p) {
+				out = append(out, p)
+			}
+			continue
+		}
+		fi, err := fs.Stat(fsys, p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		f, ok := liveFile{}, false
+		if old != nil {
+			f, ok = old.files[p]
+		}
+		if !ok || f.size != fi.Size() || !f.mod.Equal(fi.ModTime()) || !trusted(f.read, f.mod) {
+			f = liveFile{size: fi.Size(), mod: fi.ModTime(), read: now, may: mayDeclareBundle(fsys, p)}
+		}
+		next.files[p] = f
+		if f.may {
+			out = append(out, p)
+		}
+	}
+	d.mu.Lock()
+	d.live[dir] = next
+	d.mu.Unlock()
 	return out
 }
