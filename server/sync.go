@@ -15,6 +15,7 @@ import (
 type document struct {
 	version int32
 	text    string
+	path    string              // the file path of a file:// URI, else ""
 	lines   *analysis.LineIndex // of text, for applying the next edits
 	timer   *time.Timer         // pending debounced analysis
 
@@ -30,7 +31,11 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	if old := s.docs[td.URI]; old != nil && old.timer != nil {
 		old.timer.Stop()
 	}
-	s.docs[td.URI] = &document{version: td.Version, text: td.Text, lines: analysis.NewLineIndex(td.Text)}
+	d := &document{version: td.Version, text: td.Text, lines: analysis.NewLineIndex(td.Text)}
+	if len(td.URI) > 7 && string(td.URI[:7]) == "file://" {
+		d.path = td.URI.FsPath()
+	}
+	s.docs[td.URI] = d
 	s.mu.Unlock()
 	s.analyzeNow(td.URI)
 	return nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
@@ -45,11 +44,9 @@ func (s *Server) envFor(u uri.URI) (analysis.Env, string, *config.File) {
 	root := workspace.Root(u.FsPath())
 	s.mu.Lock()
 	overlay := map[string]string{}
-	for o, d := range s.docs {
-		if len(o) > 7 && string(o[:7]) == "file://" {
-			if rel := workspace.Rel(root, o.FsPath()); !strings.HasPrefix(rel, "../") {
-				overlay[rel] = d.text
-			}
+	for _, d := range s.docs {
+		if rel, ok := workspace.Inside(root, d.path); ok {
+			overlay[rel] = d.text
 		}
 	}
 	wgen := s.workflowGen

@@ -98,6 +98,27 @@ func (i memInfo) ModTime() time.Time { return time.Time{} }
 func (i memInfo) IsDir() bool        { return false }
 func (i memInfo) Sys() any           { return nil }
 
+// Inside is the slash path of p inside root, and whether p is inside it
+// (root itself is not). It is Rel without its cost for the paths that are not.
+func Inside(root, p string) (string, bool) {
+	if len(p) <= len(root) || p[:len(root)] != root {
+		return "", false
+	}
+	rest := p[len(root):]
+	if !os.IsPathSeparator(rest[0]) {
+		if !os.IsPathSeparator(root[len(root)-1]) { // root "/" or "C:\\"
+			return "", false
+		}
+	} else {
+		rest = rest[1:]
+	}
+	rel := filepath.ToSlash(filepath.Clean(rest))
+	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return rel, true
+}
+
 // Rel is docPath's slash path inside root.
 func Rel(root, docPath string) string {
 	rel, err := filepath.Rel(root, docPath)

@@ -88,3 +88,29 @@ func TestFSOverlaysOpenDocuments(t *testing.T) {
 		t.Errorf("without an overlay A.md = %q", got)
 	}
 }
+
+// Inside agrees with Rel for the paths inside root and refuses the rest.
+func TestInside(t *testing.T) {
+	root := filepath.FromSlash("/ws/proj")
+	for p, want := range map[string]string{
+		"/ws/proj/a.md":          "a.md",
+		"/ws/proj/wf/b.md":       "wf/b.md",
+		"/ws/proj/wf/../c.md":    "c.md",
+		"/ws/proj":               "",
+		"/ws/project/a.md":       "",
+		"/ws/a.md":               "",
+		"/ws/proj/../other/a.md": "",
+		"":                       "",
+	} {
+		got, ok := Inside(root, filepath.FromSlash(p))
+		if got != want || ok != (want != "") {
+			t.Errorf("Inside(%q, %q) = %q, %v; want %q", root, p, got, ok, want)
+		}
+		if ok && got != Rel(root, filepath.FromSlash(p)) {
+			t.Errorf("Inside(%q, %q) = %q, but Rel says %q", root, p, got, Rel(root, filepath.FromSlash(p)))
+		}
+	}
+	if got, ok := Inside(string(filepath.Separator), filepath.FromSlash("/a/b.md")); !ok || got != "a/b.md" {
+		t.Errorf("Inside of the file system root = %q, %v", got, ok)
+	}
+}
