@@ -20,6 +20,7 @@ type snapshot struct {
 	envKey  string
 	enc     analysis.Encoding
 	res     *analysis.Result
+	took    time.Duration // the analysis, when this snapshot made it (0: reused)
 }
 
 // scheduleLocked (re)starts the debounce timer of a document after an edit.
@@ -106,7 +107,9 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 		docPath = u.FsPath()
 	}
 	cfg, _ := effective(f, docPath, client)
+	t0 := time.Now()
 	snap.res = s.opts.Registry.AnalyzeEnv(analysis.ParseIndexed(string(u), text, lines), &cfg, env)
+	snap.took = time.Since(t0)
 	snap.res.Doc.DropSyntax() // the features read models and spans; the tree is most of a document's memory
 
 	s.mu.Lock()
@@ -120,6 +123,7 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 // publish pushes the diagnostics of the current version of a document,
 // unless it changed or closed meanwhile (a newer run will publish).
 func (s *Server) publish(u uri.URI) {
+	start := time.Now()
 	snap, ok := s.snapshot(u)
 	if !ok {
 		return
@@ -130,6 +134,11 @@ func (s *Server) publish(u uri.URI) {
 	s.mu.Lock()
 	d := s.docs[u]
 	current := d != nil && d.version == snap.version && s.settings.gen == snap.gen && !s.exited
+	trace := s.trace
+	var received time.Time
+	if current {
+		received = d.received
+	}
 	s.mu.Unlock()
 	if !current {
 		return
@@ -141,7 +150,49 @@ func (s *Server) publish(u uri.URI) {
 	})
 	if err != nil {
 		s.log.Warn("publishDiagnostics failed", "uri", u, "err", err)
+		return
 	}
+	if traceValue(trace) != protocol.TraceValueOff {
+		s.tracePublish(trace, snap, len(diags), received, start, time.Now())
+	}
+}
+
+// tracePublish sends the $/logTrace of a publishDiagnostics: how long after
+// the server received the version it went out, which is the editor latency
+// of an edit (the debounce included, when there is one). Verbose adds where
+// that time went.
+func (s *Server) tracePublish(trace protocol.TraceValue, snap *snapshot, n int, received, start, sent time.Time) {
+	p := &protocol.LogTraceParams{Message: fmt.Sprintf("publishDiagnostics %s version %d (%d diagnostics): sent %s after the version was received",
+		snap.uri, snap.version, n, sent.Sub(received).Round(time.Microsecond))}
+	if trace == protocol.TraceValueVerbose {
+		analysis := "the analysis of this version was reused"
+		if snap.took > 0 {
+			analysis = fmt.Sprintf("analysis (parse and rules) %s", snap.took.Round(time.Microsecond))
+		}
+		v := fmt.Sprintf("waited %s before the analysis began (debounce, other analyses); %s; converting and sending %s",
+			start.Sub(received).Round(time.Microsecond), analysis, (sent.Sub(start) - snap.took).Round(time.Microsecond))
+		p.Verbose = &v
+	}
+	if err := s.client.LogTrace(context.Background(), p); err != nil {
+		s.log.Warn("logTrace failed", "err", err)
+	}
+}
+
+// setTrace handles $/setTrace.
+func (s *Server) setTrace(ctx context.Context, p *protocol.SetTraceParams) error {
+	s.mu.Lock()
+	s.trace = traceValue(p.Value)
+	s.mu.Unlock()
+	return nil
+}
+
+// traceValue is v when it is one the specification names, else off.
+func traceValue(v protocol.TraceValue) protocol.TraceValue {
+	switch v {
+	case protocol.TraceValueMessages, protocol.TraceValueVerbose:
+		return v
+	}
+	return protocol.TraceValueOff
 }
 
 // diagnostics converts a snapshot's findings for the wire.

@@ -52,6 +52,7 @@ func (s *Server) notifications() map[string]func(ctx context.Context, params []b
 		protocol.MethodInitialized:                     s.initialized,
 		protocol.MethodWorkspaceDidChangeWatchedFiles:  decodedNote(s.didChangeWatchedFiles),
 		protocol.MethodCancelRequest:                   s.cancelRequest,
+		protocol.MethodSetTrace:                        decodedNote(s.setTrace),
 		protocol.MethodTextDocumentDidOpen:             decodedNote(s.didOpen),
 		protocol.MethodTextDocumentDidChange:           decodedNote(s.didChange),
 		protocol.MethodTextDocumentDidSave:             decodedNote(s.didSave),

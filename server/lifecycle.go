@@ -40,6 +40,7 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 
 	s.mu.Lock()
 	s.state = initialized
+	s.trace = traceValue(p.Trace)
 	s.enc = enc
 	s.settings = st
 	s.clientPull = clientPull

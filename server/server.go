@@ -50,6 +50,7 @@ type Server struct {
 	state    lifecycle
 	enc      analysis.Encoding
 	settings settings
+	trace    protocol.TraceValue // initialize's trace, then $/setTrace: whether to send $/logTrace
 	// clientPull: the client asked for diagnostics itself (pull), so by
 	// default they are not also pushed, which would show them twice.
 	clientPull bool

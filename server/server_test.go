@@ -27,6 +27,8 @@ type client struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	pushes []protocol.PublishDiagnosticsParams
+	traces []protocol.LogTraceParams
+	trace  protocol.TraceValue // initialize's trace
 	init   *protocol.InitializeResult
 }
 
@@ -83,6 +85,18 @@ func start(t *testing.T) *client {
 			c.mu.Unlock()
 			return nil, nil
 		}
+		if req.Method() == protocol.MethodLogTrace {
+			var p protocol.LogTraceParams
+			if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+				t.Errorf("bad logTrace: %v", err)
+				return nil, nil
+			}
+			c.mu.Lock()
+			c.traces = append(c.traces, p)
+			c.cond.Broadcast()
+			c.mu.Unlock()
+			return nil, nil
+		}
 		return jsonrpc2.MethodNotFoundHandler(ctx, req)
 	})
 	t.Cleanup(func() { c.conn.Close() })
@@ -93,7 +107,7 @@ func start(t *testing.T) *client {
 // and options.
 func (c *client) initialize(caps protocol.ClientCapabilities, options string) {
 	c.t.Helper()
-	p := protocol.InitializeParams{Capabilities: caps}
+	p := protocol.InitializeParams{Capabilities: caps, Trace: c.trace}
 	if options != "" {
 		p.InitializationOptions = []byte(options)
 	}

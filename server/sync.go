@@ -13,11 +13,12 @@ import (
 // document is an open text document: the latest text the client sent and
 // the analysis of the latest version, once computed.
 type document struct {
-	version int32
-	text    string
-	path    string              // the file path of a file:// URI, else ""
-	lines   *analysis.LineIndex // of text, for applying the next edits
-	timer   *time.Timer         // pending debounced analysis
+	version  int32
+	text     string
+	path     string              // the file path of a file:// URI, else ""
+	received time.Time           // when version arrived (didOpen or didChange)
+	lines    *analysis.LineIndex // of text, for applying the next edits
+	timer    *time.Timer         // pending debounced analysis
 
 	result    *analysis.Result // analysis of resultVer under settings resultGen
 	resultVer int32
@@ -26,12 +27,13 @@ type document struct {
 }
 
 func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	received := time.Now()
 	td := p.TextDocument
 	s.mu.Lock()
 	if old := s.docs[td.URI]; old != nil && old.timer != nil {
 		old.timer.Stop()
 	}
-	d := &document{version: td.Version, text: td.Text, lines: analysis.NewLineIndex(td.Text)}
+	d := &document{version: td.Version, text: td.Text, lines: analysis.NewLineIndex(td.Text), received: received}
 	if len(td.URI) > 7 && string(td.URI[:7]) == "file://" {
 		d.path = td.URI.FsPath()
 	}
@@ -42,6 +44,7 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 }
 
 func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumentParams) error {
+	received := time.Now()
 	u := p.TextDocument.URI
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -74,7 +77,7 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		}
 		lines = analysis.NewLineIndex(text) // the next change's positions refer to this text
 	}
-	d.text, d.lines, d.version = text, lines, p.TextDocument.Version
+	d.text, d.lines, d.version, d.received = text, lines, p.TextDocument.Version, received
 	s.scheduleLocked(u, d)
 	if d.result != nil && d.result.Doc.Kind == analysis.KindWorkflow {
 		// Other open workflows may call this component: re-lint them too.
