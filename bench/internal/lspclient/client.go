@@ -1,8 +1,9 @@
 // Package lspclient is a minimal language-server client over a child
 // process's standard input and output, for the latency and memory
 // measurements of `baton serve`: JSON-RPC 2.0 with Content-Length framing,
-// requests the server makes answered with null, and every
-// textDocument/publishDiagnostics delivered with the time it was read.
+// requests the server makes answered with null, every
+// textDocument/publishDiagnostics delivered with the time it was read, and
+// (with Trace set) the server's own timing of each from its $/logTrace.
 package lspclient
 
 import (
@@ -30,6 +31,10 @@ type Publish struct {
 type Client struct {
 	Cmd       *exec.Cmd
 	Publishes chan Publish
+	// Trace is the trace Initialize asks for ("messages", "verbose"), and
+	// Traces the $/logTrace messages then received (dropped when full).
+	Trace  string
+	Traces chan string
 
 	in      io.WriteCloser
 	wmu     sync.Mutex
@@ -62,7 +67,7 @@ func Start(bin string, args ...string) (*Client, error) {
 // New returns a client reading the server's output from out and writing
 // to its input in (for a server run in-process).
 func New(out io.Reader, in io.WriteCloser) *Client {
-	c := &Client{in: in, Publishes: make(chan Publish, 1<<16), pending: map[int]chan json.RawMessage{}, done: make(chan struct{})}
+	c := &Client{in: in, Publishes: make(chan Publish, 1<<16), Traces: make(chan string, 1<<16), pending: map[int]chan json.RawMessage{}, done: make(chan struct{})}
 	go c.read(bufio.NewReaderSize(out, 1<<20))
 	return c
 }
@@ -117,6 +122,16 @@ func (c *Client) read(r *bufio.Reader) {
 					v = *p.Version
 				}
 				c.Publishes <- Publish{URI: p.URI, Version: v, Count: len(p.Diagnostics), Received: now}
+			}
+		case m.Method == "$/logTrace":
+			var p struct {
+				Message string `json:"message"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil {
+				select {
+				case c.Traces <- p.Message:
+				default:
+				}
 			}
 		case m.Method != "" && m.ID != nil: // a request of the server's: answer null
 			c.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
@@ -176,11 +191,15 @@ func (c *Client) Notify(method string, params any) error {
 // Initialize runs the handshake with initializationOptions opts (the
 // client offers no pull diagnostics, so the server pushes).
 func (c *Client) Initialize(rootURI string, opts any) error {
-	if _, err := c.Call("initialize", map[string]any{
+	params := map[string]any{
 		"processId": os.Getpid(), "rootUri": rootURI,
 		"capabilities":          map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}}},
 		"initializationOptions": opts,
-	}); err != nil {
+	}
+	if c.Trace != "" {
+		params["trace"] = c.Trace
+	}
+	if _, err := c.Call("initialize", params); err != nil {
 		return err
 	}
 	return c.Notify("initialized", map[string]any{})
@@ -235,4 +254,31 @@ func VmRSS(pid int) (rss, hwm int64, err error) {
 		}
 	}
 	return rss, hwm, nil
+}
+
+// ServerTime waits for the server's $/logTrace of the publishDiagnostics of
+// version v of uri, dropping others, and returns the time it says passed
+// from receiving that version to sending its diagnostics.
+func (c *Client) ServerTime(uri string, v int, timeout time.Duration) (time.Duration, error) {
+	deadline := time.After(timeout)
+	prefix := fmt.Sprintf("publishDiagnostics %s version %d ", uri, v)
+	for {
+		select {
+		case m := <-c.Traces:
+			if !strings.HasPrefix(m, prefix) {
+				continue
+			}
+			_, rest, ok := strings.Cut(m, ": sent ")
+			took, ok2 := strings.CutSuffix(rest, " after the version was received")
+			d, err := time.ParseDuration(took)
+			if !ok || !ok2 || err != nil {
+				return 0, fmt.Errorf("cannot read the time in the trace %q", m)
+			}
+			return d, nil
+		case <-deadline:
+			return 0, fmt.Errorf("no trace of %s version %d in %v", uri, v, timeout)
+		case <-c.done:
+			return 0, fmt.Errorf("the server closed its output")
+		}
+	}
 }
