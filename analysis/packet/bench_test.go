@@ -26,3 +26,15 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBuild1MB reads the 1 MB document of the editor latency benchmark
+// (bench/cmd/latency): several packets of 64 KB, read in parallel runs.
+func BenchmarkBuild1MB(b *testing.B) {
+	text := bench.PacketText(7, 1<<20)
+	d := analysis.Parse("file:///p.md", text)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		packet.Build(d)
+	}
+}

@@ -3,8 +3,10 @@ package packet
 import (
 	"bytes"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/yuin/goldmark/ast"
@@ -147,9 +149,11 @@ func finish(doc *analysis.Document, cfg *analysis.Config, m *Model, pt *proseTex
 		}
 	}
 	pt.scan(ph, asked)
-	for _, p := range m.Packets {
-		p.Consistency = readConsistency(doc, pt, ph, p)
+	n := 1
+	if len(pt.flat) >= parallelFrom {
+		n = readers()
 	}
+	readAll(doc, pt, ph, m.Packets, n)
 	if len(m.Packets) == 0 {
 		// A stop message without sections (a continue or intermediate line)
 		// has no Why I Stopped to say it is blocked or done: "task 3 is done"
@@ -163,6 +167,43 @@ func finish(doc *analysis.Document, cfg *analysis.Config, m *Model, pt *proseTex
 		}
 	}
 	return m
+}
+
+// parallelFrom is the prose length from which the packets of a document
+// are read on several CPUs (readers of them): a megabyte of packets in an
+// editor, where each edit waits for them. Variables for the tests.
+var (
+	parallelFrom = 256 << 10
+	readers      = func() int { return runtime.GOMAXPROCS(0) }
+)
+
+// readAll reads each packet's consistency contract. readConsistency only
+// reads the document, the scanned prose and the phrases, so with n > 1 the
+// packets are read in up to n runs at once, each of about equal text.
+func readAll(doc *analysis.Document, pt *proseText, ph *phrases, packets []*Packet, n int) {
+	n = min(n, len(packets))
+	if n < 2 {
+		for _, p := range packets {
+			p.Consistency = readConsistency(doc, pt, ph, p)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	start, size := 0, len(pt.flat)
+	for k := 1; k <= n; k++ {
+		end := start
+		for end < len(packets) && (k == n || packets[end].Span.Start < size*k/n) {
+			end++
+		}
+		run := packets[start:end]
+		wg.Go(func() {
+			for _, p := range run {
+				p.Consistency = readConsistency(doc, pt, ph, p)
+			}
+		})
+		start = end
+	}
+	wg.Wait()
 }
 
 // askedIn is the lists readConsistency asks about in a section (the first

@@ -6,6 +6,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/bench"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -581,5 +582,41 @@ func TestModelSectionAt(t *testing.T) {
 	empty := &packet.Model{}
 	if p, s := empty.SectionAt(0); p != nil || s != nil {
 		t.Error("SectionAt on an empty model found a section")
+	}
+}
+
+// TestParallelReadsMatch: a document's packets read in parallel runs (as a
+// large one's are) have the consistency contracts read one after the other.
+func TestParallelReadsMatch(t *testing.T) {
+	var docs []string
+	for seed := range uint64(8) {
+		docs = append(docs, bench.PacketText(seed, int(64+48*seed)<<10), // packets of 64 KB at most
+			strings.Join(bench.PacketsSized(int(2+seed), seed, 10, 12), "")) // a few small ones
+	}
+	compared := 0
+	for i, text := range docs {
+		restore := packet.SetParallel(1)
+		_, want := build(text)
+		restore()
+		if len(want.Packets) < 2 {
+			continue
+		}
+		compared++
+		for _, n := range []int{2, 3, 7, len(want.Packets) + 1} {
+			restore := packet.SetParallel(n)
+			_, got := build(text)
+			restore()
+			if len(got.Packets) != len(want.Packets) {
+				t.Fatalf("doc %d, %d runs: %d packets, want %d", i, n, len(got.Packets), len(want.Packets))
+			}
+			for k := range want.Packets {
+				if d := cmp.Diff(want.Packets[k].Consistency, got.Packets[k].Consistency); d != "" {
+					t.Errorf("doc %d, %d runs, packet %d (-one after the other +parallel):\n%s", i, n, k, d)
+				}
+			}
+		}
+	}
+	if compared < 10 {
+		t.Errorf("only %d documents had two packets or more: the test compares too little", compared)
 	}
 }

@@ -482,12 +482,13 @@ func (pt *proseText) matches(list string, s analysis.Span) []int {
 	if k := sort.Search(len(exact), func(k int) bool { return exact[k].Start > s.Start }); s.Start >= s.End || k > 0 && s.End <= exact[k-1].End {
 		return pt.m[li]
 	}
-	// A span the scan was not told of: the list over the whole text.
+	// A span the scan was not told of: the list over the whole text. (Not
+	// kept: packets are read in parallel, and finish tells the scan of every
+	// span it asks about, so this is never the case there.)
 	asked := make([][]analysis.Span, len(pt.ph.names))
 	asked[li] = []analysis.Span{{End: len(pt.flat)}}
-	m, e := pt.ph.scan(pt.flat, asked)
-	pt.m[li], pt.exact[li] = m[li], e[li]
-	return pt.m[li]
+	m, _ := pt.ph.scan(pt.flat, asked)
+	return m[li]
 }
 
 // find returns the phrases of a list in span, relative to its start.
