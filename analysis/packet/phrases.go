@@ -349,13 +349,25 @@ func toggleAt(at, list int, on bool) uint64 {
 // start and end in turn, and where they are exactly those a scan of the
 // whole text finds (sorted, disjoint): every span asked about lies in one.
 func (p *phrases) scan(text string, asked [][]analysis.Span) ([][]int, [][]analysis.Span) {
-	// Each list's stretches are carved from one array, merged in place.
-	n := 0
-	for _, spans := range asked {
-		n += len(spans)
+	n := 1
+	if len(text) >= parallelFrom {
+		n = readers()
 	}
-	buf := make([]analysis.Span, 0, n)
-	toggles := make([]uint64, 0, 2*n)
+	return p.scanIn(text, asked, n)
+}
+
+// scanIn is scan in n runs at once (n < 2: one). Run k looks at the words
+// starting in the k-th n-th of the text, but starts looking earlier, where
+// restart says a scan of each list agrees with one of the whole text: so its
+// matches are exactly those of one scan, in the same order.
+func (p *phrases) scanIn(text string, asked [][]analysis.Span, n int) ([][]int, [][]analysis.Span) {
+	// Each list's stretches are carved from one array, merged in place.
+	total := 0
+	for _, spans := range asked {
+		total += len(spans)
+	}
+	buf := make([]analysis.Span, 0, total)
+	toggles := make([]uint64, 0, 2*total)
 	exact := make([][]analysis.Span, len(p.names))
 	for li, spans := range asked {
 		if !scanned(p.names[li]) || len(spans) == 0 {
@@ -383,6 +395,54 @@ func (p *phrases) scan(text string, asked [][]analysis.Span) ([][]int, [][]analy
 		}
 	}
 	slices.Sort(toggles)
+	bp := scanBuf.Get().(*[]int)
+	found := (*bp)[:0]
+	if n = min(n, len(text)/64); n < 2 {
+		found = p.scanWords(text, toggles, 0, 0, len(text), found)
+	} else {
+		runs := make([][]int, n)
+		var wg sync.WaitGroup
+		for k := range n {
+			keep, to := len(text)*k/n, len(text)*(k+1)/n
+			from := keep
+			for li, name := range p.names {
+				if scanned(name) && k > 0 {
+					from = min(from, p.restart(text, li, keep))
+				}
+			}
+			wg.Go(func() { runs[k] = p.scanWords(text, toggles, from, keep, to, nil) })
+		}
+		wg.Wait()
+		for _, r := range runs {
+			found = append(found, r...)
+		}
+	}
+	// Carve each list's matches from one array.
+	var count [16]int
+	for k := 0; k < len(found); k += 3 {
+		count[found[k]]++
+	}
+	all := make([]int, 0, len(found)/3*2)
+	at := make([][]int, len(p.names))
+	for li, name := range p.names {
+		if scanned(name) {
+			at[li] = all[len(all) : len(all) : len(all)+2*count[li]]
+			all = all[:len(all)+2*count[li]]
+		}
+	}
+	for k := 0; k < len(found); k += 3 {
+		li := found[k]
+		at[li] = append(at[li], found[k+1], found[k+2])
+	}
+	*bp = found[:0]
+	scanBuf.Put(bp)
+	return at, exact
+}
+
+// scanWords looks at the words starting from from up to to, with no match
+// before from, and appends the matches starting from keep on to found: list,
+// start and end in turn.
+func (p *phrases) scanWords(text string, toggles []uint64, from, keep, to int, found []int) []int {
 	var lastEnd, taken [16]int // per list: the end and start of its last match
 	for i := range taken {
 		taken[i] = -1
@@ -392,14 +452,16 @@ func (p *phrases) scan(text string, asked [][]analysis.Span) ([][]int, [][]analy
 	if len(toggles) > 0 {
 		nextAt = int(toggles[0] >> 5)
 	}
-	bp := scanBuf.Get().(*[]int)
-	found := (*bp)[:0]
 	// Eight bytes at a time, only where words start: most words are ruled
 	// out by their first two bytes, and finding where each word ends (and
 	// calling a function for each) cost more than looking most of them up.
 	bytes := unsafe.Slice(unsafe.StringData(text), len(text))
 	var prev uint64 // the word bytes of the previous eight, as wordBytes has them
-	for i := 0; i < len(text); i += 8 {
+	i0 := from &^ 7
+	if i0 >= 8 {
+		prev = wordBytes(binary.LittleEndian.Uint64(bytes[i0-8:]))
+	}
+	for i := i0; i < to; i += 8 {
 		var x uint64
 		if i+8 <= len(bytes) {
 			x = binary.LittleEndian.Uint64(bytes[i:])
@@ -413,6 +475,12 @@ func (p *phrases) scan(text string, asked [][]analysis.Span) ([][]int, [][]analy
 		prev = m
 		for ev := m &^ before; ev != 0; ev &= ev - 1 { // where a word starts
 			at := i + bits.TrailingZeros64(ev)/8
+			if at < from {
+				continue
+			}
+			if at >= to {
+				break
+			}
 			for at >= nextAt {
 				if t := toggles[next]; t&(1<<4) != 0 {
 					active |= 1 << (t & 15)
@@ -449,31 +517,14 @@ func (p *phrases) scan(text string, asked [][]analysis.Span) ([][]int, [][]analy
 				if !strings.HasPrefix(text[at:], e.ph) || wordByte[e.ph[len(e.ph)-1]] && end < len(text) && wordByte[text[end]] {
 					continue
 				}
-				found = append(found, e.list, at, end)
+				if at >= keep {
+					found = append(found, e.list, at, end)
+				}
 				taken[e.list], lastEnd[e.list] = at, end
 			}
 		}
 	}
-	// Carve each list's matches from one array.
-	var count [16]int
-	for k := 0; k < len(found); k += 3 {
-		count[found[k]]++
-	}
-	all := make([]int, 0, len(found)/3*2)
-	at := make([][]int, len(p.names))
-	for li, name := range p.names {
-		if scanned(name) {
-			at[li] = all[len(all) : len(all) : len(all)+2*count[li]]
-			all = all[:len(all)+2*count[li]]
-		}
-	}
-	for k := 0; k < len(found); k += 3 {
-		li := found[k]
-		at[li] = append(at[li], found[k+1], found[k+2])
-	}
-	*bp = found[:0]
-	scanBuf.Put(bp)
-	return at, exact
+	return found
 }
 
 // restart is where a scan for list li must start for its matches from start

@@ -60,7 +60,17 @@ func checkScan(t *testing.T, p *phrases, text string, seed uint64) {
 			asked[li] = append(asked[li], analysis.Span{Start: min(a, b), End: max(a, b)})
 		}
 	}
-	m, exact := p.scan(text, asked)
+	m, exact := p.scanIn(text, asked, 1)
+	// In runs, as a large document is scanned: the same, in the same order.
+	for _, n := range []int{2, 3, 2 + r.IntN(7)} {
+		// Runs are for texts of 64 bytes a run or more: pad with spaces, so
+		// that short texts are cut too, and cut the padding off again.
+		pad := text + strings.Repeat(" ", max(0, 64*n-len(text)))
+		mn, en := p.scanIn(pad, asked, n)
+		if !slices.EqualFunc(mn, m, slices.Equal) || !slices.EqualFunc(en, exact, slices.Equal) {
+			t.Fatalf("%q in %d runs:\n got %v (exact in %v)\nwant %v (exact in %v)", text, n, mn, en, m, exact)
+		}
+	}
 	for li, name := range p.names {
 		if !scanned(name) {
 			continue
