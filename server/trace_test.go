@@ -24,7 +24,6 @@ func (c *client) tracesOf(u string, v int32) []protocol.LogTraceParams {
 	return out
 }
 
-
 // TestTraceTimesEachPublish: with trace on, each publishDiagnostics is
 // followed by a $/logTrace saying how long after the version was received
 // it was sent (the editor latency of that edit); verbose adds where the time
