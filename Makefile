@@ -40,7 +40,7 @@ soak:
 bench: build
 	$(GO) test ./bench/ -run '^$$' -bench 'KindRatio|LintToParseRatio|Retained|LedgerAppendBytes' -benchtime 5x
 	$(GO) test ./handoff/session/ -run '^$$' -bench . -benchtime 3x
-	$(GO) test ./analysis/packet/ ./analysis/workflow/ ./handoff/ -run '^$$' -bench 'Build|Analyze' -benchtime 10x -benchmem
+	$(GO) test ./analysis/packet/ ./analysis/workflow/ ./handoff/ -run '^$$' -bench 'Build|Analyze|BundleLookup' -benchtime 10x -benchmem
 	./bench/compare.sh
 	$(GO) run ./bench/cmd/latency -baton $(BIN)
 	$(GO) run ./bench/cmd/memory -baton $(BIN) -settle 10s
