@@ -135,9 +135,9 @@ func (s *Server) publish(u uri.URI) {
 	d := s.docs[u]
 	current := d != nil && d.version == snap.version && s.settings.gen == snap.gen && !s.exited
 	trace := s.trace
-	var received time.Time
+	var received, applied time.Time
 	if current {
-		received = d.received
+		received, applied = d.received, d.applied
 	}
 	s.mu.Unlock()
 	if !current {
@@ -153,7 +153,7 @@ func (s *Server) publish(u uri.URI) {
 		return
 	}
 	if traceValue(trace) != protocol.TraceValueOff {
-		s.tracePublish(trace, snap, len(diags), received, start, time.Now())
+		s.tracePublish(trace, snap, len(diags), received, applied, start, time.Now())
 	}
 }
 
@@ -161,7 +161,7 @@ func (s *Server) publish(u uri.URI) {
 // the server received the version it went out, which is the editor latency
 // of an edit (the debounce included, when there is one). Verbose adds where
 // that time went.
-func (s *Server) tracePublish(trace protocol.TraceValue, snap *snapshot, n int, received, start, sent time.Time) {
+func (s *Server) tracePublish(trace protocol.TraceValue, snap *snapshot, n int, received, applied, start, sent time.Time) {
 	p := &protocol.LogTraceParams{Message: fmt.Sprintf("publishDiagnostics %s version %d (%d diagnostics): sent %s after the version was received",
 		snap.uri, snap.version, n, sent.Sub(received).Round(time.Microsecond))}
 	if trace == protocol.TraceValueVerbose {
@@ -169,8 +169,9 @@ func (s *Server) tracePublish(trace protocol.TraceValue, snap *snapshot, n int, 
 		if snap.took > 0 {
 			analysis = fmt.Sprintf("analysis (parse and rules) %s", snap.took.Round(time.Microsecond))
 		}
-		v := fmt.Sprintf("waited %s before the analysis began (debounce, other analyses); %s; converting and sending %s",
-			start.Sub(received).Round(time.Microsecond), analysis, (sent.Sub(start) - snap.took).Round(time.Microsecond))
+		v := fmt.Sprintf("applied in %s; waited %s more before the analysis began (debounce, other work); %s; converting and sending %s",
+			applied.Sub(received).Round(time.Microsecond), start.Sub(applied).Round(time.Microsecond), analysis,
+			(sent.Sub(start) - snap.took).Round(time.Microsecond))
 		p.Verbose = &v
 	}
 	if err := s.client.LogTrace(context.Background(), p); err != nil {

@@ -17,6 +17,7 @@ type document struct {
 	text     string
 	path     string              // the file path of a file:// URI, else ""
 	received time.Time           // when version arrived (didOpen or didChange)
+	applied  time.Time           // when it was applied and its analysis scheduled
 	lines    *analysis.LineIndex // of text, for applying the next edits
 	timer    *time.Timer         // pending debounced analysis
 
@@ -33,7 +34,7 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	if old := s.docs[td.URI]; old != nil && old.timer != nil {
 		old.timer.Stop()
 	}
-	d := &document{version: td.Version, text: td.Text, lines: analysis.NewLineIndex(td.Text), received: received}
+	d := &document{version: td.Version, text: td.Text, lines: analysis.NewLineIndex(td.Text), received: received, applied: received}
 	if len(td.URI) > 7 && string(td.URI[:7]) == "file://" {
 		d.path = td.URI.FsPath()
 	}
@@ -77,7 +78,7 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		}
 		lines = analysis.NewLineIndex(text) // the next change's positions refer to this text
 	}
-	d.text, d.lines, d.version, d.received = text, lines, p.TextDocument.Version, received
+	d.text, d.lines, d.version, d.received, d.applied = text, lines, p.TextDocument.Version, received, time.Now()
 	s.scheduleLocked(u, d)
 	if d.result != nil && d.result.Doc.Kind == analysis.KindWorkflow {
 		// Other open workflows may call this component: re-lint them too.
