@@ -46,6 +46,8 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stdin, restore := pollable(stdin)
+	defer restore()
 	return server.Run(ctx, stdin, stdout, server.Options{
 		Registry: suite.Registry(),
 		Version:  versionString(),
