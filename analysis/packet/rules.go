@@ -89,7 +89,9 @@ it belongs. Move the flagged section (its heading and its text) to that place.`,
 		Severity: analysis.Warning,
 		Doc: "specrew's gate-stop skill renders the verdict marker as the very last line of a boundary packet, " +
 			"after What I Need From You. Some tools find it anywhere, others only at the end; put it last so " +
-			"every reader finds it. The quick fix moves it.\n\nA boundary packet without any marker is not " +
+			"every reader finds it. The quick fix moves it there (with a blank line after it when the next " +
+			"packet starts on the next line: a marker alone on the line before a packet's first heading " +
+			"starts that packet).\n\nA boundary packet without any marker is not " +
 			"flagged: the skill omits the marker when no verdict is pending, and saved gate records carry the " +
 			"boundary in their front matter instead.",
 	}
@@ -387,12 +389,19 @@ func checkMarkers(pass *analysis.Pass, d *docChecks, p *Packet) {
 	// become part of it: no fix then.
 	if !d.inBlock(end.Start) {
 		nl := d.lineBreak()
+		text := nl + nl + doc.String(mk.Span)
+		if p.Span.End < len(doc.Text) && last+1 < doc.Lines.LineCount() && doc.Lines.LineStart(last+1) == p.Span.End {
+			// The next packet starts on the next line: a marker alone on
+			// the line before a packet's first heading starts that packet,
+			// so a blank line keeps it this one's last.
+			text += nl
+		}
 		opts = append(opts, analysis.WithFix(analysis.Fix{
 			Title: "Move the verdict marker to the end of the packet",
 			// Otherwise removing it can change how the text around it
 			// parses (an HTML block runs to the end of the line that closes it).
 			Safe:  mk.Standalone,
-			Edits: []analysis.Edit{doc.Removal(mk.Span), {Span: end, NewText: nl + nl + doc.String(mk.Span)}},
+			Edits: []analysis.Edit{doc.Removal(mk.Span), {Span: end, NewText: text}},
 		}))
 	}
 	pass.Report(RuleMarkerPosition, mk.Span,
