@@ -521,7 +521,12 @@ func abuseCases() []abuseCase {
 	})
 	add("method/unknown-dollar-notification", serving, false, func(t *testing.T, c *rawClient) {
 		c.notify("$/noSuchNotification", `{"x":1}`)
-		c.notify("$/setTrace", `{"value":"verbose"}`)
+	})
+	add("method/set-trace-bad-values", serving, false, func(t *testing.T, c *rawClient) {
+		c.notify("$/setTrace", `{"value":5}`)
+		c.notify("$/setTrace", `{"value":"loud"}`)
+		c.notify("$/setTrace", `[]`)
+		c.notify("$/setTrace", `{"value":"off"}`)
 	})
 	add("method/unknown-notification", serving, false, func(t *testing.T, c *rawClient) {
 		c.notify("workspace/didSomethingNew", `{}`)
