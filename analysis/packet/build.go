@@ -277,7 +277,7 @@ func findMarkers(doc *analysis.Document, html []ast.Node) []*Marker {
 				if !containsFold(c, "boundary") || !verdictLike.Match(c) {
 					continue
 				}
-				mk := &Marker{Span: analysis.Span{Start: seg.Start + loc[0], End: seg.Start + loc[1]}}
+				mk := &Marker{Span: analysis.Span{Start: seg.Start + loc[0], End: seg.Start + loc[1]}, Block: block}
 				mk.Standalone = block && segs.Len() == 1 && strings.TrimSpace(string(chunk)) == string(c)
 				if sub := verdictValid.FindSubmatch(c); sub != nil {
 					mk.Valid, mk.From, mk.To = true, string(sub[1]), string(sub[2])

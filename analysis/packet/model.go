@@ -58,6 +58,10 @@ type Marker struct {
 	// Standalone: the marker is an HTML block of its own, so removing its
 	// line changes nothing else in how the document parses.
 	Standalone bool
+	// Block: the marker is in an HTML block (it starts a line), not inline
+	// in a paragraph or heading. Removed from a block it shares with other
+	// text, it leaves that text to be read as Markdown: a new heading, say.
+	Block bool
 }
 
 // Canonical is the marker written in the form specrew's gate-stop skill

@@ -91,7 +91,8 @@ it belongs. Move the flagged section (its heading and its text) to that place.`,
 			"after What I Need From You. Some tools find it anywhere, others only at the end; put it last so " +
 			"every reader finds it. The quick fix moves it there (with a blank line after it when the next " +
 			"packet starts on the next line: a marker alone on the line before a packet's first heading " +
-			"starts that packet).\n\nA boundary packet without any marker is not " +
+			"starts that packet). A marker that starts a line it shares with other text gets no fix: that " +
+			"text is part of the marker's HTML block, and would be read as Markdown without it.\n\nA boundary packet without any marker is not " +
 			"flagged: the skill omits the marker when no verdict is pending, and saved gate records carry the " +
 			"boundary in their front matter instead.",
 	}
@@ -386,8 +387,10 @@ func checkMarkers(pass *analysis.Pass, d *docChecks, p *Packet) {
 	end := analysis.Span{Start: doc.Lines.LineEnd(last), End: doc.Lines.LineEnd(last)}
 	var opts []func(*analysis.Finding)
 	// Appended to a code block or an HTML block left open, the marker would
-	// become part of it: no fix then.
-	if !d.inBlock(end.Start) {
+	// become part of it: no fix then. Nor when the marker shares an HTML
+	// block with other text: taken out, it would leave that text to be read
+	// as Markdown, and a heading there can start another packet.
+	if !d.inBlock(end.Start) && (mk.Standalone || !mk.Block) {
 		nl := d.lineBreak()
 		text := nl + nl + doc.String(mk.Span)
 		if p.Span.End < len(doc.Text) && last+1 < doc.Lines.LineCount() && doc.Lines.LineStart(last+1) == p.Span.End {
