@@ -29,7 +29,9 @@ has all six. A packet is a boundary packet when it has a Discussion Prompts sect
 matter names ` + "`from_boundary`/`to_boundary`" + `.
 
 The finding sits on the section the missing one should come before. Add the section there, with
-its heading written as ` + "`## <title>`" + `.`,
+its heading written as ` + "`## <title>`" + `. The quick fix inserts it, except before the first heading of a
+packet that follows one lacking the same section: a packet starts at a heading the packet before
+already has, so the inserted heading would end that packet instead.`,
 	}
 	RuleLegacyShape = &analysis.Rule{
 		ID:       "packet/legacy-shape",
@@ -128,8 +130,12 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) any {
 	m := BuildWith(pass.Doc, pass.Config)
 	d := &docChecks{doc: pass.Doc}
-	for _, p := range m.Packets {
-		checkSections(pass, d, p)
+	for k, p := range m.Packets {
+		var prev *Packet
+		if k > 0 {
+			prev = m.Packets[k-1]
+		}
+		checkSections(pass, d, p, prev)
 		checkMarkers(pass, d, p)
 		checkConsistency(pass, d, p)
 	}
@@ -202,7 +208,8 @@ func (d *docChecks) inBlock(offset int) bool {
 
 func heading(i int) string { return `"## ` + analysis.PacketHeadings[i] + `"` }
 
-func checkSections(pass *analysis.Pass, d *docChecks, p *Packet) {
+// checkSections reports p's sections; prev is the packet before it, if any.
+func checkSections(pass *analysis.Pass, d *docChecks, p, prev *Packet) {
 	var known []*Section
 	for _, s := range p.Sections {
 		if s.Index < 0 {
@@ -243,6 +250,12 @@ func checkSections(pass *analysis.Pass, d *docChecks, p *Packet) {
 			}
 		}
 		title := "## " + analysis.PacketHeadings[i]
+		if next != nil && next == p.Sections[0] && prev != nil && prev.Section(i) == nil {
+			// Inserted before the packet's first heading, a section the
+			// packet before lacks would not start this packet: it would be
+			// read as that packet's last. No fix then.
+			continue
+		}
 		if next != nil {
 			at := next.Heading.Span.Start
 			gaps = append(gaps, missing{i, analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: title + nl + nl}})
