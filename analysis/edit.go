@@ -3,8 +3,10 @@ package analysis
 import "strings"
 
 // Removal is the edit that deletes span; when span is its line's only
-// content, the whole line goes, with one blank line beside it, so no gap is
-// left behind.
+// content, the whole line goes, with one blank line beside it when that
+// leaves no gap behind and still a blank line (or the document's edge)
+// between the lines around it: text that a blank line kept apart, such as
+// an HTML block and a heading after it, is never joined.
 func (doc *Document) Removal(span Span) Edit {
 	lines := doc.Lines
 	line := lines.LineOf(span.Start)
@@ -13,14 +15,17 @@ func (doc *Document) Removal(span Span) Edit {
 	}
 	n := lines.LineCount()
 	blank := func(l int) bool { return l >= 0 && l < n && strings.TrimSpace(lines.Line(l)) == "" }
+	// The line is the text's last when only an empty line (after its line
+	// break) follows.
+	last := line+1 >= n || line+2 == n && lines.Line(line+1) == ""
 	start, end := lines.LineStart(line), lines.LineEnd(line)
 	if line+1 < n {
 		end = lines.LineStart(line + 1)
 	}
 	switch {
-	case blank(line+1) && line+2 < n:
+	case blank(line+1) && line+2 < n && (line == 0 || blank(line-1)):
 		end = lines.LineStart(line + 2) // and the blank line after it
-	case blank(line - 1):
+	case blank(line-1) && last:
 		start = lines.LineStart(line - 1) // and the blank line before it
 	}
 	return Edit{Span: Span{Start: start, End: end}}
