@@ -73,34 +73,31 @@ func start(t *testing.T) *client {
 	}()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipe{cr, cw}), jsonrpc2.WithCodec(codec{}))
 	c.conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
-			var p protocol.PublishDiagnosticsParams
-			if err := protocol.Unmarshal(req.Params(), &p); err != nil {
-				t.Errorf("bad publishDiagnostics: %v", err)
-				return nil, nil
-			}
-			c.mu.Lock()
-			c.pushes = append(c.pushes, p)
-			c.cond.Broadcast()
-			c.mu.Unlock()
-			return nil, nil
-		}
-		if req.Method() == protocol.MethodLogTrace {
-			var p protocol.LogTraceParams
-			if err := protocol.Unmarshal(req.Params(), &p); err != nil {
-				t.Errorf("bad logTrace: %v", err)
-				return nil, nil
-			}
-			c.mu.Lock()
-			c.traces = append(c.traces, p)
-			c.cond.Broadcast()
-			c.mu.Unlock()
-			return nil, nil
+		switch req.Method() {
+		case protocol.MethodTextDocumentPublishDiagnostics:
+			return record(c, req, &c.pushes)
+		case protocol.MethodLogTrace:
+			return record(c, req, &c.traces)
 		}
 		return jsonrpc2.MethodNotFoundHandler(ctx, req)
 	})
 	t.Cleanup(func() { c.conn.Close() })
 	return c
+}
+
+// record appends a notification's parameters to list and wakes the
+// waiters.
+func record[T any](c *client, req *jsonrpc2.Request, list *[]T) (any, error) {
+	var p T
+	if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+		c.t.Errorf("bad %s: %v", req.Method(), err)
+		return nil, nil
+	}
+	c.mu.Lock()
+	*list = append(*list, p)
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	return nil, nil
 }
 
 // initialize sends initialize and initialized with the given capabilities

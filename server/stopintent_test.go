@@ -52,16 +52,7 @@ func startWatching(t *testing.T) (*client, *registrations) {
 	c.conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case protocol.MethodTextDocumentPublishDiagnostics:
-			var p protocol.PublishDiagnosticsParams
-			if err := protocol.Unmarshal(req.Params(), &p); err != nil {
-				t.Errorf("bad publishDiagnostics: %v", err)
-				return nil, nil
-			}
-			c.mu.Lock()
-			c.pushes = append(c.pushes, p)
-			c.cond.Broadcast()
-			c.mu.Unlock()
-			return nil, nil
+			return record(c, req, &c.pushes)
 		case protocol.MethodClientRegisterCapability:
 			var p protocol.RegistrationParams
 			if err := protocol.Unmarshal(req.Params(), &p); err != nil {
