@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/internal/ascii"
 	"github.com/yuin/goldmark/ast"
 	gtext "github.com/yuin/goldmark/text"
 )
@@ -274,7 +275,7 @@ func findMarkers(doc *analysis.Document, html []ast.Node) []*Marker {
 				c := chunk[loc[0]:loc[1]]
 				// verdictLike's letters fold only to ASCII ones: without
 				// "boundary" in some case it cannot match.
-				if !containsFold(c, "boundary") || !verdictLike.Match(c) {
+				if !ascii.ContainsFold(c, "boundary") || !verdictLike.Match(c) {
 					continue
 				}
 				mk := &Marker{Span: analysis.Span{Start: seg.Start + loc[0], End: seg.Start + loc[1]}, Block: block}
@@ -342,24 +343,6 @@ func nextComment(b []byte, from int) [2]int {
 		return [2]int{}
 	}
 	return [2]int{start, start + 4 + e + 3}
-}
-
-// containsFold reports whether b holds lower (lower-case ASCII letters) in
-// any ASCII case.
-func containsFold(b []byte, lower string) bool {
-	for i := 0; i+len(lower) <= len(b); i++ {
-		if b[i]|0x20 != lower[0] {
-			continue
-		}
-		k := 1
-		for k < len(lower) && b[i+k]|0x20 == lower[k] {
-			k++
-		}
-		if k == len(lower) {
-			return true
-		}
-	}
-	return false
 }
 
 // joined merges contiguous segments so that a comment spanning lines is

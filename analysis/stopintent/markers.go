@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/internal/ascii"
 	"github.com/yuin/goldmark/ast"
 	gtext "github.com/yuin/goldmark/text"
 )
@@ -51,7 +52,7 @@ func findMarkers(doc *analysis.Document) []*Marker {
 		c := doc.Text[loc[0]:loc[1]]
 		// "top" and "intent" fold only to ASCII letters: without "top" in
 		// some case, stopIntentish cannot match.
-		if !containsFold(c, "top") || !stopIntentish.MatchString(c) {
+		if !ascii.ContainsFold(c, "top") || !stopIntentish.MatchString(c) {
 			continue
 		}
 		if !ownDone {
@@ -95,24 +96,6 @@ func nextComment(s string, from int) [2]int {
 		return [2]int{}
 	}
 	return [2]int{start, start + 4 + e + 3}
-}
-
-// containsFold reports whether s holds lower (lower-case ASCII letters) in
-// any ASCII case.
-func containsFold(s, lower string) bool {
-	for i := 0; i+len(lower) <= len(s); i++ {
-		if s[i]|0x20 != lower[0] {
-			continue
-		}
-		k := 1
-		for k < len(lower) && s[i+k]|0x20 == lower[k] {
-			k++
-		}
-		if k == len(lower) {
-			return true
-		}
-	}
-	return false
 }
 
 // ownHTML is the spans of the document's own HTML: HTML blocks and inline
