@@ -45,6 +45,8 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/internal/ignore"
+	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -56,19 +58,31 @@ type File struct {
 	Path string // as given to Load or Parse
 	Dir  string // the absolute folder holding it: patterns and a relative state-dir are relative to it
 
-	Rules     map[string]analysis.Severity // nil when the file sets none
-	Overrides []Override
-	StateDir  string              // handoff.state-dir, "~" expanded and made absolute; "" when unset
-	Phrases   map[string][]string // nil when the file adds none
+	Rules        map[string]analysis.Severity // nil when the file sets none
+	RulePatterns []RulePattern                // rules: keys holding * ? [ or {, in file order
+	Overrides    []Override
+	StateDir     string              // handoff.state-dir, "~" expanded and made absolute; "" when unset
+	Phrases      map[string][]string // nil when the file adds none
+	Ignore       []ignore.Pattern    // ignore:, gitignore patterns relative to Dir
 
-	names []name // the rule IDs and phrase list names written, for Validate
+	names []name   // the rule IDs, rule patterns and phrase list names written, for Validate
+	ids   []string // the rule IDs Validate was given, which rule patterns are matched against
+}
+
+// RulePattern sets the severity of every rule whose ID matches a glob
+// (`workflow/*`, `*/heading-*`; `*` stays within one part of an ID, `**`
+// spans the `/`).
+type RulePattern struct {
+	Pattern  string
+	Severity analysis.Severity
 }
 
 // Override sets rule severities for the documents matching any of its
 // patterns.
 type Override struct {
-	Files []string // patterns, as written (less a leading "./"); see Match
-	Rules map[string]analysis.Severity
+	Files        []string // patterns, as written (less a leading "./"); see Match
+	Rules        map[string]analysis.Severity
+	RulePatterns []RulePattern
 }
 
 // Settings are what the configuration says beyond the analysis.Config.
@@ -76,9 +90,11 @@ type Settings struct {
 	StateDir string // where clio-coder's sessions are looked for first; "" when unset
 }
 
-// name is a rule ID or phrase list name and where it is written.
+// name is a rule ID, rule pattern or phrase list name and where it is
+// written.
 type name struct {
-	phrase       bool // a phrase list name, else a rule ID
+	phrase       bool // a phrase list name, else a rule ID or pattern
+	pattern      bool // a rule pattern
 	text         string
 	line, column int
 }
@@ -264,10 +280,12 @@ func describe(n *yaml.Node) string {
 }
 
 func (p *parser) file(n *yaml.Node) {
-	p.mapping(n, "the configuration", []string{"rules", "overrides", "handoff", "phrases"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, "the configuration", []string{"rules", "overrides", "handoff", "phrases", "ignore"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "rules":
-			p.f.Rules = p.rules(v, "rules")
+			p.f.Rules, p.f.RulePatterns = p.rules(v, "rules")
+		case "ignore":
+			p.ignore(v)
 		case "overrides":
 			p.overrides(v)
 		case "handoff":
@@ -278,11 +296,15 @@ func (p *parser) file(n *yaml.Node) {
 	})
 }
 
-// rules reads a mapping of rule ID to severity.
-func (p *parser) rules(n *yaml.Node, what string) map[string]analysis.Severity {
-	var out map[string]analysis.Severity
+// rules reads a mapping of rule ID (or rule pattern) to severity.
+func (p *parser) rules(n *yaml.Node, what string) (out map[string]analysis.Severity, patterns []RulePattern) {
 	p.mapping(n, what, nil, func(id string, k, v *yaml.Node) {
-		p.f.names = append(p.f.names, name{text: id, line: k.Line, column: k.Column})
+		isPattern := strings.ContainsAny(id, "*?[{")
+		if isPattern && !doublestar.ValidatePattern(id) {
+			p.errorf(k, "rule pattern %q is malformed: check its [ ] classes, { } braces and \\ escapes", id)
+			return
+		}
+		p.f.names = append(p.f.names, name{text: id, pattern: isPattern, line: k.Line, column: k.Column})
 		if v.Kind != yaml.ScalarNode || isNull(v) {
 			p.errorf(v, "rule %s has no severity: want error, warning, info, hint or off, not %s", id, describe(v))
 			return
@@ -292,12 +314,32 @@ func (p *parser) rules(n *yaml.Node, what string) map[string]analysis.Severity {
 			p.errorf(v, "unknown severity %q for rule %s (want error, warning, info, hint or off)", v.Value, id)
 			return
 		}
+		if isPattern {
+			patterns = append(patterns, RulePattern{Pattern: id, Severity: sev})
+			return
+		}
 		if out == nil {
 			out = map[string]analysis.Severity{}
 		}
 		out[id] = sev
 	})
-	return out
+	return out, patterns
+}
+
+// ignore reads the ignore: list of gitignore patterns.
+func (p *parser) ignore(n *yaml.Node) {
+	pats, nodes, _ := p.stringList(n, "ignore")
+	for j, pat := range pats {
+		ip, ok, err := ignore.Parse("", fmt.Sprintf("%s:%d", p.f.Path, nodes[j].Line), pat)
+		switch {
+		case err != nil:
+			p.errorf(nodes[j], "ignore: %v", err)
+		case !ok:
+			p.errorf(nodes[j], "ignore: %q is not a pattern (blank, or a # comment)", pat)
+		default:
+			p.f.Ignore = append(p.f.Ignore, ip)
+		}
+	}
 }
 
 func (p *parser) overrides(n *yaml.Node) {
@@ -330,7 +372,7 @@ func (p *parser) overrides(n *yaml.Node) {
 					}
 				}
 			case "rules":
-				o.Rules = p.rules(v, what+".rules")
+				o.Rules, o.RulePatterns = p.rules(v, what+".rules")
 			}
 		})
 		if item.Kind == yaml.MappingNode && !hasFiles {
@@ -414,11 +456,17 @@ func (f *File) Validate(reg *analysis.Registry) error {
 	for _, r := range reg.Rules() {
 		ids = append(ids, r.ID)
 	}
+	f.ids = ids
 	lists := slices.Sorted(maps.Keys(packet.DefaultPhrases))
 	var problems []Problem
 	for _, n := range f.names {
 		var msg string
 		switch {
+		case n.pattern:
+			if slices.ContainsFunc(ids, func(id string) bool { ok, _ := doublestar.Match(n.text, id); return ok }) {
+				continue
+			}
+			msg = fmt.Sprintf("rule pattern %q matches no rule (`baton explain` lists the rules)", n.text)
 		case n.phrase && packet.DefaultPhrases[n.text] == nil:
 			msg = fmt.Sprintf("unknown phrase list %q (want %s)", n.text, orList(lists))
 		case !n.phrase && reg.Rule(n.text) == nil:
@@ -447,18 +495,53 @@ func (f *File) For(path string) (analysis.Config, Settings) {
 	if f == nil {
 		return analysis.Config{}, Settings{}
 	}
-	cfg := analysis.Config{Severity: maps.Clone(f.Rules), Phrases: maps.Clone(f.Phrases)}
+	cfg := analysis.Config{Phrases: maps.Clone(f.Phrases)}
+	f.apply(&cfg, f.RulePatterns, f.Rules)
 	rel := f.relative(path)
 	for _, o := range f.Overrides {
-		if rel == "" || !o.matches(rel) || len(o.Rules) == 0 {
+		if rel == "" || !o.matches(rel) {
 			continue
 		}
-		if cfg.Severity == nil {
-			cfg.Severity = map[string]analysis.Severity{}
-		}
-		maps.Copy(cfg.Severity, o.Rules)
+		f.apply(&cfg, o.RulePatterns, o.Rules)
 	}
 	return cfg, Settings{StateDir: f.StateDir}
+}
+
+// apply sets the severities of one rules mapping: its patterns first, in
+// the order written, then its rule IDs, so `workflow/*: off` with
+// `workflow/syntax: error` beside it keeps that one rule on whatever the
+// order. Patterns match the rules Validate was given.
+func (f *File) apply(cfg *analysis.Config, patterns []RulePattern, rules map[string]analysis.Severity) {
+	if len(patterns) == 0 && len(rules) == 0 {
+		return
+	}
+	if cfg.Severity == nil {
+		cfg.Severity = map[string]analysis.Severity{}
+	}
+	for _, rp := range patterns {
+		for _, id := range f.ids {
+			if ok, _ := doublestar.Match(rp.Pattern, id); ok {
+				cfg.Severity[id] = rp.Severity
+			}
+		}
+	}
+	maps.Copy(cfg.Severity, rules)
+}
+
+// Ignored returns the ignore: pattern that ignores the document or folder
+// at path (relative paths are relative to the working folder), or nil. A
+// path outside the file's folder is never ignored.
+func (f *File) Ignored(path string, isDir bool) *ignore.Pattern {
+	if f == nil || len(f.Ignore) == 0 {
+		return nil
+	}
+	rel := f.relative(path)
+	if rel == "" {
+		return nil
+	}
+	m := &ignore.Matcher{}
+	m.Add(f.Ignore...)
+	return m.Ignored(rel, isDir)
 }
 
 // relative is path relative to the file's folder, with "/" between

@@ -106,7 +106,7 @@ func TestParseErrors(t *testing.T) {
 		{"severity a list", "rules:\n  packet/a: [off]\n",
 			`.baton.yaml:2:13: rule packet/a has no severity: want error, warning, info, hint or off, not a list`},
 		{"unknown top-level key", "rules: {}\nrule:\n  packet/a: off\n",
-			`.baton.yaml:2:1: unknown key "rule" in the configuration (want rules, overrides, handoff or phrases)`},
+			`.baton.yaml:2:1: unknown key "rule" in the configuration (want rules, overrides, handoff, phrases or ignore)`},
 		{"unknown handoff key", "handoff:\n  stateDir: /x\n",
 			`.baton.yaml:2:3: unknown key "stateDir" in handoff (want state-dir)`},
 		{"unknown override key", "overrides:\n  - files: x\n    severity: {}\n",
@@ -175,7 +175,7 @@ func TestParseErrors(t *testing.T) {
 			`.baton.yaml: YAML: unknown anchor 'nope' referenced`},
 		{"every problem, in file order", "phrases:\n  held: ['']\nrule: {}\nrules:\n  a/b: fatal\nhandoff:\n  state-dir: []\n",
 			".baton.yaml:2:10: phrases.held holds an empty phrase\n" +
-				`.baton.yaml:3:1: unknown key "rule" in the configuration (want rules, overrides, handoff or phrases)` + "\n" +
+				`.baton.yaml:3:1: unknown key "rule" in the configuration (want rules, overrides, handoff, phrases or ignore)` + "\n" +
 				`.baton.yaml:5:8: unknown severity "fatal" for rule a/b (want error, warning, info, hint or off)` + "\n" +
 				`.baton.yaml:7:14: handoff.state-dir must be a folder, not a list`},
 	}
@@ -445,4 +445,56 @@ phrases:
 			t.Errorf("empty File: %+v, %+v", cfg, st)
 		}
 	})
+}
+
+// Rule patterns apply before the rule IDs of the same mapping, whatever
+// the order written; an override's patterns apply after the top level.
+func TestRulePatterns(t *testing.T) {
+	f, err := config.Parse(filepath.Join(cwd(t), config.FileName), []byte(`rules:
+  packet/missing-section: warning
+  "packet/*": off
+  "*/heading-*": info
+overrides:
+  - files: ["drafts/**"]
+    rules:
+      "packet/*": hint
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Validate(suite.Registry()); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := f.For("stop.md")
+	for id, want := range map[string]analysis.Severity{
+		"packet/missing-section": analysis.Warning, // its ID beats the pattern
+		"packet/heading-level":   analysis.Info,    // the later pattern wins
+		"packet/section-order":   analysis.Off,
+	} {
+		if got := cfg.Severity[id]; got != want {
+			t.Errorf("%s = %v, want %v", id, got, want)
+		}
+	}
+	if _, ok := cfg.Severity["handoff/invented-path"]; ok {
+		t.Error("a rule no pattern matches got a severity")
+	}
+	cfg, _ = f.For("drafts/stop.md")
+	if got := cfg.Severity["packet/missing-section"]; got != analysis.Hint {
+		t.Errorf("in drafts/, packet/missing-section = %v, want hint (the override)", got)
+	}
+}
+
+func TestIgnore(t *testing.T) {
+	f, err := config.Parse(filepath.Join(cwd(t), config.FileName), []byte("ignore:\n  - specs/\n  - \"*.draft.md\"\n  - \"!keep.draft.md\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{
+		"specs/a.md": true, "x/specs/a.md": true, "a.draft.md": true, "x/b.draft.md": true,
+		"keep.draft.md": false, "a.md": false, filepath.Join(t.TempDir(), "specs", "a.md"): false,
+	} {
+		if got := f.Ignored(path, false) != nil; got != want {
+			t.Errorf("%s: ignored = %v, want %v", path, got, want)
+		}
+	}
 }

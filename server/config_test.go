@@ -39,3 +39,35 @@ func TestConfigFileIsReadAndWatched(t *testing.T) {
 		return len(p.Diagnostics) == 1 && p.Diagnostics[0].Severity == protocol.DiagnosticSeverityError
 	})
 }
+
+// ignore: and rule patterns in .baton.yaml apply in the editor as they do
+// in `baton check`: an ignored document publishes no findings, and
+// `packet/*: off` silences every packet rule.
+func TestConfigIgnoreAndRulePatterns(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".baton.yaml"), []byte("ignore: [specs/]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t)
+	c.initialize(pushCaps(), `{"debounce": 0}`)
+	kept := uri.File(filepath.Join(dir, "stop.md"))
+	ignored := uri.File(filepath.Join(dir, "specs", "stop.md"))
+	c.open(kept, missingWhy)
+	if p := c.waitPush(kept, version(1)); len(p.Diagnostics) == 0 {
+		t.Fatal("a document outside the ignored folder got no findings")
+	}
+	c.open(ignored, missingWhy)
+	if p := c.waitPush(ignored, version(1)); len(p.Diagnostics) != 0 {
+		t.Fatalf("an ignored document got findings: %+v", p.Diagnostics)
+	}
+
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, ".baton.yaml"), []byte("rules:\n  \"packet/*\": off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := uri.File(filepath.Join(other, "stop.md"))
+	c.open(u, missingWhy)
+	if p := c.waitPush(u, version(1)); len(p.Diagnostics) != 0 {
+		t.Fatalf("packet/* set off still reported: %+v", p.Diagnostics)
+	}
+}

@@ -111,6 +111,11 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 	snap.res = s.opts.Registry.AnalyzeEnv(analysis.ParseIndexed(string(u), text, lines), &cfg, env)
 	snap.took = time.Since(t0)
 	snap.res.Doc.DropSyntax() // the features read models and spans; the tree is most of a document's memory
+	if docPath != "" && f.Ignored(docPath, false) != nil {
+		// ignore: in .baton.yaml, as `baton check` skips the file; hover
+		// and symbols still read its models.
+		snap.res.Findings = nil
+	}
 
 	s.mu.Lock()
 	if d := s.docs[u]; d != nil && d.version == snap.version && s.settings.gen == snap.gen {

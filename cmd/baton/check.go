@@ -6,11 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/config"
@@ -96,7 +91,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			results = append(results, c.check("<stdin>", "", string(text)))
 			continue
 		}
-		files, errs := markdownFiles(p)
+		files, errs := c.markdownFiles(p, stderr)
 		for _, err := range errs {
 			fmt.Fprintf(stderr, "baton: %v\n", err)
 			failed = true
@@ -124,32 +119,4 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return code
-}
-
-// markdownFiles expands a path: a file is itself, a folder every *.md file
-// below it (hidden folders and node_modules skipped), sorted. A folder that
-// cannot be read is reported and the walk goes on.
-func markdownFiles(path string) (files []string, errs []error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, []error{err}
-	}
-	if !info.IsDir() {
-		return []string{path}, nil
-	}
-	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			errs = append(errs, err)
-			return nil // WalkDir skips what it could not read
-		}
-		if d.IsDir() && p != path && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".md") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	slices.Sort(files)
-	return files, errs
 }
