@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/baton
 
-.PHONY: build demo test e2e-setup docs vet fuzz soak bench vsix clean
+.PHONY: build demo test e2e-setup docs vet fuzz soak bench realworld vsix clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/baton
@@ -44,6 +44,13 @@ bench: build
 	./bench/compare.sh
 	$(GO) run ./bench/cmd/latency -baton $(BIN)
 	$(GO) run ./bench/cmd/memory -baton $(BIN) -settle 10s
+
+# baton over real repositories (not in the project, so not in `make test`):
+# files per kind and findings per rule and severity for each tree.
+#   make realworld TREES="../specrew ../executable.md" [REALWORLD_FLAGS="-list -hidden"]
+realworld: build
+	@test -n "$(TREES)" || { echo 'make realworld TREES="PATH…" (upstream trees, checked out anywhere)'; exit 2; }
+	$(GO) run ./bench/cmd/realworld -baton $(BIN) $(REALWORLD_FLAGS) $(TREES)
 
 # The VS Code extension package, bundling a linux-x64 baton (editors/vscode/baton-<version>.vsix).
 vsix:
