@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -109,12 +110,30 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 			}
 		}
 	}
+	// A UTF-8 byte-order mark (PowerShell 5.1 and Notepad write one) is
+	// not text: goldmark would read "\ufeff## Heading" as a paragraph.
+	// Three spaces keep the offsets and still let a heading, a fence or a
+	// list start the line.
+	if strings.HasPrefix(text, bom) && d.FrontMatter == nil {
+		copy(d.Source, "   ")
+	}
 	// CommonMark ends a line at a lone CR too; goldmark does not, so make
 	// it an LF (the same length: offsets are unchanged).
 	if strings.IndexByte(text, '\r') >= 0 {
+		lineStart := 0
 		for i, c := range d.Source {
-			if c == '\r' && (i+1 == len(d.Source) || d.Source[i+1] != '\n') {
+			switch {
+			case c == '\r' && (i+1 == len(d.Source) || d.Source[i+1] != '\n'):
 				d.Source[i] = '\n'
+				lineStart = i + 1
+			case c == '\r':
+				// goldmark reads "-\r\n" as a lazy continuation line, not
+				// the empty list item "-\n" is: end the marker with a space.
+				if bareListMarker(d.Source[lineStart:i]) {
+					d.Source[i] = ' '
+				}
+			case c == '\n':
+				lineStart = i + 1
 			}
 		}
 	}
@@ -159,9 +178,30 @@ func (d *Document) heading(h *ast.Heading) (Heading, bool) {
 // parseFrontMatter finds a YAML block opened by "---" on the first line and
 // closed by a "---" or "..." line. Without a closing line there is no front
 // matter: the "---" is a thematic break.
+// bareListMarker reports whether line is a list marker and nothing else
+// ("-", "  *", "3.", "10)").
+func bareListMarker(line []byte) bool {
+	line = bytes.TrimLeft(line, " \t")
+	switch {
+	case len(line) == 1 && (line[0] == '-' || line[0] == '*' || line[0] == '+'):
+		return true
+	case len(line) < 2 || len(line) > 10 || (line[len(line)-1] != '.' && line[len(line)-1] != ')'):
+		return false
+	}
+	for _, c := range line[:len(line)-1] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// bom is the UTF-8 byte-order mark.
+const bom = "\ufeff"
+
 func parseFrontMatter(text string) *FrontMatter {
 	first, rest, ok := cutLine(text)
-	if !ok || strings.TrimRight(first, " \t") != "---" {
+	if !ok || strings.TrimRight(strings.TrimPrefix(first, bom), " \t") != "---" {
 		return nil
 	}
 	bodyStart := len(text) - len(rest)

@@ -511,3 +511,41 @@ func TestParseIndexedSharesOnlyTheTextsIndex(t *testing.T) {
 		t.Errorf("without an index: line 3 is not %q", "second")
 	}
 }
+
+// A UTF-8 byte-order mark is not text: a heading or front matter right
+// after it is still one, and offsets stay those of the text.
+func TestParseByteOrderMark(t *testing.T) {
+	doc := analysis.Parse("x.md", "\ufeff## What I Just Did\n\nWork.\n")
+	if len(doc.Headings) != 1 || doc.Headings[0].Text != "What I Just Did" {
+		t.Fatalf("headings = %+v, want the one after the BOM", doc.Headings)
+	}
+	if got := doc.String(doc.Headings[0].Span); !strings.HasSuffix(got, "## What I Just Did") {
+		t.Errorf("the heading's span holds %q", got)
+	}
+	doc = analysis.Parse("x.md", "\ufeff---\nprops: {a: 1}\n---\n\n<X />\n")
+	if doc.FrontMatter == nil || doc.FrontMatter.Data["props"] == nil {
+		t.Errorf("front matter after a BOM = %+v", doc.FrontMatter)
+	}
+	doc = analysis.Parse("x.md", "\ufeff# Handoff\n\n**Goal:** finish\n")
+	if doc.Kind != analysis.KindHandoff {
+		t.Errorf("a handoff document with a BOM is %v", doc.Kind)
+	}
+}
+
+// goldmark reads "-\r\n" as the continuation of the line above; with LF it
+// is an empty list item, and so it is with CRLF.
+func TestParseEmptyListItemWithCRLF(t *testing.T) {
+	for _, text := range []string{"- a\n-\n2.\n", "- a\r\n-\r\n2.\r\n"} {
+		doc := analysis.Parse("x.md", text)
+		items := 0
+		_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if _, ok := n.(*ast.ListItem); ok && entering {
+				items++
+			}
+			return ast.WalkContinue, nil
+		})
+		if items != 3 {
+			t.Errorf("%q: %d list items, want 3", text, items)
+		}
+	}
+}

@@ -1,0 +1,109 @@
+// Package safefile opens and reads only regular files, within a bound.
+//
+// baton reads files a cloned repository or a session store can carry: a
+// named pipe would block a read forever, and /dev/zero or /dev/urandom
+// (or a symlink to them) never end. Open refuses anything but a regular
+// file after following symlinks, without blocking on a pipe, and
+// ReadFile refuses a file larger than its bound before reading it. Each
+// error names the file and says what it is.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// ErrNotRegular is wrapped by the error for a file that is not a regular
+// file (a folder, a named pipe, a device, a socket).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is wrapped by the error for a file over the bound.
+var ErrTooLarge = errors.New("too large")
+
+// Open opens a regular file for reading.
+func Open(name string) (*os.File, os.FileInfo, error) {
+	f, err := openNonBlocking(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, What(fi.Mode()))}
+	}
+	if err := setBlocking(f); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// ReadFile reads a regular file of at most limit bytes.
+func ReadFile(name string, limit int64) ([]byte, error) {
+	f, fi, err := Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi.Size() > limit {
+		return nil, TooLarge(name, fi.Size(), limit)
+	}
+	// The size may change between the stat and the read: never read past
+	// the bound whatever the file does.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	if int64(len(data)) > limit {
+		return nil, TooLarge(name, int64(len(data)), limit)
+	}
+	return data, nil
+}
+
+// TooLarge is the error for a file of size bytes over limit.
+func TooLarge(name string, size, limit int64) error {
+	return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: %s, over the %s baton reads", ErrTooLarge, Size(size), Size(limit))}
+}
+
+// What names the kind of file a mode describes.
+func What(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "not a regular file"
+}
+
+// Size writes a byte count as people read it.
+func Size(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,63 @@
+package safefile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestSpecialFilesAreRefusedWithoutBlocking(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.md")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	zero := filepath.Join(dir, "zero.md")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		fifo:           "a named pipe",
+		zero:           "a character device",
+		"/dev/urandom": "a character device",
+		dir:            "a folder",
+	}
+	for name, what := range cases {
+		done := make(chan error, 1)
+		go func() { _, err := ReadFile(name, 1<<20); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), what) {
+				t.Errorf("%s: err = %v, want %s named, not a regular file", name, err, what)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the read blocked", name)
+		}
+	}
+}
+
+func TestBound(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "big.md")
+	if err := os.WriteFile(name, make([]byte, 2048), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(name, 1024); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "2.0 KiB, over the 1.0 KiB baton reads") {
+		t.Errorf("err = %v, want too large with both sizes", err)
+	}
+	data, err := ReadFile(name, 2048)
+	if err != nil || len(data) != 2048 {
+		t.Errorf("at the bound: %d bytes, %v", len(data), err)
+	}
+	// A symlink to a regular file is read.
+	link := filepath.Join(filepath.Dir(name), "link.md")
+	if err := os.Symlink(name, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(link, 4096); err != nil {
+		t.Errorf("a symlink to a regular file: %v", err)
+	}
+}
