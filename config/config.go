@@ -46,12 +46,17 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/internal/ignore"
+	"github.com/baton-md/baton/internal/safefile"
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 )
 
 // FileName is the name of the configuration file.
 const FileName = ".baton.yaml"
+
+// maxFileBytes bounds a configuration file: a hand-written one is a few
+// hundred bytes.
+const maxFileBytes = 1 << 20
 
 // File is a parsed configuration file.
 type File struct {
@@ -134,7 +139,7 @@ func (e *Error) Error() string {
 // Load reads and parses the configuration file at path. A file that cannot
 // be read gives the os error; a malformed one an *Error.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read configuration: %w", err)
 	}
@@ -580,11 +585,23 @@ func Discover(start string) (string, error) {
 	}
 	for {
 		path := filepath.Join(dir, FileName)
-		fi, err := os.Stat(path)
+		// A .baton.yaml that is there but is no file (a folder, a
+		// dangling symlink, a pipe) is an error, not silently skipped:
+		// the user meant it to configure baton.
+		_, err := os.Lstat(path)
 		switch {
-		case err == nil && !fi.IsDir():
+		case err == nil:
+			fi, serr := os.Stat(path)
+			switch {
+			case serr != nil && errors.Is(serr, fs.ErrNotExist):
+				return "", fmt.Errorf("%s is a symbolic link to nothing (%s)", path, readlink(path))
+			case serr != nil:
+				return "", fmt.Errorf("look for %s: %w", FileName, serr)
+			case !fi.Mode().IsRegular():
+				return "", fmt.Errorf("%s is %s, not a configuration file", path, safefile.What(fi.Mode()))
+			}
 			return path, nil
-		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 			return "", fmt.Errorf("look for %s: %w", FileName, err)
 		}
 		parent := filepath.Dir(dir)
@@ -593,6 +610,14 @@ func Discover(start string) (string, error) {
 		}
 		dir = parent
 	}
+}
+
+func readlink(path string) string {
+	target, err := os.Readlink(path)
+	if err != nil {
+		return err.Error()
+	}
+	return "it points to " + target
 }
 
 func orList(words []string) string {

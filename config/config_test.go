@@ -316,7 +316,6 @@ func TestDiscover(t *testing.T) {
 		{"a file's folder", "proj/other", "proj"},
 		{"a file", "proj/sub/deep/er/doc.md", "proj/sub"},
 		{"a folder that does not exist", "proj/other/not/yet", "proj"},
-		{"a folder named .baton.yaml is not a configuration", "proj/dirconf", "proj"},
 		{"below a file", "proj/other/doc.md/x", "proj"},
 	}
 	for _, tt := range tests {
@@ -329,6 +328,24 @@ func TestDiscover(t *testing.T) {
 				t.Errorf("Discover = %q, want %q", got, want)
 			}
 		})
+	}
+	// A .baton.yaml that is there but is no file is an error naming it,
+	// not skipped: whoever put it there meant it to configure baton.
+	if err := os.Symlink(filepath.Join(root, "gone.yaml"), filepath.Join(root, "proj", "dangling", config.FileName)); err != nil {
+		if err := os.MkdirAll(filepath.Join(root, "proj", "dangling"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(root, "gone.yaml"), filepath.Join(root, "proj", "dangling", config.FileName)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for start, want := range map[string]string{
+		"proj/dirconf":  "dirconf/.baton.yaml is a folder, not a configuration file",
+		"proj/dangling": "dangling/.baton.yaml is a symbolic link to nothing (it points to " + filepath.Join(root, "gone.yaml") + ")",
+	} {
+		if got, err := config.Discover(filepath.Join(root, start)); err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("Discover(%s) = %q, %v; want an error ending %q", start, got, err, want)
+		}
 	}
 	t.Run("relative start", func(t *testing.T) {
 		t.Chdir(filepath.Join(root, "proj", "sub", "deep"))

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -17,8 +16,15 @@ import (
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
+	"github.com/baton-md/baton/internal/safefile"
 	"github.com/baton-md/baton/internal/workspace"
 )
+
+// maxDocumentBytes is the largest file `baton check` reads: its parse and
+// findings cost about 30 bytes of memory per byte of text, and real stop
+// packets, handoffs and workflows are kilobytes (executable.md's whole
+// language specification is 0.6 MB).
+const maxDocumentBytes = 16 << 20
 
 // checker lints documents for `baton check`.
 type checker struct {
@@ -50,7 +56,7 @@ func (c *checker) checkFiles(files []string, stderr io.Writer) (results []*fileR
 	}
 	out := make([]checked, len(files))
 	work := func(i int) {
-		text, err := os.ReadFile(files[i])
+		text, err := safefile.ReadFile(files[i], maxDocumentBytes)
 		if err != nil {
 			out[i].err = err
 			return

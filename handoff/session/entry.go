@@ -218,17 +218,43 @@ type parser struct {
 	lines   int // complete lines (ended by '\n') consumed
 	entries []entry
 	invalid []int
+	long    []int // lines over MaxLineBytes, skipped (also in invalid)
 	header  header
 	pending []byte
-	raw     rawEntry // scratch
+	// skipping is set while the rest of a line over MaxLineBytes is read
+	// and dropped: a session line is held whole only up to the bound.
+	skipping bool
+	raw      rawEntry // scratch
 }
+
+// MaxLineBytes is the longest line of a session file baton reads; a longer
+// one is skipped as invalid, and the ledger says so.
+const MaxLineBytes = 16 << 20
 
 // feed consumes the next bytes of the file.
 func (p *parser) feed(chunk []byte) {
+	if p.skipping {
+		nl := bytes.IndexByte(chunk, '\n')
+		if nl < 0 {
+			return
+		}
+		p.skipLong()
+		chunk = chunk[nl+1:]
+	}
 	if len(p.pending) > 0 {
 		nl := bytes.IndexByte(chunk, '\n')
 		if nl < 0 {
+			if len(p.pending)+len(chunk) > MaxLineBytes {
+				p.pending, p.skipping = nil, true
+				return
+			}
 			p.pending = append(p.pending, chunk...)
+			return
+		}
+		if len(p.pending)+nl > MaxLineBytes {
+			p.pending = nil
+			p.skipLong()
+			p.feed(chunk[nl+1:])
 			return
 		}
 		p.pending = append(p.pending, chunk[:nl]...)
@@ -245,10 +271,37 @@ func (p *parser) feed(chunk []byte) {
 		if nl < 0 {
 			break
 		}
-		p.line(chunk[:nl])
+		if nl > MaxLineBytes {
+			p.skipLong()
+		} else {
+			p.line(chunk[:nl])
+		}
 		chunk = chunk[nl+1:]
 	}
+	if len(chunk) > MaxLineBytes {
+		p.skipping = true
+		return
+	}
 	p.pending = append(p.pending, chunk...)
+}
+
+// skipLong counts a line over MaxLineBytes, which is not read.
+func (p *parser) skipLong() {
+	p.lines++
+	p.skipping = false
+	p.invalid = append(p.invalid, p.lines)
+	p.long = append(p.long, p.lines)
+}
+
+// readable reports whether the file holds a session header or at least
+// one JSON entry: one that holds neither is not a session's ledger, and
+// no path may be called invented against it.
+func (p *parser) readable() bool {
+	if p.header.found || len(p.entries) > 0 {
+		return true
+	}
+	e, hdr, _ := p.tail()
+	return e != nil || hdr != nil
 }
 
 // line consumes one complete line.
@@ -304,7 +357,7 @@ func (p *parser) tail() (e *entry, hdr *header, torn bool) {
 
 // totalLines counts the lines read, the unfinished last one included.
 func (p *parser) totalLines() int {
-	if len(p.pending) > 0 {
+	if len(p.pending) > 0 || p.skipping {
 		return p.lines + 1
 	}
 	return p.lines

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/baton-md/baton/internal/safefile"
 	"io"
 	"io/fs"
 	"os"
@@ -100,6 +101,9 @@ type sessionState struct {
 	norm   normCache
 }
 
+// maxMetaBytes bounds meta.json: clio-coder writes a few fields there.
+const maxMetaBytes = 1 << 20
+
 // meta is what meta.json says.
 type meta struct {
 	fi      os.FileInfo // nil when there is none
@@ -109,26 +113,24 @@ type meta struct {
 }
 
 func (st *sessionState) refresh(counter *atomic.Int64) (*Ledger, error) {
-	f, err := os.Open(st.file)
+	// A named pipe, a device or a folder (also through a symlink) is
+	// refused without blocking on it.
+	f, fi, err := safefile.Open(st.file)
 	if err != nil {
 		st.forget()
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		st.forget()
-		return nil, err
-	}
-	if fi.IsDir() {
-		st.forget()
-		return nil, fmt.Errorf("%s is a directory", st.file)
-	}
 	metaChanged := st.loadMeta()
 	changed, err := st.sync(f, fi, counter)
 	if err != nil {
 		st.forget()
 		return nil, err
+	}
+	if !st.p.readable() {
+		// Kept as read (an append may make it a session), but no ledger.
+		st.ledger = nil
+		return nil, fmt.Errorf("%s holds no session header and no readable entry (%d lines): it is not a clio-coder session file", st.file, st.p.totalLines())
 	}
 	if st.ledger == nil || changed || metaChanged {
 		st.ledger = assemble(&st.p, st.meta, st.dir, &st.norm)
@@ -237,7 +239,7 @@ func (st *sessionState) loadMeta() bool {
 
 func readMeta(name string, fi os.FileInfo) meta {
 	m := meta{fi: fi}
-	data, err := os.ReadFile(name)
+	data, err := safefile.ReadFile(name, maxMetaBytes)
 	if err != nil {
 		m.problem = err.Error()
 		return m
@@ -298,6 +300,9 @@ func assemble(p *parser, m meta, dir string, norm *normCache) *Ledger {
 	}
 	if !hdr.found {
 		l.Warnings = append(l.Warnings, "current.jsonl has no session header on line 1")
+	}
+	for _, n := range p.long {
+		l.Warnings = append(l.Warnings, fmt.Sprintf("line %d is longer than %d MiB: skipped", n, MaxLineBytes>>20))
 	}
 	if m.problem != "" {
 		l.Warnings = append(l.Warnings, "meta.json ignored: "+m.problem)

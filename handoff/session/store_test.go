@@ -320,10 +320,85 @@ func TestStoreErrors(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "current.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, "current.jsonl"), "")
+	writeFile(t, filepath.Join(dir, "current.jsonl"), "{\"type\":\"message\"}\n")
 	l, err := s.Ledger(dir)
-	if err != nil || l.Lines != 0 || len(l.Paths) != 0 || l.SessionID != "sess-x" || len(l.Warnings) != 1 {
-		t.Errorf("empty session: %+v, %v", l, err)
+	if err != nil || l.Lines != 1 || len(l.Paths) != 0 || l.SessionID != "sess-x" || len(l.Warnings) != 1 {
+		t.Errorf("a header-less session with one entry: %+v, %v", l, err)
+	}
+}
+
+// A file that holds no session header and no readable entry is not a
+// ledger: no path may be called invented against it. Nor is a special
+// file, which is refused without blocking on it.
+func TestStoreNotALedger(t *testing.T) {
+	for name, text := range map[string]string{
+		"empty":              "",
+		"blank lines":        "\n\n  \n",
+		"every line invalid": "not json\n{broken\n[1,2]\n",
+		"a torn line only":   "{\"type\":\"sess",
+	} {
+		dir := filepath.Join(t.TempDir(), "sess-x")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "current.jsonl"), text)
+		if l, err := NewStore().Ledger(dir); err == nil || !strings.Contains(err.Error(), "no session header and no readable entry") {
+			t.Errorf("%s: ledger %+v, err %v; want an error saying it is not a session", name, l, err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "sess-x")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "current.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := NewStore().Ledger(dir); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("current.jsonl -> /dev/zero: err = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("current.jsonl -> /dev/zero: the read did not end")
+	}
+	fifoDir := filepath.Join(t.TempDir(), "sess-y")
+	if err := os.MkdirAll(fifoDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(filepath.Join(fifoDir, "current.jsonl")); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	go func() { _, err := NewStore().Ledger(fifoDir); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "a named pipe") {
+			t.Errorf("current.jsonl a FIFO: err = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("current.jsonl a FIFO: the read blocked")
+	}
+}
+
+// A line over MaxLineBytes is skipped as invalid, whatever the chunks it
+// arrives in, and the lines after it are read.
+func TestStoreLongLineIsSkipped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sess-x")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	long := "{\"x\":\"" + strings.Repeat("a", MaxLineBytes) + "\"}\n"
+	writeFile(t, filepath.Join(dir, "current.jsonl"), "{\"type\":\"session\",\"id\":\"sess-x\",\"cwd\":\"/w\"}\n"+long+"{\"type\":\"message\"}\n")
+	l, err := NewStore().Ledger(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Lines != 3 || len(l.InvalidLines) != 1 || l.InvalidLines[0] != 2 {
+		t.Errorf("lines %d, invalid %v; want 3 lines, line 2 invalid", l.Lines, l.InvalidLines)
+	}
+	if !strings.Contains(strings.Join(l.Warnings, "; "), "line 2 is longer than 16 MiB: skipped") {
+		t.Errorf("warnings %q do not name the long line", l.Warnings)
 	}
 }
 
