@@ -40,6 +40,9 @@ type checker struct {
 	// tags and props, not workflow.components).
 	dirs map[string]*workflow.Dirs
 	mu   sync.Mutex // guards configs and dirs: files are checked several at once
+	// linked maps each symbolic link a folder walk found to the walked
+	// folder: --fix writes through it only to a file inside that folder.
+	linked map[string]string
 }
 
 // checkFiles reads and analyses files, in order, reporting on stderr any

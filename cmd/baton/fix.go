@@ -5,10 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/baton-md/baton/internal/safefile"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
 
@@ -114,7 +116,14 @@ func (c *checker) writeFixed(r *fileResult, stderr io.Writer) bool {
 	if !c.fix.fix || r.path == "" || !r.changed() {
 		return true
 	}
-	if err := writeFileAtomic(r.path, []byte(r.doc.Text)); err != nil {
+	if root, ok := c.linked[r.path]; ok {
+		if err := insideWalk(r.path, root); err != nil {
+			fmt.Fprintf(stderr, "baton: not writing the fixes of %s: %v\n", r.path, err)
+			*r = *newResult(r.name, r.path, r.original, c.analyze(r.name, r.original))
+			return false
+		}
+	}
+	if err := writeFileAtomic(r.path, []byte(r.original), []byte(r.doc.Text)); err != nil {
 		fmt.Fprintf(stderr, "baton: writing the fixes of %s: %v\n", r.path, err)
 		*r = *newResult(r.name, r.path, r.original, c.analyze(r.name, r.original))
 		return false
@@ -138,12 +147,41 @@ func unifiedDiff(name, old, new string) []byte {
 	return d
 }
 
-// writeFileAtomic replaces the file at path with data: it writes a
-// temporary file in the same folder, gives it the file's permission bits
-// (and, where it can, its owner), syncs it to disk and renames it over the
-// file, so that a reader sees the old content or the new, never a mix. A
-// symbolic link is followed: its target is replaced, the link kept.
-func writeFileAtomic(path string, data []byte) (err error) {
+// insideWalk refuses a symbolic link found in a folder walk whose target
+// lies outside the walked folder: `baton check --fix docs/` fixes what is
+// in docs/, not a file elsewhere that a link in it points to. (A link named
+// on the command line is followed: the user named it.)
+func insideWalk(path, root string) error {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	if target, err = filepath.Abs(target); err != nil {
+		return err
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	if r, err := filepath.EvalSymlinks(absRoot); err == nil {
+		absRoot = r
+	}
+	rel, err := filepath.Rel(absRoot, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("it is a symbolic link to %s, outside %s (name it on the command line to fix it)", target, root)
+	}
+	return nil
+}
+
+// writeFileAtomic replaces the file at path, read as original, with data:
+// it writes a temporary file in the same folder, gives it the file's
+// permission bits (and, where it can, its owner), syncs it to disk and
+// renames it over the file, so that a reader sees the old content or the
+// new, never a mix. A symbolic link is followed: its target is replaced,
+// the link kept. It refuses, as an editor does, a file no one may write
+// (mode 0444: the rename would replace it anyway), and a file that no
+// longer holds original: an edit saved meanwhile is never overwritten.
+func writeFileAtomic(path string, original, data []byte) (err error) {
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return err
@@ -154,6 +192,22 @@ func writeFileAtomic(path string, data []byte) (err error) {
 	}
 	if !info.Mode().IsRegular() {
 		return &fs.PathError{Op: "write", Path: path, Err: errors.New("not a regular file")}
+	}
+	if info.Mode().Perm()&0o222 == 0 {
+		return &fs.PathError{Op: "write", Path: path, Err: fmt.Errorf("the file is read-only (mode %04o): not written", info.Mode().Perm())}
+	}
+	unchanged := func() error {
+		now, err := safefile.ReadFile(target, int64(len(original))+1)
+		if err != nil && !errors.Is(err, safefile.ErrTooLarge) {
+			return err
+		}
+		if err != nil || !bytes.Equal(now, original) {
+			return &fs.PathError{Op: "write", Path: path, Err: errors.New("the file changed since baton read it: not written (run baton again)")}
+		}
+		return nil
+	}
+	if err := unchanged(); err != nil {
+		return err
 	}
 	dir := filepath.Dir(target)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".baton-*")
@@ -177,6 +231,11 @@ func writeFileAtomic(path string, data []byte) (err error) {
 		return err
 	}
 	if err = tmp.Close(); err != nil {
+		return err
+	}
+	// Once more, just before the rename: writing the temporary file took
+	// time, and an editor may have saved meanwhile.
+	if err = unchanged(); err != nil {
 		return err
 	}
 	if err = os.Rename(tmp.Name(), target); err != nil {

@@ -245,3 +245,44 @@ func TestUnifiedDiff(t *testing.T) {
 		t.Errorf("diff:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// --fix never overwrites what it did not read: a file saved meanwhile is
+// refused, as is a read-only one; the file stays as it is.
+func TestWriteFileAtomicRefuses(t *testing.T) {
+	dir := t.TempDir()
+	changed := filepath.Join(dir, "changed.md")
+	if err := os.WriteFile(changed, []byte("the user's edit\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := writeFileAtomic(changed, []byte("as baton read it\n"), []byte("fixed\n"))
+	if err == nil || !strings.Contains(err.Error(), "the file changed since baton read it") {
+		t.Errorf("a file changed meanwhile: err = %v", err)
+	}
+	if b, _ := os.ReadFile(changed); string(b) != "the user's edit\n" {
+		t.Errorf("the user's edit was lost: %q", b)
+	}
+	ro := filepath.Join(dir, "ro.md")
+	if err := os.WriteFile(ro, []byte("x\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	err = writeFileAtomic(ro, []byte("x\n"), []byte("fixed\n"))
+	if err == nil || !strings.Contains(err.Error(), "read-only (mode 0444)") {
+		t.Errorf("a read-only file: err = %v", err)
+	}
+	if b, _ := os.ReadFile(ro); string(b) != "x\n" {
+		t.Errorf("the read-only file was replaced: %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	ok := filepath.Join(dir, "ok.md")
+	if err := os.WriteFile(ok, []byte("x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic(ok, []byte("x\n"), []byte("fixed\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(ok); string(b) != "fixed\n" {
+		t.Errorf("unchanged file not written: %q", b)
+	}
+}

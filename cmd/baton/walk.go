@@ -56,6 +56,12 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 		}
 		if strings.EqualFold(filepath.Ext(p), ".md") && gi.Ignored(rel, false) == nil && c.configIgnores(p, false) == nil {
 			files = append(files, p)
+			if d.Type()&fs.ModeSymlink != 0 {
+				if c.linked == nil {
+					c.linked = map[string]string{}
+				}
+				c.linked[p] = path
+			}
 		}
 		return nil
 	})
