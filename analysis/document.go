@@ -42,6 +42,10 @@ type Document struct {
 
 	FrontMatter *FrontMatter // nil when the document has none
 	Headings    []Heading    // the document's own headings (top level, not quoted or nested), in order
+
+	// TooLarge is the size of a text over MaxDocumentBytes, which is not
+	// parsed (Root is empty, the kind other), else 0.
+	TooLarge int
 }
 
 // FrontMatter is a leading YAML block between "---" lines.
@@ -97,6 +101,9 @@ func Parse(uri, text string) *Document { return ParseIndexed(uri, text, nil) }
 // indexing the text again (a tenth of a millisecond per change at 1 MB). An
 // index of another text, or nil, is not used.
 func ParseIndexed(uri, text string, lines *LineIndex) *Document {
+	if len(text) > MaxDocumentBytes {
+		return tooLargeDocument(uri, text, lines)
+	}
 	if lines == nil || !lines.indexes(text) {
 		lines = NewLineIndex(text)
 	}

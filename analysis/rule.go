@@ -138,6 +138,9 @@ func (r *Registry) Analyze(doc *Document, cfg *Config) *Result { return r.Analyz
 // AnalyzeEnv is Analyze with what the environment knows. Suppression
 // comments (see RuleUnusedSuppression) apply once every analyzer ran.
 func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
+	if doc.TooLarge > 0 {
+		return r.tooLarge(doc, cfg)
+	}
 	res := &Result{Doc: doc, models: map[*Analyzer]any{}}
 	if cfg == nil {
 		cfg = &Config{}
@@ -161,5 +164,6 @@ func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 	}
 	res.Findings = r.suppress(doc, cfg, res.Findings)
 	SortFindings(res.Findings)
+	res.Findings = r.capFindings(res.Findings, cfg)
 	return res
 }

@@ -14,7 +14,7 @@ import (
 func Analyzers() []*analysis.Analyzer {
 	// stopintent reads packet's model; the suppression analyzer reports
 	// suppressions that suppressed nothing, after every other one ran.
-	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer, handoff.Analyzer, workflow.Analyzer, analysis.SuppressionAnalyzer}
+	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer, handoff.Analyzer, workflow.Analyzer, analysis.SuppressionAnalyzer, analysis.LimitsAnalyzer}
 }
 
 // Registry returns the registry of every rule baton ships.

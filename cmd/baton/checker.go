@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,12 +21,6 @@ import (
 	"github.com/baton-md/baton/internal/safefile"
 	"github.com/baton-md/baton/internal/workspace"
 )
-
-// maxDocumentBytes is the largest file `baton check` reads: its parse and
-// findings cost about 30 bytes of memory per byte of text, and real stop
-// packets, handoffs and workflows are kilobytes (executable.md's whole
-// language specification is 0.6 MB).
-const maxDocumentBytes = 16 << 20
 
 // checker lints documents for `baton check`.
 type checker struct {
@@ -59,7 +55,17 @@ func (c *checker) checkFiles(files []string, stderr io.Writer) (results []*fileR
 	}
 	out := make([]checked, len(files))
 	work := func(i int) {
-		text, err := safefile.ReadFile(files[i], maxDocumentBytes)
+		text, err := safefile.ReadFile(files[i], analysis.MaxDocumentBytes)
+		if errors.Is(err, safefile.ErrTooLarge) {
+			// Not read, and said so in one finding: a huge generated file
+			// does not stop the run.
+			if fi, serr := os.Stat(files[i]); serr == nil {
+				f, _ := c.configFor(files[i])
+				cfg, _ := f.For(files[i])
+				out[i].r = newResult(files[i], "", "", c.reg.TooLargeResult(files[i], fi.Size(), &cfg))
+				return
+			}
+		}
 		if err != nil {
 			out[i].err = err
 			return

@@ -1,0 +1,138 @@
+package analysis
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// The limits past which baton stops short, says so in one finding, and
+// carries on. docs/reliability.md lists them with the rest.
+const (
+	// MaxDocumentBytes is the largest document analysed: its parse and
+	// findings cost about 30 bytes of memory per byte, and real stop
+	// packets, handoffs and workflows are kilobytes (executable.md's whole
+	// language specification is 0.6 MB). A larger one gets
+	// baton/document-too-large and nothing else.
+	MaxDocumentBytes = 16 << 20
+	// MaxFindings is the most findings reported for one document; the
+	// rest are counted in one baton/too-many-findings finding.
+	MaxFindings = 1000
+)
+
+// RuleDocumentTooLarge is reported, alone, on a document over
+// MaxDocumentBytes.
+var RuleDocumentTooLarge = &Rule{
+	ID:       "baton/document-too-large",
+	Summary:  "The document is larger than baton analyses (16 MiB); it was not checked.",
+	Severity: Warning,
+	Doc: "baton analyses documents up to 16 MiB. Parsing a document and holding its findings costs about " +
+		"30 bytes of memory per byte of text, so a larger one could exhaust a small CI runner or stall the " +
+		"editor; stop packets, handoff documents and workflows are kilobytes. A larger document gets this " +
+		"finding on its first line and no other: it is not checked.\n\n" +
+		"A generated file that large is usually not meant to be linted: list it under `ignore:` in " +
+		"`.baton.yaml`.",
+}
+
+// RuleTooManyFindings stands for the findings of a document past the
+// first MaxFindings.
+var RuleTooManyFindings = &Rule{
+	ID:       "baton/too-many-findings",
+	Summary:  "The document has more findings than baton reports (1000); the rest are counted here.",
+	Severity: Warning,
+	Doc: "baton reports at most 1000 findings per document, in document order; this finding, at the first " +
+		"one left out, counts the rest by rule. A document with that many findings is usually not of the " +
+		"kind baton took it for (a list of packet headings in a test file, generated text): fix the first " +
+		"ones, or list the file under `ignore:` in `.baton.yaml`.",
+}
+
+// LimitsAnalyzer declares the two limit rules. It has no work of its own:
+// the registry applies the limits to every document when it holds it.
+var LimitsAnalyzer = &Analyzer{
+	Name:  "limits",
+	Kind:  KindOther,
+	Rules: []*Rule{RuleDocumentTooLarge, RuleTooManyFindings},
+	Run:   func(*Pass) any { return nil },
+}
+
+// tooLargeDocument is the document of a text over MaxDocumentBytes: its
+// text and lines, no syntax tree, kind other.
+func tooLargeDocument(uri, text string, lines *LineIndex) *Document {
+	if lines == nil || !lines.indexes(text) {
+		lines = NewLineIndex(text)
+	}
+	return &Document{URI: uri, Text: text, Lines: lines, Root: ast.NewDocument(), TooLarge: len(text)}
+}
+
+// TooLargeResult is the result for a file of size bytes that was not read
+// because it is over MaxDocumentBytes: the finding alone, on an empty
+// document.
+func (r *Registry) TooLargeResult(uri string, size int64, cfg *Config) *Result {
+	doc := Parse(uri, "")
+	doc.TooLarge = int(min(size, int64(^uint(0)>>1)))
+	return r.tooLarge(doc, cfg)
+}
+
+func (r *Registry) tooLarge(doc *Document, cfg *Config) *Result {
+	res := &Result{Doc: doc, models: map[*Analyzer]any{}}
+	if r.rules[RuleDocumentTooLarge.ID] != RuleDocumentTooLarge {
+		return res
+	}
+	f := Finding{
+		Rule:     RuleDocumentTooLarge.ID,
+		Severity: RuleDocumentTooLarge.Severity,
+		Message:  fmt.Sprintf("this document is %s, over the %d MiB baton analyses: it was not checked", sizeString(doc.TooLarge), MaxDocumentBytes>>20),
+	}
+	if cfg != nil {
+		if s, ok := cfg.Severity[f.Rule]; ok {
+			f.Severity = s
+		}
+	}
+	if f.Severity != Off {
+		res.Findings = []Finding{f}
+	}
+	return res
+}
+
+// capFindings keeps the first MaxFindings findings (sorted) and counts the
+// rest in one finding at the first one left out.
+func (r *Registry) capFindings(findings []Finding, cfg *Config) []Finding {
+	if len(findings) <= MaxFindings || r.rules[RuleTooManyFindings.ID] != RuleTooManyFindings {
+		return findings
+	}
+	sev := RuleTooManyFindings.Severity
+	if s, ok := cfg.Severity[RuleTooManyFindings.ID]; ok {
+		sev = s
+	}
+	rest := findings[MaxFindings:]
+	kept := slices.Clip(findings[:MaxFindings])
+	if sev == Off {
+		return kept
+	}
+	by := map[string]int{}
+	for _, f := range rest {
+		by[f.Rule]++
+	}
+	rules := slices.SortedFunc(maps.Keys(by), func(a, b string) int { return cmp.Or(by[b]-by[a], strings.Compare(a, b)) })
+	var parts []string
+	for _, id := range rules {
+		parts = append(parts, fmt.Sprintf("%d %s", by[id], id))
+	}
+	return append(kept, Finding{
+		Rule:     RuleTooManyFindings.ID,
+		Severity: sev,
+		Span:     Span{rest[0].Span.Start, rest[0].Span.Start},
+		Message:  fmt.Sprintf("%d more findings from here on are not reported (baton reports %d per document): %s", len(rest), MaxFindings, strings.Join(parts, ", ")),
+	})
+}
+
+func sizeString(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+}
