@@ -144,6 +144,7 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 			}
 		}
 	}
+	capNesting(d.Source)
 	d.Root = parseMarkdown(d.Source)
 	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {

@@ -549,3 +549,26 @@ func TestParseEmptyListItemWithCRLF(t *testing.T) {
 		}
 	}
 }
+
+// A line opening more than MaxLineNesting containers keeps the first ones
+// and reads the rest as text, so the parse stays linear.
+func TestParseCapsLineNesting(t *testing.T) {
+	deep := strings.Repeat("- ", 40) + "x\n"
+	doc := analysis.Parse("x.md", deep)
+	depth := 0
+	for n := doc.Root.FirstChild(); n != nil; n = n.FirstChild() {
+		if _, ok := n.(*ast.ListItem); ok {
+			depth++
+		}
+	}
+	if depth != analysis.MaxLineNesting {
+		t.Errorf("nesting %d, want %d", depth, analysis.MaxLineNesting)
+	}
+	if doc.Text != deep {
+		t.Error("the text changed")
+	}
+	shallow := analysis.Parse("x.md", "- > 1. a\n")
+	if _, ok := shallow.Root.FirstChild().(*ast.List); !ok {
+		t.Error("a line under the cap is not parsed as before")
+	}
+}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"maps"
@@ -135,4 +136,77 @@ func sizeString(n int) string {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+}
+
+// MaxLineNesting is the most containers (list items, block quotes) one
+// line opens that goldmark sees: "- - - … x" makes it re-scan the rest of
+// the line at every level (100 KB took 8.7 s). Past it, the next marker is
+// read as text.
+const MaxLineNesting = 32
+
+// capNesting makes the marker that would open a line's container past
+// MaxLineNesting a letter, in the parser's copy of the text: the rest of the
+// line is then a paragraph's text. Offsets do not change.
+func capNesting(src []byte) {
+	for start := 0; start < len(src); {
+		end := start + bytesIndexNL(src[start:])
+		i, depth := start, 0
+		for i < end {
+			j := i
+			for k := 0; k < 3 && j < end && src[j] == ' '; k++ {
+				j++
+			}
+			m := markerEnd(src, j, end)
+			if m < 0 {
+				break
+			}
+			if depth++; depth > MaxLineNesting {
+				src[j] = 'x'
+				break
+			}
+			i = m
+			for i < end && (src[i] == ' ' || src[i] == '\t') {
+				i++
+			}
+		}
+		start = end + 1
+	}
+}
+
+// bytesIndexNL is the length of b's first line (without its '\n').
+func bytesIndexNL(b []byte) int {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return i
+	}
+	return len(b)
+}
+
+// markerEnd returns where a container marker at i ends (just past it), or
+// -1: "-", "*", "+" or "1." / "1)" followed by a space, a tab or the end of
+// the line, or ">".
+func markerEnd(src []byte, i, end int) int {
+	if i >= end {
+		return -1
+	}
+	spaced := func(k int) int {
+		if k == end || src[k] == ' ' || src[k] == '\t' {
+			return k
+		}
+		return -1
+	}
+	switch c := src[i]; {
+	case c == '>':
+		return i + 1
+	case c == '-' || c == '*' || c == '+':
+		return spaced(i + 1)
+	case c >= '0' && c <= '9':
+		k := i
+		for k < end && k-i < 9 && src[k] >= '0' && src[k] <= '9' {
+			k++
+		}
+		if k < end && (src[k] == '.' || src[k] == ')') {
+			return spaced(k + 1)
+		}
+	}
+	return -1
 }
