@@ -46,6 +46,14 @@ func fixtureInputs(t testing.TB) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// And the real packets of the shared corpus, when it is beside the
+	// repository (TestCorpus requires it; a fuzz seed need not).
+	real, _ := filepath.Glob(filepath.Join(corpusDir, "*.md"))
+	for _, name := range real {
+		if b, err := os.ReadFile(name); err == nil {
+			out = append(out, string(b))
+		}
+	}
 	if len(out) == 0 {
 		t.Fatal("no fixture inputs under testdata")
 	}
