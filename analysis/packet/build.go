@@ -29,8 +29,21 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 	}
 	heads := make([]head, 0, len(doc.Headings))
 	started := false
+	var outline []analysis.Heading // the headings enclosing the current one, outermost first
 	for _, h := range doc.Headings {
+		for len(outline) > 0 && outline[len(outline)-1].Level >= h.Level {
+			outline = outline[:len(outline)-1]
+		}
 		i := h.Packet
+		if i >= 0 && nested(outline) {
+			// A packet written under a section of another document (a
+			// specification's "## Packet Contract", a template's "## Final
+			// Stop Message") describes packets: it is not one.
+			i = -1
+		}
+		inner := h
+		inner.Packet = i // so that what lies under a describing heading is nested too
+		outline = append(outline, inner)
 		if i >= 0 {
 			started = true
 		}
@@ -121,6 +134,17 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 		}
 	}
 	return finish(doc, cfg, m, pt)
+}
+
+// nested reports a heading that lies in a section of another document:
+// its nearest enclosing heading is not a packet heading, nor the document's
+// title (a level-1 heading).
+func nested(outline []analysis.Heading) bool {
+	if len(outline) == 0 {
+		return false
+	}
+	parent := outline[len(outline)-1]
+	return parent.Packet < 0 && parent.Level >= 2
 }
 
 // finish reads what the text says of the contract and of the stop.
