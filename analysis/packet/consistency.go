@@ -301,11 +301,17 @@ func gatedSteps(pt *proseText, ph *phrases, body analysis.Span) []string {
 			if x != "before" || !waitsForUser(ph, w[:i]) {
 				continue
 			}
-			j := i + 1
-			for j < len(w) && in(w[j], "i", "we", "the", "agent", "it", "can", "could", "may", "might", "will", "should", "to", "any") {
-				j++
+			// The step: a verb after "I" or "we" ("before I author"), or a
+			// gerund ("before authoring"). A noun ("before the plan
+			// review") names no step.
+			j, subject := i+1, false
+			if in(at(w, j), "i", "we") {
+				j, subject = j+1, true
+				for in(at(w, j), "can", "could", "may", "might", "will", "should", "shall") {
+					j++
+				}
 			}
-			if v := at(w, j); v != "" && !in(v, ",", ";", ":") {
+			if v := at(w, j); v != "" && !in(v, ",", ";", ":") && (subject || strings.HasSuffix(v, "ing")) {
 				out = append(out, stem(v))
 			}
 		}
@@ -340,11 +346,17 @@ func stem(w string) string {
 }
 
 // gated reports a sentence taking a step Why I Stopped says waits for the
-// user.
+// user: its verb, after "will", "I'll", "to" or "then", is a gated one.
 func gated(w, gates []string) bool {
-	for _, x := range w {
-		if len(gates) > 0 && slices.Contains(gates, stem(x)) {
-			return true
+	if len(gates) == 0 {
+		return false
+	}
+	for i, x := range w {
+		prev := at(w, i-1)
+		if in(prev, "will", "shall", "to", "then") || strings.HasSuffix(prev, "'ll") || strings.HasSuffix(prev, "’ll") {
+			if slices.Contains(gates, stem(x)) {
+				return true
+			}
 		}
 	}
 	return false
