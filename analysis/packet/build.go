@@ -29,9 +29,12 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 	}
 	heads := make([]head, 0, len(doc.Headings))
 	started := false
-	var outline []analysis.Heading // the headings enclosing the current one, outermost first
+	// The headings enclosing the current one, outermost first: their levels
+	// only increase, so there are six at most.
+	var encl [6]level
+	outline := encl[:0]
 	for _, h := range doc.Headings {
-		for len(outline) > 0 && outline[len(outline)-1].Level >= h.Level {
+		for len(outline) > 0 && outline[len(outline)-1].level >= h.Level {
 			outline = outline[:len(outline)-1]
 		}
 		i := h.Packet
@@ -41,9 +44,8 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 			// Stop Message") describes packets: it is not one.
 			i = -1
 		}
-		inner := h
-		inner.Packet = i // so that what lies under a describing heading is nested too
-		outline = append(outline, inner)
+		// i, not h.Packet: what lies under a describing heading is nested too.
+		outline = append(outline, level{h.Level, i})
 		if i >= 0 {
 			started = true
 		}
@@ -139,13 +141,17 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 // nested reports a heading that lies in a section of another document:
 // its nearest enclosing heading is not a packet heading, nor the document's
 // title (a level-1 heading).
-func nested(outline []analysis.Heading) bool {
+func nested(outline []level) bool {
 	if len(outline) == 0 {
 		return false
 	}
 	parent := outline[len(outline)-1]
-	return parent.Packet < 0 && parent.Level >= 2
+	return parent.packet < 0 && parent.level >= 2
 }
+
+// level is a heading of the outline: its level, and the packet section it
+// is read as (-1: none).
+type level struct{ level, packet int }
 
 // finish reads what the text says of the contract and of the stop.
 func finish(doc *analysis.Document, cfg *analysis.Config, m *Model, pt *proseText) *Model {

@@ -169,11 +169,14 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 	// (on the user, or on what Why I Stopped says waits for the user); or
 	// held by the packet as a whole, as a reader takes it.
 	if next := p.Section(HappensNext); next != nil {
-		var gates []string
-		if why := p.Section(WhyStopped); why != nil {
-			gates = gatedSteps(pt, ph, why.Body)
+		c.HappensNextSaysHeld, c.Unheld = held(pt, ph, next.Body, nil)
+		// Why I Stopped is read for the steps it gates only when a step
+		// goes ahead: gates only ever hold more steps.
+		if why := p.Section(WhyStopped); why != nil && len(c.Unheld) > 0 {
+			if gates := gatedSteps(pt, ph, why.Body); len(gates) > 0 {
+				c.HappensNextSaysHeld, c.Unheld = held(pt, ph, next.Body, gates)
+			}
 		}
-		c.HappensNextSaysHeld, c.Unheld = held(pt, ph, next.Body, gates)
 		if ph.whole(ListPlaceholder, str(next.Body)) { // "Nothing.": no step is taken
 			c.HappensNextSaysHeld = Fact{Value: true, Spans: []analysis.Span{trimSpan(text, next.Body)}, Why: "What Happens Next says nothing will happen"}
 		}
@@ -263,6 +266,9 @@ func heldByPacket(pt *proseText, p *Packet, need *Section) (Fact, bool) {
 	if need == nil {
 		return Fact{}, false
 	}
+	if b := pt.at(need.Body); !strings.Contains(b, "whether") && !strings.Contains(b, "if ") {
+		return Fact{}, false // the common case: no sentence to read
+	}
 	var w []string
 	for _, s := range sentences(pt, need.Body) {
 		w = appendWords(w[:0], s.Text)
@@ -294,6 +300,9 @@ func asksWhetherToGoOn(w []string) bool {
 // ("Human judgment is required before I author plan.md": author), as the
 // stems of their verbs.
 func gatedSteps(pt *proseText, ph *phrases, body analysis.Span) []string {
+	if !strings.Contains(pt.at(body), "before") {
+		return nil
+	}
 	var out, w []string
 	for _, s := range sentences(pt, body) {
 		w = appendWords(w[:0], s.Text)
