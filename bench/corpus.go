@@ -46,6 +46,11 @@ func packet(r *rand.Rand, minLog, maxLog int) (string, bool) {
 	switch fault {
 	case 0:
 		k := r.IntN(len(sections))
+		if sections[k] == 4 {
+			// Without its Discussion Prompts, a boundary packet is a
+			// well-formed material-work packet: drop What Happens Next.
+			k--
+		}
 		sections = append(sections[:k], sections[k+1:]...)
 	case 1:
 		k := r.IntN(len(sections) - 1)
@@ -59,6 +64,15 @@ func packet(r *rand.Rand, minLog, maxLog int) (string, bool) {
 	for _, s := range sections {
 		fmt.Fprintf(&b, "## %s\n\n", analysis.PacketHeadings[s])
 		start := b.Len()
+		// The random prose of What Needs Your Review reads as a review
+		// request (it has "approve", "option", "verdict" …): a consistent
+		// packet then holds the work and says what response it wants.
+		switch s {
+		case 3:
+			b.WriteString("On approval, I will go on with the plan.\n\n")
+		case 5:
+			b.WriteString("Reply \"approve\" to go ahead, or tell me what to change.\n\n")
+		}
 		for b.Len()-start < per {
 			switch r.IntN(6) {
 			case 0:
@@ -73,7 +87,9 @@ func packet(r *rand.Rand, minLog, maxLog int) (string, bool) {
 		}
 	}
 	if boundary && r.IntN(2) == 0 {
-		b.WriteString("<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->\n")
+		// A blank line after it: a marker on the line before a packet's
+		// first heading belongs to that packet, and a file can hold several.
+		b.WriteString("<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->\n\n")
 	}
 	return b.String(), fault > 1
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -198,5 +199,28 @@ func TestGenerateIsDeterministic(t *testing.T) {
 		if seen[k] == 0 {
 			t.Errorf("no %v in the corpus", k)
 		}
+	}
+}
+
+// TestGoodPacketsAreClean: a packet generated well formed gets no error, and
+// none of the FR-045a consistency findings: the generator writes its review
+// request, its hold and the response it wants as a consistent packet does.
+func TestGoodPacketsAreClean(t *testing.T) {
+	reg := registry(t)
+	c := Generate(600, 5)
+	good := 0
+	for _, f := range c.Files {
+		if f.Kind != analysis.KindPacket || !f.Good {
+			continue
+		}
+		good++
+		for _, fd := range reg.Analyze(analysis.Parse(f.Path, f.Text), nil).Findings {
+			if fd.Severity == analysis.Error || strings.HasPrefix(fd.Rule, "packet/review-") {
+				t.Errorf("%s: generated good, but %s: %s", f.Path, fd.Rule, fd.Message)
+			}
+		}
+	}
+	if good == 0 {
+		t.Fatal("no good packet generated")
 	}
 }

@@ -940,8 +940,9 @@ func TestInsertVerdictMarker(t *testing.T) {
 }
 
 // fixAllPacket has three findings with a safe fix (a level-3 heading, a
-// setext heading, a verdict marker that is not last) and one without (an
-// unconditional next step).
+// setext heading, a verdict marker that is not last) and one without (a
+// What I Need From You that names no response). Its unconditional "I will
+// write the plan." is held: the verdict marker hands the boundary to the user.
 const fixAllPacket = `<!-- SPECREW-VERDICT-BOUNDARY: spec -> plan -->
 
 ### What I Just Did
@@ -967,7 +968,7 @@ I will write the plan.
 
 ## What I Need From You
 
-Reply "approved for plan" or send it back with changes.
+Your verdict on the spec, once you have read it.
 `
 
 const fixAllFixed = `## What I Just Did
@@ -992,7 +993,7 @@ I will write the plan.
 
 ## What I Need From You
 
-Reply "approved for plan" or send it back with changes.
+Your verdict on the spec, once you have read it.
 
 <!-- SPECREW-VERDICT-BOUNDARY: spec -> plan -->
 `
@@ -1003,7 +1004,7 @@ func TestFixAll(t *testing.T) {
 	u := uri.URI("file:///ws/fix-all.md")
 	c.open(u, fixAllPacket)
 	before := c.pull(u)
-	if got := strings.Join(codes(before), ","); !strings.Contains(got, "packet/heading-level") || !strings.Contains(got, "packet/verdict-marker-position") || !strings.Contains(got, "packet/review-not-held") {
+	if got := strings.Join(codes(before), ","); !strings.Contains(got, "packet/heading-level") || !strings.Contains(got, "packet/verdict-marker-position") || !strings.Contains(got, "packet/review-response-missing") {
 		t.Fatalf("findings = %s", got)
 	}
 	whole := protocol.Range{End: protocol.Position{Line: uint32(strings.Count(fixAllPacket, "\n"))}}
@@ -1025,10 +1026,10 @@ func TestFixAll(t *testing.T) {
 		t.Errorf("text after fix-all:\n%s\nwant:\n%s", edited, fixAllFixed)
 	}
 	after := c.relint(u, 2, edited)
-	if got := strings.Join(codes(after), ","); got != "packet/review-not-held" {
+	if got := strings.Join(codes(after), ","); got != "packet/review-response-missing" {
 		t.Errorf("findings after fix-all = %q, want only the one without a safe fix", findings(after))
 	}
-	if got, want := findings(after), findings(withCode(before, "packet/review-not-held")); !slices.Equal(got, want) {
+	if got, want := findings(after), findings(withCode(before, "packet/review-response-missing")); !slices.Equal(got, want) {
 		t.Errorf("the finding without a safe fix changed: %q, was %q", got, want)
 	}
 	// Idempotent: nothing left to fix.

@@ -29,8 +29,23 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 	}
 	heads := make([]head, 0, len(doc.Headings))
 	started := false
+	// The headings enclosing the current one, outermost first: their levels
+	// only increase, so there are six at most.
+	var encl [6]level
+	outline := encl[:0]
 	for _, h := range doc.Headings {
+		for len(outline) > 0 && outline[len(outline)-1].level >= h.Level {
+			outline = outline[:len(outline)-1]
+		}
 		i := h.Packet
+		if i >= 0 && nested(outline) {
+			// A packet written under a section of another document (a
+			// specification's "## Packet Contract", a template's "## Final
+			// Stop Message") describes packets: it is not one.
+			i = -1
+		}
+		// i, not h.Packet: what lies under a describing heading is nested too.
+		outline = append(outline, level{h.Level, i})
 		if i >= 0 {
 			started = true
 		}
@@ -122,6 +137,21 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 	}
 	return finish(doc, cfg, m, pt)
 }
+
+// nested reports a heading that lies in a section of another document:
+// its nearest enclosing heading is not a packet heading, nor the document's
+// title (a level-1 heading).
+func nested(outline []level) bool {
+	if len(outline) == 0 {
+		return false
+	}
+	parent := outline[len(outline)-1]
+	return parent.packet < 0 && parent.level >= 2
+}
+
+// level is a heading of the outline: its level, and the packet section it
+// is read as (-1: none).
+type level struct{ level, packet int }
 
 // finish reads what the text says of the contract and of the stop.
 func finish(doc *analysis.Document, cfg *analysis.Config, m *Model, pt *proseText) *Model {

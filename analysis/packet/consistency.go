@@ -2,6 +2,7 @@ package packet
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
@@ -164,11 +165,25 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 		c.NeedsFromUserStatesResponse.Why = "the packet has no What I Need From You"
 	}
 
-	// What Happens Next: held in words, or every forward action conditional.
+	// What Happens Next: held in words, or every forward action conditional
+	// (on the user, or on what Why I Stopped says waits for the user); or
+	// held by the packet as a whole, as a reader takes it.
 	if next := p.Section(HappensNext); next != nil {
-		c.HappensNextSaysHeld, c.Unheld = held(pt, ph, next.Body)
+		c.HappensNextSaysHeld, c.Unheld = held(pt, ph, next.Body, nil)
+		// Why I Stopped is read for the steps it gates only when a step
+		// goes ahead: gates only ever hold more steps.
+		if why := p.Section(WhyStopped); why != nil && len(c.Unheld) > 0 {
+			if gates := gatedSteps(pt, ph, why.Body); len(gates) > 0 {
+				c.HappensNextSaysHeld, c.Unheld = held(pt, ph, next.Body, gates)
+			}
+		}
 		if ph.whole(ListPlaceholder, str(next.Body)) { // "Nothing.": no step is taken
 			c.HappensNextSaysHeld = Fact{Value: true, Spans: []analysis.Span{trimSpan(text, next.Body)}, Why: "What Happens Next says nothing will happen"}
+		}
+		if !c.HappensNextSaysHeld.Value {
+			if f, ok := heldByPacket(pt, p, need); ok {
+				c.HappensNextSaysHeld, c.Unheld = f, nil
+			}
 		}
 	} else {
 		c.HappensNextSaysHeld.Why = "the packet has no What Happens Next"
@@ -236,8 +251,129 @@ func inAny(s analysis.Span, set map[analysis.Span]bool) bool {
 	return false
 }
 
-// held reads What Happens Next.
-func held(pt *proseText, ph *phrases, body analysis.Span) (Fact, []analysis.Span) {
+// heldByPacket reports a packet that holds its work outside What Happens
+// Next: a verdict marker (the stop hands the boundary to the user, and what
+// happens next is what follows the verdict), or a What I Need From You that
+// leaves it to the user whether the work goes on ("tell me whether to
+// continue").
+func heldByPacket(pt *proseText, p *Packet, need *Section) (Fact, bool) {
+	for _, mk := range p.Markers {
+		if mk.Valid {
+			return Fact{Value: true, Spans: []analysis.Span{mk.Span},
+				Why: "the verdict marker hands the boundary to the user: what happens next waits for the verdict"}, true
+		}
+	}
+	if need == nil {
+		return Fact{}, false
+	}
+	if b := pt.at(need.Body); !strings.Contains(b, "whether") && !strings.Contains(b, "if ") {
+		return Fact{}, false // the common case: no sentence to read
+	}
+	var w []string
+	for _, s := range sentences(pt, need.Body) {
+		w = appendWords(w[:0], s.Text)
+		if asksWhetherToGoOn(w) {
+			return Fact{Value: true, Spans: []analysis.Span{s.Span},
+				Why: "What I Need From You leaves it to the user whether the work goes on"}, true
+		}
+	}
+	return Fact{}, false
+}
+
+// asksWhetherToGoOn: "tell me whether to continue", "whether I should
+// proceed", "if we should go ahead".
+func asksWhetherToGoOn(w []string) bool {
+	for i, x := range w {
+		if x != "whether" && !(x == "if" && in(at(w, i+1), "i", "we")) {
+			continue
+		}
+		for k := i + 1; k <= i+4 && k < len(w); k++ {
+			if in(w[k], "continue", "proceed", "resume") || in(w[k], "go", "carry", "move") && in(at(w, k+1), "on", "ahead") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gatedSteps reads Why I Stopped for the steps it says wait for the user
+// ("Human judgment is required before I author plan.md": author), as the
+// stems of their verbs.
+func gatedSteps(pt *proseText, ph *phrases, body analysis.Span) []string {
+	if !strings.Contains(pt.at(body), "before") {
+		return nil
+	}
+	var out, w []string
+	for _, s := range sentences(pt, body) {
+		w = appendWords(w[:0], s.Text)
+		for i, x := range w {
+			if x != "before" || !waitsForUser(ph, w[:i]) {
+				continue
+			}
+			// The step: a verb after "I" or "we" ("before I author"), or a
+			// gerund ("before authoring"). A noun ("before the plan
+			// review") names no step.
+			j, subject := i+1, false
+			if in(at(w, j), "i", "we") {
+				j, subject = j+1, true
+				for in(at(w, j), "can", "could", "may", "might", "will", "should", "shall") {
+					j++
+				}
+			}
+			if v := at(w, j); v != "" && !in(v, ",", ";", ":") && (subject || strings.HasSuffix(v, "ing")) {
+				out = append(out, stem(v))
+			}
+		}
+	}
+	return out
+}
+
+// waitsForUser: the words say something is required of the user, or waits
+// for their response ("Human judgment is required", "needs your approval").
+func waitsForUser(ph *phrases, w []string) bool {
+	need, user := false, false
+	for i, x := range w {
+		switch {
+		case in(x, "required", "requires", "require", "needed", "needs", "need", "must", "wait", "waits", "waiting"):
+			need = true
+		case in(x, "human", "judgment", "judgement", "you", "your", "user", "operator", "maintainer", "reviewer") || ph.responseAt(w, i):
+			user = true
+		}
+	}
+	return need && user
+}
+
+// stem folds a verb's inflections together: author, authors, authoring and
+// authored; write, writes and writing.
+func stem(w string) string {
+	for _, suf := range []string{"ing", "ed", "es", "s", "e"} {
+		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}
+
+// gated reports a sentence taking a step Why I Stopped says waits for the
+// user: its verb, after "will", "I'll", "to" or "then", is a gated one.
+func gated(w, gates []string) bool {
+	if len(gates) == 0 {
+		return false
+	}
+	for i, x := range w {
+		prev := at(w, i-1)
+		if in(prev, "will", "shall", "to", "then") || strings.HasSuffix(prev, "'ll") || strings.HasSuffix(prev, "’ll") {
+			if slices.Contains(gates, stem(x)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// held reads What Happens Next; gates are the steps Why I Stopped says
+// wait for the user (gatedSteps).
+func held(pt *proseText, ph *phrases, body analysis.Span, gates []string) (Fact, []analysis.Span) {
 	f := Fact{}
 	if locs := pt.find(ListHeld, body); len(locs) > 0 {
 		for _, loc := range locs {
@@ -252,7 +388,7 @@ func held(pt *proseText, ph *phrases, body analysis.Span) (Fact, []analysis.Span
 	for _, s := range sentences(pt, body) {
 		w = appendWords(w[:0], s.Text)
 		switch {
-		case conditionalWords(ph, w):
+		case conditionalWords(ph, w), forward(w) && gated(w, gates):
 			covered = true
 			conditionals++
 			f.Spans = append(f.Spans, s.Span)

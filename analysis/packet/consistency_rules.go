@@ -28,7 +28,20 @@ is a held statement. The quick fix replaces the sentence with one that holds the
 		Doc: `A review request must say exactly what the user should answer (FR-045a: *` + ReasonResponseMissing + `*).
 baton accepts an actionable request (approve, reply, confirm, choose, decide, sign off, send back,
 review, tell me …), a quoted reply such as ` + "`approved for plan`" + `, a list of verdict options, or a
-question. Write the reply you want, e.g. ` + "`Reply \"approve\" or \"send back\" with what to change.`",
+question. Write the reply you want, e.g. ` + "`Reply \"approve\" or \"send back\" with what to change.`" + `
+
+Where specrew's code decides, baton decides the same way. Its validator
+(` + "`extensions/specrew-speckit/validators/handoff-governance-validator.ps1`" + `, ` + "`Test-HasEmptyUserActionSection`" + `)
+takes What I Need From You as stating an action when it holds one of review, approve, confirm, run,
+provide, reply, authorize, sign off, restart or test; each is in baton's ` + "`request`" + ` list, so
+"Next step: restart the session" states the response. baton accepts more, because FR-045a asks
+for the exact response and these state one too: respond, choose, pick, select, decide, answer,
+authorise, send back, tell me, let me know, check, verify, accept, reject, merge, comment, vote,
+discuss, give me, share (specrew's own boundary packets offer "approve as-is, approve with
+instructions, send back, or discuss prompt #N"), a quoted reply, a list of options, a question.
+specrew's whole-text "next step" check (` + "`Test-HasExplicitNextStep`" + `) also counts continue; baton does
+not take "continue" as the user's response: it is the agent's step, and "I'll continue" is one of
+FR-045a's automatic continuations.`,
 	}
 	RulePlaceholder = &analysis.Rule{
 		ID:       "packet/review-placeholder",
@@ -37,7 +50,14 @@ question. Write the reply you want, e.g. ` + "`Reply \"approve\" or \"send back\
 		Doc: `"Nothing", "none", "n/a" or "no action needed" under What I Need From You tells the user no
 answer is expected, while What Needs Your Review asks for one (FR-045a: *` + ReasonResponseMissing + `*).
 State the response wanted instead; or, if nothing really needs review, move the items out of What
-Needs Your Review.`,
+Needs Your Review.
+
+The section is a placeholder when, trimmed of spaces and final punctuation, it is exactly one of
+baton's ` + "`placeholder`" + ` phrases. They hold specrew's (` + "`$placeholderUserActionPhrases`" + ` in
+` + "`extensions/specrew-speckit/validators/handoff-governance-validator.ps1`" + `: nothing yet, no action
+needed, no action required, nothing to do, no further action needed) and add nothing, none, n/a and
+the like, which FR-045a names ("never 'nothing'"). An empty section, which specrew also takes as
+empty, is ` + "`packet/review-response-missing`" + `.`,
 	}
 	RuleNotHeld = &analysis.Rule{
 		ID:       "packet/review-not-held",
@@ -46,9 +66,24 @@ Needs Your Review.`,
 		Doc: `A review request transfers control: What Happens Next must say the work waits for the answer
 (FR-045a: *` + ReasonNotHeld + `*). Say so in words ("held", "paused", "waiting for your reply",
 "will not proceed until …"), or make every next step conditional on the user: "On approval, I
-will …", "If approved, …", "Once you reply, …", "Planning follows on approval." A step that goes
-ahead unconditionally ("I will run the checks and sync the copy") is flagged. The quick fixes make
-that step conditional, or add a sentence that holds the work.`,
+will …", "If approved, …", "Once you reply, …", "After restart, …", "Planning follows on
+approval." A step that goes ahead unconditionally ("I will run the checks and push the branch") is
+flagged. The quick fixes make that step conditional, or add a sentence that holds the work.
+
+The hold is read across the packet, as a person reads it:
+
+- a step that Why I Stopped says waits for the user is held: after "Human judgment is required
+  before I author plan.md", "I will author plan.md" under What Happens Next is what follows the
+  judgment (specrew's valid boundary packet, ` + "`$realPacket`" + ` in ` + "`tests/integration/conformance-detection.tests.ps1`" + `);
+- a packet carrying a valid verdict marker hands the boundary to the user: what happens next is
+  what follows the verdict;
+- a What I Need From You that leaves it to the user whether the work goes on ("tell me whether
+  to continue") holds it (specrew's material-work packet, ` + "`$materialPacket`" + ` in the same test).
+
+specrew computes none of this from text (` + "`Test-ContinuousCoReviewStopPacketConsistency`" + ` takes
+booleans), so the reading is baton's. It follows specrew's vocabulary where there is one: restart
+is the user's action in specrew's validator (` + "`Test-HasEmptyUserActionSection`" + `), so "After restart, …"
+waits for the user.`,
 	}
 	RuleInformationalItem = &analysis.Rule{
 		ID:       "packet/informational-review-item",

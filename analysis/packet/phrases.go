@@ -43,6 +43,7 @@ var DefaultPhrases = map[string][]string{
 		"approval", "approve", "approved", "verdict", "decision", "reply", "response", "answer",
 		"confirmation", "confirm", "confirmed", "sign-off", "sign off", "signoff", "go-ahead", "go ahead",
 		"review", "choice", "input", "feedback", "agreement", "ok", "okay", "instructions", "acceptance",
+		"restart",
 	},
 	ListAutoContinue: {
 		"nothing blocking", "nothing is blocking", "nothing required", "nothing is required",
@@ -62,6 +63,7 @@ var DefaultPhrases = map[string][]string{
 		"approve", "reply", "respond", "confirm", "choose", "pick", "select", "decide", "answer", "provide",
 		"authorize", "authorise", "sign off", "send back", "run", "test", "review", "tell me", "let me know",
 		"check", "verify", "accept", "reject", "merge", "comment", "vote", "discuss", "give me", "share",
+		"restart",
 	},
 	ListInformational: {
 		"fyi", "note:", "for your information", "informational", "for information only", "no action needed",

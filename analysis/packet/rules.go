@@ -31,7 +31,15 @@ matter names ` + "`from_boundary`/`to_boundary`" + `.
 The finding sits on the section the missing one should come before. Add the section there, with
 its heading written as ` + "`## <title>`" + `. The quick fix inserts it, except before the first heading of a
 packet that follows one lacking the same section: a packet starts at a heading the packet before
-already has, so the inserted heading would end that packet instead.`,
+already has, so the inserted heading would end that packet instead.
+
+Packet headings written under a section of another document (their nearest enclosing heading is
+neither a packet heading nor the document's level-1 title) describe packets rather than make one:
+a specification's ` + "`## Human Re-entry Packet Contract`" + ` with ` + "`### What I just did`" + ` under it, a
+template's ` + "`## Final Stop Message`" + `. baton reads no packet there, so they get no packet finding and
+no fix. (specrew's validator finds the headings at any level, ` + "`Get-InteractionModelSectionMap`" + ` in
+` + "`extensions/specrew-speckit/scripts/shared-governance.ps1`" + `, but it only reads an agent's response,
+never a document that describes one.)`,
 	}
 	RuleLegacyShape = &analysis.Rule{
 		ID:       "packet/legacy-shape",
@@ -43,7 +51,13 @@ and **What Happens Next** (what the agent will do, held until the user answers),
 consistency of a review request can be checked.
 
 baton reports the legacy shape once instead of each missing section. Add the two sections
-between Why I Stopped and What I Need From You.`,
+between Why I Stopped and What I Need From You.
+
+specrew decides this one: its validator (` + "`extensions/specrew-speckit/validators/handoff-governance-validator.ps1`" + `,
+` + "`Test-UsesStopMessageFormat`" + ` and ` + "`Get-MissingFivePartStopContextSections`" + `) gives the same shape
+` + "`soft-warning.incomplete-five-part-stop-context`" + `, a warning that does not fail the stop. Its own
+passing legacy fixtures (` + "`tests/*/fixtures/016-substantive-interaction-model/navigation/`" + `) pass
+with that warning, and baton warns on them as it does.`,
 	}
 	RuleDuplicateSection = &analysis.Rule{
 		ID:       "packet/duplicate-section",

@@ -138,8 +138,13 @@ func (p *phrases) responseFrom(w []string, i int, x string) bool {
 	return false
 }
 
+// userVerbs are what "once you …" waits on: the user's responses, and the
+// actions specrew's validator counts as the user's (run, test, restart,
+// provide, authorize: handoff-governance-validator.ps1,
+// Test-HasEmptyUserActionSection).
 var userVerbs = []string{"approve", "reply", "respond", "confirm", "agree", "decide", "answer", "sign", "say",
-	"give", "choose", "pick", "accept", "tell", "okay", "ok", "review", "send", "let"}
+	"give", "choose", "pick", "accept", "tell", "okay", "ok", "review", "send", "let",
+	"run", "test", "restart", "provide", "authorize", "authorise"}
 
 // conditional reports whether a sentence waits for the user: "On approval,
 // I will …", "… once you reply", "after your verdict", "I'll proceed only
