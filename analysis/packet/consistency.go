@@ -433,7 +433,7 @@ func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
 	items := 0
 	for start := body.Start; ; { // each line, as the text breaks them
 		end := body.End
-		if k := strings.IndexByte(pt.text[start:body.End], '\n'); k >= 0 {
+		if k := nextBreak(pt.text[start:body.End]); k >= 0 {
 			end = start + k
 		}
 		if itemMarker(text[start:end], pt.text[start:end]) > 0 {

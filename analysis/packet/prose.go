@@ -354,7 +354,7 @@ func sentences(pt *proseText, span analysis.Span) []sentence {
 	start := span.Start
 	for lineStart := span.Start; lineStart <= span.End; {
 		i := span.End
-		if k := strings.IndexByte(src[lineStart:span.End], '\n'); k >= 0 {
+		if k := nextBreak(src[lineStart:span.End]); k >= 0 {
 			i = lineStart + k
 		}
 		// text[lineStart:i] is a line
@@ -404,6 +404,21 @@ func bytesTrim(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// nextBreak is the index of the first line break in s: a '\n' (a CRLF's
+// '\n'), or a CR on its own, which ends a line in CommonMark too; -1 when
+// there is none.
+func nextBreak(s string) int {
+	k := strings.IndexByte(s, '\n')
+	lim := k
+	if lim < 0 {
+		lim = len(s)
+	}
+	if r := strings.IndexByte(s[:lim], '\r'); r >= 0 && r != k-1 {
+		return r
+	}
+	return k
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
