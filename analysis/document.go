@@ -224,7 +224,7 @@ func parseFrontMatter(text string) *FrontMatter {
 			if err := yaml.Unmarshal([]byte(text[bodyStart:off]), &node); err != nil {
 				fm.Err = err
 			} else if fm.Node = &node; len(node.Content) > 0 {
-				if err := node.Decode(&data); err != nil {
+				if data, err = decodeMapping(&node); err != nil {
 					fm.Err = err
 				} else {
 					fm.Data = data
