@@ -58,25 +58,11 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 		// message, and applying it would corrupt the text.
 		return fmt.Errorf("didChange for %s: version %d is not newer than %d", u, p.TextDocument.Version, d.version)
 	}
-	text, lines := d.text, d.lines
-	for i, ch := range p.ContentChanges {
-		switch ch := ch.(type) {
-		case *protocol.TextDocumentContentChangeWholeDocument:
-			text = ch.Text
-		case *protocol.TextDocumentContentChangePartial:
-			var exact bool
-			var err error
-			text, exact, err = applyChange(text, lines, s.enc, ch.Range, ch.Text)
-			if err != nil {
-				return fmt.Errorf("didChange for %s: change %d: %w", u, i, err)
-			}
-			if !exact {
-				s.log.Warn("change range outside the document; clamped", "uri", u, "range", ch.Range)
-			}
-		default:
-			return fmt.Errorf("didChange for %s: change %d has no text", u, i)
-		}
-		lines = analysis.NewLineIndex(text) // the next change's positions refer to this text
+	text, lines, err := applyChanges(d.text, d.lines, s.enc, p.ContentChanges, func(r protocol.Range) {
+		s.log.Warn("change range outside the document; clamped", "uri", u, "range", r)
+	})
+	if err != nil {
+		return fmt.Errorf("didChange for %s: %w", u, err)
 	}
 	d.text, d.lines, d.version, d.received, d.applied = text, lines, p.TextDocument.Version, received, time.Now()
 	s.scheduleLocked(u, d)
@@ -109,6 +95,58 @@ func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	return s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
+}
+
+// applyChanges applies a didChange's changes in order, each at positions
+// of the text the ones before it made. Nothing is applied when one is
+// malformed: the document keeps its last good version. A run of partial
+// changes is applied in place (analysis.TextEditor): one copy of the text,
+// not one per change.
+func applyChanges(text string, lines *analysis.LineIndex, enc analysis.Encoding, changes []protocol.TextDocumentContentChangeEvent, clamped func(protocol.Range)) (string, *analysis.LineIndex, error) {
+	var ed *analysis.TextEditor
+	flush := func() {
+		if ed != nil {
+			text, lines = ed.Result()
+			ed = nil
+		}
+	}
+	for i, ch := range changes {
+		switch ch := ch.(type) {
+		case *protocol.TextDocumentContentChangeWholeDocument:
+			ed = nil
+			text, lines = ch.Text, analysis.NewLineIndex(ch.Text)
+		case *protocol.TextDocumentContentChangePartial:
+			if len(changes) == 1 {
+				// The common case, one keystroke: a copy with the change.
+				t, exact, err := applyChange(text, lines, enc, ch.Range, ch.Text)
+				if err != nil {
+					return "", nil, fmt.Errorf("change %d: %w", i, err)
+				}
+				if !exact {
+					clamped(ch.Range)
+				}
+				text, lines = t, analysis.NewLineIndex(t)
+				continue
+			}
+			if ed == nil {
+				ed = analysis.NewTextEditor(text, lines)
+			}
+			start, ok1 := ed.Offset(position(ch.Range.Start), enc)
+			end, ok2 := ed.Offset(position(ch.Range.End), enc)
+			if end < start {
+				r := ch.Range
+				return "", nil, fmt.Errorf("change %d: range %d:%d-%d:%d ends before it starts", i, r.Start.Line, r.Start.Character, r.End.Line, r.End.Character)
+			}
+			if !ok1 || !ok2 {
+				clamped(ch.Range)
+			}
+			ed.Replace(start, end, ch.Text)
+		default:
+			return "", nil, fmt.Errorf("change %d has no text", i)
+		}
+	}
+	flush()
+	return text, lines, nil
 }
 
 // applyChange replaces a range of text, given in enc, by newText. A range
