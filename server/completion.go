@@ -53,7 +53,11 @@ func (s *Server) completion(ctx context.Context, p *protocol.CompletionParams) (
 	if items := s.workflowCompletion(snap, off); items != nil {
 		return items, nil
 	}
-	if items := ledgerPaths(snap.res, off, prefix, edit, start); items != nil {
+	if items, more := ledgerPaths(snap.res, off, prefix, edit, start); items != nil {
+		if more {
+			// Typing more narrows the list: ask again then.
+			return &protocol.CompletionList{IsIncomplete: true, Items: items}, nil
+		}
 		return items, nil
 	}
 	t := strings.TrimLeft(prefix, " ")
@@ -105,35 +109,44 @@ func missingSections(res *analysis.Result, off int) []string {
 	return out
 }
 
+// maxPathItems is the most ledger paths one completion offers; with more,
+// the list is marked incomplete and typing narrows it.
+const maxPathItems = 200
+
 // ledgerPaths offers, in an item of a handoff document's ## Files, the
-// paths of the session's read ledger not listed yet: after "- `" it
-// completes the path and closes the backtick.
-func ledgerPaths(res *analysis.Result, off int, prefix string, edit func(int, string) protocol.CompletionItemTextEdit, lineStart int) protocol.CompletionItemSlice {
+// paths of the session's read ledger not listed yet that hold what was
+// typed after "- `" (any case): it completes the path and closes the
+// backtick. more is true when there were more than maxPathItems.
+func ledgerPaths(res *analysis.Result, off int, prefix string, edit func(int, string) protocol.CompletionItemTextEdit, lineStart int) (items protocol.CompletionItemSlice, more bool) {
 	hm, _ := res.Model(handoff.Analyzer).(*handoff.Model)
 	if hm == nil || hm.Lookup == nil || hm.Lookup.Ledger == nil {
-		return nil
+		return nil, false
 	}
 	sec := hm.Doc.SectionAt(off)
 	if sec == nil || sec.Name != handoff.Files {
-		return nil
+		return nil, false
 	}
 	t := strings.TrimLeft(prefix, " ")
 	if !strings.HasPrefix(t, "- `") || strings.Count(t, "`") != 1 {
-		return nil
+		return nil, false
 	}
 	from := lineStart + len(prefix) - len(t) + len("- `")
+	typed := strings.ToLower(t[len("- `"):])
 	listed := map[string]bool{}
 	for _, it := range hm.Doc.Items(handoff.Files) {
 		listed[it.Path] = true
 	}
 	var paths []string
 	for p := range hm.Lookup.Ledger.Paths {
-		if !listed[p] && p != "." {
+		if !listed[p] && p != "." && (typed == "" || strings.Contains(strings.ToLower(p), typed)) {
 			paths = append(paths, p)
 		}
 	}
 	sort.Strings(paths)
-	items := protocol.CompletionItemSlice{}
+	if len(paths) > maxPathItems {
+		paths, more = paths[:maxPathItems], true
+	}
+	items = protocol.CompletionItemSlice{}
 	for _, p := range paths {
 		items = append(items, protocol.CompletionItem{
 			Label: p, Kind: protocol.CompletionItemKindFile,
@@ -141,5 +154,5 @@ func ledgerPaths(res *analysis.Result, off int, prefix string, edit func(int, st
 			TextEdit: edit(from, p+"`: "),
 		})
 	}
-	return items
+	return items, more
 }
