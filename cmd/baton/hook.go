@@ -12,20 +12,34 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
-	"github.com/baton-md/baton/analysis/suite"
 )
 
 // The Stop hook: Claude Code runs it when the agent is about to stop, with
-// a JSON description on standard input. baton lints the agent's last
-// message as a stop packet and, when a review request is inconsistent or a
-// packet is demanded and malformed, blocks the stop with a reason telling
-// the agent what to fix. It never loops (a bounded number of blocks per
-// session, reset by a stop it did not cause) and fails open: on its own
-// errors it lets the stop through and says why on standard error.
+// a JSON description on standard input. In a specrew project it blocks the
+// stops specrew's stop provider blocks
+// (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1 at
+// alonf/specrew acbb4366), and no others:
+//
+//   - at a pending boundary (stopintent.State.Crossing), a message without
+//     that crossing's exact verdict marker: the reason asks for the six
+//     sections and names the marker;
+//   - after material work (files changed or commits made since the turn's
+//     baseline, see turn.go, or a long investigation), a message without the
+//     packet (four of the six section headings): the reason asks for the
+//     five-part packet. A continue marker with an authorized phase gets a
+//     continuation directive instead (bounded by the loop guard), and an
+//     intermediate marker lets the stop through.
+//
+// Conversation is never blocked. With --lint a message that breaks baton's
+// rules (errors) is blocked too, in any project. It never loops (a bounded
+// number of blocks per session, reset by a stop it did not cause) and fails
+// open: on its own errors it lets the stop through and says why on
+// standard error.
 
 // hookInput is what Claude Code sends a Stop hook.
 type hookInput struct {
@@ -45,16 +59,19 @@ type hookDecision struct {
 
 const defaultMaxBlocks = 3
 
+const hookUsage = "usage: baton hook claude-stop [--max-blocks N] [--lint] [--require-packet] [--state-dir DIR]\n       baton hook claude-prompt [--require-packet] [--state-dir DIR]"
+
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "claude-stop" {
-		fmt.Fprintln(stderr, "usage: baton hook claude-stop [--max-blocks N] [--require-packet] [--state-dir DIR]")
+	if len(args) == 0 || (args[0] != "claude-stop" && args[0] != "claude-prompt") {
+		fmt.Fprintln(stderr, hookUsage)
 		return exitUsage
 	}
-	fl := flag.NewFlagSet("hook claude-stop", flag.ContinueOnError)
+	fl := flag.NewFlagSet("hook "+args[0], flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	maxBlocks := fl.Int("max-blocks", defaultMaxBlocks, "block at most this many times in a row in one session")
-	requirePacket := fl.Bool("require-packet", false, "demand a packet at every real stop, even outside a specrew project")
-	counterDir := fl.String("state-dir", "", "where the per-session block count is kept (default: the user cache folder)")
+	lint := fl.Bool("lint", false, "also block a message that breaks baton's rules (errors), in any project")
+	requirePacket := fl.Bool("require-packet", false, "demand the packet after material work in any Git project, not only a specrew one")
+	counterDir := fl.String("state-dir", "", "where the hook keeps its per-session state (default: the user cache folder)")
 	if err := fl.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -74,6 +91,22 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return failOpen("the hook input is not JSON: %v", err)
 	}
+	counter := blockCounter{dir: *counterDir, session: in.SessionID}
+	if args[0] == "claude-prompt" {
+		// The start of a turn (UserPromptSubmit): what the tree holds now is
+		// not this turn's work.
+		if root := materialRoot(in.Cwd, *requirePacket); root != "" {
+			if snap, err := takeSnapshot(root); err == nil {
+				t := counter.loadTurn(root)
+				snap.Event = "UserPromptSubmit"
+				t.Baseline = snap
+				if err := counter.saveTurn(root, t); err != nil {
+					fmt.Fprintf(stderr, "baton hook: keep the turn baseline: %v\n", err)
+				}
+			}
+		}
+		return exitOK
+	}
 	msg := in.LastAssistantMessage
 	if strings.TrimSpace(msg) == "" {
 		if in.TranscriptPath == "" {
@@ -88,7 +121,6 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
-	counter := blockCounter{dir: *counterDir, session: in.SessionID}
 	if !in.StopHookActive {
 		counter.reset() // a stop this hook did not cause: start counting afresh
 	} else if n := counter.get(); n >= *maxBlocks {
@@ -96,79 +128,233 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failOpen("already blocked %d times in a row in session %s (--max-blocks)", n, in.SessionID)
 	}
 
-	reasons := hookReasons(msg, in.Cwd, *requirePacket)
-	if len(reasons) == 0 {
+	d, err := decideStop(in, msg, counter, *lint, *requirePacket)
+	if err != nil {
+		return failOpen("%v", err)
+	}
+	for _, w := range d.warnings {
+		fmt.Fprintf(stderr, "baton hook: %s\n", w)
+	}
+	if d.reason == "" {
 		return exitOK
 	}
 	counter.add()
-	reason := "baton: this stop message does not meet the stop contract. Fix it and stop again:\n- " + strings.Join(reasons, "\n- ")
 	enc := json.NewEncoder(stdout)
-	if err := enc.Encode(hookDecision{Decision: "block", Reason: reason}); err != nil {
+	if err := enc.Encode(hookDecision{Decision: "block", Reason: d.reason}); err != nil {
 		return failOpen("write the decision: %v", err)
 	}
 	return exitOK
 }
 
-// hookReasons lints the message and returns what must be fixed, one line
-// each, or nothing when the stop may go through.
-func hookReasons(msg, cwd string, requirePacket bool) []string {
-	env := analysis.Env{}
-	specrew := false
+// materialRoot is the project whose Git state decides material work: the
+// specrew workspace above cwd, or with --require-packet the Git work tree.
+func materialRoot(cwd string, requirePacket bool) string {
 	if root := specrewRootAbove(cwd); root != "" {
-		env[stopintent.EnvWorkspace] = stopintent.NewWorkspace(root).State("")
-		specrew = true
+		return root
 	}
-	doc := analysis.Parse("last-message.md", msg)
-	res := suite.Registry().AnalyzeEnv(doc, nil, env)
-	var out []string
+	if requirePacket && cwd != "" {
+		if top, err := gitOut(cwd, "rev-parse", "--show-toplevel"); err == nil {
+			return strings.TrimSpace(top)
+		}
+	}
+	return ""
+}
+
+// stopDecision is the hook's answer: a reason to block ("" lets the stop
+// through), and what to say on standard error.
+type stopDecision struct {
+	reason   string
+	warnings []string
+}
+
+// The section headings specrew's provider looks for
+// ($SpecrewReentryHeaders): four of them anywhere in the message are a
+// rendered packet (Test-SpecrewReentryPacketPresent).
+var reentryHeadings = []string{"What I Just Did", "Why I Stopped", "What Needs Your Review", "What Happens Next", "Discussion Prompts", "What I Need From You"}
+
+func packetPresent(msg string) bool {
+	hits := 0
+	low := strings.ToLower(msg)
+	for _, h := range reentryHeadings {
+		if strings.Contains(low, strings.ToLower(h)) {
+			hits++
+		}
+	}
+	return hits >= 4
+}
+
+var verdictMarker = regexp.MustCompile(`(?i)<!--\s*SPECREW-VERDICT-BOUNDARY:\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:->|→|\bto\b)\s*([A-Za-z][A-Za-z0-9-]*)\s*-->`)
+
+// hasCrossingMarker reports a verdict marker for exactly this crossing.
+func hasCrossingMarker(msg string, c *stopintent.Crossing) bool {
+	for _, m := range verdictMarker.FindAllStringSubmatch(msg, -1) {
+		if stopintent.NormalizeBoundary(m[1]) == c.From && stopintent.NormalizeBoundary(m[2]) == c.To {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	sixSections  = "## What I Just Did / ## Why I Stopped / ## What Needs Your Review / ## What Happens Next / ## Discussion Prompts / ## What I Need From You"
+	fiveSections = "## What I Just Did / ## Why I Stopped / ## What Needs Your Review / ## What Happens Next / ## What I Need From You"
+)
+
+// decideStop applies specrew's stop policy, and baton's rules with --lint.
+func decideStop(in hookInput, msg string, counter blockCounter, lint, requirePacket bool) (stopDecision, error) {
+	var d stopDecision
+	specrewRoot := specrewRootAbove(in.Cwd)
+	session := ""
+	if in.SessionID != "" {
+		session = stopintent.SessionDir("claude", in.SessionID)
+	}
+	env, err := newStopEnv(in.Cwd, filepath.Join(in.Cwd, "last-message.md"), specrewRoot, session)
+	if err != nil {
+		return d, fmt.Errorf("read .baton.yaml: %w", err)
+	}
+	// Like specrew's provider, the hook tracks no async work: nothing is in
+	// flight but what an intermediate marker declares.
+	env.env[stopintent.EnvOverrides] = map[string]stopintent.Tri{stopintent.InInFlight: stopintent.False, stopintent.InKnownTerminal: stopintent.False}
+	doc, res := env.analyze("last-message.md", msg)
+	var findings []string
 	for _, f := range res.Findings {
 		blocking := f.Severity == analysis.Error && (strings.HasPrefix(f.Rule, "packet/") || strings.HasPrefix(f.Rule, "stopintent/")) ||
 			f.Rule == stopintent.RuleNearMiss.ID || f.Rule == stopintent.RuleInertContinue.ID
 		if blocking {
 			p := doc.Lines.Position(f.Span.Start, analysis.UTF8)
-			out = append(out, fmt.Sprintf("line %d: %s (%s)", p.Line+1, f.Message, f.Rule))
+			findings = append(findings, fmt.Sprintf("line %d: %s (%s)", p.Line+1, f.Message, f.Rule))
 		}
 	}
-	si, _ := res.Model(stopintent.Analyzer).(*stopintent.Model)
-	hasPacket := false
-	if si != nil {
-		for _, st := range si.Stops {
-			hasPacket = hasPacket || st.Packet != nil
-		}
+	reasons := stopPolicy(env, specrewRoot, in, msg, res, counter, requirePacket, &d)
+	switch {
+	case lint || len(reasons) > 0:
+		reasons = append(reasons, findings...)
+	case len(findings) > 0:
+		d.warnings = append(d.warnings, "not blocking (specrew's stop provider would not), but the message breaks baton's rules:\n  "+strings.Join(findings, "\n  "))
 	}
-	if !hasPacket && (specrew || requirePacket) {
-		// A real stop hands control back with a packet; a message that may
-		// be real and is not a packet is blocked only when real is certain.
-		if si == nil || len(si.Stops) == 0 || si.Stops[0].Class.Outcome == stopintent.Real {
-			reason := "no current-turn continue marker with authorization, no async in flight, and no other trigger"
-			if si != nil && len(si.Stops) > 0 {
-				reason = si.Stops[0].Class.Possible[0].Reason
-			}
-			out = append(out, "this is a real stop ("+reason+") and needs a packet: ## What I Just Did, ## Why I Stopped, ## What Needs Your Review, ## What Happens Next, ## What I Need From You (and ## Discussion Prompts at a lifecycle boundary); or declare <!-- SPECREW-STOP-INTENT: continue --> if authorized work remains")
-		}
+	if len(reasons) > 0 {
+		d.reason = "baton: this stop does not meet the stop contract. Fix it and stop again:\n- " + strings.Join(reasons, "\n- ")
 	}
-	return out
+	return d, nil
 }
 
-func specrewRootAbove(dir string) string {
-	if dir == "" {
-		return ""
+// stopPolicy is the provider's block decision: a pending boundary without
+// its marker, or material work without the packet.
+func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res *analysis.Result, counter blockCounter, requirePacket bool, d *stopDecision) []string {
+	st := env.state
+	if specrewRoot != "" && st.BoundaryPending.Value == stopintent.True && st.Crossing != nil {
+		if hasCrossingMarker(msg, st.Crossing) {
+			advanceBaseline(counter, specrewRoot, nil, d)
+			return nil
+		}
+		c := st.Crossing
+		return []string{fmt.Sprintf("a lifecycle boundary is pending (%s), and your message does not carry the verdict marker for the %s -> %s crossing. Render the six-section packet (%s), every artifact reference a file:/// URL, and make this its last line: %s",
+			st.BoundaryPending.Note, c.From, c.To, sixSections, c.Marker())}
 	}
-	for d := filepath.Clean(dir); ; {
-		if fi, err := os.Stat(filepath.Join(d, ".specrew")); err == nil && fi.IsDir() {
-			return d
+	root := materialRoot(in.Cwd, requirePacket)
+	if root == "" {
+		return nil
+	}
+	material, err := materialStop(counter, root, in.TranscriptPath)
+	if err != nil {
+		d.warnings = append(d.warnings, "no material-work check: "+err.Error())
+		return nil
+	}
+	if material.key == "" {
+		advanceBaseline(counter, root, material.snap, d)
+		return nil
+	}
+	if packetPresent(msg) {
+		t := counter.loadTurn(root)
+		t.Satisfied = material.key
+		t.Baseline = material.snap
+		t.Continue.Key, t.Continue.Count = "", 0
+		if err := counter.saveTurn(root, t); err != nil {
+			d.warnings = append(d.warnings, "keep the turn baseline: "+err.Error())
 		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
+		return nil
+	}
+	outcome := stopintent.Real
+	if si, _ := res.Model(stopintent.Analyzer).(*stopintent.Model); si != nil && len(si.Stops) > 0 {
+		outcome = si.Stops[len(si.Stops)-1].Class.Outcome
+	}
+	switch outcome {
+	case stopintent.Intermediate:
+		return nil // owned async work is in flight: the turn ends and resumes when it completes
+	case stopintent.Continue:
+		t := counter.loadTurn(root)
+		if key := "continue|" + material.key; t.Continue.Key != key {
+			t.Continue.Key, t.Continue.Count = key, 0
 		}
-		d = parent
+		if t.Continue.Count < stopintent.LoopGuardLimit {
+			t.Continue.Count++
+			if err := counter.saveTurn(root, t); err != nil {
+				d.warnings = append(d.warnings, "cannot count the continues ("+err.Error()+"), so no continuation directive")
+				return nil
+			}
+			return []string{"continuation directive: your last message declared the continue marker while an already-authorized in-phase workflow still has remaining work. Perform the next authorized action now, then stop again. Do not render a status packet; this is an internal continuation, not a hand-back."}
+		}
+	}
+	return []string{fmt.Sprintf("this stop followed %s, but your message does not render the non-boundary context packet. Render the five-part packet (%s), every artifact reference a file:/// URL, then stop again. This is not a boundary stop: write no SPECREW-VERDICT-BOUNDARY marker.", material.what, fiveSections)}
+}
+
+type materialSignal struct {
+	key  string // the material surface; "" when the stop owes nothing
+	what string // what made it material, for the reason
+	snap *turnSnapshot
+}
+
+// materialStop decides whether the stop followed material work since the
+// baseline, as the provider's material and long-turn lanes do.
+func materialStop(counter blockCounter, root, transcript string) (materialSignal, error) {
+	var m materialSignal
+	cur, err := takeSnapshot(root)
+	if err != nil {
+		return m, err
+	}
+	m.snap = cur
+	t := counter.loadTurn(root)
+	base := t.Baseline
+	if base == nil {
+		base = degradedBaseline(cur)
+	}
+	delta := compareSnapshots(root, base, cur)
+	if delta.Material && delta.Key != t.Satisfied {
+		m.key = delta.Key
+		m.what = fmt.Sprintf("material work (%d changed file(s), %d new commit(s))", len(delta.Paths), delta.Commits)
+		return m, nil
+	}
+	if long, key := longTurn(transcript); long && key != t.Satisfied {
+		m.key = key
+		m.what = fmt.Sprintf("a long investigation (%d or more assistant steps since your last message)", longTurnEntries)
+	}
+	return m, nil
+}
+
+// advanceBaseline records that the stop discharged what was owed: the next
+// delta is measured from now.
+func advanceBaseline(counter blockCounter, root string, snap *turnSnapshot, d *stopDecision) {
+	if snap == nil {
+		var err error
+		if snap, err = takeSnapshot(root); err != nil {
+			return
+		}
+	}
+	t := counter.loadTurn(root)
+	snap.Event = "Stop"
+	t.Baseline = snap
+	t.Continue.Key, t.Continue.Count = "", 0
+	if err := counter.saveTurn(root, t); err != nil {
+		d.warnings = append(d.warnings, "keep the turn baseline: "+err.Error())
 	}
 }
 
 // lastAssistantMessage reads a Claude Code transcript (JSONL) and returns
-// the text of the last assistant turn: the assistant entries after the
-// last user entry, text blocks joined.
+// the last message the agent wrote: the text of the last assistant entry
+// that has text (its text blocks joined by a blank line), after the last
+// message of a person. Earlier entries of the turn (text said before a tool
+// call) are not part of it, so line numbers in a reason are the message's
+// own; specrew's provider reads the same entry.
 func lastAssistantMessage(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -191,7 +377,9 @@ func lastAssistantMessage(path string) (string, error) {
 			if json.Unmarshal(line, &e) == nil {
 				switch {
 				case e.Type == "assistant" || e.Message.Role == "assistant":
-					texts = append(texts, contentText(e.Message.Content)...)
+					if t := contentText(e.Message.Content); len(t) > 0 {
+						texts = t
+					}
 				case (e.Type == "user" || e.Message.Role == "user") && !isToolResult(e.Message.Content) && !e.IsMeta && !hookPrompt(e.Message.Content):
 					texts = nil // a person's message starts a new turn; tool results and hook text don't
 				}
