@@ -13,10 +13,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/config"
 )
 
 // The Stop hook: Claude Code runs it when the agent is about to stop, with
@@ -128,6 +131,9 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failOpen("already blocked %d times in a row in session %s (--max-blocks)", n, in.SessionID)
 	}
 
+	if counter.duplicate(fireIdentity(in, msg, counter.get(), args)) {
+		return exitOK
+	}
 	d, err := decideStop(in, msg, counter, *lint, *requirePacket)
 	if err != nil {
 		return failOpen("%v", err)
@@ -138,7 +144,9 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if d.reason == "" {
 		return exitOK
 	}
-	counter.add()
+	if err := counter.add(); err != nil {
+		return failOpen("cannot keep the block count: %v", err)
+	}
 	enc := json.NewEncoder(stdout)
 	if err := enc.Encode(hookDecision{Decision: "block", Reason: d.reason}); err != nil {
 		return failOpen("write the decision: %v", err)
@@ -158,6 +166,54 @@ func materialRoot(cwd string, requirePacket bool) string {
 		}
 	}
 	return ""
+}
+
+// dedupWindow is how long a fire is remembered: a second delivery of the
+// same stop within it is answered once, as specrew's provider does
+// ($SpecrewFireDedupWindowSec, 145 IDEMP-1).
+const dedupWindow = 60 * time.Second
+
+// fireIdentity names one observable stop: the hook's arguments, the
+// message, the session's block count and whether this hook caused the stop,
+// the configuration and the lifecycle state. A forced re-render after a
+// block differs in its count, so only a true duplicate delivery matches.
+func fireIdentity(in hookInput, msg string, count int, args []string) string {
+	parts := append([]string{in.Cwd, in.SessionID, msg, strconv.FormatBool(in.StopHookActive), strconv.Itoa(count)}, args...)
+	if path, err := config.Discover(in.Cwd); err == nil && path != "" {
+		b, _ := os.ReadFile(path)
+		parts = append(parts, string(b))
+	}
+	if root := specrewRootAbove(in.Cwd); root != "" {
+		ctx, _ := os.ReadFile(filepath.Join(root, ".specrew", "start-context.json"))
+		parts = append(parts, string(ctx))
+	}
+	return hashText(strings.Join(parts, "\x00"))
+}
+
+// specrewBlockCount is how many times in a row specrew's own provider has
+// blocked for this crossing (its conformance-stop-block.json, keyed
+// "<working>|<last authorized>"), so that baton releases the stop when
+// specrew's cap does.
+func specrewBlockCount(root, sessionDir string, c *stopintent.Crossing) int {
+	paths := []string{filepath.Join(root, ".specrew", "runtime", "conformance-stop-block.json")}
+	if sessionDir != "" {
+		paths = append(paths, filepath.Join(root, ".specrew", "runtime", "conformance-sessions", sessionDir, "stop-block.json"))
+	}
+	most := 0
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var rec struct {
+			Key   string `json:"key"`
+			Count int    `json:"count"`
+		}
+		if json.Unmarshal(bytes.TrimPrefix(b, []byte("\uFEFF")), &rec) == nil && rec.Key == c.Working+"|"+c.LastAuthorized {
+			most = max(most, rec.Count)
+		}
+	}
+	return most
 }
 
 // stopDecision is the hook's answer: a reason to block ("" lets the stop
@@ -248,6 +304,10 @@ func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res 
 			return nil
 		}
 		c := st.Crossing
+		if n := specrewBlockCount(specrewRoot, env.session, c); n >= defaultMaxBlocks {
+			d.warnings = append(d.warnings, fmt.Sprintf("specrew's provider has already blocked this %s -> %s crossing %d times in a row; not blocking again", c.From, c.To, n))
+			return nil
+		}
 		return []string{fmt.Sprintf("a lifecycle boundary is pending (%s), and your message does not carry the verdict marker for the %s -> %s crossing. Render the six-section packet (%s), every artifact reference a file:/// URL, and make this its last line: %s",
 			st.BoundaryPending.Note, c.From, c.To, sixSections, c.Marker())}
 	}
@@ -351,10 +411,11 @@ func advanceBaseline(counter blockCounter, root string, snap *turnSnapshot, d *s
 
 // lastAssistantMessage reads a Claude Code transcript (JSONL) and returns
 // the last message the agent wrote: the text of the last assistant entry
-// that has text (its text blocks joined by a blank line), after the last
-// message of a person. Earlier entries of the turn (text said before a tool
-// call) are not part of it, so line numbers in a reason are the message's
-// own; specrew's provider reads the same entry.
+// that has text (its text blocks joined by a blank line). Earlier entries
+// (text said before a tool call) are not part of it, so line numbers in a
+// reason are the message's own. specrew's provider reads the same entry: the
+// last assistant line with text, whatever user lines follow it (tool
+// results, hook text, or a person's).
 func lastAssistantMessage(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -368,20 +429,14 @@ func lastAssistantMessage(path string) (string, error) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			var e struct {
 				Type    string `json:"type"`
-				IsMeta  bool   `json:"isMeta"`
 				Message struct {
 					Role    string          `json:"role"`
 					Content json.RawMessage `json:"content"`
 				} `json:"message"`
 			}
-			if json.Unmarshal(line, &e) == nil {
-				switch {
-				case e.Type == "assistant" || e.Message.Role == "assistant":
-					if t := contentText(e.Message.Content); len(t) > 0 {
-						texts = t
-					}
-				case (e.Type == "user" || e.Message.Role == "user") && !isToolResult(e.Message.Content) && !e.IsMeta && !hookPrompt(e.Message.Content):
-					texts = nil // a person's message starts a new turn; tool results and hook text don't
+			if json.Unmarshal(line, &e) == nil && (e.Type == "assistant" || e.Message.Role == "assistant") {
+				if t := contentText(e.Message.Content); len(t) > 0 {
+					texts = t
 				}
 			}
 		}
@@ -418,32 +473,6 @@ func contentText(raw json.RawMessage) []string {
 	return out
 }
 
-// hookPrompt reports text a hook injected as a user message (Codex wraps it
-// in <hook_prompt>).
-func hookPrompt(raw json.RawMessage) bool {
-	for _, t := range contentText(raw) {
-		if strings.HasPrefix(strings.TrimSpace(t), "<hook_prompt") {
-			return true
-		}
-	}
-	return false
-}
-
-func isToolResult(raw json.RawMessage) bool {
-	var blocks []struct {
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil || len(blocks) == 0 {
-		return false
-	}
-	for _, b := range blocks {
-		if b.Type != "tool_result" {
-			return false
-		}
-	}
-	return true
-}
-
 // blockCounter counts the hook's consecutive blocks in a session, in a
 // small file of the user's cache folder.
 type blockCounter struct {
@@ -477,12 +506,49 @@ func (c blockCounter) get() int {
 	return n
 }
 
-func (c blockCounter) add() {
-	if p := c.path(); p != "" {
-		n := c.get() + 1
-		_ = os.MkdirAll(filepath.Dir(p), 0o700)
-		_ = os.WriteFile(p, []byte(fmt.Sprintf("%d\n", n)), 0o600)
+// add counts a block, and fails when the count cannot be kept: a block
+// that is not counted could loop for ever, so the caller lets the stop
+// through instead (as specrew's provider does, 145 HANG-2).
+func (c blockCounter) add() error {
+	p := c.path()
+	if p == "" {
+		return errors.New("no user cache folder")
 	}
+	n := c.get() + 1
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(p, []byte(fmt.Sprintf("%d\n", n)), 0o600); err != nil {
+		return err
+	}
+	if c.get() != n {
+		return errors.New("the count did not read back")
+	}
+	return nil
+}
+
+// duplicate reports whether id is the stop the hook last answered, within
+// dedupWindow, and remembers id. Any error only disables the check.
+func (c blockCounter) duplicate(id string) bool {
+	p := c.path()
+	if p == "" {
+		return false
+	}
+	p += ".fire"
+	var last struct {
+		ID    string `json:"identity"`
+		Epoch int64  `json:"epoch"`
+	}
+	now := time.Now().Unix()
+	dup := false
+	if b, err := os.ReadFile(p); err == nil && json.Unmarshal(b, &last) == nil {
+		dup = last.ID == id && now-last.Epoch >= 0 && now-last.Epoch <= int64(dedupWindow/time.Second)
+	}
+	if b, err := json.Marshal(map[string]any{"identity": id, "epoch": now}); err == nil {
+		_ = os.MkdirAll(filepath.Dir(p), 0o700)
+		_ = os.WriteFile(p, b, 0o600)
+	}
+	return dup
 }
 
 func (c blockCounter) reset() {

@@ -15,11 +15,12 @@ import (
 // as `baton check` does (config.Discover, loadConfig, File.For), and the
 // specrew workspace's state.
 type stopEnv struct {
-	reg   *analysis.Registry
-	cfg   analysis.Config
-	root  string // the specrew workspace root; "" when there is none
-	state stopintent.State
-	env   analysis.Env
+	reg     *analysis.Registry
+	cfg     analysis.Config
+	root    string // the specrew workspace root; "" when there is none
+	session string // the conformance session folder whose state is read
+	state   stopintent.State
+	env     analysis.Env
 }
 
 // newStopEnv builds the environment for the document named name (its
@@ -28,7 +29,7 @@ type stopEnv struct {
 // session the conformance session whose guard is read. A configuration
 // that cannot be read or is invalid is an error.
 func newStopEnv(dir, name, root, session string) (*stopEnv, error) {
-	e := &stopEnv{reg: suite.Registry(), root: root, env: analysis.Env{}}
+	e := &stopEnv{reg: suite.Registry(), root: root, session: session, env: analysis.Env{}}
 	if dir != "" {
 		path, err := config.Discover(dir)
 		if err != nil {

@@ -1,0 +1,698 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/baton-md/baton/analysis/stopintent"
+)
+
+// The cases of specrew's stop-provider tests
+// (tests/integration/conformance-detection.tests.ps1 and
+// conformance-stop-intent-wiring.tests.ps1 at alonf/specrew acbb4366), each
+// rebuilt here with messages and .specrew state of our own writing in the
+// same shape: a Git project with .specrew/start-context.json (New-Fixture),
+// a spec and stage evidence committed (New-Spec, New-BoundaryStageEvidence,
+// whose crossing is bound to HEAD as a scoped pending_crossing), dirty user
+// files (New-HandoverSnapshot), a turn baseline (the SessionStart or
+// UserPromptSubmit lane: baton hook claude-prompt) and a transcript
+// (New-Transcript). Each step's want is specrew's decision.
+
+// Our messages, in the shapes of the tests' $realPacket, $materialPacket
+// and $longProse.
+func boundaryPacket(from, to string) string {
+	return `## What I Just Did
+
+Finished the ` + from + ` work for the export feature and recorded it in file:///work/specs/010-export/spec.md.
+
+## Why I Stopped
+
+This is the ` + from + ` -> ` + to + ` boundary; the next phase builds on these decisions, so a person decides first.
+
+## What Needs Your Review
+
+The scope of the export format and the two open questions in the spec.
+
+## What Happens Next
+
+I will write the ` + to + ` artifacts from the approved scope.
+
+## Discussion Prompts
+
+1. Is CSV enough for the first release? You may approve with the defaults.
+
+## What I Need From You
+
+Approve as-is, approve with instructions, send back, or discuss prompt #N.
+
+<!-- SPECREW-VERDICT-BOUNDARY: ` + from + ` -> ` + to + ` -->
+`
+}
+
+const materialPacket = `## What I Just Did
+
+Changed the exporter and its tests (file:///work/src/export.go, file:///work/src/export_test.go).
+
+## Why I Stopped
+
+A non-boundary stop after code and test changes.
+
+## What Needs Your Review
+
+The new quoting of commas in exported fields.
+
+## What Happens Next
+
+I will run the whole suite and update the changelog.
+
+## What I Need From You
+
+Look at the quoting and tell me whether to go on.
+`
+
+var longProse = strings.Repeat("I looked through the exporter, the quoting helper and the three call sites, and the behaviour matches what we discussed; ", 6) +
+	"there are a couple of ways to go from here and I am not sure which you prefer, so tell me how you would like to continue."
+
+type turn struct{ role, text string }
+
+// transcriptLines writes turns as New-Transcript does: one line each.
+func transcriptLines(turns ...turn) []string {
+	var out []string
+	for _, t := range turns {
+		b, _ := json.Marshal(map[string]any{"type": t.role, "message": map[string]any{"content": []any{map[string]any{"type": "text", "text": t.text}}}})
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// fragmentLines writes one assistant response as Claude Code does, one line
+// per content block under one message id (New-RawAssistantFragmentLines).
+func fragmentLines(id string, n int, tool bool) []string {
+	if tool && n < 3 {
+		n = 3
+	}
+	var out []string
+	for f := 1; f <= n; f++ {
+		var c map[string]any
+		switch {
+		case tool && f == n-1:
+			c = map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%s_%d", id, f), "name": "Bash", "input": map[string]any{"command": "gh run list"}}
+		case f == 1:
+			c = map[string]any{"type": "thinking", "thinking": "thinking " + id}
+		default:
+			c = map[string]any{"type": "text", "text": fmt.Sprintf("text fragment %d of %s", f, id)}
+		}
+		b, _ := json.Marshal(map[string]any{"type": "assistant", "message": map[string]any{"id": id, "type": "message", "role": "assistant", "content": []any{c}}})
+		out = append(out, string(b))
+	}
+	return out
+}
+
+func humanLine(text string) string {
+	b, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+	return string(b)
+}
+
+type hookProject struct {
+	t           *testing.T
+	root, state string
+	session     string
+	n           int
+}
+
+func newHookProject(t *testing.T, working, lastAuth string, enabled bool) *hookProject {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	p := &hookProject{t: t, root: t.TempDir(), state: t.TempDir(), session: "s1"}
+	p.git("init", "--quiet")
+	p.write(".fixture-base", "fixture\n")
+	p.git("add", ".fixture-base")
+	p.git("commit", "--quiet", "-m", "fixture baseline")
+	p.context(working, lastAuth, enabled, nil)
+	return p
+}
+
+func (p *hookProject) git(args ...string) string {
+	p.t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", p.root, "-c", "user.name=Fixture", "-c", "user.email=fixture@example.invalid", "-c", "core.autocrlf=false"}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (p *hookProject) write(rel, content string) {
+	p.t.Helper()
+	path := filepath.Join(p.root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// context writes .specrew/start-context.json as New-Fixture does.
+func (p *hookProject) context(working, lastAuth string, enabled bool, scope map[string]any) {
+	var ss any
+	if working != "" {
+		ss = map[string]any{"active": true, "boundary_type": working, "feature_ref": "010-export", "iteration_number": "001"}
+	}
+	var la any
+	if lastAuth != "" {
+		la = lastAuth
+	}
+	be := map[string]any{"enabled": enabled, "last_authorized_boundary": la, "pending_next_boundary": nil, "verdict_history": []any{}, "bypass_history": []any{}}
+	if scope != nil {
+		be["pending_crossing"] = scope
+	}
+	b, _ := json.MarshalIndent(map[string]any{"schema": "v2", "session_state": ss, "boundary_enforcement": be}, "", "  ")
+	p.write(".specrew/start-context.json", string(b))
+}
+
+// spec commits a feature spec (New-Spec).
+func (p *hookProject) spec() {
+	p.write("specs/010-export/spec.md", "# Feature Specification: Export\n")
+	p.git("add", "--", "specs")
+	p.git("commit", "--quiet", "-m", "fixture spec")
+}
+
+// evidence commits the stage evidence and binds the pending crossing to
+// HEAD (New-BoundaryStageEvidence, Set-FixtureBoundCrossing).
+func (p *hookProject) evidence(working, lastAuth string) {
+	for _, f := range []string{"plan.md", "state.md", "review.md", "retro.md", "quality/hardening-gate.md"} {
+		p.write("specs/010-export/iterations/001/"+f, "# "+f+"\n")
+	}
+	p.git("add", "--", "specs")
+	p.git("commit", "--quiet", "-m", "fixture stage evidence")
+	st := stopintent.NewWorkspace(p.root).State("")
+	c := st.Crossing
+	if c == nil {
+		return // nothing pending: a fixture at rest stays at rest
+	}
+	commit := p.git("rev-parse", "HEAD")
+	tree := p.git("rev-parse", "HEAD^{tree}")
+	sum := sha256.Sum256([]byte(strings.Join([]string{c.From, c.To, c.Working, commit, tree}, "\x1f")))
+	p.context(working, lastAuth, true, map[string]any{
+		"crossing_id": "crossing-" + hex.EncodeToString(sum[:]), "from_boundary": c.From, "to_boundary": c.To, "working_boundary": c.Working,
+		"boundary_commit_hash": commit, "artifact_state_kind": "git-tree", "artifact_state_id": tree, "recorded_at": "2026-06-20T00:00:00Z",
+	})
+	if st := stopintent.NewWorkspace(p.root).State(""); st.Integrity != "scoped-verified" {
+		p.t.Fatalf("the bound crossing does not verify: %s (%s)", st.Integrity, st.BoundaryPending.Note)
+	}
+}
+
+// dirty writes user files that are not committed.
+func (p *hookProject) dirty(files ...string) {
+	for _, f := range files {
+		p.write(f, "material: "+f+"\n")
+	}
+}
+
+// commitFile commits a new file (New-HandoverSnapshot -NewCommits).
+func (p *hookProject) commitFile(name string) {
+	p.write(name, "commit "+name+"\n")
+	p.git("add", "--", name)
+	p.git("commit", "--quiet", "-m", "material commit "+name)
+}
+
+func (p *hookProject) run(sub string, in hookInput, extra ...string) (stdout, stderr string) {
+	p.t.Helper()
+	raw, _ := json.Marshal(in)
+	var out, errb bytes.Buffer
+	args := append([]string{sub, "--state-dir", p.state}, extra...)
+	if code := runHook(args, bytes.NewReader(raw), &out, &errb); code != exitOK {
+		p.t.Fatalf("hook %s exited %d: %s", sub, code, errb.String())
+	}
+	return out.String(), errb.String()
+}
+
+// prompt is the turn-start lane (SessionStart / UserPromptSubmit).
+func (p *hookProject) prompt() {
+	p.run("claude-prompt", hookInput{SessionID: p.session, Cwd: p.root, HookEventName: "UserPromptSubmit"})
+}
+
+// stop fires the Stop hook with a transcript of these lines.
+func (p *hookProject) stop(lines []string, active bool) (blocked bool, reason, stderr string) {
+	p.t.Helper()
+	p.n++
+	path := filepath.Join(p.root, ".specrew", "runtime", fmt.Sprintf("transcript-%d.jsonl", p.n))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	out, errs := p.run("claude-stop", hookInput{SessionID: p.session, TranscriptPath: path, Cwd: p.root, HookEventName: "Stop", StopHookActive: active})
+	if out == "" {
+		return false, "", errs
+	}
+	var d hookDecision
+	if err := json.Unmarshal([]byte(out), &d); err != nil || d.Decision != "block" {
+		p.t.Fatalf("hook output %q is not a block", out)
+	}
+	return true, d.Reason, errs
+}
+
+func (p *hookProject) say(text string) (bool, string, string) {
+	return p.stop(transcriptLines(turn{"assistant", text}), false)
+}
+
+// expect checks a decision: blocked or not, and what the reason says.
+func expect(t *testing.T, what string, blocked bool, reason string, wantBlock bool, contains []string, lacks []string) {
+	t.Helper()
+	if blocked != wantBlock {
+		t.Fatalf("%s: blocked = %v, want %v (specrew's decision); reason: %s", what, blocked, wantBlock, reason)
+	}
+	for _, c := range contains {
+		if !strings.Contains(reason, c) {
+			t.Errorf("%s: the reason does not say %q: %s", what, c, reason)
+		}
+	}
+	for _, c := range lacks {
+		if strings.Contains(reason, c) {
+			t.Errorf("%s: the reason says %q: %s", what, c, reason)
+		}
+	}
+}
+
+const (
+	fiveDemand = "five-part packet"
+	markerCP   = "<!-- SPECREW-VERDICT-BOUNDARY: clarify -> plan -->"
+	anyMarker  = "<!-- SPECREW-VERDICT-BOUNDARY"
+	contDemand = "continuation directive"
+)
+
+func TestHookBoundaryCases(t *testing.T) {
+	t.Run("Case 1: working plan ahead of authorized clarify, no packet: block naming the clarify -> plan marker", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", "I wrote plan.md and moved on to the tasks."}), false)
+		expect(t, "Case 1", b, r, true, []string{"What I Just Did", "Discussion Prompts", markerCP}, nil)
+	})
+	t.Run("Case 2: the packet for the pending crossing: no block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", boundaryPacket("clarify", "plan")}), false)
+		expect(t, "Case 2", b, r, false, nil, nil)
+	})
+	t.Run("Case 19: the six headings without the marker: block for the marker", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		noMarker := strings.Replace(boundaryPacket("clarify", "plan"), markerCP, "", 1)
+		b, r, _ := p.say(noMarker)
+		expect(t, "Case 19", b, r, true, []string{markerCP}, nil)
+	})
+	t.Run("Case 9: two gates ahead: the contiguous crossing, never the jump", func(t *testing.T) {
+		p := newHookProject(t, "tasks", "clarify", true)
+		p.evidence("tasks", "clarify")
+		b, r, _ := p.say("tasks.md drafted; proceeding.")
+		expect(t, "Case 9", b, r, true, []string{markerCP}, []string{"plan -> tasks -->", "clarify -> tasks -->"})
+	})
+	t.Run("Case 9b: the first unauthorized crossing's marker suppresses although working jumped to tasks", func(t *testing.T) {
+		p := newHookProject(t, "tasks", "clarify", true)
+		p.evidence("tasks", "clarify")
+		b, r, _ := p.say(boundaryPacket("clarify", "plan"))
+		expect(t, "Case 9b", b, r, false, nil, nil)
+	})
+	t.Run("Case 9c: a gate-skipping plan -> tasks marker does not suppress", func(t *testing.T) {
+		p := newHookProject(t, "tasks", "clarify", true)
+		p.evidence("tasks", "clarify")
+		b, r, _ := p.say(boundaryPacket("plan", "tasks"))
+		expect(t, "Case 9c", b, r, true, []string{markerCP}, nil)
+	})
+	t.Run("Case 10: a stale clarify -> plan packet earlier in the transcript does not suppress plan -> tasks", func(t *testing.T) {
+		p := newHookProject(t, "tasks", "plan", true)
+		p.evidence("tasks", "plan")
+		b, r, _ := p.stop(transcriptLines(turn{"assistant", boundaryPacket("clarify", "plan")}, turn{"user", "approved for plan"},
+			turn{"assistant", "Plan approved. I wrote tasks.md and am starting the implementation."}), false)
+		expect(t, "Case 10", b, r, true, []string{"<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->"}, nil)
+	})
+	t.Run("Case 11: the marker of the pending crossing suppresses", func(t *testing.T) {
+		p := newHookProject(t, "tasks", "plan", true)
+		p.evidence("tasks", "plan")
+		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", boundaryPacket("plan", "tasks")}), false)
+		expect(t, "Case 11", b, r, false, nil, nil)
+	})
+	t.Run("Case 11b: first boundary: the intake -> specify marker suppresses", func(t *testing.T) {
+		p := newHookProject(t, "clarify", "", true)
+		p.evidence("clarify", "")
+		b, r, _ := p.say(boundaryPacket("intake", "specify"))
+		expect(t, "Case 11b", b, r, false, nil, nil)
+	})
+	t.Run("Case 11c: first boundary: specify -> clarify is not the first crossing", func(t *testing.T) {
+		p := newHookProject(t, "clarify", "", true)
+		p.evidence("clarify", "")
+		b, r, _ := p.say(boundaryPacket("specify", "clarify"))
+		expect(t, "Case 11c", b, r, true, []string{"<!-- SPECREW-VERDICT-BOUNDARY: intake -> specify -->"}, nil)
+	})
+	t.Run("Case 12: enforcement disabled never blocks", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", false)
+		b, r, _ := p.say("plan.md written.")
+		expect(t, "Case 12", b, r, false, nil, nil)
+	})
+	t.Run("Case (d): a continue marker at a pending boundary is ignored: the boundary block fires", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.spec()
+		p.evidence("plan", "clarify")
+		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", "I wrote plan.md and started on tasks.\n\n" + stopintent.ContinueMarker}), false)
+		expect(t, "Case (d)", b, r, true, []string{markerCP}, []string{contDemand})
+	})
+	t.Run("Case PH-f: a pending boundary blocks whatever the material baseline", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		p.dirty("src/export.go", "src/export_test.go")
+		p.prompt()
+		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", "plan.md is written; moving on."}), false)
+		expect(t, "Case PH-f", b, r, true, []string{"Discussion Prompts", markerCP}, nil)
+	})
+	t.Run("Case 20: another feature's workshop does not affect the active feature's boundary block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		p.write("specs/009-abandoned/spec.md", "# abandoned\n")
+		p.write("specs/009-abandoned/lens-applicability.json", `{"workshop_intake":true,"confirmation_required":true,"selected":["product-domain"],"workshop":{}}`)
+		b, r, _ := p.say("plan.md written; proceeding.")
+		expect(t, "Case 20", b, r, true, []string{markerCP}, nil)
+	})
+	t.Run("Case 21: a raw specify workflow invocation at a firing boundary still blocks", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		b, r, _ := p.say("I will now invoke specify workflow --type feature to scaffold the next phase.")
+		expect(t, "Case 21", b, r, true, []string{markerCP}, nil)
+	})
+	t.Run("Case 7: blocks up to the cap, then lets the stop through; a rendered packet resets the count", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		for n := 1; n <= 3; n++ {
+			b, r, _ := p.stop(transcriptLines(turn{"assistant", fmt.Sprintf("plan.md written (attempt %d).", n)}), n > 1)
+			expect(t, fmt.Sprintf("Case 7 block %d", n), b, r, true, []string{markerCP}, nil)
+		}
+		b, r, errs := p.stop(transcriptLines(turn{"assistant", "plan.md written (attempt 4)."}), true)
+		expect(t, "Case 7 over the cap", b, r, false, nil, nil)
+		if !strings.Contains(errs, "already blocked 3 times") {
+			t.Errorf("Case 7: over the cap, stderr does not say why: %q", errs)
+		}
+		b, r, _ = p.stop(transcriptLines(turn{"assistant", boundaryPacket("clarify", "plan")}), false)
+		expect(t, "Case 7 packet", b, r, false, nil, nil)
+		b, r, _ = p.stop(transcriptLines(turn{"assistant", "plan.md written (after the reset)."}), false)
+		expect(t, "Case 7 after the reset", b, r, true, []string{markerCP}, nil)
+	})
+	t.Run("Case 13: specrew's own block count for this advance at the cap: no block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		p.write(".specrew/runtime/conformance-stop-block.json", `{"key":"plan|clarify","count":3}`)
+		b, r, errs := p.say("plan.md written.")
+		expect(t, "Case 13", b, r, false, nil, nil)
+		if !strings.Contains(errs, "already blocked") {
+			t.Errorf("Case 13: stderr does not say why: %q", errs)
+		}
+	})
+	t.Run("Case 14: a block count that cannot be kept: fail open", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		p.state = filepath.Join(p.root, ".fixture-base") // a file where the state folder should be
+		b, r, errs := p.say("plan.md written.")
+		expect(t, "Case 14", b, r, false, nil, nil)
+		if !strings.Contains(errs, "letting the stop through") {
+			t.Errorf("Case 14: stderr does not say why: %q", errs)
+		}
+	})
+	t.Run("Case 15: no readable last message: fail open", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		out, errs := p.run("claude-stop", hookInput{SessionID: p.session, Cwd: p.root, HookEventName: "Stop"})
+		if out != "" || !strings.Contains(errs, "letting the stop through") {
+			t.Errorf("Case 15: out %q, stderr %q; want no block, and why", out, errs)
+		}
+	})
+	t.Run("Case 8: the hook leaves start-context.json as it was", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		before, _ := os.ReadFile(filepath.Join(p.root, ".specrew", "start-context.json"))
+		p.say("plan.md written.")
+		after, _ := os.ReadFile(filepath.Join(p.root, ".specrew", "start-context.json"))
+		if !bytes.Equal(before, after) {
+			t.Error("Case 8: start-context.json changed")
+		}
+	})
+	t.Run("Case 22: a duplicate delivery of the same stop blocks once", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		lines := transcriptLines(turn{"assistant", "plan.md written."})
+		b, r, _ := p.stop(lines, false)
+		expect(t, "Case 22 first", b, r, true, []string{markerCP}, nil)
+		p.n-- // the same transcript file again
+		b, r, _ = p.stop(lines, false)
+		expect(t, "Case 22 duplicate", b, r, false, nil, nil)
+	})
+	t.Run("Case 23: a corrupt or unwritable record of the last fire only disables the duplicate check", func(t *testing.T) {
+		for _, bad := range []string{"corrupt", "directory"} {
+			p := newHookProject(t, "plan", "clarify", true)
+			p.evidence("plan", "clarify")
+			fire := (blockCounter{dir: p.state, session: p.session}).path() + ".fire"
+			if bad == "corrupt" {
+				if err := os.WriteFile(fire, []byte("{ not json ::"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := os.MkdirAll(fire, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			b, r, _ := p.say("plan.md written.")
+			expect(t, "Case 23 "+bad, b, r, true, []string{markerCP}, nil)
+		}
+	})
+	t.Run("Case 24: two different messages after identical trailing entries both block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		var trail []turn
+		for range 45 {
+			trail = append(trail, turn{"user", "identical trailing entry"})
+		}
+		b, r, _ := p.stop(transcriptLines(append([]turn{{"assistant", "MESSAGE A: plan.md written, no packet."}}, trail...)...), false)
+		expect(t, "Case 24 A", b, r, true, []string{markerCP}, nil)
+		b, r, _ = p.stop(transcriptLines(append([]turn{{"assistant", "MESSAGE B: another summary, still no packet."}}, trail...)...), false)
+		expect(t, "Case 24 B", b, r, true, []string{markerCP}, nil)
+	})
+}
+
+func TestHookConversationAndMaterialCases(t *testing.T) {
+	t.Run("Case 3: caught up, a short reply: no block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		b, r, _ := p.say("Plan approved; proceeding.")
+		expect(t, "Case 3", b, r, false, nil, nil)
+	})
+	t.Run("Case 4: a long discussion answer with a spec: no block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		b, r, _ := p.stop(transcriptLines(turn{"user", "go"}, turn{"assistant", longProse}), false)
+		expect(t, "Case 4", b, r, false, nil, nil)
+	})
+	t.Run("Case 4b: a long message before any spec: no block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		b, r, _ := p.say(longProse)
+		expect(t, "Case 4b", b, r, false, nil, nil)
+	})
+	t.Run("Cases 4c, 4d, 4d2, 4d3: material work needs the packet once per surface", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		p.dirty("src/export.go", "src/export_test.go")
+		b, r, _ := p.say("I updated the exporter and its tests. Stopping here.")
+		expect(t, "Case 4c", b, r, true, []string{fiveDemand, "What I Just Did", "What I Need From You"}, []string{anyMarker, "Discussion Prompts"})
+		b, r, _ = p.stop(transcriptLines(turn{"assistant", materialPacket}), true)
+		expect(t, "Case 4d", b, r, false, nil, nil)
+		b, r, _ = p.say("That is the remaining list of open issues.")
+		expect(t, "Case 4d2", b, r, false, nil, nil)
+		p.dirty("docs/export.md")
+		b, r, _ = p.say("I made one more related change.")
+		expect(t, "Case 4d3", b, r, true, []string{fiveDemand}, nil)
+	})
+	t.Run("Case 4e: a conversation stop after earlier material work the baseline holds: no block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		p.dirty("src/export.go", "src/export_test.go")
+		p.prompt()
+		b, r, _ := p.say(longProse)
+		expect(t, "Case 4e", b, r, false, nil, nil)
+	})
+	t.Run("Case 4f: the forced continuation still without the packet blocks again, the packet releases", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		p.dirty("src/export.go", "src/export_test.go")
+		b, r, _ := p.say("I changed code and tests, stopping.")
+		expect(t, "Case 4f first", b, r, true, []string{fiveDemand}, nil)
+		b, r, _ = p.stop(transcriptLines(turn{"assistant", "Still stopping without the packet."}), true)
+		expect(t, "Case 4f retry", b, r, true, []string{fiveDemand}, nil)
+		b, r, _ = p.stop(transcriptLines(turn{"assistant", materialPacket}), true)
+		expect(t, "Case 4f packet", b, r, false, nil, nil)
+	})
+	t.Run("Case 4g: a workshop-shaped material turn without workshop state needs the packet", func(t *testing.T) {
+		p := newHookProject(t, "", "", true)
+		p.spec()
+		p.dirty("AGENTS.md", "CLAUDE.md", "specs/010-export/notes.md")
+		b, r, _ := p.say("### architecture-core lens\n\nThe component boundary is settled; one choice remains.\n\nShould the repository own the transition, or the application service behind a port?\n<!-- SPECREW-WORKSHOP-QUESTION: feature=010-export; iteration=001; lens=architecture-core -->")
+		expect(t, "Case 4g", b, r, true, []string{fiveDemand}, nil)
+	})
+	t.Run("Case 4h: a material commit after a completed workshop, with no boundary yet, needs the packet", func(t *testing.T) {
+		p := newHookProject(t, "", "", true)
+		p.spec()
+		p.prompt()
+		p.commitFile("src/budget.go")
+		b, r, _ := p.say("I committed the hook budget fix and the tree is clean.")
+		expect(t, "Case 4h", b, r, true, []string{fiveDemand, "1 new commit(s)"}, nil)
+	})
+	t.Run("Case 4i: the same in a project with several features", func(t *testing.T) {
+		p := newHookProject(t, "", "", true)
+		p.write("specs/001-abandoned/spec.md", "# abandoned\n")
+		p.spec()
+		p.prompt()
+		p.commitFile("src/capture.go")
+		b, r, _ := p.say("I committed the verdict capture fix and refreshed the demo project.")
+		expect(t, "Case 4i", b, r, true, []string{fiveDemand}, nil)
+	})
+	t.Run("Case PH-a: a short consultation with no writes: no block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		b, r, _ := p.stop(transcriptLines(turn{"user", "what does the exporter do?"}, turn{"assistant", "It writes the rows as CSV with one quoting rule."}), false)
+		expect(t, "Case PH-a", b, r, false, nil, nil)
+	})
+	t.Run("Cases PH-b, PH-c, PH-e, PH-b2: status over an older dirty tree, then new work, its packet, a follow-up", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		p.dirty("src/export.go", "src/export_test.go") // an earlier session's dirt
+		p.prompt()
+		b, r, _ := p.stop(transcriptLines(turn{"user", "status"}, turn{"assistant", "Iteration 003 is running; 8 tasks done, T019 in progress."}), false)
+		expect(t, "Case PH-b", b, r, false, nil, nil)
+		p.dirty("src/module.go", "src/module_test.go")
+		b, r, _ = p.stop(transcriptLines(turn{"user", "fix it"}, turn{"assistant", "I implemented the module and its tests. Stopping here."}), false)
+		expect(t, "Case PH-c", b, r, true, []string{fiveDemand}, nil)
+		b, r, _ = p.stop(transcriptLines(turn{"user", "fix it"}, turn{"assistant", materialPacket}), true)
+		expect(t, "Case PH-e", b, r, false, nil, nil)
+		b, r, _ = p.stop(transcriptLines(turn{"user", "thanks"}, turn{"assistant", "Summarized above; nothing else changed."}), false)
+		expect(t, "Case PH-b2", b, r, false, nil, nil)
+	})
+	t.Run("Case PH-prompt: a same-path edit after the turn's baseline is this turn's work", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		p.dirty("src/prompt-owned.go")
+		p.prompt()
+		p.write("src/prompt-owned.go", "same path, new content\n")
+		b, r, _ := p.say("I reworked the prompt-owned file.")
+		expect(t, "Case PH-prompt", b, r, true, []string{fiveDemand, "1 changed file(s)"}, nil)
+	})
+	t.Run("Cases PH-b3, PH-c2: a discharged commit stays quiet; a new commit needs a packet", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		p.dirty("src/export.go", "src/export_test.go")
+		p.commitFile("src/record.go")
+		b, r, _ := p.say(materialPacket)
+		expect(t, "Case PH-b3 packet", b, r, false, nil, nil)
+		b, r, _ = p.stop(transcriptLines(turn{"user", "what happens next?"}, turn{"assistant", "The Mac test is complete; the other slots are separate."}), false)
+		expect(t, "Case PH-b3 follow-up", b, r, false, nil, nil)
+		p.commitFile("src/second.go")
+		b, r, _ = p.say("I committed a second substantial change.")
+		expect(t, "Case PH-c2", b, r, true, []string{fiveDemand}, nil)
+	})
+	t.Run("Case PH-d: a long read-only investigation needs the packet; with it, no block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		turns := []turn{{"user", "investigate the flaky test"}}
+		for i := 1; i <= 16; i++ {
+			turns = append(turns, turn{"assistant", fmt.Sprintf("Step %d: reading module %d against the failure.", i, i)})
+		}
+		b, r, _ := p.stop(transcriptLines(turns...), false)
+		expect(t, "Case PH-d", b, r, true, []string{fiveDemand, "long investigation"}, nil)
+		turns[len(turns)-1] = turn{"assistant", materialPacket}
+		b, r, _ = p.stop(transcriptLines(turns...), true)
+		expect(t, "Case PH-d packet", b, r, false, nil, nil)
+	})
+	t.Run("Cases PH-g, PH-h, PH-i, PH-j: responses count once however many lines they take", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		lines := []string{humanLine("why does the packet fire on a plain reply?")}
+		for m := 1; m <= 5; m++ {
+			lines = append(lines, fragmentLines(fmt.Sprintf("msg_g%d", m), 3, false)...)
+		}
+		b, r, _ := p.stop(lines, false)
+		expect(t, "Case PH-g", b, r, false, nil, nil)
+
+		lines = []string{humanLine("check CI status")}
+		for m := 1; m <= 3; m++ {
+			lines = append(lines, fragmentLines(fmt.Sprintf("msg_h%d", m), 5, true)...)
+		}
+		b, r, _ = p.stop(lines, false)
+		expect(t, "Case PH-h", b, r, false, nil, nil)
+
+		lines = []string{humanLine("investigate the flaky test across the suite")}
+		for m := 1; m <= 16; m++ {
+			lines = append(lines, fragmentLines(fmt.Sprintf("msg_j%d", m), 2, true)...)
+		}
+		b, r, _ = p.stop(lines, false)
+		expect(t, "Case PH-j", b, r, true, []string{fiveDemand}, nil)
+
+		q := newHookProject(t, "plan", "plan", true)
+		q.spec()
+		q.dirty("src/export.go", "src/export_test.go")
+		b, r, _ = q.stop(append([]string{humanLine("fix it")}, fragmentLines("msg_i1", 3, true)...), false)
+		expect(t, "Case PH-i", b, r, true, []string{fiveDemand}, nil)
+	})
+	t.Run("Cases 5, 5b, 6, 18: intake questions and raw specify workflow are no block", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		b, r, _ := p.say("Welcome! What would you like to build today?")
+		expect(t, "Case 5", b, r, false, nil, nil)
+		p.dirty("src/export.go", "src/export_test.go")
+		b, r, _ = p.say(materialPacket + "\n\nBefore I go on: what would you like to build next?")
+		expect(t, "Case 5b", b, r, false, nil, nil)
+		q := newHookProject(t, "plan", "plan", true)
+		b, r, _ = q.say("I'll run: specify workflow --type feature.")
+		expect(t, "Case 6", b, r, false, nil, nil)
+		b, r, _ = q.say("Per the contract I will NOT run the raw `specify.exe workflow` automation.")
+		expect(t, "Case 18", b, r, false, nil, nil)
+	})
+}
+
+// conformance-stop-intent-wiring.tests.ps1: the stop-intent classifier on a
+// material, packet-less, non-boundary stop.
+func TestHookStopIntentWiring(t *testing.T) {
+	material := func(t *testing.T) *hookProject {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		p.dirty("src/export.go", "src/export_test.go")
+		return p
+	}
+	t.Run("Case (a): continue with an authorized phase: a continuation directive, not the packet", func(t *testing.T) {
+		p := material(t)
+		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", "I applied the resolver change to the three call sites; more authorized in-phase work remains.\n\n" + stopintent.ContinueMarker}), false)
+		expect(t, "Case (a)", b, r, true, []string{contDemand, "next authorized action"}, []string{fiveDemand, "What I Just Did", "What I Need From You", anyMarker})
+	})
+	t.Run("Case (b): intermediate: no block", func(t *testing.T) {
+		p := material(t)
+		b, r, _ := p.say("Started the long verification suite; it is still running in the background.\n\n" + stopintent.IntermediateMarker)
+		expect(t, "Case (b)", b, r, false, nil, nil)
+	})
+	t.Run("Case (c): no marker: the five-part packet", func(t *testing.T) {
+		p := material(t)
+		b, r, _ := p.say("I updated the exporter and its tests. Stopping here.")
+		expect(t, "Case (c)", b, r, true, []string{fiveDemand, "What I Just Did", "What I Need From You"}, []string{contDemand, anyMarker})
+	})
+	t.Run("Case (e): a runaway continue on one surface is bounded: the fourth gets the packet demand", func(t *testing.T) {
+		p := material(t)
+		for n := 1; n <= 3; n++ {
+			b, r, _ := p.stop(transcriptLines(turn{"assistant", fmt.Sprintf("In-phase work goes on (attempt %d).\n\n%s", n, stopintent.ContinueMarker)}), n > 1)
+			expect(t, fmt.Sprintf("Case (e) continue %d", n), b, r, true, []string{contDemand}, []string{fiveDemand})
+		}
+		b, r, _ := p.stop(transcriptLines(turn{"assistant", "Same surface, no progress (attempt 4).\n\n" + stopintent.ContinueMarker}), false)
+		expect(t, "Case (e) guard tripped", b, r, true, []string{fiveDemand}, []string{contDemand})
+	})
+}
