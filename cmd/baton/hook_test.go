@@ -696,3 +696,18 @@ func TestHookStopIntentWiring(t *testing.T) {
 		expect(t, "Case (e) guard tripped", b, r, true, []string{fiveDemand}, []string{contDemand})
 	})
 }
+
+// .baton.yaml changes what the hook reads in the message: a phrase added to
+// the blocked list makes a continue stop real, so the continuation
+// directive becomes the packet demand.
+func TestHookConfigPhrases(t *testing.T) {
+	p := newHookProject(t, "plan", "plan", true)
+	p.spec()
+	p.dirty("src/export.go")
+	msg := "## What I Just Did\n\nPorted the exporter.\n\n## Why I Stopped\n\nThe build is wedged on the old toolchain.\n\n## What Happens Next\n\nThe next exporter.\n\n" + stopintent.ContinueMarker + "\n"
+	b, r, _ := p.say(msg)
+	expect(t, "without .baton.yaml", b, r, true, []string{contDemand}, []string{fiveDemand})
+	p.write(".baton.yaml", "phrases:\n  blocked: [\"wedged\"]\n")
+	b, r, _ = p.stop(transcriptLines(turn{"assistant", msg + "\n(again)"}), true)
+	expect(t, "with the phrase", b, r, true, []string{fiveDemand}, []string{contDemand})
+}
