@@ -36,7 +36,11 @@ import (
 //     packet (four of the six section headings): the reason asks for the
 //     five-part packet. A continue marker with an authorized phase gets a
 //     continuation directive instead (bounded by the loop guard), and an
-//     intermediate marker lets the stop through.
+//     intermediate marker, or a design workshop whose durable state shows
+//     the current lens's question pending (workshop.go), lets the stop
+//     through;
+//   - two completed workshop lenses that recorded one decision binding
+//     differently: the reason asks for the reconciliation.
 //
 // Conversation is never blocked. With --lint a message that breaks baton's
 // rules (errors) is blocked too, in any project. It never loops (a bounded
@@ -311,6 +315,14 @@ func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res 
 		return []string{fmt.Sprintf("a lifecycle boundary is pending (%s), and your message does not carry the verdict marker for the %s -> %s crossing. Render the six-section packet (%s), every artifact reference a file:/// URL, and make this its last line: %s",
 			st.BoundaryPending.Note, c.From, c.To, sixSections, c.Marker())}
 	}
+	var ws workshopState
+	if specrewRoot != "" {
+		ws = workshopPause(specrewRoot, st.BoundaryPending.Value == stopintent.True)
+		if c := ws.conflict; c != nil && ws.reason == "workshop-decision-binding-conflict" {
+			return []string{fmt.Sprintf("workshop decision conflict: the durable binding %q was %q in lens %q but is %q in lens %q. Do not move to another lens or render the five-part packet. If the later value was a delegated or default choice, restore the earlier human-confirmed value and continue; if the person changed the decision on purpose, ask one short reconciliation question and bring every affected lens record to the same value first.",
+				c.binding, c.priorValue, c.priorLens, c.value, c.lens)}
+		}
+	}
 	root := materialRoot(in.Cwd, requirePacket)
 	if root == "" {
 		return nil
@@ -332,6 +344,11 @@ func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res 
 		if err := counter.saveTurn(root, t); err != nil {
 			d.warnings = append(d.warnings, "keep the turn baseline: "+err.Error())
 		}
+		return nil
+	}
+	if ws.active {
+		// The current lens's question is the expected pause (specrew's
+		// workshop-intermediate): the packet would bury it.
 		return nil
 	}
 	outcome := stopintent.Real

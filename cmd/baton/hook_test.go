@@ -711,3 +711,252 @@ func TestHookConfigPhrases(t *testing.T) {
 	b, r, _ = p.stop(transcriptLines(turn{"assistant", msg + "\n(again)"}), true)
 	expect(t, "with the phrase", b, r, true, []string{fiveDemand}, []string{contDemand})
 }
+
+// lens writes the durable workshop state as New-LensApplicability does: the
+// feature's lens-applicability.json and, unless featureOnly, the
+// iteration's, each completed lens with its full record and its Markdown
+// file; then commits it, so that it is no material work.
+func (p *hookProject) lens(selected, done []string, iteration string, bindings map[string]map[string]string, featureOnly bool) {
+	workshop := map[string]any{}
+	for _, d := range done {
+		rec := map[string]any{"agenda": []string{"A decision topic"}, "decision": "The decision for " + d, "depth": "full", "moved_on": true, "confirmation": "human-confirmed", "confirmation_scope": "lens-question"}
+		if b, ok := bindings[d]; ok {
+			rec["bindings"] = b
+		}
+		workshop[d] = rec
+	}
+	b, _ := json.MarshalIndent(map[string]any{"workshop_intake": true, "confirmation_required": true, "selected": selected, "workshop": workshop}, "", "  ")
+	dirs := []string{"specs/010-export"}
+	if !featureOnly {
+		dirs = append(dirs, "specs/010-export/iterations/"+iteration)
+	}
+	for _, dir := range dirs {
+		p.write(dir+"/lens-applicability.json", string(b))
+		for _, d := range done {
+			p.write(dir+"/workshop/"+d+".md", "# "+d+"\n\nThe decision record.\n")
+		}
+	}
+	p.git("add", "--", "specs")
+	p.git("commit", "--quiet", "-m", "fixture lens state")
+}
+
+// preAgenda writes a feature's workshop before its agenda is confirmed
+// (New-PreAgendaLensApplicability).
+func (p *hookProject) preAgenda(selected []string) {
+	if selected == nil {
+		selected = []string{}
+	}
+	b, _ := json.Marshal(map[string]any{"schema_version": "1.0", "workshop_intake": true, "confirmation_required": true, "agenda_status": "pending-confirmation", "selected": selected, "workshop": map[string]any{}})
+	p.write("specs/010-export/lens-applicability.json", string(b))
+	p.git("add", "--", "specs")
+	p.git("commit", "--quiet", "-m", "fixture pre-agenda lens state")
+}
+
+// The workshop cases (16 to 17) of conformance-detection.tests.ps1: durable
+// workshop state, never the message, makes a material stop the lens
+// question's pause.
+func TestHookWorkshopCases(t *testing.T) {
+	const (
+		liveQuestion      = "Lens 1 of 8: architecture-core. The design question is how to split ingestion, approval and publishing. Would you rather take the decisions together, or one at a time?"
+		iterationQuestion = "### architecture-core lens\n\nThe component boundary is settled; one choice remains.\n\nShould the repository own the transition, or the application service behind a port?\n<!-- SPECREW-WORKSHOP-QUESTION: feature=010-export; iteration=001; lens=architecture-core -->"
+		featureQuestion   = "### architecture-core lens\n\nThe product boundary is settled; one choice remains.\n\nShould the repository own the transition, or the application service behind a port?\n<!-- SPECREW-WORKSHOP-QUESTION: feature=010-export; scope=feature; lens=architecture-core -->"
+	)
+	two := []string{"architecture-core", "data-storage"}
+	material := func(p *hookProject) { p.dirty("src/export.go", "src/export_test.go") }
+	cases := []struct {
+		name       string
+		setup      func(t *testing.T) *hookProject
+		msg        string
+		block      bool
+		says, lack []string
+	}{
+		{"Case 16: an active iteration workshop: the unmarked lens question is the pause", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.spec()
+			p.lens(two, nil, "001", nil, false)
+			material(p)
+			return p
+		}, liveQuestion, false, nil, nil},
+		{"Case 16b: a pending boundary overrides the workshop", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "clarify", true)
+			p.spec()
+			p.evidence("plan", "clarify")
+			p.lens(two, nil, "001", nil, false)
+			material(p)
+			return p
+		}, iterationQuestion, true, []string{markerCP}, nil},
+		{"Case 16c: the state decides, not the prose", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.spec()
+			p.lens(two, nil, "001", nil, false)
+			material(p)
+			return p
+		}, "I saved the current discussion and am pausing for your response.", false, nil, nil},
+		{"Case 16d: the workshop of another iteration is stale", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.spec()
+			p.lens(two, nil, "002", nil, false)
+			material(p)
+			return p
+		}, strings.Replace(iterationQuestion, "iteration=001", "iteration=002", 1), true, []string{fiveDemand}, nil},
+		{"Case 16e: a feature-level intake before any iteration", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "", "", true)
+			p.spec()
+			p.lens(two, nil, "", nil, true)
+			material(p)
+			return p
+		}, liveQuestion, false, nil, nil},
+		{"Case 16pa: a product-domain question before the agenda", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "", "", true)
+			p.spec()
+			p.preAgenda(nil)
+			material(p)
+			return p
+		}, "Who uses this product day to day, and what does their workflow look like?", false, nil, nil},
+		{"Case 16pb: a pending boundary overrides the pre-agenda state", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "clarify", true)
+			p.spec()
+			p.evidence("plan", "clarify")
+			p.preAgenda(nil)
+			material(p)
+			return p
+		}, "Who uses this product?", true, []string{markerCP}, nil},
+		{"Case 16pc: a pre-agenda state with a selected lens is malformed", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "", "", true)
+			p.spec()
+			p.preAgenda([]string{"architecture-core"})
+			material(p)
+			return p
+		}, "Who uses this product?", true, []string{fiveDemand}, nil},
+		{"Case 16pd: an iteration on disk ends the pre-agenda exception", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "", "", true)
+			p.spec()
+			p.preAgenda(nil)
+			if err := os.MkdirAll(filepath.Join(p.root, "specs", "010-export", "iterations", "001"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			material(p)
+			return p
+		}, "Who uses this product?", true, []string{fiveDemand}, nil},
+		{"Case 16e2: the only durable workshop is found without a feature in the start context", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "", "", true)
+			p.spec()
+			p.lens(two, nil, "", nil, true)
+			material(p)
+			return p
+		}, "Should we continue with the next architecture decision?", false, nil, nil},
+		{"Case 16e3: contradictory bindings get the reconciliation, not the packet", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "", "", true)
+			p.spec()
+			p.lens([]string{"architecture-core", "integration-api", "devops-operations"}, []string{"architecture-core", "integration-api"}, "",
+				map[string]map[string]string{"architecture-core": {"article-initiation": "on-demand"}, "integration-api": {"article-initiation": "scheduled-polling"}}, true)
+			material(p)
+			return p
+		}, "Preparing the DevOps lens now.", true, []string{"workshop decision conflict", "article-initiation"}, []string{"## What I Just Did"}},
+		{"Case 16f: a feature marker in the text does not redirect from the iteration's state", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.spec()
+			p.lens(two, nil, "001", nil, false)
+			material(p)
+			return p
+		}, featureQuestion, false, nil, nil},
+		{"Case 16g: an iteration marker in the text does not redirect from the feature's state", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "", "", true)
+			p.spec()
+			p.lens(two, nil, "", nil, true)
+			material(p)
+			return p
+		}, iterationQuestion, false, nil, nil},
+		{"Case 16h: a boundary without an iteration cannot borrow the feature's workshop", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.write(".specrew/start-context.json", `{"schema":"v2","session_state":{"active":true,"boundary_type":"plan","feature_ref":"010-export"},"boundary_enforcement":{"enabled":true,"last_authorized_boundary":"plan","pending_next_boundary":null,"verdict_history":[],"bypass_history":[]}}`)
+			p.spec()
+			p.lens(two, nil, "", nil, true)
+			material(p)
+			return p
+		}, featureQuestion, true, []string{fiveDemand}, nil},
+		{"Case 16i: an unreadable start context proves no workshop", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.write(".specrew/start-context.json", "{not-json")
+			p.spec()
+			p.lens(two, nil, "", nil, true)
+			material(p)
+			return p
+		}, featureQuestion, true, []string{fiveDemand}, nil},
+		{"Case 16j: without a start context, an iteration on disk ends the feature exception", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "", "", true)
+			if err := os.Remove(filepath.Join(p.root, ".specrew", "start-context.json")); err != nil {
+				t.Fatal(err)
+			}
+			p.spec()
+			p.lens(two, nil, "", nil, true)
+			if err := os.MkdirAll(filepath.Join(p.root, "specs", "010-export", "iterations", "001"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			material(p)
+			return p
+		}, featureQuestion, true, []string{fiveDemand}, nil},
+		{"Case 16k: a loose moved_on flag is no completed lens", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.spec()
+			p.lens(two, nil, "001", nil, false)
+			p.write("specs/010-export/iterations/001/lens-applicability.json", `{"workshop_intake":true,"confirmation_required":true,"selected":["architecture-core","data-storage"],"workshop":{"architecture-core":{"moved_on":true}}}`)
+			p.git("add", "--", "specs")
+			p.git("commit", "--quiet", "-m", "loose")
+			material(p)
+			return p
+		}, liveQuestion, true, []string{fiveDemand}, nil},
+		{"Case 16l: a completed lens without its Markdown record", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.spec()
+			p.lens(two, []string{"architecture-core"}, "001", nil, false)
+			p.git("rm", "--quiet", "specs/010-export/iterations/001/workshop/architecture-core.md")
+			p.git("commit", "--quiet", "-m", "drop the record")
+			material(p)
+			return p
+		}, liveQuestion, true, []string{fiveDemand}, nil},
+		{"Case 16m: a lens selected twice", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.spec()
+			p.lens([]string{"architecture-core", "architecture-core"}, nil, "001", nil, false)
+			material(p)
+			return p
+		}, liveQuestion, true, []string{fiveDemand}, nil},
+		{"Case 16n: lenses completed out of order", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.spec()
+			p.lens(two, []string{"data-storage"}, "001", nil, false)
+			material(p)
+			return p
+		}, liveQuestion, true, []string{fiveDemand}, nil},
+		{"Case 16o: malformed lens-applicability.json", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "plan", true)
+			p.spec()
+			p.lens(two, nil, "001", nil, false)
+			p.write("specs/010-export/iterations/001/lens-applicability.json", "{not-json")
+			p.git("add", "--", "specs")
+			p.git("commit", "--quiet", "-m", "malformed")
+			material(p)
+			return p
+		}, liveQuestion, true, []string{fiveDemand}, nil},
+		{"Case 17: a complete workshop proves no pause; the boundary blocks", func(t *testing.T) *hookProject {
+			p := newHookProject(t, "plan", "clarify", true)
+			p.spec()
+			p.evidence("plan", "clarify")
+			p.lens([]string{"product-domain", "data-storage"}, []string{"product-domain", "data-storage"}, "001", nil, false)
+			return p
+		}, "spec.md written; plan.md drafted.", true, []string{markerCP}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := c.setup(t)
+			b, r, _ := p.say(c.msg)
+			expect(t, c.name, b, r, c.block, c.says, c.lack)
+			if strings.HasPrefix(c.name, "Case 16:") {
+				p.n--
+				b, r, _ = p.say(c.msg) // a duplicate delivery stays a no-op
+				expect(t, c.name+" (duplicate)", b, r, false, nil, nil)
+			}
+		})
+	}
+}
