@@ -66,10 +66,10 @@ type hookDecision struct {
 
 const defaultMaxBlocks = 3
 
-const hookUsage = "usage: baton hook claude-stop [--max-blocks N] [--lint] [--require-packet] [--state-dir DIR]\n       baton hook claude-prompt [--require-packet] [--state-dir DIR]"
+const hookUsage = "usage: baton hook claude-stop [--max-blocks N] [--lint] [--require-packet] [--state-dir DIR]\n       baton hook claude-prompt|claude-tool [--require-packet] [--state-dir DIR]"
 
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "claude-stop" && args[0] != "claude-prompt") {
+	if len(args) == 0 || (args[0] != "claude-stop" && args[0] != "claude-prompt" && args[0] != "claude-tool") {
 		fmt.Fprintln(stderr, hookUsage)
 		return exitUsage
 	}
@@ -109,6 +109,18 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				t.Baseline = snap
 				if err := counter.saveTurn(root, t); err != nil {
 					fmt.Fprintf(stderr, "baton hook: keep the turn baseline: %v\n", err)
+				}
+			}
+		}
+		return exitOK
+	}
+	if args[0] == "claude-tool" {
+		// After a tool call (PostToolUse): a change it made is this
+		// session's, so another session's stop is not billed for it.
+		if root := materialRoot(in.Cwd, *requirePacket); root != "" && in.SessionID != "" {
+			if m, err := materialStop(counter, root, ""); err == nil && strings.HasPrefix(m.key, "material|turn|") {
+				if err := counter.claim(root, m.key); err != nil {
+					fmt.Fprintf(stderr, "baton hook: record who made the change: %v\n", err)
 				}
 			}
 		}
@@ -346,6 +358,10 @@ func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res 
 		}
 		return nil
 	}
+	if strings.HasPrefix(material.key, "material|turn|") && in.SessionID != "" {
+		// The provider records the session a demanded surface belongs to.
+		_ = counter.claim(root, material.key)
+	}
 	if ws.active {
 		// The current lens's question is the expected pause (specrew's
 		// workshop-intermediate): the packet would bury it.
@@ -396,7 +412,7 @@ func materialStop(counter blockCounter, root, transcript string) (materialSignal
 		base = degradedBaseline(cur)
 	}
 	delta := compareSnapshots(root, base, cur)
-	if delta.Material && delta.Key != t.Satisfied {
+	if delta.Material && delta.Key != t.Satisfied && !counter.foreign(root, delta.Key) {
 		m.key = delta.Key
 		m.what = fmt.Sprintf("material work (%d changed file(s), %d new commit(s))", len(delta.Paths), delta.Commits)
 		return m, nil
@@ -497,16 +513,24 @@ type blockCounter struct {
 }
 
 func (c blockCounter) path() string {
-	dir := c.dir
+	dir := c.folder()
 	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(cache, "baton", "stop-hook")
+		return ""
 	}
 	sum := sha256.Sum256([]byte(c.session))
 	return filepath.Join(dir, hex.EncodeToString(sum[:8]))
+}
+
+// folder is where the hook keeps its state, for every session.
+func (c blockCounter) folder() string {
+	if c.dir != "" {
+		return c.dir
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(cache, "baton", "stop-hook")
 }
 
 func (c blockCounter) get() int {

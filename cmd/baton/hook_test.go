@@ -960,3 +960,30 @@ func TestHookWorkshopCases(t *testing.T) {
 		})
 	}
 }
+
+// Cases PH-ms and PH-degraded: two sessions in one project keep their own
+// baselines; changes a session's tool calls made are its own, so another
+// session's status stop is not billed for them, while the owner's stop
+// needs exactly one packet. The tool hook itself never blocks (specrew's
+// PostToolUse lane only nudges).
+func TestHookSessions(t *testing.T) {
+	p := newHookProject(t, "plan", "plan", true)
+	p.spec()
+	p.dirty("src/preexisting.go", "src/preexisting_test.go")
+	a, b := *p, *p
+	a.session, b.session = "session-a", "session-b"
+	a.prompt()
+	b.prompt()
+	p.dirty("src/session-b.go", "src/session-b_test.go")
+	out, _ := b.run("claude-tool", hookInput{SessionID: b.session, Cwd: b.root, HookEventName: "PostToolUse"})
+	if out != "" {
+		t.Fatalf("Case PH-degraded: the tool hook wrote %q; it never blocks", out)
+	}
+	blocked, r, _ := a.stop(transcriptLines(turn{"user", "status"}, turn{"assistant", "The other session is still working; I changed nothing here."}), false)
+	expect(t, "Case PH-ms session A", blocked, r, false, nil, nil)
+	blocked, r, _ = b.stop(transcriptLines(turn{"user", "finish the repair"}, turn{"assistant", "I implemented the session B repair and its tests."}), false)
+	expect(t, "Case PH-ms session B", blocked, r, true, []string{fiveDemand}, nil)
+	if n := strings.Count(r, fiveDemand); n != 1 {
+		t.Errorf("Case PH-ms: session B is asked %d times for the packet, want once: %s", n, r)
+	}
+}

@@ -27,6 +27,7 @@ commands:
   hook claude-stop  a Claude Code Stop hook: blocks the stops specrew's stop provider blocks
                     (a pending boundary without its verdict marker, material work without the packet)
   hook claude-prompt  a Claude Code UserPromptSubmit hook: takes the turn's baseline
+  hook claude-tool  a Claude Code PostToolUse hook: records which session made a change
   ledger ID|FOLDER  print a clio-coder session's read ledger and decision board
   explain [ID]      print the documentation of a rule (every rule ID without one;
                     --markdown prints docs/rules.md)

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // What counts as material work at a stop, after specrew's turn-delta core
@@ -270,4 +271,63 @@ func (c blockCounter) saveTurn(root string, t turnState) error {
 		return err
 	}
 	return os.Rename(tmp, p)
+}
+
+// ownerMaxAge is how long a claim on a changed surface holds
+// ($SpecrewMaterialHandoverMaxAgeSec).
+const ownerMaxAge = 300 * time.Second
+
+// ownerRecord says which session made the changes a surface key names
+// (specrew's conformance-material-owner.json), one per project.
+type ownerRecord struct {
+	Key   string `json:"key"`
+	Owner string `json:"owner"`
+	Epoch int64  `json:"epoch"`
+}
+
+func (c blockCounter) ownerPath(root string) string {
+	dir := c.folder()
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "owner-"+hashText(root)[:12]+".json")
+}
+
+// claim records this session as the maker of the surface key.
+func (c blockCounter) claim(root, key string) error {
+	p := c.ownerPath(root)
+	if p == "" {
+		return errors.New("no folder for the hook's state")
+	}
+	b, err := json.Marshal(ownerRecord{Key: key, Owner: c.session, Epoch: time.Now().Unix()})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	tmp := p + ".tmp-" + hashText(c.session)[:8]
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}
+
+// foreign reports whether another session claimed the surface key lately
+// (Resolve-SpecrewTurnPacketDemand's foreign-owner suppression).
+func (c blockCounter) foreign(root, key string) bool {
+	p := c.ownerPath(root)
+	if p == "" || c.session == "" {
+		return false
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	var r ownerRecord
+	if json.Unmarshal(b, &r) != nil || r.Key != key || r.Owner == c.session {
+		return false
+	}
+	age := time.Now().Unix() - r.Epoch
+	return age >= 0 && age <= int64(ownerMaxAge/time.Second)
 }
