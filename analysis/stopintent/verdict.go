@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -130,14 +131,21 @@ type verdictState struct {
 	// authorization: boundary_enforcement has a last authorized boundary or
 	// a verdict history (the provider's $hasBoundaryAuthorization).
 	activeBoundary, authorization bool
+	tree                          string // the verified crossing's tree
+	evidence                      *Evidence
 }
 
-// gitTree resolves a commit to its tree id; it is how a scoped crossing is
-// verified against the repository.
-type gitTree func(commit string) (string, error)
+// repo is the workspace's Git repository, as the reading needs it: a
+// scoped crossing is verified against its commit's tree, and the stage
+// evidence is read from that tree.
+type repo interface {
+	Tree(commit string) (string, error)     // the tree id of a commit
+	Files(tree string) ([]string, error)    // every path in a tree, slash-separated
+	Show(tree, path string) ([]byte, error) // a file of a tree
+}
 
 // readVerdict reads a pending verdict from a parsed start-context.json.
-func readVerdict(top map[string]any, tree gitTree) verdictState {
+func readVerdict(top map[string]any, root string, git repo) verdictState {
 	var v verdictState
 	working, _ := field(top, "session_state", "boundary_type").(string)
 	v.activeBoundary = strings.TrimSpace(working) != ""
@@ -173,7 +181,11 @@ func readVerdict(top map[string]any, tree gitTree) verdictState {
 			v.integrity, v.note = "scoped-clean", "boundary_enforcement.pending_crossing is null: no crossing is pending"
 			return v
 		}
-		return scoped(v, scope, lastAuth, tree)
+		v = scoped(v, scope, lastAuth, git)
+		if v.pending {
+			v.evidence = stageEvidence(top, root, v.crossing.To, v.tree, git)
+		}
+		return v
 	}
 	v.integrity = "legacy-unscoped"
 	c := pendingCrossing(lastAuth, working)
@@ -183,6 +195,9 @@ func readVerdict(top map[string]any, tree gitTree) verdictState {
 	}
 	v.pending, v.crossing = true, c
 	v.note = fmt.Sprintf("working boundary %q is ahead of the last authorized boundary %s: the %s -> %s verdict is due", c.Working, authLabel(c), c.From, c.To)
+	// An unscoped crossing is bound to no tree, so its evidence cannot be
+	// verified: specrew suppresses the demand for its marker.
+	v.evidence = stageEvidence(top, root, c.To, "", git)
 	return v
 }
 
@@ -196,7 +211,7 @@ func authLabel(c *Crossing) string {
 // scoped verifies a pending_crossing record as specrew does: its Git tree,
 // its identity hash, and its agreement with the authorization cursor. A
 // record that fails is not pending.
-func scoped(v verdictState, scope map[string]any, lastAuth string, tree gitTree) verdictState {
+func scoped(v verdictState, scope map[string]any, lastAuth string, git repo) verdictState {
 	str := func(k string) string { s, _ := scope[k].(string); return s }
 	fail := func(integrity, why string) verdictState {
 		v.integrity = integrity
@@ -207,10 +222,10 @@ func scoped(v verdictState, scope map[string]any, lastAuth string, tree gitTree)
 		return fail("scope-invalid", "artifact_state_kind is not git-tree")
 	}
 	commit := strings.TrimSpace(str("boundary_commit_hash"))
-	if commit == "" || tree == nil {
+	if commit == "" || git == nil {
 		return fail("unreadable", "no boundary commit to verify")
 	}
-	t, err := tree(commit)
+	t, err := git.Tree(commit)
 	if err != nil {
 		return fail("unreadable", fmt.Sprintf("commit %s does not resolve to a Git tree: %v", commit, err))
 	}
@@ -232,7 +247,7 @@ func scoped(v verdictState, scope map[string]any, lastAuth string, tree gitTree)
 	if c == nil || c.From != str("from_boundary") || c.To != str("to_boundary") {
 		return fail("scope-state-mismatch", "the recorded crossing is not the one the authorization cursor is at")
 	}
-	v.integrity, v.pending, v.crossing = "scoped-verified", true, c
+	v.integrity, v.pending, v.crossing, v.tree = "scoped-verified", true, c, t
 	v.note = fmt.Sprintf("crossing %s (%s -> %s) at commit %s is not human-authorized (last authorized: %s)", str("crossing_id"), c.From, c.To, commit, authLabel(c))
 	return v
 }
@@ -278,4 +293,116 @@ func SessionDir(host, id string) string {
 	}
 	sum := sha256.Sum256([]byte(h + "|" + s))
 	return hex.EncodeToString(sum[:])
+}
+
+// Evidence is what specrew's stage-evidence gate (FR-068,
+// Set-SpecrewStageEvidenceGate over Get-SpecrewBoundaryStageEvidence) found
+// for a pending crossing: when the stage's evidence is not in the tree the
+// crossing is bound to, or cannot be checked there, the crossing stays
+// pending but no verdict is asked for (no approval options, no marker).
+type Evidence struct {
+	// Unverifiable: it could not be checked (an unscoped crossing has no
+	// tree); else it was checked and is absent.
+	Unverifiable bool
+	Missing      []string
+}
+
+// evidenceContract is Get-SpecrewBoundaryStageEvidenceContract: what each
+// stage owes, by the boundary it crosses into.
+var evidenceContract = map[string]struct {
+	kind  string // "iteration-file", "feature-file", "content"
+	paths []string
+}{
+	"specify":            {"feature-file", []string{"spec.md"}},
+	"clarify":            {"content", []string{"spec.md"}},
+	"plan":               {"iteration-file", []string{"plan.md"}},
+	"tasks":              {"iteration-file", []string{"plan.md"}},
+	"before-implement":   {"iteration-file", []string{"quality/hardening-gate.md", "plan.md"}},
+	"review-signoff":     {"iteration-file", []string{"review.md"}},
+	"retro":              {"iteration-file", []string{"retro.md"}},
+	"iteration-closeout": {"iteration-file", []string{"state.md"}},
+}
+
+// The clarify boundary owes content in spec.md: a dated session block
+// under its Clarifications section, or a recorded skip with reasons.
+var (
+	clarificationsHeading = regexp.MustCompile(`(?m)^##[ \t]+Clarifications[ \t]*\r?$`)
+	nextSection           = regexp.MustCompile(`(?m)^##[ \t]`)
+	sessionBlock          = regexp.MustCompile(`(?m)^###[ \t]+Session[ \t]+\d{4}-\d{2}-\d{2}`)
+	clarifySkip           = regexp.MustCompile(`(?im)^[ \t]*[-*][ \t]+\*\*Clarify Disposition\*\*[ \t]*:[ \t]*skip\b[^\r\n]{20,}`)
+)
+
+// clarified is specrew's two patterns; the first may not cross into the
+// next "## " section (a lookahead there, a search within the section here).
+func clarified(text []byte) bool {
+	if clarifySkip.Match(text) {
+		return true
+	}
+	for _, loc := range clarificationsHeading.FindAllIndex(text, -1) {
+		rest := text[loc[1]:]
+		if end := nextSection.FindIndex(rest); end != nil {
+			rest = rest[:end[0]]
+		}
+		if sessionBlock.Match(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+var treeID = regexp.MustCompile(`^[0-9a-fA-F]{40,64}$`)
+
+// stageEvidence checks the evidence the crossing into target owes in tree;
+// nil when it is there or the stage owes nothing checkable.
+func stageEvidence(top map[string]any, root, target, tree string, git repo) *Evidence {
+	row, ok := evidenceContract[target]
+	if !ok {
+		return nil
+	}
+	unverifiable := func(why string) *Evidence { return &Evidence{Unverifiable: true, Missing: []string{why}} }
+	if !treeID.MatchString(tree) || git == nil {
+		return unverifiable("the crossing carries no readable bound tree id, so its evidence cannot be verified")
+	}
+	fp, _ := top["feature_path"].(string)
+	featureRel := ""
+	if fp != "" && root != "" {
+		if rel, err := filepath.Rel(root, filepath.Clean(filepath.FromSlash(strings.ReplaceAll(fp, `\`, "/")))); err == nil && filepath.IsLocal(rel) {
+			featureRel = filepath.ToSlash(rel)
+		}
+	}
+	if featureRel == "" {
+		return unverifiable("the active feature could not be resolved inside this project, so its evidence cannot be verified")
+	}
+	files, err := git.Files(tree)
+	if err != nil || len(files) == 0 {
+		return unverifiable(fmt.Sprintf("the bound tree %.12s could not be read, so the evidence cannot be verified", tree))
+	}
+	iteration, _ := field(top, "session_state", "iteration_number").(string)
+	var missing []string
+	for _, rel := range row.paths {
+		p := featureRel + "/" + rel
+		if row.kind == "iteration-file" {
+			if strings.TrimSpace(iteration) == "" {
+				return unverifiable("the iteration identity is missing, so the stage evidence cannot be located in the bound tree")
+			}
+			p = featureRel + "/iterations/" + iteration + "/" + rel
+		}
+		if !slices.Contains(files, p) {
+			missing = append(missing, rel)
+			continue
+		}
+		if row.kind == "content" {
+			text, err := git.Show(tree, p)
+			if err != nil {
+				return unverifiable(fmt.Sprintf("%q could not be read from the bound tree, so its content cannot be verified", rel))
+			}
+			if !clarified(text) {
+				missing = append(missing, rel+" (a Clarifications session block or a recorded clarify skip-with-rationale)")
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return &Evidence{Missing: missing}
 }

@@ -57,6 +57,10 @@ type State struct {
 	// says one is pending (nil otherwise, also when only the rendered
 	// pending-verdict file says so: it names no crossing).
 	Crossing *Crossing
+	// Evidence, when a crossing is pending, is what its stage owes and the
+	// tree it is bound to lacks (nil: the evidence is there, or owed none).
+	// The crossing stays pending, but no verdict is asked for.
+	Evidence *Evidence
 	// Integrity is specrew's IntegrityStatus of the pending-verdict reading
 	// ("legacy-unscoped", "scoped-verified", "scoped-clean", …); "" when
 	// start-context.json has no boundary_enforcement.
@@ -163,7 +167,7 @@ func (w *Workspace) State(session string) State {
 	ctx, v := w.startContext(r, &st)
 	st.BoundaryPending = w.pending(r, ctx, v, &st)
 	if v != nil {
-		st.Crossing, st.Integrity = v.crossing, v.integrity
+		st.Crossing, st.Integrity, st.Evidence = v.crossing, v.integrity, v.evidence
 	}
 	st.Authorized = authorized(ctx, st.BoundaryPending)
 	st.LoopGuardTripped = w.loopGuard(r, session, &st)
@@ -251,7 +255,7 @@ func (w *Workspace) startContext(r *os.Root, st *State) (Source, *verdictState) 
 		st.problem("malformed JSON in %s: not a JSON object", display(startContextFile))
 		return Source{Path: w.path(startContextFile), Note: "malformed " + display(startContextFile)}, nil
 	}
-	v := readVerdict(top, w.tree)
+	v := readVerdict(top, w.root, gitRepo{w.root})
 	if v.problem != "" {
 		st.problem("%s: %s", display(startContextFile), v.problem)
 	}
@@ -272,21 +276,55 @@ func (w *Workspace) startContext(r *os.Root, st *State) (Source, *verdictState) 
 	return src, &v
 }
 
-// tree resolves a commit to its Git tree in the workspace's repository.
-func (w *Workspace) tree(commit string) (string, error) {
+// gitRepo is the workspace's repository, read with git.
+type gitRepo struct{ root string }
+
+func (g gitRepo) git(args ...string) ([]byte, error) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && a != "--verify" && a != "--quiet" && a != "-r" && a != "--name-only" {
+			return nil, errors.New("refusing an option-like argument")
+		}
+	}
+	return exec.Command("git", append([]string{"-C", g.root, "-c", "core.quotepath=false"}, args...)...).Output()
+}
+
+func hexID(s string) bool {
+	if len(s) < 40 {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
+}
+
+func (g gitRepo) Tree(commit string) (string, error) {
 	if strings.HasPrefix(commit, "-") {
 		return "", errors.New("not a commit")
 	}
-	cmd := exec.Command("git", "-C", w.root, "rev-parse", "--verify", "--quiet", commit+"^{tree}")
-	out, err := cmd.Output()
+	out, err := g.git("rev-parse", "--verify", "--quiet", commit+"^{tree}")
 	if err != nil {
 		return "", err
 	}
 	t := strings.ToLower(strings.TrimSpace(string(out)))
-	if len(t) < 40 || strings.ContainsAny(t, " \n") {
+	if !hexID(t) {
 		return "", fmt.Errorf("unexpected output %q", t)
 	}
 	return t, nil
+}
+
+func (g gitRepo) Files(tree string) ([]string, error) {
+	out, err := g.git("ls-tree", "-r", "--name-only", tree)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimRight(string(out), "\n"), "\n"), nil
+}
+
+func (g gitRepo) Show(tree, path string) ([]byte, error) {
+	return g.git("show", tree+":"+path)
 }
 
 func (w *Workspace) pending(r *os.Root, ctx Source, v *verdictState, st *State) Source {

@@ -314,6 +314,17 @@ func decideStop(in hookInput, msg string, counter blockCounter, lint, requirePac
 // its marker, or material work without the packet.
 func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res *analysis.Result, counter blockCounter, requirePacket bool, d *stopDecision) []string {
 	st := env.state
+	if specrewRoot != "" && st.BoundaryPending.Value == stopintent.True && st.Crossing != nil && st.Evidence != nil {
+		// FR-068: the crossing is pending, but its stage owes evidence the
+		// bound tree lacks (or cannot show): report that, and ask for no
+		// verdict, whatever marker the message already carries.
+		c, ev := st.Crossing, st.Evidence
+		what := "the stage evidence is missing from the tree the crossing is bound to: " + strings.Join(ev.Missing, ", ") + ". Produce the missing artifact(s), commit them, and stop again so the crossing rebinds to a tree that holds them"
+		if ev.Unverifiable {
+			what = "its stage evidence cannot be checked against the tree the crossing is bound to (" + strings.Join(ev.Missing, "; ") + "). Fix the recorded state, then stop for the verdict"
+		}
+		return []string{fmt.Sprintf("the %s -> %s boundary is pending, but it is not ready for a verdict: %s. Say so plainly and name what is missing; present no approval options and write no SPECREW-VERDICT-BOUNDARY marker, since a verdict now would approve an increment that does not hold the work.", c.From, c.To, what)}
+	}
 	if specrewRoot != "" && st.BoundaryPending.Value == stopintent.True && st.Crossing != nil {
 		if hasCrossingMarker(msg, st.Crossing) {
 			advanceBaseline(counter, specrewRoot, nil, d)

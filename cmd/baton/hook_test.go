@@ -177,7 +177,7 @@ func (p *hookProject) context(working, lastAuth string, enabled bool, scope map[
 	if scope != nil {
 		be["pending_crossing"] = scope
 	}
-	b, _ := json.MarshalIndent(map[string]any{"schema": "v2", "session_state": ss, "boundary_enforcement": be}, "", "  ")
+	b, _ := json.MarshalIndent(map[string]any{"schema": "v2", "feature_path": filepath.Join(p.root, "specs", "010-export"), "session_state": ss, "boundary_enforcement": be}, "", "  ")
 	p.write(".specrew/start-context.json", string(b))
 }
 
@@ -193,6 +193,10 @@ func (p *hookProject) spec() {
 func (p *hookProject) evidence(working, lastAuth string) {
 	for _, f := range []string{"plan.md", "state.md", "review.md", "retro.md", "quality/hardening-gate.md"} {
 		p.write("specs/010-export/iterations/001/"+f, "# "+f+"\n")
+	}
+	if working == "clarify" {
+		// clarify owns no file: a dated session block in spec.md.
+		p.write("specs/010-export/spec.md", "# Feature Specification: Export\n\n## Clarifications\n\n### Session 2026-06-20 (clarify)\n\n- Q: CSV only? -> A (human): yes.\n")
 	}
 	p.git("add", "--", "specs")
 	p.git("commit", "--quiet", "-m", "fixture stage evidence")
@@ -986,4 +990,42 @@ func TestHookSessions(t *testing.T) {
 	if n := strings.Count(r, fiveDemand); n != 1 {
 		t.Errorf("Case PH-ms: session B is asked %d times for the packet, want once: %s", n, r)
 	}
+}
+
+// The stage-evidence gate (FR-068; Set-SpecrewStageEvidenceGate, whose
+// cases are in specrew's fr068 tests): the crossing stays pending, but when
+// the bound tree lacks the stage's evidence, or no tree can show it, the
+// hook asks for no verdict and names no marker, even if the message has one.
+func TestHookStageEvidence(t *testing.T) {
+	t.Run("an unscoped crossing cannot be verified", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		b, r, _ := p.say("plan.md written.")
+		expect(t, "unscoped", b, r, true, []string{"not ready for a verdict", "no readable bound tree"}, []string{markerCP})
+	})
+	t.Run("the bound tree lacks plan.md", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		p.git("rm", "--quiet", "specs/010-export/iterations/001/plan.md")
+		p.git("commit", "--quiet", "-m", "drop the plan")
+		commit := p.git("rev-parse", "HEAD")
+		tree := p.git("rev-parse", "HEAD^{tree}")
+		sum := sha256.Sum256([]byte(strings.Join([]string{"clarify", "plan", "plan", commit, tree}, "\x1f")))
+		p.context("plan", "clarify", true, map[string]any{
+			"crossing_id": "crossing-" + hex.EncodeToString(sum[:]), "from_boundary": "clarify", "to_boundary": "plan", "working_boundary": "plan",
+			"boundary_commit_hash": commit, "artifact_state_kind": "git-tree", "artifact_state_id": tree, "recorded_at": "2026-06-20T00:00:00Z",
+		})
+		b, r, _ := p.say(boundaryPacket("clarify", "plan")) // a pre-rendered marker does not bypass the refusal
+		expect(t, "missing plan.md", b, r, true, []string{"not ready for a verdict", "plan.md", "write no SPECREW-VERDICT-BOUNDARY marker"}, []string{markerCP})
+		st := stopintent.NewWorkspace(p.root).State("")
+		if st.BoundaryPending.Value != stopintent.True {
+			t.Errorf("the crossing is no longer pending (%s); the gate suppresses only the demand", st.BoundaryPending.Note)
+		}
+	})
+	t.Run("clarify owes a session block in spec.md", func(t *testing.T) {
+		p := newHookProject(t, "clarify", "specify", true)
+		p.write("specs/010-export/spec.md", "# Feature Specification: Export\n\n## Clarifications\n\nNone yet.\n\n## Scope\n\n### Session 2026-06-20\n")
+		p.evidence("plan", "specify") // commits the iteration files; the spec keeps no session under Clarifications
+		b, r, _ := p.say("clarify is done.")
+		expect(t, "clarify", b, r, true, []string{"not ready for a verdict", "Clarifications session block"}, []string{"<!-- SPECREW-VERDICT-BOUNDARY: specify -> clarify -->"})
+	})
 }
