@@ -80,6 +80,11 @@ func TestPendingVerdict(t *testing.T) {
 			if st.Integrity != tt.integrity {
 				t.Errorf("integrity = %q, want %q", st.Integrity, tt.integrity)
 			}
+			// An unscoped crossing is bound to no tree: its evidence cannot be
+			// verified, so the gate suppresses the demand (not the pending state).
+			if tt.pending && (st.Evidence == nil || !st.Evidence.Unverifiable) {
+				t.Errorf("evidence = %+v, want unverifiable", st.Evidence)
+			}
 			if st.Authorized.Value != tt.authorized {
 				t.Errorf("authorized = %v (%s), want %v", st.Authorized.Value, st.Authorized.Note, tt.authorized)
 			}
@@ -138,6 +143,11 @@ func TestPendingVerdictScoped(t *testing.T) {
 			st := stopintent.NewWorkspace(root).State("")
 			if got := st.BoundaryPending.Value == stopintent.True; got != tt.pending || st.Integrity != tt.integrity {
 				t.Errorf("pending = %v, integrity %q (%s); want %v, %q", st.BoundaryPending.Value, st.Integrity, st.BoundaryPending.Note, tt.pending, tt.integrity)
+			}
+			// The start context records no feature_path: the evidence cannot
+			// be located.
+			if tt.pending && (st.Evidence == nil || !strings.Contains(strings.Join(st.Evidence.Missing, " "), "active feature")) {
+				t.Errorf("evidence = %+v, want unverifiable for want of the feature", st.Evidence)
 			}
 		})
 	}

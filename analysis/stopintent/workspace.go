@@ -84,6 +84,14 @@ type Workspace struct {
 
 	mu    sync.Mutex
 	cache map[string]cachedFile // by path relative to .specrew
+	// objects remembers what git said about a commit or tree named by its
+	// full id: that never changes, and State runs on every analysis.
+	objects map[string]gitAnswer
+}
+
+type gitAnswer struct {
+	out []byte
+	err error
 }
 
 type cachedFile struct {
@@ -94,7 +102,7 @@ type cachedFile struct {
 
 // NewWorkspace returns a Workspace for the project at root.
 func NewWorkspace(root string) *Workspace {
-	return &Workspace{root: root, cache: map[string]cachedFile{}}
+	return &Workspace{root: root, cache: map[string]cachedFile{}, objects: map[string]gitAnswer{}}
 }
 
 // State reads the workspace's inputs to the classifier (spec §4):
@@ -255,7 +263,7 @@ func (w *Workspace) startContext(r *os.Root, st *State) (Source, *verdictState) 
 		st.problem("malformed JSON in %s: not a JSON object", display(startContextFile))
 		return Source{Path: w.path(startContextFile), Note: "malformed " + display(startContextFile)}, nil
 	}
-	v := readVerdict(top, w.root, gitRepo{w.root})
+	v := readVerdict(top, w.root, gitRepo{w.root, w.objects})
 	if v.problem != "" {
 		st.problem("%s: %s", display(startContextFile), v.problem)
 	}
@@ -276,16 +284,30 @@ func (w *Workspace) startContext(r *os.Root, st *State) (Source, *verdictState) 
 	return src, &v
 }
 
-// gitRepo is the workspace's repository, read with git.
-type gitRepo struct{ root string }
+// gitRepo is the workspace's repository, read with git. Its questions name
+// objects by full id, so their answers are remembered (State holds the
+// workspace's lock).
+type gitRepo struct {
+	root    string
+	objects map[string]gitAnswer
+}
 
-func (g gitRepo) git(args ...string) ([]byte, error) {
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") && a != "--verify" && a != "--quiet" && a != "-r" && a != "--name-only" {
-			return nil, errors.New("refusing an option-like argument")
-		}
+func (g gitRepo) git(object string, args ...string) ([]byte, error) {
+	if !hexID(object) {
+		return nil, fmt.Errorf("%q is not a full object id", object)
 	}
-	return exec.Command("git", append([]string{"-C", g.root, "-c", "core.quotepath=false"}, args...)...).Output()
+	key := strings.Join(args, "\x00")
+	if a, ok := g.objects[key]; ok {
+		return a.out, a.err
+	}
+	out, err := exec.Command("git", append([]string{"-C", g.root, "-c", "core.quotepath=false"}, args...)...).Output()
+	if g.objects != nil {
+		if len(g.objects) > 256 {
+			clear(g.objects)
+		}
+		g.objects[key] = gitAnswer{out, err}
+	}
+	return out, err
 }
 
 func hexID(s string) bool {
@@ -301,10 +323,8 @@ func hexID(s string) bool {
 }
 
 func (g gitRepo) Tree(commit string) (string, error) {
-	if strings.HasPrefix(commit, "-") {
-		return "", errors.New("not a commit")
-	}
-	out, err := g.git("rev-parse", "--verify", "--quiet", commit+"^{tree}")
+	commit = strings.ToLower(commit)
+	out, err := g.git(commit, "rev-parse", "--verify", "--quiet", commit+"^{tree}")
 	if err != nil {
 		return "", err
 	}
@@ -316,7 +336,7 @@ func (g gitRepo) Tree(commit string) (string, error) {
 }
 
 func (g gitRepo) Files(tree string) ([]string, error) {
-	out, err := g.git("ls-tree", "-r", "--name-only", tree)
+	out, err := g.git(tree, "ls-tree", "-r", "--name-only", tree)
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +344,7 @@ func (g gitRepo) Files(tree string) ([]string, error) {
 }
 
 func (g gitRepo) Show(tree, path string) ([]byte, error) {
-	return g.git("show", tree+":"+path)
+	return g.git(tree, "show", tree+":"+path)
 }
 
 func (w *Workspace) pending(r *os.Root, ctx Source, v *verdictState, st *State) Source {

@@ -338,6 +338,11 @@ func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res 
 		return []string{fmt.Sprintf("a lifecycle boundary is pending (%s), and your message does not carry the verdict marker for the %s -> %s crossing. Render the six-section packet (%s), every artifact reference a file:/// URL, and make this its last line: %s",
 			st.BoundaryPending.Note, c.From, c.To, sixSections, c.Marker())}
 	}
+	if specrewRoot != "" && st.Integrity == "boundary-unrecordable" {
+		// FR-066: a boundary reached before the project's approval ledger
+		// existed. Nothing can be approved, but the person must hear of it.
+		return []string{fmt.Sprintf("a lifecycle boundary was reached but cannot be recorded: %s. Tell the person plainly that the boundary was reached, that it could not be recorded, and what is missing (the project's boundary-enforcement state: run the specrew start/bootstrap path). Present no approval options and write no SPECREW-VERDICT-BOUNDARY marker: there is no recorded crossing to approve.", st.BoundaryPending.Note)}
+	}
 	var ws workshopState
 	if specrewRoot != "" {
 		ws = workshopPause(specrewRoot, st.BoundaryPending.Value == stopintent.True)

@@ -1029,3 +1029,12 @@ func TestHookStageEvidence(t *testing.T) {
 		expect(t, "clarify", b, r, true, []string{"not ready for a verdict", "Clarifications session block"}, []string{"<!-- SPECREW-VERDICT-BOUNDARY: specify -> clarify -->"})
 	})
 }
+
+// FR-066: a boundary reached before the approval ledger existed (schema v1,
+// no boundary_enforcement) is spoken to, with no marker to write.
+func TestHookUnrecordableBoundary(t *testing.T) {
+	p := newHookProject(t, "plan", "", true)
+	p.write(".specrew/start-context.json", `{"schema":"v1","session_state":{"boundary_type":"plan"}}`)
+	b, r, _ := p.say("plan.md written.")
+	expect(t, "unrecordable", b, r, true, []string{"cannot be recorded", "write no SPECREW-VERDICT-BOUNDARY marker"}, []string{"<!-- SPECREW-VERDICT-BOUNDARY:"})
+}
