@@ -147,7 +147,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failOpen("already blocked %d times in a row in session %s (--max-blocks)", n, in.SessionID)
 	}
 
-	if counter.duplicate(fireIdentity(in, msg, counter.get(), args)) {
+	if counter.duplicate(fireIdentity(in, msg, counter.get(), args, materialRoot(in.Cwd, *requirePacket))) {
 		return exitOK
 	}
 	d, err := decideStop(in, msg, counter, *lint, *requirePacket)
@@ -191,17 +191,23 @@ const dedupWindow = 60 * time.Second
 
 // fireIdentity names one observable stop: the hook's arguments, the
 // message, the session's block count and whether this hook caused the stop,
-// the configuration and the lifecycle state. A forced re-render after a
-// block differs in its count, so only a true duplicate delivery matches.
-func fireIdentity(in hookInput, msg string, count int, args []string) string {
+// the configuration, the lifecycle state and the work tree (root's). A
+// forced re-render after a block differs in its count, so only a true
+// duplicate delivery matches.
+func fireIdentity(in hookInput, msg string, count int, args []string, root string) string {
 	parts := append([]string{in.Cwd, in.SessionID, msg, strconv.FormatBool(in.StopHookActive), strconv.Itoa(count)}, args...)
 	if path, err := config.Discover(in.Cwd); err == nil && path != "" {
 		b, _ := os.ReadFile(path)
 		parts = append(parts, string(b))
 	}
-	if root := specrewRootAbove(in.Cwd); root != "" {
-		ctx, _ := os.ReadFile(filepath.Join(root, ".specrew", "start-context.json"))
+	if sr := specrewRootAbove(in.Cwd); sr != "" {
+		ctx, _ := os.ReadFile(filepath.Join(sr, ".specrew", "start-context.json"))
 		parts = append(parts, string(ctx))
+	}
+	if root != "" {
+		if snap, err := takeSnapshot(root); err == nil {
+			parts = append(parts, snap.Key)
+		}
 	}
 	return hashText(strings.Join(parts, "\x00"))
 }

@@ -460,6 +460,15 @@ func TestHookBoundaryCases(t *testing.T) {
 		b, r, _ = p.stop(lines, false)
 		expect(t, "Case 22 duplicate", b, r, false, nil, nil)
 	})
+	t.Run("Case 22, the other way: the same message over a changed tree is a new stop", func(t *testing.T) {
+		p := newHookProject(t, "plan", "plan", true)
+		p.spec()
+		b, r, _ := p.say("Done.")
+		expect(t, "clean tree", b, r, false, nil, nil)
+		p.dirty("src/export.go")
+		b, r, _ = p.say("Done.")
+		expect(t, "after an edit", b, r, true, []string{fiveDemand}, nil)
+	})
 	t.Run("Case 23: a corrupt or unwritable record of the last fire only disables the duplicate check", func(t *testing.T) {
 		for _, bad := range []string{"corrupt", "directory"} {
 			p := newHookProject(t, "plan", "clarify", true)
