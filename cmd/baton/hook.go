@@ -66,6 +66,10 @@ type hookDecision struct {
 
 const defaultMaxBlocks = 3
 
+// specrewBlockCap is specrew's provider's $SpecrewBlockCap: after that many
+// blocks in a row for one advance it releases the stop.
+const specrewBlockCap = 3
+
 const hookUsage = "usage: baton hook claude-stop [--max-blocks N] [--lint] [--require-packet] [--state-dir DIR]\n       baton hook claude-prompt|claude-tool [--require-packet] [--state-dir DIR]"
 
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -316,8 +320,12 @@ func decideStop(in hookInput, msg string, counter blockCounter, lint, requirePac
 	return d, nil
 }
 
-// stopPolicy is the provider's block decision: a pending boundary without
-// its marker, or material work without the packet.
+// stopPolicy is the provider's block decision ($blockKind, in its order):
+// a pending boundary whose stage evidence is missing (no marker asked for),
+// a pending boundary without its marker, a boundary that cannot be
+// recorded, a workshop decision conflict, and material work without the
+// packet (a continue stop there gets the continuation directive; an
+// intermediate one, or a workshop question, passes). The reasons, or none.
 func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res *analysis.Result, counter blockCounter, requirePacket bool, d *stopDecision) []string {
 	st := env.state
 	if specrewRoot != "" && st.BoundaryPending.Value == stopintent.True && st.Crossing != nil && st.Evidence != nil {
@@ -337,7 +345,7 @@ func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res 
 			return nil
 		}
 		c := st.Crossing
-		if n := specrewBlockCount(specrewRoot, env.session, c); n >= defaultMaxBlocks {
+		if n := specrewBlockCount(specrewRoot, env.session, c); n >= specrewBlockCap {
 			d.warnings = append(d.warnings, fmt.Sprintf("specrew's provider has already blocked this %s -> %s crossing %d times in a row; not blocking again", c.From, c.To, n))
 			return nil
 		}
