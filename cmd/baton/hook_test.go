@@ -78,7 +78,7 @@ I will run the whole suite and update the changelog.
 Look at the quoting and tell me whether to go on.
 `
 
-var longProse = strings.Repeat("I looked through the exporter, the quoting helper and the three call sites, and the behaviour matches what we discussed; ", 6) +
+var longProse = strings.Repeat("I looked through the exporter, the quoting function and the three call sites, and the behaviour matches what we discussed; ", 6) +
 	"there are a couple of ways to go from here and I am not sure which you prefer, so tell me how you would like to continue."
 
 type turn struct{ role, text string }
