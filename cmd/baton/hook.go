@@ -265,16 +265,65 @@ func packetPresent(msg string) bool {
 	return hits >= 4
 }
 
-var verdictMarker = regexp.MustCompile(`(?i)<!--\s*SPECREW-VERDICT-BOUNDARY:\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:->|→|\bto\b)\s*([A-Za-z][A-Za-z0-9-]*)\s*-->`)
+// verdictMarker is the marker as specrew's capture reads it
+// (Get-SpecrewCapturedBoundaryPacket): case-insensitive, anywhere in the
+// text; the first one of a message counts.
+var verdictMarker = regexp.MustCompile(`(?i)SPECREW-VERDICT-BOUNDARY:\s*([a-z-]+)\s*(?:->|→|to)\s*([a-z-]+)`)
 
-// hasCrossingMarker reports a verdict marker for exactly this crossing.
-func hasCrossingMarker(msg string, c *stopintent.Crossing) bool {
-	for _, m := range verdictMarker.FindAllStringSubmatch(msg, -1) {
-		if stopintent.NormalizeBoundary(m[1]) == c.From && stopintent.NormalizeBoundary(m[2]) == c.To {
-			return true
+// minPacketChars is specrew's -MinPacketChars: a marker in a shorter
+// message is a marker without substance, not a rendered packet.
+const minPacketChars = 200
+
+// crossingRendered reports whether the verdict for this crossing has been
+// asked for, as specrew's provider decides it: the last assistant message
+// carrying a verdict marker (this one, else the last such in the
+// transcript's last 500 lines) names exactly this crossing and is a packet
+// of some substance. So a follow-up answer after the packet does not owe it
+// again, a packet for another crossing does not count, and neither does a
+// bare marker.
+func crossingRendered(msg, transcript string, c *stopintent.Crossing) bool {
+	text := msg
+	if !verdictMarker.MatchString(text) {
+		text = lastMarkedTurn(transcript)
+	}
+	m := verdictMarker.FindStringSubmatch(text)
+	if m == nil || len(strings.TrimSpace(text)) < minPacketChars {
+		return false
+	}
+	return stopintent.NormalizeBoundary(m[1]) == c.From && stopintent.NormalizeBoundary(m[2]) == c.To
+}
+
+// lastMarkedTurn is the text of the last assistant entry with a verdict
+// marker in the transcript's last 500 lines; "" when there is none.
+func lastMarkedTurn(path string) string {
+	if path == "" {
+		return ""
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > 500 {
+		lines = lines[len(lines)-500:]
+	}
+	found := ""
+	for _, line := range lines {
+		var e struct {
+			Type    string `json:"type"`
+			Message struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal([]byte(line), &e) != nil || (e.Type != "assistant" && e.Message.Role != "assistant") {
+			continue
+		}
+		if t := strings.Join(contentText(e.Message.Content), "\n\n"); verdictMarker.MatchString(t) {
+			found = t
 		}
 	}
-	return false
+	return found
 }
 
 const (
@@ -340,7 +389,7 @@ func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res 
 		return []string{fmt.Sprintf("the %s -> %s boundary is pending, but it is not ready for a verdict: %s. Say so plainly and name what is missing; present no approval options and write no SPECREW-VERDICT-BOUNDARY marker, since a verdict now would approve an increment that does not hold the work.", c.From, c.To, what)}
 	}
 	if specrewRoot != "" && st.BoundaryPending.Value == stopintent.True && st.Crossing != nil {
-		if hasCrossingMarker(msg, st.Crossing) {
+		if crossingRendered(msg, in.TranscriptPath, st.Crossing) {
 			advanceBaseline(counter, specrewRoot, nil, d)
 			return nil
 		}

@@ -318,6 +318,19 @@ func TestHookBoundaryCases(t *testing.T) {
 		b, r, _ := p.say(noMarker)
 		expect(t, "Case 19", b, r, true, []string{markerCP}, nil)
 	})
+	t.Run("Case 2, as specrew's capture reads it: a follow-up answer after the packet owes it no more", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		b, r, _ := p.stop(transcriptLines(turn{"assistant", boundaryPacket("clarify", "plan")}, turn{"user", "what does prompt 1 mean?"},
+			turn{"assistant", "It asks whether CSV alone is enough for the first release."}), false)
+		expect(t, "follow-up", b, r, false, nil, nil)
+	})
+	t.Run("Case 2, the other way: a bare marker is no packet", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		b, r, _ := p.say("Done.\n\n" + markerCP)
+		expect(t, "bare marker", b, r, true, []string{markerCP}, nil)
+	})
 	t.Run("Case 9: two gates ahead: the contiguous crossing, never the jump", func(t *testing.T) {
 		p := newHookProject(t, "tasks", "clarify", true)
 		p.evidence("tasks", "clarify")
