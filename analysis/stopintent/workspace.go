@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ const (
 	startContextFile = "start-context.json"
 	sessionsDir      = "runtime/conformance-sessions"
 	guardFile        = "continue-guard.json"
+	legacyGuardFile  = "runtime/conformance-continue-guard.json"
 )
 
 // LoopGuardLimit is the continue-guard count at which the loop guard has
@@ -51,6 +53,18 @@ type State struct {
 	// Authorized is AuthorizedWorkRemains and
 	// LoopGuardTripped is ContinueLoopGuardTripped.
 	BoundaryPending, Authorized, LoopGuardTripped Source
+	// Crossing is the crossing whose verdict is due, when start-context.json
+	// says one is pending (nil otherwise, also when only the rendered
+	// pending-verdict file says so: it names no crossing).
+	Crossing *Crossing
+	// Evidence, when a crossing is pending, is what its stage owes and the
+	// tree it is bound to lacks (nil: the evidence is there, or owed none).
+	// The crossing stays pending, but no verdict is asked for.
+	Evidence *Evidence
+	// Integrity is specrew's IntegrityStatus of the pending-verdict reading
+	// ("legacy-unscoped", "scoped-verified", "scoped-clean", …); "" when
+	// start-context.json has no boundary_enforcement.
+	Integrity string
 	// Problems lists what could not be read or understood, e.g.
 	// "malformed JSON in .specrew/start-context.json: …". A value affected
 	// by a problem is unknown.
@@ -70,6 +84,14 @@ type Workspace struct {
 
 	mu    sync.Mutex
 	cache map[string]cachedFile // by path relative to .specrew
+	// objects remembers what git said about a commit or tree named by its
+	// full id: that never changes, and State runs on every analysis.
+	objects map[string]gitAnswer
+}
+
+type gitAnswer struct {
+	out []byte
+	err error
 }
 
 type cachedFile struct {
@@ -80,22 +102,36 @@ type cachedFile struct {
 
 // NewWorkspace returns a Workspace for the project at root.
 func NewWorkspace(root string) *Workspace {
-	return &Workspace{root: root, cache: map[string]cachedFile{}}
+	return &Workspace{root: root, cache: map[string]cachedFile{}, objects: map[string]gitAnswer{}}
 }
 
 // State reads the workspace's inputs to the classifier (spec §4):
 //
-//   - BoundaryPending: .specrew/runtime/pending-verdict-stop.md exists;
-//   - Authorized: .specrew/start-context.json has a non-empty
-//     session_state.boundary_type and either a non-empty
-//     boundary_enforcement.last_authorized_boundary or a non-empty
-//     verdict_history (at the top level or under boundary_enforcement), and
-//     no boundary is pending; unknown when the file is missing or malformed;
+//   - BoundaryPending: specrew's Get-SpecrewPendingVerdictState over
+//     .specrew/start-context.json (see readVerdict): the working boundary
+//     session_state.boundary_type ahead of
+//     boundary_enforcement.last_authorized_boundary, scoped by
+//     boundary_enforcement.pending_crossing once that field exists (null:
+//     nothing pending; a record must verify against its Git tree). Enforcement
+//     disabled, an invalid or unverifiable state: not pending, as specrew
+//     fails open. Only when the file has no boundary_enforcement (or cannot
+//     be read) is the rendered .specrew/runtime/pending-verdict-stop.md the
+//     signal: it exists, or not;
+//   - Authorized: what the stop provider computes — a non-empty
+//     session_state.boundary_type, a non-empty
+//     boundary_enforcement.last_authorized_boundary or
+//     boundary_enforcement.verdict_history, and no boundary pending; unknown
+//     when the file is missing or malformed;
 //   - LoopGuardTripped: the continue guard
 //     .specrew/runtime/conformance-sessions/<session>/continue-guard.json
 //     ({"key":…, "count":N, "epoch":…}) has a count of at least
-//     LoopGuardLimit. With session "" the most recently modified guard file
-//     of any session is used. No guard file means the guard has not tripped.
+//     LoopGuardLimit. With session "" the most recently modified of every
+//     session's guard and the legacy
+//     .specrew/runtime/conformance-continue-guard.json is used. No guard file
+//     means the guard has not tripped.
+//
+// Verifying a scoped crossing runs git (rev-parse) in root; nothing else
+// runs or is written.
 //
 // When root has no .specrew directory every value is unknown.
 func (w *Workspace) State(session string) State {
@@ -136,8 +172,12 @@ func (w *Workspace) State(session string) State {
 	}
 	defer r.Close()
 
-	st.BoundaryPending = w.pending(r, &st)
-	st.Authorized = w.authorized(r, st.BoundaryPending, &st)
+	ctx, v := w.startContext(r, &st)
+	st.BoundaryPending = w.pending(r, ctx, v, &st)
+	if v != nil {
+		st.Crossing, st.Integrity, st.Evidence = v.crossing, v.integrity, v.evidence
+	}
+	st.Authorized = authorized(ctx, st.BoundaryPending)
 	st.LoopGuardTripped = w.loopGuard(r, session, &st)
 	return st
 }
@@ -200,37 +240,139 @@ func (w *Workspace) read(r *os.Root, rel string) ([]byte, error) {
 	return data, nil
 }
 
-func (w *Workspace) pending(r *os.Root, st *State) Source {
+// startContext reads start-context.json: the Source of authorization
+// before the pending state is known (value unknown when the file is missing
+// or malformed), and the pending-verdict reading (nil then).
+func (w *Workspace) startContext(r *os.Root, st *State) (Source, *verdictState) {
+	data, err := w.read(r, startContextFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		st.problem("missing %s", display(startContextFile))
+		return Source{Note: "no " + display(startContextFile)}, nil
+	case err != nil:
+		st.problem("cannot read %s: %v", display(startContextFile), cause(err))
+		return Source{Note: "cannot read " + display(startContextFile)}, nil
+	}
+	var doc any
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\uFEFF")), &doc); err != nil {
+		st.problem("malformed JSON in %s: %v", display(startContextFile), err)
+		return Source{Path: w.path(startContextFile), Note: "malformed " + display(startContextFile)}, nil
+	}
+	top, ok := doc.(map[string]any)
+	if !ok {
+		st.problem("malformed JSON in %s: not a JSON object", display(startContextFile))
+		return Source{Path: w.path(startContextFile), Note: "malformed " + display(startContextFile)}, nil
+	}
+	v := readVerdict(top, w.root, gitRepo{w.root, w.objects})
+	if v.problem != "" {
+		st.problem("%s: %s", display(startContextFile), v.problem)
+	}
+	src := Source{Value: False, Path: w.path(startContextFile)}
+	bt, _ := field(top, "session_state", "boundary_type").(string)
+	lab, _ := field(top, "boundary_enforcement", "last_authorized_boundary").(string)
+	h, _ := field(top, "boundary_enforcement", "verdict_history").([]any)
+	switch {
+	case !v.activeBoundary:
+		src.Note = "session_state.boundary_type is missing or empty"
+	case lab != "":
+		src.Value, src.Note = True, fmt.Sprintf("boundary %q, last authorized boundary %q", bt, lab)
+	case len(h) > 0:
+		src.Value, src.Note = True, fmt.Sprintf("boundary %q, boundary_enforcement.verdict_history has %d entries", bt, len(h))
+	default:
+		src.Note = fmt.Sprintf("boundary %q, but no last authorized boundary and no verdict history", bt)
+	}
+	return src, &v
+}
+
+// gitRepo is the workspace's repository, read with git. Its questions name
+// objects by full id, so their answers are remembered (State holds the
+// workspace's lock).
+type gitRepo struct {
+	root    string
+	objects map[string]gitAnswer
+}
+
+func (g gitRepo) git(object string, args ...string) ([]byte, error) {
+	if !hexID(object) {
+		return nil, fmt.Errorf("%q is not a full object id", object)
+	}
+	key := strings.Join(args, "\x00")
+	if a, ok := g.objects[key]; ok {
+		return a.out, a.err
+	}
+	out, err := exec.Command("git", append([]string{"-C", g.root, "-c", "core.quotepath=false"}, args...)...).Output()
+	if g.objects != nil {
+		if len(g.objects) > 256 {
+			clear(g.objects)
+		}
+		g.objects[key] = gitAnswer{out, err}
+	}
+	return out, err
+}
+
+func hexID(s string) bool {
+	if len(s) < 40 {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
+}
+
+func (g gitRepo) Tree(commit string) (string, error) {
+	commit = strings.ToLower(commit)
+	out, err := g.git(commit, "rev-parse", "--verify", "--quiet", commit+"^{tree}")
+	if err != nil {
+		return "", err
+	}
+	t := strings.ToLower(strings.TrimSpace(string(out)))
+	if !hexID(t) {
+		return "", fmt.Errorf("unexpected output %q", t)
+	}
+	return t, nil
+}
+
+func (g gitRepo) Files(tree string) ([]string, error) {
+	out, err := g.git(tree, "ls-tree", "-r", "--name-only", tree)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimRight(string(out), "\n"), "\n"), nil
+}
+
+func (g gitRepo) Show(tree, path string) ([]byte, error) {
+	return g.git(tree, "show", tree+":"+path)
+}
+
+func (w *Workspace) pending(r *os.Root, ctx Source, v *verdictState, st *State) Source {
+	if v != nil && v.decided {
+		if v.pending {
+			return Source{Value: True, Path: ctx.Path, Note: v.note}
+		}
+		note := v.note
+		if note == "" {
+			note = "no verdict is pending"
+		}
+		return Source{Value: False, Path: ctx.Path, Note: note}
+	}
+	// No authority: the rendered artifact is the only signal.
 	_, err := r.Lstat(filepath.FromSlash(pendingFile))
 	switch {
 	case err == nil:
-		return Source{Value: True, Path: w.path(pendingFile), Note: "a verdict stop is pending (" + display(pendingFile) + " exists)"}
+		return Source{Value: True, Path: w.path(pendingFile), Note: "a verdict stop is pending (" + display(pendingFile) + " exists; " + display(startContextFile) + " records no boundary_enforcement)"}
 	case errors.Is(err, fs.ErrNotExist):
-		return Source{Value: False, Path: w.path(pendingFile), Note: "no pending verdict stop (" + display(pendingFile) + " does not exist)"}
+		return Source{Value: False, Path: w.path(pendingFile), Note: "no pending verdict stop (" + display(pendingFile) + " does not exist, and " + display(startContextFile) + " records no boundary_enforcement)"}
 	}
 	st.problem("cannot check %s: %v", display(pendingFile), cause(err))
 	return Source{Note: "cannot check for a pending verdict stop"}
 }
 
-func (w *Workspace) authorized(r *os.Root, pending Source, st *State) Source {
-	ctx := Source{Path: w.path(startContextFile)}
-	data, err := w.read(r, startContextFile)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		st.problem("missing %s", display(startContextFile))
-		ctx = Source{Note: "no " + display(startContextFile)}
-	case err != nil:
-		st.problem("cannot read %s: %v", display(startContextFile), cause(err))
-		ctx = Source{Note: "cannot read " + display(startContextFile)}
-	default:
-		var perr error
-		ctx.Value, ctx.Note, perr = parseStartContext(data)
-		if perr != nil {
-			st.problem("malformed JSON in %s: %v", display(startContextFile), perr)
-			ctx = Source{Path: ctx.Path, Note: "malformed " + display(startContextFile)}
-		}
-	}
-	// Authorized = the start context allows it AND nothing is pending.
+// authorized is the provider's AuthorizedWorkRemains: an authorized phase
+// (ctx) and nothing pending.
+func authorized(ctx Source, pending Source) Source {
 	switch {
 	case pending.Value == True:
 		return Source{Value: False, Path: pending.Path, Note: "a verdict boundary is pending"}
@@ -240,33 +382,6 @@ func (w *Workspace) authorized(r *os.Root, pending Source, st *State) Source {
 		return Source{Path: ctx.Path, Note: ctx.Note + ", but whether a verdict boundary is pending is unknown"}
 	}
 	return ctx
-}
-
-// parseStartContext decides authorization from start-context.json. Fields
-// that are missing or of the wrong type count as empty; only a document that
-// is not a JSON object is an error.
-func parseStartContext(data []byte) (Tri, string, error) {
-	var doc any
-	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\uFEFF")), &doc); err != nil {
-		return Unknown, "", err
-	}
-	top, ok := doc.(map[string]any)
-	if !ok {
-		return Unknown, "", errors.New("not a JSON object")
-	}
-	bt, _ := field(top, "session_state", "boundary_type").(string)
-	if bt == "" {
-		return False, "session_state.boundary_type is missing or empty", nil
-	}
-	if lab, _ := field(top, "boundary_enforcement", "last_authorized_boundary").(string); lab != "" {
-		return True, fmt.Sprintf("boundary %q, last authorized boundary %q", bt, lab), nil
-	}
-	for _, path := range [][]string{{"verdict_history"}, {"boundary_enforcement", "verdict_history"}} {
-		if h, _ := field(top, path...).([]any); len(h) > 0 {
-			return True, fmt.Sprintf("boundary %q, %s has %d entries", bt, strings.Join(path, "."), len(h)), nil
-		}
-	}
-	return False, fmt.Sprintf("boundary %q, but no last authorized boundary and no verdict history", bt), nil
 }
 
 // field follows keys through nested objects; nil when one is missing.
@@ -336,9 +451,29 @@ func (w *Workspace) loopGuard(r *os.Root, session string, st *State) Source {
 // there is none. complete is false when some guard file could not be
 // checked (each such one is a problem).
 func (w *Workspace) newestGuard(r *os.Root, st *State) (best string, complete bool, err error) {
+	complete = true
+	var bestMod time.Time
+	consider := func(rel string) {
+		fi, err := r.Stat(filepath.FromSlash(rel))
+		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		if err != nil {
+			st.problem("cannot check %s: %v", display(rel), cause(err))
+			complete = false
+			return
+		}
+		// Newest wins; a tie goes to the later name, so that the choice
+		// does not depend on the order of the listing.
+		if m := fi.ModTime(); best == "" || m.After(bestMod) || (m.Equal(bestMod) && rel > best) {
+			best, bestMod = rel, m
+		}
+	}
+	// The guard a provider run without a session id keeps.
+	consider(legacyGuardFile)
 	d, err := r.Open(filepath.FromSlash(sessionsDir))
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", true, nil
+		return best, complete, nil
 	}
 	if err != nil {
 		return "", false, err
@@ -348,26 +483,9 @@ func (w *Workspace) newestGuard(r *os.Root, st *State) (best string, complete bo
 	if err != nil {
 		return "", false, err
 	}
-	complete = true
-	var bestMod time.Time
 	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		rel := sessionsDir + "/" + e.Name() + "/" + guardFile
-		fi, err := r.Stat(filepath.FromSlash(rel))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			st.problem("cannot check %s: %v", display(rel), cause(err))
-			complete = false
-			continue
-		}
-		// Newest wins; a tie goes to the later name, so that the choice
-		// does not depend on the order of the listing.
-		if m := fi.ModTime(); best == "" || m.After(bestMod) || (m.Equal(bestMod) && rel > best) {
-			best, bestMod = rel, m
+		if e.IsDir() {
+			consider(sessionsDir + "/" + e.Name() + "/" + guardFile)
 		}
 	}
 	return best, complete, nil

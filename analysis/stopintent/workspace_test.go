@@ -24,6 +24,9 @@ func guardRel(session string) string { return sessions + session + "/continue-gu
 const (
 	authorizedJSON   = `{"session_state":{"boundary_type":"implement"},"boundary_enforcement":{"last_authorized_boundary":"plan"}}`
 	unauthorizedJSON = `{"session_state":{"boundary_type":"implement"},"boundary_enforcement":{"last_authorized_boundary":""}}`
+	// Working plan ahead of the authorized clarify, enforcement on: the
+	// clarify -> plan verdict is due (specrew's legacy, unscoped reading).
+	pendingJSON = `{"schema":"v2","session_state":{"boundary_type":"plan"},"boundary_enforcement":{"enabled":true,"last_authorized_boundary":"clarify","pending_next_boundary":null,"verdict_history":[],"bypass_history":[]}}`
 )
 
 // writeTree writes files (slash paths relative to root) and sets the
@@ -119,9 +122,10 @@ func TestWorkspaceState(t *testing.T) {
 			paths: [3]string{"", contextRel, ""},
 		},
 		{
-			name:    "authorized by a top-level verdict history",
+			// specrew's stop provider reads boundary_enforcement.verdict_history only.
+			name:    "a top-level verdict history does not authorize",
 			files:   map[string]string{contextRel: `{"session_state":{"boundary_type":"plan"},"verdict_history":[{"verdict":"approved"}]}`},
-			specrew: true, pending: F, auth: T, guard: F,
+			specrew: true, pending: F, auth: F, guard: F,
 			paths: [3]string{"", contextRel, ""},
 		},
 		{
@@ -138,9 +142,25 @@ func TestWorkspaceState(t *testing.T) {
 		},
 		{
 			name:    "pending overrides authorization",
-			files:   map[string]string{contextRel: authorizedJSON, pendingRel: "# verdict due"},
+			files:   map[string]string{contextRel: pendingJSON},
 			specrew: true, pending: T, auth: F, guard: F,
-			paths: [3]string{pendingRel, pendingRel, ""},
+			paths: [3]string{contextRel, contextRel, ""},
+		},
+		{
+			// The rendered file is a signal; start-context.json is the authority
+			// (here: enforcement not enabled, so nothing is pending).
+			name:    "the pending-verdict file does not outweigh the start context",
+			files:   map[string]string{contextRel: authorizedJSON, pendingRel: "# verdict due"},
+			specrew: true, pending: F, auth: T, guard: F,
+			paths: [3]string{contextRel, contextRel, ""},
+		},
+		{
+			// specrew deletes the rendered file while a crossing is still pending
+			// when stage evidence is missing: the start context still says pending.
+			name:    "pending without the pending-verdict file",
+			files:   map[string]string{contextRel: pendingJSON, ".specrew/runtime/": ""},
+			specrew: true, pending: T, auth: F, guard: F,
+			paths: [3]string{contextRel, contextRel, ""},
 		},
 		{
 			name:    "pending with no start context: not authorized, and the missing file is a problem",
@@ -277,19 +297,27 @@ func TestWorkspaceState(t *testing.T) {
 			paths: [3]string{"", contextRel, ""},
 		},
 		{
-			name:    "runtime is a file: pending and the guard cannot be checked, authorization is unknown",
+			name:    "runtime is a file: the guard cannot be checked; the start context decides the rest",
 			files:   map[string]string{contextRel: authorizedJSON, ".specrew/runtime": "not a directory"},
-			specrew: true, pending: U, auth: U, guard: U,
+			specrew: true, pending: F, auth: T, guard: U,
+			paths:    [3]string{contextRel, contextRel, ""},
+			problems: []string{"cannot check .specrew/runtime/conformance-continue-guard.json", "cannot list .specrew/runtime/conformance-sessions"},
+		},
+		{
+			name:    "runtime is a file and the start context has no boundary enforcement: pending cannot be checked",
+			files:   map[string]string{contextRel: `{"session_state":{"boundary_type":"plan"}}`, ".specrew/runtime": "not a directory"},
+			session: "s1",
+			specrew: true, pending: U, auth: F, guard: U,
 			paths:    [3]string{"", contextRel, ""},
-			problems: []string{"cannot check .specrew/runtime/pending-verdict-stop.md", "cannot list .specrew/runtime/conformance-sessions"},
+			problems: []string{"cannot check .specrew/runtime/pending-verdict-stop.md", "cannot read .specrew/runtime/conformance-sessions/s1/continue-guard.json"},
 		},
 		{
 			name:    "runtime is a file, but the start context says no anyway",
 			files:   map[string]string{contextRel: unauthorizedJSON, ".specrew/runtime": "not a directory"},
 			session: "s1",
-			specrew: true, pending: U, auth: F, guard: U,
-			paths:    [3]string{"", contextRel, ""},
-			problems: []string{"cannot check .specrew/runtime/pending-verdict-stop.md", "cannot read .specrew/runtime/conformance-sessions/s1/continue-guard.json"},
+			specrew: true, pending: F, auth: F, guard: U,
+			paths:    [3]string{contextRel, contextRel, ""},
+			problems: []string{"cannot read .specrew/runtime/conformance-sessions/s1/continue-guard.json"},
 		},
 		{
 			name:    "start context is a directory",

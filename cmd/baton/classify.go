@@ -11,7 +11,6 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
-	"github.com/baton-md/baton/analysis/suite"
 )
 
 const classifyUsage = `usage: baton classify [flags] [FILE|-]
@@ -19,13 +18,18 @@ const classifyUsage = `usage: baton classify [flags] [FILE|-]
 Classifies the stop message in FILE (standard input with - or no FILE) as
 continue, intermediate or real, with specrew's precedence and reasons, and
 prints the classification as JSON: one object, or an array of objects when
-the file holds several packets. Inputs the text does not decide come from
-the specrew workspace (the first directory above FILE holding .specrew/),
-or from the flags; with inputs still unknown, every possible outcome is
-listed with the condition under which it holds, and "outcome" is "".
+the file holds several packets. A plain message without packet headings is
+a stop message too, classified as the stop hook does. Inputs the text does
+not decide come from the specrew workspace (the first directory above FILE
+holding .specrew/), or from the flags; with inputs still unknown, every
+possible outcome is listed with the condition under which it holds, and
+"outcome" is "". The nearest .baton.yaml (above FILE, or the working folder
+for standard input) applies as it does to baton check: its phrases change
+what the text says.
 
 Each input flag takes true, false or unknown.
-Exit status: 0 classified, 2 usage or I/O error, or not a stop message.
+Exit status: 0 classified, 2 usage or I/O error (a .baton.yaml that cannot
+be read included), or not a stop message (a handoff, a workflow).
 
 flags:`
 
@@ -161,13 +165,6 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
-	doc := analysis.Parse(name, string(text))
-	if doc.Kind != analysis.KindPacket {
-		fmt.Fprintf(stderr, "baton: %s is not a stop message (it reads as %s): classify needs a stop packet or a message with a stop-intent marker\n", name, kindPhrase(doc.Kind))
-		return exitUsage
-	}
-
-	env := analysis.Env{}
 	root := ""
 	if *wsDir != "" {
 		fi, err := os.Stat(*wsDir)
@@ -184,7 +181,20 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	} else {
-		root = findWorkspace(dir)
+		root = specrewRootAbove(dir)
+	}
+	// The configuration of the file, or of the working folder for standard
+	// input, as baton check and the stop hook find it.
+	cfgName := filepath.Join(dir, filepath.Base(name))
+	env, err := newStopEnv(dir, cfgName, root, *session)
+	if err != nil {
+		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return exitUsage
+	}
+	if root != "" {
+		for _, p := range env.state.Problems {
+			fmt.Fprintf(stderr, "baton: workspace %s: %s\n", root, p)
+		}
 	}
 	overrides := map[string]stopintent.Tri{}
 	for _, f := range flags {
@@ -192,18 +202,17 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			overrides[f.name] = f.value
 		}
 	}
-	if root != "" {
-		st := stopintent.NewWorkspace(root).State(*session)
-		for _, p := range st.Problems {
-			fmt.Fprintf(stderr, "baton: workspace %s: %s\n", root, p)
-		}
-		env[stopintent.EnvWorkspace] = st
-	}
 	if len(overrides) > 0 {
-		env[stopintent.EnvOverrides] = overrides
+		env.env[stopintent.EnvOverrides] = overrides
 	}
 
-	res := suite.Registry().AnalyzeEnv(doc, nil, env)
+	// A plain message is a stop message too: the hook classifies it, and so
+	// does classify. Only a handoff or a workflow is something else.
+	doc, res := env.analyze(name, string(text))
+	if doc.Kind != analysis.KindPacket {
+		fmt.Fprintf(stderr, "baton: %s is not a stop message (it reads as %s): classify needs a stop message\n", name, kindPhrase(doc.Kind))
+		return exitUsage
+	}
 	m, _ := res.Model(stopintent.Analyzer).(*stopintent.Model)
 	if m == nil || len(m.Stops) == 0 {
 		fmt.Fprintf(stderr, "baton: %s: no stop message found\n", name)
@@ -228,21 +237,6 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitOK
-}
-
-// findWorkspace returns the first directory from dir up that holds a
-// .specrew directory, or "".
-func findWorkspace(dir string) string {
-	for {
-		if fi, err := os.Stat(filepath.Join(dir, ".specrew")); err == nil && fi.IsDir() {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
 }
 
 func kindPhrase(k analysis.Kind) string {

@@ -24,7 +24,10 @@ commands:
   serve             run the language server over standard input and output
   classify [FILE|-] classify a stop message as continue, intermediate or real
                     (JSON: the outcome, or every possible one, and the inputs)
-  hook claude-stop  a Claude Code Stop hook: blocks a stop whose message breaks the stop contract
+  hook claude-stop  a Claude Code Stop hook: blocks the stops specrew's stop provider blocks
+                    (a pending boundary without its verdict marker, material work without the packet)
+  hook claude-prompt  a Claude Code UserPromptSubmit hook: takes the turn's baseline
+  hook claude-tool  a Claude Code PostToolUse hook: records which session made a change
   ledger ID|FOLDER  print a clio-coder session's read ledger and decision board
   explain [ID]      print the documentation of a rule (every rule ID without one;
                     --markdown prints docs/rules.md)
