@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/baton-md/baton/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
@@ -153,7 +154,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		dir, err = os.Getwd()
 	} else {
 		name = path
-		text, err = os.ReadFile(path)
+		text, err = safefile.ReadFile(path, analysis.MaxDocumentBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "baton: %v\n", err)
 			return exitUsage

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/baton-md/baton/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
@@ -201,11 +201,11 @@ const dedupWindow = 60 * time.Second
 func fireIdentity(in hookInput, msg string, count int, args []string, root string) string {
 	parts := append([]string{in.Cwd, in.SessionID, msg, strconv.FormatBool(in.StopHookActive), strconv.Itoa(count)}, args...)
 	if path, err := config.Discover(in.Cwd); err == nil && path != "" {
-		b, _ := os.ReadFile(path)
+		b, _ := readState(path)
 		parts = append(parts, string(b))
 	}
 	if sr := specrewRootAbove(in.Cwd); sr != "" {
-		ctx, _ := os.ReadFile(filepath.Join(sr, ".specrew", "start-context.json"))
+		ctx, _ := readState(filepath.Join(sr, ".specrew", "start-context.json"))
 		parts = append(parts, string(ctx))
 	}
 	if root != "" {
@@ -227,7 +227,7 @@ func specrewBlockCount(root, sessionDir string, c *stopintent.Crossing) int {
 	}
 	most := 0
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		b, err := readState(p)
 		if err != nil {
 			continue
 		}
@@ -299,7 +299,7 @@ func lastMarkedTurn(path string) string {
 	if path == "" {
 		return ""
 	}
-	data, err := os.ReadFile(path)
+	data, _, err := safefile.ReadTail(path, maxTranscriptTail)
 	if err != nil {
 		return ""
 	}
@@ -529,38 +529,58 @@ func advanceBaseline(counter blockCounter, root string, snap *turnSnapshot, d *s
 // last assistant line with text, whatever user lines follow it (tool
 // results, hook text, or a person's).
 func lastAssistantMessage(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
-	var texts []string
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			var e struct {
-				Type    string `json:"type"`
-				Message struct {
-					Role    string          `json:"role"`
-					Content json.RawMessage `json:"content"`
-				} `json:"message"`
-			}
-			if json.Unmarshal(line, &e) == nil && (e.Type == "assistant" || e.Message.Role == "assistant") {
-				if t := contentText(e.Message.Content); len(t) > 0 {
-					texts = t
-				}
-			}
-		}
-		if err == io.EOF {
-			break
-		}
+	// From the end, in growing windows: the last message is near it, and a
+	// transcript of a gigabyte must be answered within the hook's timeout.
+	for window := int64(1 << 20); ; window *= 4 {
+		data, whole, err := safefile.ReadTail(path, window)
 		if err != nil {
 			return "", err
 		}
+		if msg := lastAssistantIn(data); msg != "" || whole {
+			return msg, nil
+		}
+		if window >= maxTranscriptTail {
+			return "", fmt.Errorf("no assistant message in the last %d MiB of %s", maxTranscriptTail>>20, path)
+		}
 	}
-	return strings.Join(texts, "\n\n"), nil
 }
+
+// maxTranscriptTail is how much of a transcript's end the hook reads.
+const maxTranscriptTail = 64 << 20
+
+// lastAssistantIn is the text of the last assistant entry with text in
+// data, JSON lines (a torn or unknown line is skipped).
+func lastAssistantIn(data []byte) string {
+	for len(data) > 0 {
+		data = bytes.TrimRight(data, "\n")
+		i := bytes.LastIndexByte(data, '\n')
+		line := data[i+1:]
+		data = data[:i+1]
+		if i < 0 {
+			data = nil
+		}
+		if len(bytes.TrimSpace(line)) == 0 || !bytes.Contains(line, []byte("assistant")) {
+			continue
+		}
+		var e struct {
+			Type    string `json:"type"`
+			Message struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &e) == nil && (e.Type == "assistant" || e.Message.Role == "assistant") {
+			if t := contentText(e.Message.Content); len(t) > 0 {
+				return strings.Join(t, "\n\n")
+			}
+		}
+	}
+	return ""
+}
+
+// readState reads one of the small state files the hook keeps or reads
+// (its counter, .specrew's records, .baton.yaml): a regular file, bounded.
+func readState(path string) ([]byte, error) { return safefile.ReadFile(path, 4<<20) }
 
 // contentText returns the text of a message's content: a string, or the
 // text blocks of a block list.
@@ -617,7 +637,7 @@ func (c blockCounter) get() int {
 	if p == "" {
 		return 0
 	}
-	b, err := os.ReadFile(p)
+	b, err := readState(p)
 	if err != nil {
 		return 0
 	}
@@ -661,7 +681,7 @@ func (c blockCounter) duplicate(id string) bool {
 	}
 	now := time.Now().Unix()
 	dup := false
-	if b, err := os.ReadFile(p); err == nil && json.Unmarshal(b, &last) == nil {
+	if b, err := readState(p); err == nil && json.Unmarshal(b, &last) == nil {
 		dup = last.ID == id && now-last.Epoch >= 0 && now-last.Epoch <= int64(dedupWindow/time.Second)
 	}
 	if b, err := json.Marshal(map[string]any{"identity": id, "epoch": now}); err == nil {

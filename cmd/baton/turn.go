@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/baton-md/baton/internal/safefile"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,11 +116,16 @@ func fingerprint(path string) string {
 	if err != nil || !fi.Mode().IsRegular() {
 		return "missing"
 	}
-	data, err := os.ReadFile(path)
+	f, _, err := safefile.Open(path)
 	if err != nil {
 		return "unreadable"
 	}
-	return hashText(string(data))
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "unreadable"
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // degradedBaseline is specrew's New-SpecrewDegradedTurnBaseline: HEAD and a
@@ -192,7 +199,7 @@ func longTurn(transcript string) (long bool, key string) {
 	if transcript == "" {
 		return false, ""
 	}
-	data, err := os.ReadFile(transcript)
+	data, _, err := safefile.ReadTail(transcript, maxTranscriptTail)
 	if err != nil {
 		return false, ""
 	}
@@ -247,7 +254,7 @@ func (c blockCounter) turnPath(root string) string {
 func (c blockCounter) loadTurn(root string) turnState {
 	var t turnState
 	if p := c.turnPath(root); p != "" {
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := readState(p); err == nil {
 			_ = json.Unmarshal(b, &t)
 		}
 	}
@@ -320,7 +327,7 @@ func (c blockCounter) foreign(root, key string) bool {
 	if p == "" || c.session == "" {
 		return false
 	}
-	b, err := os.ReadFile(p)
+	b, err := readState(p)
 	if err != nil {
 		return false
 	}

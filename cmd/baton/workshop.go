@@ -50,7 +50,7 @@ func workshopPause(root string, pending bool) workshopState {
 	var feature, iteration string
 	activeBoundary := false
 	ctxState := "absent"
-	if data, err := os.ReadFile(filepath.Join(root, ".specrew", "start-context.json")); err == nil {
+	if data, err := readState(filepath.Join(root, ".specrew", "start-context.json")); err == nil {
 		ctxState = "unreadable"
 		var top map[string]any
 		if json.Unmarshal(trimBOM(data), &top) == nil {
@@ -118,7 +118,7 @@ func workshopLifecycle(featureRoot, scopeRoot string, featureScope bool) worksho
 	if fi.Size() <= 0 || fi.Size() > 262144 {
 		return invalid("workshop-applicability-size-invalid")
 	}
-	data, err := os.ReadFile(path)
+	data, err := readState(path)
 	if err != nil {
 		return invalid("workshop-state-unreadable")
 	}
@@ -230,7 +230,7 @@ func workshopLifecycle(featureRoot, scopeRoot string, featureScope bool) worksho
 		if mfi.Size() <= 0 || mfi.Size() > 262144 {
 			return invalid("workshop-completed-record-size-invalid")
 		}
-		if b, err := os.ReadFile(md); err != nil || strings.TrimSpace(string(b)) == "" {
+		if b, err := readState(md); err != nil || strings.TrimSpace(string(b)) == "" {
 			return invalid("workshop-completed-record-empty")
 		}
 	}

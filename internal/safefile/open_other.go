@@ -4,6 +4,9 @@ package safefile
 
 import "os"
 
+// NonBlock is 0 where named pipes do not block an open.
+const NonBlock = 0
+
 func openNonBlocking(name string) (*os.File, error) { return os.Open(name) }
 
 func setBlocking(*os.File) error { return nil }

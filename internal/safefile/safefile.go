@@ -9,6 +9,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -106,4 +107,34 @@ func Size(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// ReadTail reads at most the last n bytes of a regular file, starting at a
+// line (the bytes before the first line break of the window are dropped
+// unless the window is the whole file). It is for logs read from the end,
+// such as an agent's transcript: the last entries are what is wanted, and
+// a file of a gigabyte must not be read whole. whole reports whether the
+// window is the whole file.
+func ReadTail(name string, n int64) (data []byte, whole bool, err error) {
+	f, fi, err := Open(name)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	size := fi.Size()
+	off := max(size-n, 0)
+	buf := make([]byte, size-off)
+	k, err := f.ReadAt(buf, off)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, false, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	buf = buf[:k]
+	if off > 0 {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			return nil, false, nil
+		}
+		buf = buf[i+1:]
+	}
+	return buf, off == 0, nil
 }

@@ -61,3 +61,19 @@ func TestBound(t *testing.T) {
 		t.Errorf("a symlink to a regular file: %v", err)
 	}
 }
+
+func TestReadTail(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(name, []byte("one\ntwo\nthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[int64]string{100: "one\ntwo\nthree\n", 8: "three\n", 10: "three\n", 11: "two\nthree\n", 3: ""} {
+		data, whole, err := ReadTail(name, n)
+		if err != nil || string(data) != want || whole != (n >= 14) {
+			t.Errorf("ReadTail(%d) = %q, %v, %v; want %q", n, data, whole, err, want)
+		}
+	}
+	if _, _, err := ReadTail("/dev/zero", 10); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("/dev/zero: %v", err)
+	}
+}
