@@ -368,7 +368,7 @@ func (s *scanner) scan(start, end int) {
 		t.Span.End, t.Inner.End = end, end
 		t.Close = analysis.Span{Start: end, End: end}
 		t.CloseName = t.Close
-		s.errorf(t.Open, "<"+t.Name+"> is never closed: add </"+t.Name+">, or write it self-closing as <"+t.Name+" />")
+		s.errorf(t.Open, "<"+t.Name+"> is never closed, so XMD reads it as text and runs nothing: add </"+t.Name+">, or write it self-closing as <"+t.Name+" />")
 	}
 }
 

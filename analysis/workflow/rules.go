@@ -213,7 +213,13 @@ var (
 			"(outside fenced code, inline code and HTML comments), attributes are `name=\"text\"`, " +
 			"`name={expression}`, `name` or `{...spread}`, and a block tag is closed by `</Name>`. What cannot be " +
 			"read — a tag never closed, a closing tag with no opening one, an unterminated value, malformed front " +
-			"matter — is reported, and baton goes on reading after it.",
+			"matter — is reported, and baton goes on reading after it. A tag never closed is text to the engine " +
+			"(packages/core/src/scanner.ts): it runs nothing and resolves nothing, so it is reported here only.\n\n" +
+			"A document is read as a workflow only when it is XMD: its front matter has a key the engine reserves " +
+			"(`props`, `required`, `returns`) or `workflow.components`, or its text (outside code and block " +
+			"quotes) holds an element the engine's scanner closes — `<Name …/>`, or `<Name …>` with `</Name>` " +
+			"further on. Ordinary Markdown's `Option <X>`, `<Low | Medium | High>` or `array<Record>` is not one, " +
+			"and such a document is not checked as a workflow at all.",
 	}
 	RuleBundle = &analysis.Rule{
 		ID:       "workflow/bundle",

@@ -204,7 +204,9 @@ func (k *checker) checkStructure() {
 					analysis.WithFix(analysis.Fix{Title: "Rename <Capture> to <Let>", Safe: true, Edits: edits}))
 			}
 		}
-		if res.Kind == ResolveUnresolved && t.Name != "Capture" {
+		// The engine never resolves a tag it never closed: its scanner reads
+		// it as text (the syntax finding says so), so it is not unresolved.
+		if res.Kind == ResolveUnresolved && t.Name != "Capture" && t.Closed {
 			k.reportUnresolved(t, *res)
 		}
 		if res.OutsideBundle {
