@@ -132,15 +132,32 @@ var (
 		ID:       "workflow/unresolved-component",
 		Summary:  "A tag resolves to no component.",
 		Severity: analysis.Error,
-		Doc: "A name resolves, in order: structural syntax (`If`, `Let`, `Output`, …); a registered component " +
-			"(`Parse`, `Prompt`, `Agent`, the `Assert*` family, the workflow host's `Repository`, `Git.*`, …); " +
-			"the workflow root's `workflow.components` bundle; a file `components/{Name}.md`, `.ts`, " +
-			"`components/{Name}/index.md`, `.ts`, or `{Name}.md` (a dot in the name is a folder), looked for in " +
-			"the document's folder and then each folder above it in the workspace. What none answers is the " +
-			"unresolved printed error — but only when execution reaches it, so a name in an untaken branch fails " +
-			"the day the branch is taken. baton checks every branch.\n\nA workflow run (`xmd workflow start`) " +
-			"searches no files at all: under a workflow root, a name only a file answers is reported too — " +
-			"declare it in the bundle. Without a workspace to read, baton does not report names it cannot look up.",
+		Doc: "A name resolves as the engine's resolver decides (taras/executable.md, " +
+			"packages/core/src/components/select.ts): structural syntax (`If`, `Let`, `Output`, …); a registered " +
+			"component; the workflow root's `workflow.components` bundle; else a file `{Name}.md`, `{Name}.ts`, " +
+			"`{Name}/index.md` or `{Name}/index.ts` (a dot in the name is a folder) in each search folder in turn. " +
+			"What none answers is the unresolved printed error — but only when execution reaches it, so a name in " +
+			"an untaken branch fails the day the branch is taken. baton checks every branch.\n\n" +
+			"**Registered** are what `xmd run` and `xmd test` install for every document " +
+			"(packages/cli/src/cli.ts, installDocumentComponents): core's `Parse`, `SafeParse`, `Elicit`, `Glob`, " +
+			"`File`, `Json`, `TempDir`, `Fetch`, `Test` and its agent components (`Agent`, `AgentProvider`, " +
+			"`Session`, `Session.Launch`, `Prompt`, `ApproveAll`, `AskPermission`); the testing package's " +
+			"`Testing`, `AssertThrows`, `Execution`, `WorkflowRun`, `DiagnosticJournal`, `CollectOutput`, " +
+			"`CollectJournal` and its assertion table, bare `Assert` included (packages/testing/src/assertions.ts); " +
+			"`TestAgent`, `TestAgent.Scenario`, `WhenPrompt` (in a test agent's scripts) and `WebForm`; and the " +
+			"workflow host's `Repository`, `Worktree`, `Dir`, `Git.*`, `PullRequest`, `IssueTracker`, `Issue`. " +
+			"A host can register more in TypeScript (`registerComponents`), which no static reading sees: name them " +
+			"under `workflow.registered` in `.baton.yaml` (`*` matches any run of characters).\n\n" +
+			"**The search folders** are, as the engine's `--component-dir` defaults say, `components` and `.` of " +
+			"the folder it runs in, which for baton is the workspace root (the folder holding `.baton.yaml` or " +
+			"`.git`): not the document's folder. `workflow.component-dirs` in `.baton.yaml` replaces them, as " +
+			"`--component-dir` does. A test document (`*.test.md`, what `xmd test` finds in a folder) is searched " +
+			"first in its own folder and then in the folder `xmd test` was given (packages/cli/src/test-target.ts, " +
+			"componentSearchPath); baton searches each folder above the document for that one.\n\n" +
+			"A workflow run (`xmd workflow start`) searches no files at all: under a workflow root, a name only a " +
+			"file answers is reported too — declare it in the bundle. Without a workspace to read, baton does not " +
+			"report names it cannot look up. A tag that is never closed is text to the engine and is not looked up " +
+			"(workflow/syntax reports it).",
 	}
 	RuleOutputPlacement = &analysis.Rule{
 		ID:       "workflow/output-placement",
