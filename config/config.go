@@ -11,6 +11,9 @@
 //	  state-dir: ~/.local/state/clio-coder
 //	phrases:                    # extra phrases per list name (the names of packet.DefaultPhrases)
 //	  held: ["on ice"]
+//	workflow:                   # XMD component resolution (see Workflow)
+//	  component-dirs: [components, shared]
+//	  registered: [Probe, TestAgent.*]
 //
 // Every section is optional, and a key the schema does not name is an
 // error. files takes a list of patterns or one pattern; a pattern is matched
@@ -60,6 +63,7 @@ type File struct {
 	Overrides []Override
 	StateDir  string              // handoff.state-dir, "~" expanded and made absolute; "" when unset
 	Phrases   map[string][]string // nil when the file adds none
+	Workflow  Workflow            // the workflow section
 
 	names []name // the rule IDs and phrase list names written, for Validate
 }
@@ -264,7 +268,7 @@ func describe(n *yaml.Node) string {
 }
 
 func (p *parser) file(n *yaml.Node) {
-	p.mapping(n, "the configuration", []string{"rules", "overrides", "handoff", "phrases"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, "the configuration", []string{"rules", "overrides", "handoff", "phrases", "workflow"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "rules":
 			p.f.Rules = p.rules(v, "rules")
@@ -274,6 +278,8 @@ func (p *parser) file(n *yaml.Node) {
 			p.mapping(v, "handoff", []string{"state-dir"}, func(_ string, k, v *yaml.Node) { p.stateDir(v) })
 		case "phrases":
 			p.phrases(v)
+		case "workflow":
+			p.workflow(v)
 		}
 	})
 }
