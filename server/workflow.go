@@ -257,6 +257,8 @@ func bindingText(doc *analysis.Document, b *workflow.Binding) string {
 	switch {
 	case b.Kind == workflow.BindEval:
 		s = fmt.Sprintf("is declared in the eval block on line %d", line)
+	case b.Kind == workflow.BindExec:
+		s = fmt.Sprintf("is the result of the executable block on line %d (`as=\"%s\"`)", line, b.Name)
 	case b.Kind == workflow.BindEachLet:
 		s = fmt.Sprintf("is bound by `<Each let>` on line %d, inside the loop only", line)
 	case b.Tag != nil:

@@ -136,8 +136,21 @@ func (k *checker) line(off int) int { return k.doc.Lines.LineOf(off) + 1 }
 // --- the walk ---
 
 func (k *checker) walk(nodes []Node) {
+	// An executable block's as="name" binds its result once it has run:
+	// for what follows the block, not for the placeholders in it.
+	var ran *CodeBlock
 	for _, n := range nodes {
+		if ran != nil && n.NodeSpan().Start >= ran.Span.End {
+			k.bind(ran.As, ran.AsSpan, BindExec, nil, ran)
+			ran = nil
+		}
+		if cb, ok := n.(*CodeBlock); ok && cb.As != "" {
+			ran = cb
+		}
 		k.walkNode(n)
+	}
+	if ran != nil {
+		k.bind(ran.As, ran.AsSpan, BindExec, nil, ran)
 	}
 }
 
@@ -552,6 +565,15 @@ func (k *checker) refText(p *Placeholder) {
 		k.refProps(ref)
 		return
 	case "meta":
+		if p.Block != nil {
+			// An executable block has no text pass (spec §6.4; the engine's
+			// eval-interpolate.ts): only bindings are read there.
+			if len(ref.Path) > 0 && !k.bound("meta") {
+				k.report(RuleUnknownPlaceholder, p.Span, fmt.Sprintf("{meta.%s} is not interpolated in an executable block: meta is read only in text (spec §6.4), so the command receives it as written",
+					strings.Join(ref.Path, ".")))
+			}
+			return
+		}
 		if len(ref.Path) > 0 && !k.bound("meta") && !k.hasMeta(ref.Path[0]) {
 			k.report(RuleUnknownPlaceholder, p.Span, fmt.Sprintf("{meta.%s}: the front matter has no %q key, so this renders as empty text",
 				strings.Join(ref.Path, "."), ref.Path[0]))
@@ -560,6 +582,11 @@ func (k *checker) refText(p *Placeholder) {
 	}
 	ref.Bindings, ref.EarlierBindings = k.lookup(ref.Name)
 	if p.InCode {
+		return
+	}
+	if p.Block != nil && len(ref.Bindings) == 0 && p.Span.Start > 0 && k.c.Text[p.Span.Start-1] == '$' {
+		// ${name} in a command is the shell's (or a template literal's)
+		// own expansion: an unbound name is left verbatim for it.
 		return
 	}
 	k.checkBound(ref)
@@ -625,6 +652,11 @@ func (k *checker) refProps(ref *Reference) {
 	if ref.Placeholder != nil {
 		span = ref.Placeholder.Span
 		effect = "it renders as empty text"
+		if ref.Placeholder.Block != nil {
+			// Read through the props binding (eval-interpolate.ts): an
+			// undeclared key is `undefined`.
+			effect = "the command receives no value for it (undefined)"
+		}
 	}
 	var opts []func(*analysis.Finding)
 	if fix, ok := k.declarePropFix(name); ok {
@@ -827,6 +859,15 @@ func (k *checker) reportPending() {
 			rule = RuleUnknownPlaceholder
 			span = ref.Placeholder.Span
 		}
+		if t, res := k.codeComponentAround(ref); t != nil {
+			what := "a name a host registers"
+			if res.Path != "" {
+				what = res.Path
+			}
+			k.report(RuleInjectedName, span, fmt.Sprintf("%s has no binding baton can see, but it is read in the content of <%s>, a TypeScript component (%s), which may bind it", ref.Name, t.Name, what),
+				analysis.WithRelated(t.NameSpan, "the component"))
+			continue
+		}
 		if p := k.c.Props.Prop(ref.Name); p != nil {
 			effect := "an unbound name: the expression fails"
 			if text {
@@ -865,6 +906,31 @@ func (k *checker) reportPending() {
 		}
 		k.report(rule, span, fmt.Sprintf("%s has no binding in scope (props, an as or <Let> above, an enclosing <Each let>): %s", ref.Name, effect))
 	}
+}
+
+// codeComponentAround is the innermost tag around ref's content that
+// resolves to a TypeScript component (a .ts file, or a name a host
+// registers), which may bind names for its content, with its resolution.
+// The attributes of a tag are read in its caller's scope, so an
+// expression's own tag does not count.
+func (k *checker) codeComponentAround(ref *Reference) (*Tag, *Resolution) {
+	var t *Tag
+	switch {
+	case ref.Placeholder != nil:
+		t = ref.Placeholder.Parent
+	case ref.Tag != nil:
+		t = ref.Tag.Parent
+	}
+	for ; t != nil; t = t.Parent {
+		res := k.tags[t.Index].res
+		if res == nil {
+			continue
+		}
+		if (res.Kind == ResolveFile && strings.HasSuffix(res.Path, ".ts")) || res.Configured {
+			return t, res
+		}
+	}
+	return nil, nil
 }
 
 func (k *checker) expiredLet(ref *Reference) *Binding {

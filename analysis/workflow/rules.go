@@ -126,7 +126,24 @@ var (
 			"output, and `{meta.key}` for a key the front matter does not have renders as empty text. Bind the " +
 			"name above it, fix it, or write `\\{name}` for literal braces. Placeholders in inline code spans are " +
 			"interpolated too, but an unbound name there is left as written, so only `props` and `meta` are " +
-			"checked in code spans.",
+			"checked in code spans.\n\nIn an executable block (```` ```bash exec ````) only the bindings pass " +
+			"runs (spec §6.4; packages/core/src/eval-interpolate.ts): `{name}` and `{props.key}` are read from " +
+			"the bindings, an unknown name is left verbatim, and `{meta.key}` is never interpolated — the command " +
+			"receives it as written, which is reported. `${name}` there is the shell's own expansion (or a " +
+			"template literal's) and is not reported when nothing binds `name`. An ordinary fenced block is " +
+			"never interpolated. ```` ```bash exec as=\"name\" ```` binds `name` to the block's result (spec " +
+			"§3.6) for what follows it.",
+	}
+	RuleInjectedName = &analysis.Rule{
+		ID:       "workflow/name-maybe-injected",
+		Summary:  "A name with no binding in scope is read in the content of a TypeScript component, which may bind it.",
+		Severity: analysis.Hint,
+		Doc: "A component written in TypeScript (a `.ts` file the search finds, or a name a host registers, " +
+			"`workflow.registered`) may expand its content in an environment of its own, with names no document " +
+			"declares: the smoke test's `<AgentHarness>` gives its body `{harness.home}`. Which names, no static " +
+			"reading can know, so a name read there with no binding baton sees is only this hint, never " +
+			"workflow/undefined-name or workflow/unknown-placeholder. If the component does not bind it, the " +
+			"expression fails, or the placeholder is left verbatim, when it runs.",
 	}
 	RuleUnresolvedComponent = &analysis.Rule{
 		ID:       "workflow/unresolved-component",
@@ -254,7 +271,7 @@ var (
 var Rules = []*analysis.Rule{
 	RuleUngatedTransition, RuleUnboundCheckpoint, RuleCheckpointNoDecision, RuleBarePropReference,
 	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp,
-	RuleUndefinedName, RuleUnknownPlaceholder, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
+	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleBundle,
 }
