@@ -136,21 +136,8 @@ func (k *checker) line(off int) int { return k.doc.Lines.LineOf(off) + 1 }
 // --- the walk ---
 
 func (k *checker) walk(nodes []Node) {
-	// An executable block's as="name" binds its result once it has run:
-	// for what follows the block, not for the placeholders in it.
-	var ran *CodeBlock
 	for _, n := range nodes {
-		if ran != nil && n.NodeSpan().Start >= ran.Span.End {
-			k.bind(ran.As, ran.AsSpan, BindExec, nil, ran)
-			ran = nil
-		}
-		if cb, ok := n.(*CodeBlock); ok && cb.As != "" {
-			ran = cb
-		}
 		k.walkNode(n)
-	}
-	if ran != nil {
-		k.bind(ran.As, ran.AsSpan, BindExec, nil, ran)
 	}
 }
 
@@ -161,6 +148,11 @@ func (k *checker) walkNode(n Node) {
 	case *CodeBlock:
 		if n.Eval {
 			k.bindEval(n)
+		}
+		if n.As != "" {
+			// The block's result, for what follows it; its own
+			// placeholders are read before it runs (see refText).
+			k.bind(n.As, n.AsSpan, BindExec, nil, n)
 		}
 	case *Tag:
 		k.visit(n)
@@ -581,6 +573,9 @@ func (k *checker) refText(p *Placeholder) {
 		return
 	}
 	ref.Bindings, ref.EarlierBindings = k.lookup(ref.Name)
+	if p.Block != nil && p.Block.As == ref.Name {
+		ref.Bindings = slices.DeleteFunc(slices.Clone(ref.Bindings), func(b *Binding) bool { return b.Block == p.Block })
+	}
 	if p.InCode {
 		return
 	}
@@ -893,6 +888,8 @@ func (k *checker) reportPending() {
 		if b := k.boundLater(ref); b != nil {
 			where := "in a Markdown component's content, which does not reach its caller"
 			switch {
+			case b.Kind == BindExec && b.Block.Span.Start <= ref.Span.Start && ref.Span.Start < b.Block.Span.End:
+				where = "by this block's as=, to its result, once it has run"
 			case b.Span.Start > ref.Span.Start:
 				where = fmt.Sprintf("only later, at line %d", k.line(b.Span.Start))
 			case b.Scope != nil && b.Scope.Name == "Each":
