@@ -81,6 +81,13 @@ var Registered = set(
 	"AssertGreaterOrEqual", "AssertLess", "AssertLessOrEqual",
 	"TestAgent", "TestAgent.Scenario", "WhenPrompt", "WebForm")
 
+// coreDefaults are the names core registers itself
+// (packages/core/src/components/registry.ts, CORE_COMPONENT_NAMES): a
+// workflow bundle may not declare them (bundle.ts, installedBundle). Any
+// other registered name a bundle may declare, and then the bundle's file
+// answers for it.
+var coreDefaults = set("Elicit", "TempDir", "Fetch", "File", "Glob", "Json", "Parse", "SafeParse", "Test")
+
 // HostRegistered are registered only by the workflow host
 // (packages/workflow/src/composition/installation.ts).
 var HostRegistered = set("Repository", "Worktree", "Dir", "Git.Switch", "Git.Add", "Git.Commit", "Git.Push",
@@ -493,8 +500,14 @@ func (r *resolver) resolve(name string) *Resolution {
 		return res
 	}
 	var res *Resolution
+	_, bundled := r.bundleEntry(name)
 	if Structural[name] {
 		res = &resStructural
+	} else if bundled {
+		// The bundle answers before any registered default (select.ts):
+		// it may not claim core's own names (see coreDefaults).
+		res = new(Resolution)
+		*res = r.resolveUncached(name)
 	} else if reg, host := isRegistered(name); reg {
 		res = &resRegistered
 		if host {
@@ -521,6 +534,15 @@ var (
 	resHost       = Resolution{Kind: ResolveRegistered, Host: true}
 	resConfigured = Resolution{Kind: ResolveRegistered, Configured: true}
 )
+
+// bundleEntry is the path the bundle declares for name, if any.
+func (r *resolver) bundleEntry(name string) (string, bool) {
+	if r.bundle == nil {
+		return "", false
+	}
+	p, ok := r.bundle.Entries[name]
+	return p, ok
+}
 
 func (r *resolver) resolveUncached(name string) Resolution {
 	if Structural[name] {

@@ -262,8 +262,11 @@ var (
 		Doc: "A workflow root declares the Markdown components its run is closed over:\n\n" +
 			"```yaml\nworkflow:\n  components:\n    Planning: ./Planning.md\n```\n\n" +
 			"Each path is relative to the root's folder, normalized, ends in `.md` and stays inside the folder " +
-			"tree (no `..`, no absolute path, URL or glob); a name may not claim structural syntax or a " +
-			"registered component. A refused declaration fails before the root is imported.",
+			"tree (no `..`, no absolute path, URL or glob); a name may not claim structural syntax or one of " +
+			"core's own components (`Parse`, `SafeParse`, `Elicit`, `Glob`, `File`, `Json`, `TempDir`, `Fetch`, " +
+			"`Test`; packages/core/src/components/bundle.ts). A refused declaration fails before the root is " +
+			"imported. Any other name a package registers (`Prompt`, `WebForm`, …) a bundle may declare: in a " +
+			"workflow run its file answers for the name.",
 	}
 )
 

@@ -49,8 +49,8 @@ func (k *checker) checkFrontMatter() {
 			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is structural syntax: a bundle cannot claim it", e.Name))
 			continue
 		}
-		if reg, _ := isRegistered(e.Name); reg {
-			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is a registered component: a bundle cannot claim it", e.Name))
+		if coreDefaults[e.Name] {
+			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is a component the engine supplies: a bundle adds names, it cannot replace core's", e.Name))
 			continue
 		}
 		root := "."
