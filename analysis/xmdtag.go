@@ -17,10 +17,14 @@ import (
 // `Workflow<T>`) are never closed, so they invoke nothing and do not make
 // a document a workflow.
 //
-// baton looks only at tags in HTML outside code and block quotes, as
-// CommonMark reads the document, and bounds what the scanner does not: an
-// opening tag is read for at most maxOpenTag bytes and nesting to
-// maxTagDepth, beyond which the candidate is not taken for an invocation.
+// baton looks only at tags outside code and block quotes, as CommonMark
+// reads the document, and bounds what the scanner does not: an opening tag
+// is read for at most maxOpenTag bytes, nesting to maxTagDepth, beyond
+// which the candidate is not taken for an invocation, and the whole
+// reading to a budget of steps linear in the text. Unclosed tags nested in
+// unclosed tags make the grammar's own reading quadratic or worse; past the
+// budget, a candidate is taken for an invocation when its closing tag
+// occurs anywhere after it, or the text holds a "/>".
 
 const (
 	maxOpenTag  = 8 << 10
@@ -30,6 +34,16 @@ const (
 // xmdScan reads candidate tags of one text by the engine's grammar.
 type xmdScan struct {
 	text []byte
+	// budget is the steps left; once it is spent, exhausted is set and
+	// every reading fails.
+	budget    int
+	exhausted bool
+	// failed remembers the offsets where no element was read.
+	failed map[int]bool
+	// lastSelfClose is where "/>" last occurs (-1: nowhere), once looked
+	// for.
+	lastSelfClose int
+	selfCloseRead bool
 	// lastClose caches, per name, where "</Name>" last occurs (-1: never):
 	// a tag whose name is never closed after it fails without a scan of
 	// the rest of the text.
@@ -39,16 +53,73 @@ type xmdScan struct {
 // isXMDTag reports whether the text at start is a component invocation XMD
 // closes: self-closing, or with its closing tag further on.
 func (s *xmdScan) isXMDTag(start int) bool {
+	if s.budget == 0 && !s.exhausted {
+		s.budget = 32*len(s.text) + 1<<16
+	}
+	if s.exhausted {
+		return s.roughTag(start)
+	}
 	_, ok := s.tag(start, 0)
+	if s.exhausted {
+		return s.roughTag(start)
+	}
 	return ok
+}
+
+// roughTag is the reading past the budget: "</Name>" after the tag at
+// start, or a "/>" after it.
+func (s *xmdScan) roughTag(start int) bool {
+	pos := start + 1
+	for pos < len(s.text) && (isASCIILetter(s.text[pos]) || isDigit(s.text[pos]) || s.text[pos] == '.' || s.text[pos] == '_') {
+		pos++
+	}
+	if !s.selfCloseRead {
+		s.lastSelfClose, s.selfCloseRead = bytes.LastIndex(s.text, []byte("/>")), true
+	}
+	return s.lastSelfClose >= pos || s.closerAt(string(s.text[start+1:pos])) >= pos
+}
+
+// closerAt is where "</name>" last occurs, or -1.
+func (s *xmdScan) closerAt(name string) int {
+	last, ok := s.lastClose[name]
+	if !ok {
+		last = bytes.LastIndex(s.text, []byte("</"+name+">"))
+		if s.lastClose == nil {
+			s.lastClose = map[string]int{}
+		}
+		s.lastClose[name] = last
+	}
+	return last
+}
+
+// spend takes n steps from the budget, reporting false once it is spent.
+func (s *xmdScan) spend(n int) bool {
+	s.budget -= n
+	if s.budget < 0 {
+		s.exhausted = true
+	}
+	return !s.exhausted
 }
 
 // tag parses a component element at start ("<"), returning its end.
 func (s *xmdScan) tag(start, depth int) (int, bool) {
 	t := s.text
-	if depth > maxTagDepth || start+1 >= len(t) || t[start] != '<' || !isUpper(t[start+1]) {
+	if depth > maxTagDepth || start+1 >= len(t) || t[start] != '<' || !isUpper(t[start+1]) || s.failed[start] || !s.spend(1) {
 		return 0, false
 	}
+	end, ok := s.element(start, depth)
+	if !ok && !s.exhausted {
+		if s.failed == nil {
+			s.failed = map[int]bool{}
+		}
+		s.failed[start] = true
+	}
+	return end, ok
+}
+
+// element is tag, once the checks are made.
+func (s *xmdScan) element(start, depth int) (int, bool) {
+	t := s.text
 	pos := start + 1
 	for pos < len(t) && (isASCIILetter(t[pos]) || isDigit(t[pos]) || t[pos] == '.' || t[pos] == '_') {
 		pos++
@@ -86,7 +157,7 @@ func (s *xmdScan) attributes(pos, limit int) (int, bool) {
 		}
 		if t[pos] == '{' && pos+2 < limit && t[pos+1] == '.' && t[pos+2] == '.' {
 			end := matchingBrace(t, pos, limit)
-			if end < 0 {
+			if end < 0 || !s.spend(end-pos) {
 				return 0, false
 			}
 			pos = end + 1
@@ -116,7 +187,7 @@ func (s *xmdScan) attributes(pos, limit int) (int, bool) {
 		default:
 			return 0, false
 		}
-		if end < 0 {
+		if end < 0 || !s.spend(end-pos) {
 			return 0, false
 		}
 		pos = end + 1
@@ -129,16 +200,12 @@ func (s *xmdScan) attributes(pos, limit int) (int, bool) {
 func (s *xmdScan) children(pos int, name string, depth int) (int, bool) {
 	t := s.text
 	closer := "</" + name + ">"
-	last, ok := s.lastClose[name]
-	if !ok {
-		last = bytes.LastIndex(t, []byte(closer))
-		if s.lastClose == nil {
-			s.lastClose = map[string]int{}
-		}
-		s.lastClose[name] = last
+	if _, ok := s.lastClose[name]; !ok && !s.spend(len(t)/16) {
+		return 0, false
 	}
+	last := s.closerAt(name)
 	for pos < len(t) {
-		if pos > last {
+		if pos > last || !s.spend(1) {
 			return 0, false
 		}
 		if bytes.HasPrefix(t[pos:], []byte(closer)) {
