@@ -544,10 +544,9 @@ func (r *resolver) bundleEntry(name string) (string, bool) {
 	return p, ok
 }
 
+// resolveUncached answers a name that is not structural: from the bundle,
+// else (when it is not registered, which resolve answered) from the files.
 func (r *resolver) resolveUncached(name string) Resolution {
-	if Structural[name] {
-		return Resolution{Kind: ResolveStructural}
-	}
 	if r.bundle != nil {
 		if p, ok := r.bundle.Entries[name]; ok {
 			if r.fsys == nil {
