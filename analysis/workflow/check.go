@@ -650,7 +650,7 @@ func (k *checker) refProps(ref *Reference) {
 		if ref.Placeholder.Block != nil {
 			// Read through the props binding (eval-interpolate.ts): an
 			// undeclared key is `undefined`.
-			effect = "the command receives no value for it (undefined)"
+			effect = "the command receives no value for it (`undefined`, or the placeholder as written where no props are bound)"
 		}
 	}
 	var opts []func(*analysis.Finding)
