@@ -321,8 +321,6 @@ func PacketHeadingIndex(text string) int {
 	return -1
 }
 
-var componentTag = regexp.MustCompile(`<[A-Z][A-Za-z0-9]*(\.[A-Z][A-Za-z0-9]*)*(?:[\s/>]|$)`)
-
 func detectKind(d *Document) Kind {
 	if len(d.Headings) > 0 && d.Headings[0].Level == 1 && strings.EqualFold(d.Headings[0].Text, "Handoff") &&
 		(strings.Contains(d.Text, "**Goal:**") || strings.Contains(d.Text, "Carried from session")) {
@@ -339,14 +337,7 @@ func detectKind(d *Document) Kind {
 	if seen >= 3 || hasStopIntentMarker(d) {
 		return KindPacket // a stop message: a packet, or a marker-only continue or intermediate message
 	}
-	if fm := d.FrontMatter; fm != nil {
-		for _, k := range []string{"props", "required", "returns"} {
-			if _, ok := fm.Data[k]; ok {
-				return KindWorkflow
-			}
-		}
-	}
-	if hasComponentTag(d) {
+	if hasXMDFrontMatter(d.FrontMatter) || hasComponentTag(d) {
 		return KindWorkflow
 	}
 	return KindOther
@@ -360,9 +351,91 @@ func hasStopIntentMarker(d *Document) bool {
 	return stopIntentLike.MatchString(d.Text) && walkHTML(d, func(b []byte) bool { return stopIntentLike.Match(b) })
 }
 
-// hasComponentTag reports a capitalised JSX-like tag in HTML outside code.
+// hasXMDFrontMatter reports front matter that only XMD gives a meaning:
+// the keys its engine reserves (props, required, returns;
+// packages/core/src/frontmatter.ts) or a workflow root's
+// `workflow.components` bundle.
+func hasXMDFrontMatter(fm *FrontMatter) bool {
+	if fm == nil {
+		return false
+	}
+	for _, k := range []string{"props", "required", "returns"} {
+		if _, ok := fm.Data[k]; ok {
+			return true
+		}
+	}
+	w, _ := fm.Data["workflow"].(map[string]any)
+	_, ok := w["components"]
+	return ok
+}
+
+// hasComponentTag reports a component invocation, as XMD's scanner reads
+// one (see xmdScan), starting in the document's text or HTML outside code
+// and block quotes: in CommonMark's reading a component is raw HTML when
+// its attributes look like HTML's, and text otherwise ({...spread},
+// <Session.Launch>). HTML comments are passed over.
 func hasComponentTag(d *Document) bool {
-	return walkHTML(d, componentTag.Match)
+	if !mayHoldComponent(d.Source) {
+		return false
+	}
+	s := xmdScan{text: d.Source}
+	try := func(start, stop int) bool {
+		seg := d.Source[start:stop]
+		if bytes.HasPrefix(seg, []byte("<!--")) {
+			return false
+		}
+		for i := bytes.IndexByte(seg, '<'); i >= 0; {
+			if start+i+1 < len(d.Source) && isUpper(d.Source[start+i+1]) && s.isXMDTag(start+i) {
+				return true
+			}
+			j := bytes.IndexByte(seg[i+1:], '<')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+		return false
+	}
+	found := false
+	_ = ast.Walk(d.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Blockquote, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.CodeSpan:
+			return ast.WalkSkipChildren, nil
+		case *ast.HTMLBlock:
+			if segs := n.Lines(); segs.Len() > 0 {
+				found = try(segs.At(0).Start, segs.At(segs.Len()-1).Stop)
+			}
+		case *ast.RawHTML:
+			if segs := n.Segments; segs.Len() > 0 {
+				found = try(segs.At(0).Start, segs.At(segs.Len()-1).Stop)
+			}
+		case *ast.Text:
+			found = try(n.Segment.Start, n.Segment.Stop)
+		}
+		if found {
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
+}
+
+// mayHoldComponent reports a "<" before a capital letter anywhere in src.
+func mayHoldComponent(src []byte) bool {
+	for i := bytes.IndexByte(src, '<'); i >= 0 && i+1 < len(src); {
+		if isUpper(src[i+1]) {
+			return true
+		}
+		j := bytes.IndexByte(src[i+1:], '<')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // walkHTML reports whether match holds for the text of any HTML block or

@@ -68,6 +68,27 @@ func TestParseKind(t *testing.T) {
 		{"component tag in an indented block", "Text.\n\n    <UserCheckpoint purpose=\"x\" />\n", analysis.KindOther},
 		{"component tag in inline code", "Write `<UserCheckpoint purpose=\"x\" />` here.\n", analysis.KindOther},
 		{"lower-case HTML", "<div>\nhello\n</div>\n", analysis.KindOther},
+		{"front matter workflow bundle", "---\nworkflow:\n  components:\n    Stage: stage.md\n---\n# Flow\n", analysis.KindWorkflow},
+		{"front matter workflow without components", "---\nworkflow: nightly\n---\n# Doc\n", analysis.KindOther},
+		// XMD's scanner reads these as text: never closed, or not its tag grammar.
+		{"template placeholder", "Pick Option <X> or <Y> here.\n", analysis.KindOther},
+		{"placeholder with alternatives", "Risk: <Low | Medium | High>\n", analysis.KindOther},
+		{"generic type in a table", "| field | type |\n|---|---|\n| records | array<FeatureDeliveryRecord> |\n", analysis.KindOther},
+		{"generic type in prose", "A Workflow<T> returns T.\n", analysis.KindOther},
+		{"closer with a space is not the closer", "<Rule>\nx\n</Rule >\n", analysis.KindOther},
+		{"closer only in code", "<Rule>\nx\n`</Rule>`\n", analysis.KindOther},
+		{"closer inside a fence", "<Rule>\n\n```\n</Rule>\n```\n", analysis.KindOther},
+		{"attribute without a value", "<Note x=>\n</Note>\n", analysis.KindOther},
+		{"self-closing tag with a slash alone", "<Kind / >\n", analysis.KindOther},
+		{"component in a comment", "<!-- <Prompt /> -->\n", analysis.KindOther},
+		{"component in a block quote", "> <Prompt />\n", analysis.KindOther},
+		// ... and these as invocations.
+		{"closed after other text", "Ask <Prompt>\nhow are you\n</Prompt> now.\n", analysis.KindWorkflow},
+		{"boolean and expression attributes", "<Loop max={3} verbose>\n<Break />\n</Loop>\n", analysis.KindWorkflow},
+		{"spread and quoted braces", "<Agent {...props} label=\"}\" />\n", analysis.KindWorkflow},
+		{"dotted name", "<Session.Launch agent={a} />\n", analysis.KindWorkflow},
+		{"nested same name", "<If condition={a}>\n<If condition={b}>\nx\n</If>\n</If>\n", analysis.KindWorkflow},
+		{"a placeholder before a real tag", "Use <X> for the name.\n\n<Prompt>hi</Prompt>\n", analysis.KindWorkflow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

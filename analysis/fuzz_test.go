@@ -11,6 +11,9 @@ import (
 // endings, front matter, markers, astral characters and code.
 var fuzzSeeds = []string{
 	"",
+	"<A {...b} c='}' d={`${e}`}>\n```\n</A>\n```\n</A>",
+	"Option <X> <Low | High> array<T> <A><A></A>",
+	"<Session.Launch x=\"\\\"\" />`</A>`<A>",
 	"\n",
 	"\r\n",
 	"\r",

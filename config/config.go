@@ -11,6 +11,9 @@
 //	  state-dir: ~/.local/state/clio-coder
 //	phrases:                    # extra phrases per list name (the names of packet.DefaultPhrases)
 //	  held: ["on ice"]
+//	workflow:                   # XMD component resolution (see Workflow)
+//	  component-dirs: [components, shared]
+//	  registered: [Probe, TestAgent.*]
 //
 // Every section is optional, and a key the schema does not name is an
 // error. files takes a list of patterns or one pattern; a pattern is matched
@@ -69,6 +72,7 @@ type File struct {
 	StateDir     string              // handoff.state-dir, "~" expanded and made absolute; "" when unset
 	Phrases      map[string][]string // nil when the file adds none
 	Ignore       []ignore.Pattern    // ignore:, gitignore patterns relative to Dir
+	Workflow     Workflow            // the workflow section
 
 	names []name   // the rule IDs, rule patterns and phrase list names written, for Validate
 	ids   []string // the rule IDs Validate was given, which rule patterns are matched against
@@ -285,7 +289,7 @@ func describe(n *yaml.Node) string {
 }
 
 func (p *parser) file(n *yaml.Node) {
-	p.mapping(n, "the configuration", []string{"rules", "overrides", "handoff", "phrases", "ignore"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, "the configuration", []string{"rules", "overrides", "handoff", "phrases", "ignore", "workflow"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "rules":
 			p.f.Rules, p.f.RulePatterns = p.rules(v, "rules")
@@ -297,6 +301,8 @@ func (p *parser) file(n *yaml.Node) {
 			p.mapping(v, "handoff", []string{"state-dir"}, func(_ string, k, v *yaml.Node) { p.stateDir(v) })
 		case "phrases":
 			p.phrases(v)
+		case "workflow":
+			p.workflow(v)
 		}
 	})
 }

@@ -106,7 +106,7 @@ func TestParseErrors(t *testing.T) {
 		{"severity a list", "rules:\n  packet/a: [off]\n",
 			`.baton.yaml:2:13: rule packet/a has no severity: want error, warning, info, hint or off, not a list`},
 		{"unknown top-level key", "rules: {}\nrule:\n  packet/a: off\n",
-			`.baton.yaml:2:1: unknown key "rule" in the configuration (want rules, overrides, handoff, phrases or ignore)`},
+			`.baton.yaml:2:1: unknown key "rule" in the configuration (want rules, overrides, handoff, phrases, ignore or workflow)`},
 		{"unknown handoff key", "handoff:\n  stateDir: /x\n",
 			`.baton.yaml:2:3: unknown key "stateDir" in handoff (want state-dir)`},
 		{"unknown override key", "overrides:\n  - files: x\n    severity: {}\n",
@@ -175,7 +175,7 @@ func TestParseErrors(t *testing.T) {
 			`.baton.yaml: YAML: unknown anchor 'nope' referenced`},
 		{"every problem, in file order", "phrases:\n  held: ['']\nrule: {}\nrules:\n  a/b: fatal\nhandoff:\n  state-dir: []\n",
 			".baton.yaml:2:10: phrases.held holds an empty phrase\n" +
-				`.baton.yaml:3:1: unknown key "rule" in the configuration (want rules, overrides, handoff, phrases or ignore)` + "\n" +
+				`.baton.yaml:3:1: unknown key "rule" in the configuration (want rules, overrides, handoff, phrases, ignore or workflow)` + "\n" +
 				`.baton.yaml:5:8: unknown severity "fatal" for rule a/b (want error, warning, info, hint or off)` + "\n" +
 				`.baton.yaml:7:14: handoff.state-dir must be a folder, not a list`},
 	}

@@ -71,3 +71,31 @@ func TestConfigIgnoreAndRulePatterns(t *testing.T) {
 		t.Fatalf("packet/* set off still reported: %+v", p.Diagnostics)
 	}
 }
+
+// The workflow section of .baton.yaml reaches the server's analyses:
+// component-dirs replace the default folders, registered names resolve.
+func TestConfigWorkflowSection(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		".baton.yaml":          "workflow:\n  component-dirs: [smoke-test]\n  registered: [Probe]\n",
+		"smoke-test/Badge.md":  "Badge.\n",
+		"components/Stale.md":  "Stale.\n",
+		"smoke-test/README.md": "<Badge />\n<Probe />\n<Stale />\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := start(t)
+	c.initialize(pushCaps(), `{"debounce": 0}`)
+	u := uri.File(filepath.Join(dir, "smoke-test", "README.md"))
+	c.open(u, "<Badge />\n<Probe />\n<Stale />\n")
+	p := c.waitPush(u, version(1))
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range.Start.Line != 2 {
+		t.Fatalf("diagnostics = %+v, want one, <Stale> unresolved on line 3", p.Diagnostics)
+	}
+}

@@ -41,7 +41,7 @@ func (s *Server) envFor(u uri.URI) (analysis.Env, string, *config.File) {
 	}
 	// Workflow components resolve against the workspace, open documents
 	// as the editor has them.
-	root := workspace.Root(u.FsPath())
+	root := workspace.RootFor(u.FsPath(), f.ComponentDirsBase())
 	s.mu.Lock()
 	overlay := map[string]string{}
 	for _, d := range s.docs {
@@ -59,6 +59,7 @@ func (s *Server) envFor(u uri.URI) (analysis.Env, string, *config.File) {
 	env[workflow.EnvFS] = workspace.FS(root, overlay)
 	env[workflow.EnvDirs] = dirs
 	env[workflow.EnvPath] = workspace.Rel(root, u.FsPath())
+	f.AddWorkflowEnv(env, root)
 	key += fmt.Sprintf(" workflow %d", wgen)
 	root = s.specrewRoot(filepath.Dir(u.FsPath()))
 	if root == "" {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -257,6 +258,8 @@ func bindingText(doc *analysis.Document, b *workflow.Binding) string {
 	switch {
 	case b.Kind == workflow.BindEval:
 		s = fmt.Sprintf("is declared in the eval block on line %d", line)
+	case b.Kind == workflow.BindExec:
+		s = fmt.Sprintf("is the result of the executable block on line %d (`as=\"%s\"`)", line, b.Name)
 	case b.Kind == workflow.BindEachLet:
 		s = fmt.Sprintf("is bound by `<Each let>` on line %d, inside the loop only", line)
 	case b.Tag != nil:
@@ -494,7 +497,7 @@ func (s *Server) componentNames(snap *snapshot, model *workflow.Model) []compone
 		seen[name] = true
 		out = append(out, componentName{name, detail, rank})
 	}
-	fsys, docPath := s.workflowFS(snap.uri)
+	fsys, docPath, dirs := s.workflowFS(snap.uri)
 	if model.Component != nil {
 		for _, e := range model.Component.Bundle {
 			add(e.Name, "workflow bundle: "+e.Path, 0)
@@ -508,7 +511,7 @@ func (s *Server) componentNames(snap *snapshot, model *workflow.Model) []compone
 		}
 	}
 	if fsys != nil {
-		for _, f := range componentFiles(fsys, docPath) {
+		for _, f := range componentFiles(fsys, docPath, dirs) {
 			add(f.name, "component file: "+f.path, 1)
 		}
 	}
@@ -533,12 +536,14 @@ func (s *Server) componentNames(snap *snapshot, model *workflow.Model) []compone
 	return out
 }
 
-// workflowFS is the workspace view the analyzer resolved against.
-func (s *Server) workflowFS(u uri.URI) (fs.FS, string) {
+// workflowFS is the workspace view the analyzer resolved against, with
+// the configured component folders (nil: the engine's defaults).
+func (s *Server) workflowFS(u uri.URI) (fs.FS, string, []string) {
 	env, _, _ := s.envFor(u)
 	fsys, _ := env[workflow.EnvFS].(fs.FS)
 	docPath, _ := env[workflow.EnvPath].(string)
-	return fsys, docPath
+	dirs, _ := env[workflow.EnvComponentDirs].([]string)
+	return fsys, docPath, dirs
 }
 
 type componentFile struct{ name, path string }
@@ -550,17 +555,10 @@ const (
 )
 
 // componentFiles walks fsys (boundedly) for Markdown files with front
-// matter that a tag in the document at docPath would resolve to:
-// components/N.md, components/N/index.md (N.M for components/N/M.md) and
-// N.md, in the document's folder or a folder above it.
-func componentFiles(fsys fs.FS, docPath string) []componentFile {
-	ancestors := map[string]bool{}
-	for dir := path.Dir(docPath); ; dir = path.Dir(dir) {
-		ancestors[dir] = true
-		if dir == "." || dir == "/" {
-			break
-		}
-	}
+// matter that a tag in the document at docPath would resolve to: N.md or
+// N/index.md (N.M for N/M.md) in a search folder (workflow.SearchDirs).
+func componentFiles(fsys fs.FS, docPath string, dirs []string) []componentFile {
+	search := workflow.SearchDirs(docPath, dirs)
 	var out []componentFile
 	files := 0
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -568,7 +566,7 @@ func componentFiles(fsys fs.FS, docPath string) []componentFile {
 			return nil
 		}
 		if d.IsDir() {
-			if p != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || strings.Count(p, "/") >= componentWalkDepth) {
+			if p != "." && !slices.Contains(search, p) && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || strings.Count(p, "/") >= componentWalkDepth) {
 				return fs.SkipDir
 			}
 			return nil
@@ -579,7 +577,7 @@ func componentFiles(fsys fs.FS, docPath string) []componentFile {
 		if files++; files > componentWalkFiles {
 			return fs.SkipAll
 		}
-		name := componentNameOf(p, ancestors)
+		name := componentNameOf(p, search)
 		if name == "" || !hasFrontMatter(fsys, p) {
 			return nil
 		}
@@ -590,50 +588,38 @@ func componentFiles(fsys fs.FS, docPath string) []componentFile {
 	return out
 }
 
-// componentNameOf is the tag name that resolves to the file at p from a
-// folder in ancestors, or "".
-func componentNameOf(p string, ancestors map[string]bool) string {
-	dir, file := path.Split(p)
-	dir = strings.TrimSuffix(dir, "/")
-	if dir == "" {
-		dir = "."
-	}
-	base := strings.TrimSuffix(file, ".md")
-	name := ""
-	if ancestors[dir] {
-		name = base
-	} else {
-		// components/…: find the nearest "components" folder on the path.
-		segs := strings.Split(p, "/")
-		for i := len(segs) - 2; i >= 0; i-- {
-			if segs[i] != "components" {
+// componentNameOf is the tag name that resolves to the file at p from one
+// of the search folders, or "": the first folder that holds it names it.
+func componentNameOf(p string, search []string) string {
+	for _, dir := range search {
+		rest := p
+		if dir != "." {
+			var ok bool
+			if rest, ok = strings.CutPrefix(p, dir+"/"); !ok {
 				continue
 			}
-			owner := "."
-			if i > 0 {
-				owner = strings.Join(segs[:i], "/")
-			}
-			if !ancestors[owner] {
-				return ""
-			}
-			rest := append([]string(nil), segs[i+1:]...)
-			rest[len(rest)-1] = strings.TrimSuffix(rest[len(rest)-1], ".md")
-			if rest[len(rest)-1] == "index" && len(rest) > 1 {
-				rest = rest[:len(rest)-1]
-			}
-			name = strings.Join(rest, ".")
-			break
+		}
+		segs := strings.Split(strings.TrimSuffix(rest, ".md"), "/")
+		if len(segs) > 1 && segs[len(segs)-1] == "index" {
+			segs = segs[:len(segs)-1]
+		}
+		if name := strings.Join(segs, "."); validComponentName(name) {
+			return name
 		}
 	}
+	return ""
+}
+
+func validComponentName(name string) bool {
 	if name == "" || name[0] < 'A' || name[0] > 'Z' {
-		return ""
+		return false
 	}
 	for i := 0; i < len(name); i++ {
 		if !isNameByte(name[i]) {
-			return ""
+			return false
 		}
 	}
-	return name
+	return true
 }
 
 func hasFrontMatter(fsys fs.FS, p string) bool {
@@ -658,25 +644,19 @@ func (s *Server) componentFor(snap *snapshot, model *workflow.Model, name string
 			}
 		}
 	}
-	fsys, docPath := s.workflowFS(snap.uri)
+	fsys, docPath, dirs := s.workflowFS(snap.uri)
 	if fsys == nil {
 		return nil
 	}
 	n := strings.ReplaceAll(name, ".", "/")
-	for dir := path.Dir(docPath); ; dir = path.Dir(dir) {
-		for _, c := range []string{
-			path.Join(dir, "components", n+".md"),
-			path.Join(dir, "components", n, "index.md"),
-			path.Join(dir, n+".md"),
-		} {
+	for _, dir := range workflow.SearchDirs(docPath, dirs) {
+		for _, c := range []string{path.Join(dir, n+".md"), path.Join(dir, n, "index.md")} {
 			if data, err := fs.ReadFile(fsys, c); err == nil {
 				return workflow.Parse(string(data))
 			}
 		}
-		if dir == "." || dir == "/" {
-			return nil
-		}
 	}
+	return nil
 }
 
 // workflowSymbols outlines a workflow: checkpoints, stages (tags that

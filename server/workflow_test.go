@@ -253,3 +253,38 @@ func TestWorkflowBundleOnDiskFollowsChanges(t *testing.T) {
 		t.Error("start.md no longer declares the bundle, but <Review> still resolves")
 	}
 }
+
+// Completion offers the components of the search folders: the configured
+// ones replace components/ and ./ (workflow.component-dirs).
+func TestWorkflowCompletionFollowsSearchFolders(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		".baton.yaml":         "workflow:\n  component-dirs: [lib]\n",
+		"lib/Stage.md":        wfPlanning,
+		"lib/Ns/Sub/index.md": wfPlanning,
+		"components/Old.md":   wfPlanning,
+		"flow.md":             "<Prompt>x</Prompt>\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := uri.File(filepath.Join(dir, "flow.md"))
+	c := start(t)
+	c.initialize(pullCaps(), "")
+	text := "<Prompt>x</Prompt>\n<"
+	c.open(u, text)
+	got := labels(c.completions(u, 1, 1))
+	for _, want := range []string{"Stage", "Ns.Sub"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("completion lacks %s: %v", want, got)
+		}
+	}
+	if slices.Contains(got, "Old") {
+		t.Errorf("completion offers components/Old.md, which the configured folders leave out: %v", got)
+	}
+}

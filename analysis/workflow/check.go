@@ -72,18 +72,21 @@ func run(pass *analysis.Pass) *Model {
 	c := parseDoc(doc)
 	var fsys fs.FS
 	var dirs *Dirs
+	var componentDirs, registered []string
 	docPath := ""
 	if pass.Env != nil {
 		fsys, _ = pass.Env[EnvFS].(fs.FS)
 		docPath, _ = pass.Env[EnvPath].(string)
 		dirs, _ = pass.Env[EnvDirs].(*Dirs)
+		componentDirs, _ = pass.Env[EnvComponentDirs].([]string)
+		registered, _ = pass.Env[EnvRegistered].([]string)
 	}
 	docPath = path.Clean(strings.TrimPrefix(docPath, "/"))
 	if docPath == "." {
 		docPath = ""
 	}
 	c.Path = docPath
-	r := newResolver(fsys, dirs, docPath, c)
+	r := newResolver(fsys, dirs, docPath, c, componentDirs, registered)
 	m := &Model{Component: c, Tags: c.Tags, Resolutions: make(map[*Tag]Resolution, len(c.Tags))}
 	if r.bundle != nil {
 		m.BundleRoot = r.bundle.RootPath
@@ -145,6 +148,11 @@ func (k *checker) walkNode(n Node) {
 	case *CodeBlock:
 		if n.Eval {
 			k.bindEval(n)
+		}
+		if n.As != "" {
+			// The block's result, for what follows it; its own
+			// placeholders are read before it runs (see refText).
+			k.bind(n.As, n.AsSpan, BindExec, nil, n)
 		}
 	case *Tag:
 		k.visit(n)
@@ -549,6 +557,15 @@ func (k *checker) refText(p *Placeholder) {
 		k.refProps(ref)
 		return
 	case "meta":
+		if p.Block != nil {
+			// An executable block has no text pass (spec §6.4; the engine's
+			// eval-interpolate.ts): only bindings are read there.
+			if len(ref.Path) > 0 && !k.bound("meta") {
+				k.report(RuleUnknownPlaceholder, p.Span, fmt.Sprintf("{meta.%s} is not interpolated in an executable block: meta is read only in text (spec §6.4), so the command receives it as written",
+					strings.Join(ref.Path, ".")))
+			}
+			return
+		}
 		if len(ref.Path) > 0 && !k.bound("meta") && !k.hasMeta(ref.Path[0]) {
 			k.report(RuleUnknownPlaceholder, p.Span, fmt.Sprintf("{meta.%s}: the front matter has no %q key, so this renders as empty text",
 				strings.Join(ref.Path, "."), ref.Path[0]))
@@ -556,7 +573,15 @@ func (k *checker) refText(p *Placeholder) {
 		return
 	}
 	ref.Bindings, ref.EarlierBindings = k.lookup(ref.Name)
+	if p.Block != nil && p.Block.As == ref.Name {
+		ref.Bindings = slices.DeleteFunc(slices.Clone(ref.Bindings), func(b *Binding) bool { return b.Block == p.Block })
+	}
 	if p.InCode {
+		return
+	}
+	if p.Block != nil && len(ref.Bindings) == 0 && p.Span.Start > 0 && k.c.Text[p.Span.Start-1] == '$' {
+		// ${name} in a command is the shell's (or a template literal's)
+		// own expansion: an unbound name is left verbatim for it.
 		return
 	}
 	k.checkBound(ref)
@@ -622,6 +647,11 @@ func (k *checker) refProps(ref *Reference) {
 	if ref.Placeholder != nil {
 		span = ref.Placeholder.Span
 		effect = "it renders as empty text"
+		if ref.Placeholder.Block != nil {
+			// Read through the props binding (eval-interpolate.ts): an
+			// undeclared key is `undefined`.
+			effect = "the command receives no value for it (`undefined`, or the placeholder as written where no props are bound)"
+		}
 	}
 	var opts []func(*analysis.Finding)
 	if fix, ok := k.declarePropFix(name); ok {
@@ -824,6 +854,15 @@ func (k *checker) reportPending() {
 			rule = RuleUnknownPlaceholder
 			span = ref.Placeholder.Span
 		}
+		if t, res := k.codeComponentAround(ref); t != nil {
+			what := "a name a host registers"
+			if res.Path != "" {
+				what = res.Path
+			}
+			k.report(RuleInjectedName, span, fmt.Sprintf("%s has no binding baton can see, but it is read in the content of <%s>, a TypeScript component (%s), which may bind it", ref.Name, t.Name, what),
+				analysis.WithRelated(t.NameSpan, "the component"))
+			continue
+		}
 		if p := k.c.Props.Prop(ref.Name); p != nil {
 			effect := "an unbound name: the expression fails"
 			if text {
@@ -849,6 +888,8 @@ func (k *checker) reportPending() {
 		if b := k.boundLater(ref); b != nil {
 			where := "in a Markdown component's content, which does not reach its caller"
 			switch {
+			case b.Kind == BindExec && b.Block.Span.Start <= ref.Span.Start && ref.Span.Start < b.Block.Span.End:
+				where = "by this block's as=, to its result, once it has run"
 			case b.Span.Start > ref.Span.Start:
 				where = fmt.Sprintf("only later, at line %d", k.line(b.Span.Start))
 			case b.Scope != nil && b.Scope.Name == "Each":
@@ -862,6 +903,31 @@ func (k *checker) reportPending() {
 		}
 		k.report(rule, span, fmt.Sprintf("%s has no binding in scope (props, an as or <Let> above, an enclosing <Each let>): %s", ref.Name, effect))
 	}
+}
+
+// codeComponentAround is the innermost tag around ref's content that
+// resolves to a TypeScript component (a .ts file, or a name a host
+// registers), which may bind names for its content, with its resolution.
+// The attributes of a tag are read in its caller's scope, so an
+// expression's own tag does not count.
+func (k *checker) codeComponentAround(ref *Reference) (*Tag, *Resolution) {
+	var t *Tag
+	switch {
+	case ref.Placeholder != nil:
+		t = ref.Placeholder.Parent
+	case ref.Tag != nil:
+		t = ref.Tag.Parent
+	}
+	for ; t != nil; t = t.Parent {
+		res := k.tags[t.Index].res
+		if res == nil {
+			continue
+		}
+		if (res.Kind == ResolveFile && strings.HasSuffix(res.Path, ".ts")) || res.Configured {
+			return t, res
+		}
+	}
+	return nil, nil
 }
 
 func (k *checker) expiredLet(ref *Reference) *Binding {

@@ -3,6 +3,8 @@ package workflow_test
 import (
 	"flag"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,10 +16,13 @@ import (
 	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/google/go-cmp/cmp"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/corpus/*.golden")
+var update = flag.Bool("update", false, "rewrite testdata/corpus-golden/*.golden")
+
+// corpusRoot is the third-party corpus of executable.md's documents, beside
+// the repository (../shared/corpus/xmd from its root; CI has it too).
+var corpusRoot = filepath.Join("..", "..", "..", "shared", "corpus", "xmd")
 
 // corpusFinding is one finding on a corpus file.
 type corpusFinding struct {
@@ -26,32 +31,56 @@ type corpusFinding struct {
 	line string // "LINE:COL rule message"
 }
 
-// lintCorpus analyses every Markdown file of testdata/corpus/<name>.txtar,
-// with the whole folder as the workspace. kinds maps each file to its
-// detected kind.
+// corpusFS reads the corpus folder name (every file below it, by slash
+// path) into a workspace.
+func corpusFS(t testing.TB, name string) fstest.MapFS {
+	t.Helper()
+	dir := filepath.Join(corpusRoot, name)
+	fsys := fstest.MapFS{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		fsys[filepath.ToSlash(rel)] = &fstest.MapFile{Data: data}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("read the corpus (%s): %v", dir, err)
+	}
+	if len(fsys) == 0 {
+		t.Fatalf("the corpus folder %s is empty", dir)
+	}
+	return fsys
+}
+
+// lintCorpus analyses every Markdown file of the corpus folder name, with
+// the whole folder as the workspace. kinds maps each file to its detected
+// kind.
 func lintCorpus(t *testing.T, name string) (findings []corpusFinding, kinds map[string]analysis.Kind) {
 	t.Helper()
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "corpus", name+".txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys := fstest.MapFS{}
-	for _, f := range ar.Files {
-		fsys[f.Name] = &fstest.MapFile{Data: f.Data}
-	}
+	fsys := corpusFS(t, name)
 	kinds = map[string]analysis.Kind{}
-	for _, f := range ar.Files {
-		if !strings.HasSuffix(f.Name, ".md") {
+	for _, f := range slices.Sorted(maps.Keys(fsys)) {
+		if !strings.HasSuffix(f, ".md") {
 			continue
 		}
-		doc, res := analyze(f.Name, string(f.Data), analysis.Env{workflow.EnvFS: fsys, workflow.EnvPath: f.Name})
-		kinds[f.Name] = doc.Kind
+		data := fsys[f].Data
+		doc, res := analyze(f, string(data), analysis.Env{workflow.EnvFS: fsys, workflow.EnvPath: f})
+		kinds[f] = doc.Kind
 		for _, x := range res.Findings {
-			checkSpan(t, f.Name+" "+x.Rule, x.Span, len(f.Data))
-			findings = append(findings, corpusFinding{f.Name, x.Rule, analysistest.Format(doc, x)})
+			checkSpan(t, f+" "+x.Rule, x.Span, len(data))
+			findings = append(findings, corpusFinding{f, x.Rule, analysistest.Format(doc, x)})
 		}
 		if m, ok := res.Model(workflow.Analyzer).(*workflow.Model); ok {
-			checkModel(t, string(f.Data), m)
+			checkModel(t, string(data), m)
 		}
 	}
 	return findings, kinds
@@ -77,7 +106,7 @@ func TestCorpusGolden(t *testing.T) {
 					}
 				}
 			}
-			golden := filepath.Join("testdata", "corpus", name+".golden")
+			golden := filepath.Join("testdata", "corpus-golden", name+".golden")
 			if *update {
 				if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
 					t.Fatal(err)
@@ -181,17 +210,10 @@ func TestCorpusKinds(t *testing.T) {
 // BenchmarkAnalyzeCorpus analyses every file of the WIP tip (23 files, the
 // largest folder), resolving against the folder.
 func BenchmarkAnalyzeCorpus(b *testing.B) {
-	ar, err := txtar.ParseFile(filepath.Join("testdata", "corpus", "wip-tip.txtar"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	fsys := fstest.MapFS{}
-	for _, f := range ar.Files {
-		fsys[f.Name] = &fstest.MapFile{Data: f.Data}
-	}
+	fsys := corpusFS(b, "wip-tip")
 	for b.Loop() {
-		for _, f := range ar.Files {
-			analyze(f.Name, string(f.Data), analysis.Env{workflow.EnvFS: fsys, workflow.EnvPath: f.Name})
+		for name, f := range fsys {
+			analyze(name, string(f.Data), analysis.Env{workflow.EnvFS: fsys, workflow.EnvPath: name})
 		}
 	}
 }

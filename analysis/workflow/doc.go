@@ -25,11 +25,22 @@
 // Without EnvFS, names that are neither structural nor registered resolve
 // to "unknown" and are never reported as unresolved.
 //
-// A name resolves, in order: structural syntax; a registered component;
-// the workflow bundle; a file components/{Name}.md, components/{Name}.ts,
-// components/{Name}/index.md, components/{Name}/index.ts, {Name}.md (a dot
-// in the name is a folder), looked for in the document's folder and then in
-// each folder above it up to the FS root; else unresolved.
+//   - EnvComponentDirs optionally holds the folders (slash paths in that
+//     FS) component files are searched in, the engine's --component-dir:
+//     they replace DefaultComponentDirs;
+//   - EnvRegistered optionally holds the names (* matching any run of
+//     characters) of components a host registers at run time, in
+//     TypeScript, where no static reading sees them.
+//
+// A name resolves as the engine's resolver decides
+// (packages/core/src/components/select.ts): structural syntax; a
+// registered component; the workflow bundle; a file N.md, N.ts,
+// N/index.md or N/index.ts (a dot in the name is a folder) in each search
+// folder in turn (SearchDirs: the configured folders, or components and
+// ".", and for a test document its own folder and those above it); else
+// unresolved. A repository file answers before a registered default in the
+// engine; baton takes the registered one, which only decides whose props
+// are checked.
 //
 // The workflow bundle is the `workflow.components` mapping of a workflow
 // root's front matter. A document declaring one is a root, and its bundle
@@ -54,3 +65,12 @@ const EnvPath = "workflow.path"
 // files that do not change meanwhile (baton check): which files of a folder
 // may declare a bundle is then read once per folder, not once per document.
 const EnvDirs = "workflow.dirs"
+
+// EnvComponentDirs is the Env key of the []string of folders, slash paths
+// in the EnvFS file system, that component files are searched in; absent,
+// DefaultComponentDirs.
+const EnvComponentDirs = "workflow.component-dirs"
+
+// EnvRegistered is the Env key of the []string of component names (* a
+// wildcard) a host registers at run time: they resolve as registered.
+const EnvRegistered = "workflow.registered"

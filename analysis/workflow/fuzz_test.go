@@ -32,13 +32,16 @@ func fuzzSeeds(t testing.TB) []string {
 		"😀<Ä 😀={1}>{😀}</Ä>",
 		"<UserCheckpoint\n  purpose=\"p\"\n/>\n<If condition={!cp.proceed}><Break/><Else><Git.Push /></Else></If>",
 	}
-	var files []string
-	for _, g := range []string{"testdata/rules/*.txtar", "testdata/corpus/*.txtar"} {
-		m, err := filepath.Glob(g)
-		if err != nil {
-			t.Fatal(err)
+	for _, name := range []string{"before-gating", "after-gating", "wip-tip", "main-examples"} {
+		for _, f := range corpusFS(t, name) {
+			if len(f.Data) < 64<<10 {
+				seeds = append(seeds, string(f.Data))
+			}
 		}
-		files = append(files, m...)
+	}
+	files, err := filepath.Glob("testdata/rules/*.txtar")
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, f := range files {
 		ar, err := txtar.ParseFile(f)

@@ -48,6 +48,7 @@ const (
 	BindAs      BindingKind = iota // as="name" on a component, <Let> or <Each>
 	BindEachLet                    // <Each let="name">, visible in the loop's body only
 	BindEval                       // a declaration in an eval code block
+	BindExec                       // as="name" on an executable code block: its result
 )
 
 // Binding is one place a name is bound.
@@ -55,8 +56,8 @@ type Binding struct {
 	Name  string
 	Span  analysis.Span // the name as written (inside the quotes, or in the code)
 	Kind  BindingKind
-	Tag   *Tag       // the tag that binds it; nil for an eval block
-	Block *CodeBlock // the eval block; nil otherwise
+	Tag   *Tag       // the tag that binds it; nil for a code block
+	Block *CodeBlock // the eval block, or the block as="name" annotates; nil otherwise
 	// Guards are the branches of the <If>s the binding sits in, outermost
 	// first: it is bound only when all of them are taken.
 	Guards []Guard

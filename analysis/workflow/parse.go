@@ -88,6 +88,9 @@ type Placeholder struct {
 	// InCode is true inside an inline code span, where XMD still
 	// interpolates (write \{ for a literal brace).
 	InCode bool
+	// Block is the executable code block the placeholder is in, or nil:
+	// there only the bindings pass runs (spec §6.4).
+	Block  *CodeBlock
 	Parent *Tag
 }
 
@@ -104,7 +107,11 @@ type CodeBlock struct {
 	Content analysis.Span
 	Eval    bool
 	Exec    bool
-	Parent  *Tag
+	// As is the name an `as="name"` annotation, the last word of the info
+	// string, binds to the block's result (spec §3.6); AsSpan is the name.
+	As     string
+	AsSpan analysis.Span
+	Parent *Tag
 }
 
 // NodeSpan is the block, fences included.
@@ -368,7 +375,7 @@ func (s *scanner) scan(start, end int) {
 		t.Span.End, t.Inner.End = end, end
 		t.Close = analysis.Span{Start: end, End: end}
 		t.CloseName = t.Close
-		s.errorf(t.Open, "<"+t.Name+"> is never closed: add </"+t.Name+">, or write it self-closing as <"+t.Name+" />")
+		s.errorf(t.Open, "<"+t.Name+"> is never closed, so XMD reads it as text and runs nothing: add </"+t.Name+">, or write it self-closing as <"+t.Name+" />")
 	}
 }
 
@@ -433,6 +440,18 @@ func (s *scanner) fence(i, end int) (int, bool) {
 			cb.Exec = true
 		}
 	}
+	// `as="name"` binds only as the last word, quoted, a legal name
+	// (packages/core/src/scanner.ts, takeBindingAnnotation); any other
+	// spelling is refused by the engine and binds nothing.
+	if (cb.Eval || cb.Exec) && strings.HasSuffix(info, `"`) {
+		if q := strings.LastIndexAny(info, " \t"); q >= 0 && strings.HasPrefix(info[q+1:], `as="`) {
+			name := info[q+1+len(`as="`) : len(info)-1]
+			if isBindingName(name) && !reservedWords[name] && strings.Count(info, " as=")+strings.Count(info, "\tas=") == 1 {
+				at := infoStart + strings.Index(text[infoStart:infoEnd], info) + q + 1 + len(`as="`)
+				cb.As, cb.AsSpan = name, analysis.Span{Start: at, End: at + len(name)}
+			}
+		}
+	}
 	s.add(cb)
 	s.c.CodeBlocks = append(s.c.CodeBlocks, cb)
 	if cb.Exec {
@@ -444,6 +463,7 @@ func (s *scanner) fence(i, end int) (int, bool) {
 			}
 			if text[k] == '{' {
 				if p, next := s.placeholder(k, cb.Content.End, false); p != nil {
+					p.Block = cb
 					s.addPlaceholder(p)
 					k = next - 1
 				}

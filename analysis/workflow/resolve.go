@@ -45,24 +45,51 @@ type Resolution struct {
 	// Host is true for the components only a workflow host registers
 	// (`xmd workflow start`): Repository, Worktree, Git.*, PullRequest, …
 	Host bool
-	// Looked lists the candidates tried, for an unresolved name.
-	Looked []string
+	// Looked lists the candidates tried, for an unresolved name, and
+	// Searched the folders they are in (SearchDirs).
+	Looked   []string
+	Searched []string
+	// Configured is true for a name the configuration says a host
+	// registers (EnvRegistered).
+	Configured bool
 	// OutsideBundle is true for a file found by the search order although a
 	// workflow bundle applies: `xmd run` finds it, but a workflow run
 	// searches no files and resolves the name to nothing.
 	OutsideBundle bool
 }
 
-// Structural are the language's own constructs.
+// Structural are the language's own constructs (packages/core/src/structural.ts,
+// RESERVED_STRUCTURAL).
 var Structural = set("Content", "Output", "Return", "Let", "Each", "If", "Else", "Loop", "Break", "PrintErrors", "Answers", "Answer")
 
-// Registered are the components core, the agent packages and the test
-// harness register (the Assert* family by prefix).
-var Registered = set("Parse", "SafeParse", "Elicit", "Glob", "File", "Json", "TempDir", "Fetch", "Test",
-	"AgentProvider", "Agent", "Session", "Session.Launch", "Prompt", "ApproveAll", "AskPermission", "WebForm",
-	"TestAgent", "TestAgent.Scenario", "WhenPrompt")
+// Registered are the components the engine's packages register for every
+// document `xmd run` and `xmd test` execute (packages/cli/src/cli.ts,
+// installDocumentComponents): core's defaults (packages/core/src/components/registry.ts),
+// its agent components (packages/core/src/agent/components.ts), the testing
+// package's Testing, AssertThrows, its nested-execution harness and the
+// ASSERTIONS table, bare Assert included (packages/testing/src/components.ts,
+// execution-harness.ts, assertions.ts), the test agent's
+// (packages/test-agent/src/components.ts) and WebForm (packages/web/src/components.ts).
+// WhenPrompt is registered inside a test agent's worker, for the scripts it
+// reads (packages/test-agent/src/worker/when-prompt.ts).
+var Registered = set(
+	"Elicit", "TempDir", "Fetch", "File", "Glob", "Json", "Parse", "SafeParse", "Test",
+	"AgentProvider", "Agent", "Session", "Session.Launch", "Prompt", "ApproveAll", "AskPermission",
+	"Testing", "AssertThrows", "Execution", "WorkflowRun", "DiagnosticJournal", "CollectOutput", "CollectJournal",
+	"Assert", "AssertFalse", "AssertExists", "AssertEquals", "AssertNotEquals", "AssertStrictEquals",
+	"AssertNotStrictEquals", "AssertStringIncludes", "AssertMatch", "AssertNotMatch", "AssertGreater",
+	"AssertGreaterOrEqual", "AssertLess", "AssertLessOrEqual",
+	"TestAgent", "TestAgent.Scenario", "WhenPrompt", "WebForm")
 
-// HostRegistered are registered only by the workflow host.
+// coreDefaults are the names core registers itself
+// (packages/core/src/components/registry.ts, CORE_COMPONENT_NAMES): a
+// workflow bundle may not declare them (bundle.ts, installedBundle). Any
+// other registered name a bundle may declare, and then the bundle's file
+// answers for it.
+var coreDefaults = set("Elicit", "TempDir", "Fetch", "File", "Glob", "Json", "Parse", "SafeParse", "Test")
+
+// HostRegistered are registered only by the workflow host
+// (packages/workflow/src/composition/installation.ts).
 var HostRegistered = set("Repository", "Worktree", "Dir", "Git.Switch", "Git.Add", "Git.Commit", "Git.Push",
 	"PullRequest", "IssueTracker", "Issue")
 
@@ -83,10 +110,89 @@ func isRegistered(name string) (registered, host bool) {
 		return true, false
 	case HostRegistered[name]:
 		return true, true
-	case strings.HasPrefix(name, "Assert") && len(name) > len("Assert"):
-		return true, false
 	}
 	return false, false
+}
+
+// DefaultComponentDirs are the folders the engine searches for component
+// files when none is configured, relative to the folder it runs in
+// (packages/core/src/components/select.ts, DEFAULT_COMPONENT_DIRS; the
+// default of --component-dir in packages/cli/src/cli.ts).
+var DefaultComponentDirs = []string{"components", "."}
+
+// SearchDirs are the folders a document's component names are looked for
+// in, as slash paths in the workspace FS, in order: the configured folders
+// (EnvComponentDirs; nil: DefaultComponentDirs), which replace the defaults
+// as --component-dir does. A test document (a name ending in .test.md, the
+// default pattern of `xmd test`) is searched first in its own folder and
+// then in each folder above it, one of which is the folder `xmd test` was
+// given (packages/cli/src/test-target.ts, componentSearchPath: the
+// document's folder, the test root, then the configured ones). A folder is
+// listed once.
+func SearchDirs(docPath string, configured []string) []string {
+	dirs := configured
+	if dirs == nil {
+		dirs = DefaultComponentDirs
+	}
+	out := make([]string, 0, len(dirs)+4)
+	add := func(d string) {
+		d = path.Clean(d)
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	if IsTestDocument(docPath) {
+		for dir := path.Dir(docPath); ; dir = path.Dir(dir) {
+			add(dir)
+			if dir == "." || dir == "/" {
+				break
+			}
+		}
+	}
+	for _, d := range dirs {
+		add(d)
+	}
+	return out
+}
+
+// IsTestDocument reports a document `xmd test` finds in a folder it is
+// given: its name matches the default pattern **/*.test.md.
+func IsTestDocument(docPath string) bool {
+	return strings.HasSuffix(docPath, ".test.md")
+}
+
+// registeredByHost reports a name the configuration says a host registers
+// (EnvRegistered): a pattern where * matches any run of characters, dots
+// included.
+func registeredByHost(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if globMatch(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatch matches name against a pattern whose only special character is
+// *, any run of characters.
+func globMatch(pattern, name string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == name
+	}
+	if !strings.HasPrefix(name, parts[0]) {
+		return false
+	}
+	name = name[len(parts[0]):]
+	last := parts[len(parts)-1]
+	for _, mid := range parts[1 : len(parts)-1] {
+		i := strings.Index(name, mid)
+		if i < 0 {
+			return false
+		}
+		name = name[i+len(mid):]
+	}
+	return strings.HasSuffix(name, last)
 }
 
 // resolver resolves names for one pass, reading the workspace through fsys
@@ -97,6 +203,10 @@ type resolver struct {
 	docPath string
 	self    *Component
 	bundle  *bundle
+	// search are the folders component files are looked for in
+	// (SearchDirs); registered the names a host registers at run time.
+	search     []string
+	registered []string
 	// parsed, missing and cache are made on their first entry: most
 	// documents resolve one or two names through the workspace. The
 	// document itself is self, at docPath, without an entry.
@@ -114,8 +224,9 @@ type bundle struct {
 	Entries  map[string]string // name -> normalized path
 }
 
-func newResolver(fsys fs.FS, dirs *Dirs, docPath string, self *Component) *resolver {
-	r := &resolver{fsys: fsys, dirs: dirs, docPath: docPath, self: self}
+func newResolver(fsys fs.FS, dirs *Dirs, docPath string, self *Component, componentDirs, registered []string) *resolver {
+	r := &resolver{fsys: fsys, dirs: dirs, docPath: docPath, self: self, registered: registered}
+	r.search = SearchDirs(docPath, componentDirs)
 	r.bundle = r.findBundle()
 	return r
 }
@@ -332,40 +443,33 @@ func (r *resolver) isFile(p string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// candidates are the files that may answer name from dir, in the engine's
-// order: components/N.md, components/N.ts, components/N/index.md,
-// components/N/index.ts, N.md (a dot in the name is a folder).
-func candidates(dir, name string) [5]string {
+// candidates are the files that may answer name in the folder dir, in the
+// engine's order (packages/core/src/components/select.ts, candidates):
+// N.md, N.ts, N/index.md, N/index.ts, a dot in the name being a folder.
+func candidates(dir, name string) [4]string {
 	n := strings.ReplaceAll(name, ".", "/")
-	// dir is clean (a path.Dir) and n a slash-separated tag name, whose
-	// segments are identifiers: path.Join would only add the separators.
-	// One string holds all five, sliced.
-	prefix := dir + "/"
-	switch dir {
-	case ".":
-		prefix = ""
-	case "/":
-		prefix = "/"
-	}
 	if !cleanName(n) {
-		return [5]string{
-			path.Join(dir, "components", n+".md"),
-			path.Join(dir, "components", n+".ts"),
-			path.Join(dir, "components", n, "index.md"),
-			path.Join(dir, "components", n, "index.ts"),
+		return [4]string{
 			path.Join(dir, n+".md"),
+			path.Join(dir, n+".ts"),
+			path.Join(dir, n, "index.md"),
+			path.Join(dir, n, "index.ts"),
 		}
 	}
-	c := prefix + "components/" + n
-	all := c + ".md" + c + ".ts" + c + "/index.md" + c + "/index.ts" + prefix + n + ".md"
-	l := len(c)
-	return [5]string{
-		all[:l+3],
-		all[l+3 : 2*l+6],
-		all[2*l+6 : 3*l+15],
-		all[3*l+15 : 4*l+24],
-		all[4*l+24:],
+	// dir is clean and n a slash-separated tag name whose segments are
+	// identifiers: path.Join would only add the separators. One string
+	// holds all four, sliced.
+	c := n
+	switch dir {
+	case ".":
+	case "/":
+		c = "/" + n
+	default:
+		c = dir + "/" + n
 	}
+	all := c + ".md" + c + ".ts" + c + "/index.md" + c + "/index.ts"
+	l := len(c)
+	return [4]string{all[:l+3], all[l+3 : 2*l+6], all[2*l+6 : 3*l+15], all[3*l+15:]}
 }
 
 // cleanName reports a name path.Join leaves as it is: segments that are
@@ -379,9 +483,9 @@ func cleanName(n string) bool {
 	return true
 }
 
-// resolve answers name: structural; registered; the bundle; a file, from
-// the document's folder and then each folder above it up to the FS root;
-// else unresolved. Without a workspace, what is not structural or
+// resolve answers name: structural; registered (by the engine's packages
+// or, as the configuration says, by a host); the bundle; a file in the
+// search folders (SearchDirs); else unresolved. Without a workspace, what is not structural or
 // registered is unknown. The answer is shared by every tag of the name and
 // never modified: the walk keeps a pointer per tag, not a copy.
 func (r *resolver) resolve(name string) *Resolution {
@@ -396,13 +500,21 @@ func (r *resolver) resolve(name string) *Resolution {
 		return res
 	}
 	var res *Resolution
+	_, bundled := r.bundleEntry(name)
 	if Structural[name] {
 		res = &resStructural
+	} else if bundled {
+		// The bundle answers before any registered default (select.ts):
+		// it may not claim core's own names (see coreDefaults).
+		res = new(Resolution)
+		*res = r.resolveUncached(name)
 	} else if reg, host := isRegistered(name); reg {
 		res = &resRegistered
 		if host {
 			res = &resHost
 		}
+	} else if registeredByHost(r.registered, name) {
+		res = &resConfigured
 	} else {
 		res = new(Resolution)
 		*res = r.resolveUncached(name)
@@ -420,15 +532,21 @@ var (
 	resStructural = Resolution{Kind: ResolveStructural}
 	resRegistered = Resolution{Kind: ResolveRegistered}
 	resHost       = Resolution{Kind: ResolveRegistered, Host: true}
+	resConfigured = Resolution{Kind: ResolveRegistered, Configured: true}
 )
 
+// bundleEntry is the path the bundle declares for name, if any.
+func (r *resolver) bundleEntry(name string) (string, bool) {
+	if r.bundle == nil {
+		return "", false
+	}
+	p, ok := r.bundle.Entries[name]
+	return p, ok
+}
+
+// resolveUncached answers a name that is not structural: from the bundle,
+// else (when it is not registered, which resolve answered) from the files.
 func (r *resolver) resolveUncached(name string) Resolution {
-	if Structural[name] {
-		return Resolution{Kind: ResolveStructural}
-	}
-	if reg, host := isRegistered(name); reg {
-		return Resolution{Kind: ResolveRegistered, Host: host}
-	}
 	if r.bundle != nil {
 		if p, ok := r.bundle.Entries[name]; ok {
 			if r.fsys == nil {
@@ -444,7 +562,7 @@ func (r *resolver) resolveUncached(name string) Resolution {
 	if r.fsys == nil {
 		return Resolution{Kind: ResolveUnknown}
 	}
-	for dir := r.docDir(); ; dir = path.Dir(dir) {
+	for _, dir := range r.search {
 		for _, c := range candidates(dir, name) {
 			if strings.HasSuffix(c, ".md") {
 				if comp, ok := r.readIfFile(c); ok {
@@ -456,20 +574,14 @@ func (r *resolver) resolveUncached(name string) Resolution {
 				return Resolution{Kind: ResolveFile, Path: c, OutsideBundle: r.bundle != nil}
 			}
 		}
-		if dir == "." || dir == "/" || dir == "" {
-			break
-		}
 	}
 	// The candidates tried, listed only now: most names resolve.
-	var looked []string
-	for dir := r.docDir(); ; dir = path.Dir(dir) {
+	looked := make([]string, 0, 4*len(r.search))
+	for _, dir := range r.search {
 		cs := candidates(dir, name)
 		looked = append(looked, cs[:]...)
-		if dir == "." || dir == "/" || dir == "" {
-			break
-		}
 	}
-	return Resolution{Kind: ResolveUnresolved, Looked: looked}
+	return Resolution{Kind: ResolveUnresolved, Looked: looked, Searched: r.search}
 }
 
 // mayDeclareBundle reports whether the file at p may be a workflow root with

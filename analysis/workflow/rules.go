@@ -126,21 +126,55 @@ var (
 			"output, and `{meta.key}` for a key the front matter does not have renders as empty text. Bind the " +
 			"name above it, fix it, or write `\\{name}` for literal braces. Placeholders in inline code spans are " +
 			"interpolated too, but an unbound name there is left as written, so only `props` and `meta` are " +
-			"checked in code spans.",
+			"checked in code spans.\n\nIn an executable block (```` ```bash exec ````) only the bindings pass " +
+			"runs (spec §6.4; packages/core/src/eval-interpolate.ts): `{name}` and `{props.key}` are read from " +
+			"the bindings, an unknown name is left verbatim, and `{meta.key}` is never interpolated — the command " +
+			"receives it as written, which is reported. `${name}` there is the shell's own expansion (or a " +
+			"template literal's) and is not reported when nothing binds `name`. An ordinary fenced block is " +
+			"never interpolated. ```` ```bash exec as=\"name\" ```` binds `name` to the block's result (spec " +
+			"§3.6) for what follows it.",
+	}
+	RuleInjectedName = &analysis.Rule{
+		ID:       "workflow/name-maybe-injected",
+		Summary:  "A name with no binding in scope is read in the content of a TypeScript component, which may bind it.",
+		Severity: analysis.Hint,
+		Doc: "A component written in TypeScript (a `.ts` file the search finds, or a name a host registers, " +
+			"`workflow.registered`) may expand its content in an environment of its own, with names no document " +
+			"declares: the smoke test's `<AgentHarness>` gives its body `{harness.home}`. Which names, no static " +
+			"reading can know, so a name read there with no binding baton sees is only this hint, never " +
+			"workflow/undefined-name or workflow/unknown-placeholder. If the component does not bind it, the " +
+			"expression fails, or the placeholder is left verbatim, when it runs.",
 	}
 	RuleUnresolvedComponent = &analysis.Rule{
 		ID:       "workflow/unresolved-component",
 		Summary:  "A tag resolves to no component.",
 		Severity: analysis.Error,
-		Doc: "A name resolves, in order: structural syntax (`If`, `Let`, `Output`, …); a registered component " +
-			"(`Parse`, `Prompt`, `Agent`, the `Assert*` family, the workflow host's `Repository`, `Git.*`, …); " +
-			"the workflow root's `workflow.components` bundle; a file `components/{Name}.md`, `.ts`, " +
-			"`components/{Name}/index.md`, `.ts`, or `{Name}.md` (a dot in the name is a folder), looked for in " +
-			"the document's folder and then each folder above it in the workspace. What none answers is the " +
-			"unresolved printed error — but only when execution reaches it, so a name in an untaken branch fails " +
-			"the day the branch is taken. baton checks every branch.\n\nA workflow run (`xmd workflow start`) " +
-			"searches no files at all: under a workflow root, a name only a file answers is reported too — " +
-			"declare it in the bundle. Without a workspace to read, baton does not report names it cannot look up.",
+		Doc: "A name resolves as the engine's resolver decides (taras/executable.md, " +
+			"packages/core/src/components/select.ts): structural syntax (`If`, `Let`, `Output`, …); a registered " +
+			"component; the workflow root's `workflow.components` bundle; else a file `{Name}.md`, `{Name}.ts`, " +
+			"`{Name}/index.md` or `{Name}/index.ts` (a dot in the name is a folder) in each search folder in turn. " +
+			"What none answers is the unresolved printed error — but only when execution reaches it, so a name in " +
+			"an untaken branch fails the day the branch is taken. baton checks every branch.\n\n" +
+			"**Registered** are what `xmd run` and `xmd test` install for every document " +
+			"(packages/cli/src/cli.ts, installDocumentComponents): core's `Parse`, `SafeParse`, `Elicit`, `Glob`, " +
+			"`File`, `Json`, `TempDir`, `Fetch`, `Test` and its agent components (`Agent`, `AgentProvider`, " +
+			"`Session`, `Session.Launch`, `Prompt`, `ApproveAll`, `AskPermission`); the testing package's " +
+			"`Testing`, `AssertThrows`, `Execution`, `WorkflowRun`, `DiagnosticJournal`, `CollectOutput`, " +
+			"`CollectJournal` and its assertion table, bare `Assert` included (packages/testing/src/assertions.ts); " +
+			"`TestAgent`, `TestAgent.Scenario`, `WhenPrompt` (in a test agent's scripts) and `WebForm`; and the " +
+			"workflow host's `Repository`, `Worktree`, `Dir`, `Git.*`, `PullRequest`, `IssueTracker`, `Issue`. " +
+			"A host can register more in TypeScript (`registerComponents`), which no static reading sees: name them " +
+			"under `workflow.registered` in `.baton.yaml` (`*` matches any run of characters).\n\n" +
+			"**The search folders** are, as the engine's `--component-dir` defaults say, `components` and `.` of " +
+			"the folder it runs in, which for baton is the workspace root (the folder holding `.baton.yaml` or " +
+			"`.git`): not the document's folder. `workflow.component-dirs` in `.baton.yaml` replaces them, as " +
+			"`--component-dir` does. A test document (`*.test.md`, what `xmd test` finds in a folder) is searched " +
+			"first in its own folder and then in the folder `xmd test` was given (packages/cli/src/test-target.ts, " +
+			"componentSearchPath); baton searches each folder above the document for that one.\n\n" +
+			"A workflow run (`xmd workflow start`) searches no files at all: under a workflow root, a name only a " +
+			"file answers is reported too — declare it in the bundle. Without a workspace to read, baton does not " +
+			"report names it cannot look up. A tag that is never closed is text to the engine and is not looked up " +
+			"(workflow/syntax reports it).",
 	}
 	RuleOutputPlacement = &analysis.Rule{
 		ID:       "workflow/output-placement",
@@ -213,7 +247,13 @@ var (
 			"(outside fenced code, inline code and HTML comments), attributes are `name=\"text\"`, " +
 			"`name={expression}`, `name` or `{...spread}`, and a block tag is closed by `</Name>`. What cannot be " +
 			"read — a tag never closed, a closing tag with no opening one, an unterminated value, malformed front " +
-			"matter — is reported, and baton goes on reading after it.",
+			"matter — is reported, and baton goes on reading after it. A tag never closed is text to the engine " +
+			"(packages/core/src/scanner.ts): it runs nothing and resolves nothing, so it is reported here only.\n\n" +
+			"A document is read as a workflow only when it is XMD: its front matter has a key the engine reserves " +
+			"(`props`, `required`, `returns`) or `workflow.components`, or its text (outside code and block " +
+			"quotes) holds an element the engine's scanner closes — `<Name …/>`, or `<Name …>` with `</Name>` " +
+			"further on. Ordinary Markdown's `Option <X>`, `<Low | Medium | High>` or `array<Record>` is not one, " +
+			"and such a document is not checked as a workflow at all.",
 	}
 	RuleBundle = &analysis.Rule{
 		ID:       "workflow/bundle",
@@ -222,8 +262,11 @@ var (
 		Doc: "A workflow root declares the Markdown components its run is closed over:\n\n" +
 			"```yaml\nworkflow:\n  components:\n    Planning: ./Planning.md\n```\n\n" +
 			"Each path is relative to the root's folder, normalized, ends in `.md` and stays inside the folder " +
-			"tree (no `..`, no absolute path, URL or glob); a name may not claim structural syntax or a " +
-			"registered component. A refused declaration fails before the root is imported.",
+			"tree (no `..`, no absolute path, URL or glob); a name may not claim structural syntax or one of " +
+			"core's own components (`Parse`, `SafeParse`, `Elicit`, `Glob`, `File`, `Json`, `TempDir`, `Fetch`, " +
+			"`Test`; packages/core/src/components/bundle.ts). A refused declaration fails before the root is " +
+			"imported. Any other name a package registers (`Prompt`, `WebForm`, …) a bundle may declare: in a " +
+			"workflow run its file answers for the name.",
 	}
 )
 
@@ -231,7 +274,7 @@ var (
 var Rules = []*analysis.Rule{
 	RuleUngatedTransition, RuleUnboundCheckpoint, RuleCheckpointNoDecision, RuleBarePropReference,
 	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp,
-	RuleUndefinedName, RuleUnknownPlaceholder, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
+	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleBundle,
 }

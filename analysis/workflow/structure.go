@@ -49,8 +49,8 @@ func (k *checker) checkFrontMatter() {
 			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is structural syntax: a bundle cannot claim it", e.Name))
 			continue
 		}
-		if reg, _ := isRegistered(e.Name); reg {
-			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is a registered component: a bundle cannot claim it", e.Name))
+		if coreDefaults[e.Name] {
+			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is a component the engine supplies: a bundle adds names, it cannot replace core's", e.Name))
 			continue
 		}
 		root := "."
@@ -204,7 +204,9 @@ func (k *checker) checkStructure() {
 					analysis.WithFix(analysis.Fix{Title: "Rename <Capture> to <Let>", Safe: true, Edits: edits}))
 			}
 		}
-		if res.Kind == ResolveUnresolved && t.Name != "Capture" {
+		// The engine never resolves a tag it never closed: its scanner reads
+		// it as text (the syntax finding says so), so it is not unresolved.
+		if res.Kind == ResolveUnresolved && t.Name != "Capture" && t.Closed {
 			k.reportUnresolved(t, *res)
 		}
 		if res.OutsideBundle {
@@ -268,14 +270,32 @@ func (k *checker) checkLet(t *Tag) {
 	}
 }
 
+// searchedList names the search folders in a message.
+func searchedList(dirs []string) string {
+	q := make([]string, len(dirs))
+	for i, d := range dirs {
+		if d == "." {
+			d = "./"
+		}
+		q[i] = d
+	}
+	switch len(q) {
+	case 0:
+		return "no folder (none is configured)"
+	case 1:
+		return "the search folder " + q[0]
+	}
+	return "the search folders " + strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
 func (k *checker) reportUnresolved(t *Tag, res Resolution) {
 	var msg string
 	if r := k.r.bundle; r != nil && res.Path != "" {
 		msg = fmt.Sprintf("<%s> is declared in the workflow bundle as %s, which does not exist", t.Name, res.Path)
 	} else {
 		n := strings.ReplaceAll(t.Name, ".", "/")
-		msg = fmt.Sprintf("<%s> resolves to nothing: it is not structural or registered, not in a workflow bundle, and no file components/%s.md, components/%s.ts, components/%s/index.md, components/%s/index.ts or %s.md exists here or in a folder above",
-			t.Name, n, n, n, n, n)
+		msg = fmt.Sprintf("<%s> resolves to nothing: it is not structural or registered, not in a workflow bundle, and no file %s.md, %s.ts, %s/index.md or %s/index.ts exists in %s",
+			t.Name, n, n, n, n, searchedList(res.Searched))
 	}
 	var opts []func(*analysis.Finding)
 	if t.CloseName.Len() > 0 {

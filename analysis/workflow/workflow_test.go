@@ -19,7 +19,9 @@ import (
 //
 //	-- input.md --   the document (or the file that -- doc -- names)
 //	-- doc --        optional: the document's path, e.g. "wf/start.md"
-//	-- env --        optional: "nofs" runs without a workspace
+//	-- env --        optional: "nofs" runs without a workspace; lines
+//	                 "component-dirs: a b" and "registered: N P*" set
+//	                 EnvComponentDirs and EnvRegistered
 //	-- kind --       optional: the kind the document must be detected as
 //	-- want --       expected findings, "LINE:COL rule-id message-substring"
 //	-- fixed.md --   optional: the document after the first fix of every finding
@@ -67,8 +69,19 @@ func runFixture(t *testing.T, ar *txtar.Archive) {
 		t.Fatal("fixture has no want file")
 	}
 	env := analysis.Env{workflow.EnvFS: fsys, workflow.EnvPath: docPath}
-	if strings.TrimSpace(files["env"]) == "nofs" {
-		env = nil
+	for line := range strings.Lines(files["env"]) {
+		key, value, _ := strings.Cut(strings.TrimSpace(line), ":")
+		switch key {
+		case "nofs":
+			env = nil
+		case "component-dirs":
+			env[workflow.EnvComponentDirs] = strings.Fields(value)
+		case "registered":
+			env[workflow.EnvRegistered] = strings.Fields(value)
+		case "":
+		default:
+			t.Fatalf("env: unknown line %q", line)
+		}
 	}
 	doc, res := analyze(docPath, input, env)
 	if k, ok := files["kind"]; ok && strings.TrimSpace(k) != doc.Kind.String() {

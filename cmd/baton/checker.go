@@ -152,9 +152,10 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 	env := analysis.Env{handoff.EnvLedger: resolverWith(c.store, dir)}
 	if name != "<stdin>" {
 		if abs, err := filepath.Abs(name); err == nil {
-			root := workspace.Root(abs)
+			root := workspace.RootFor(abs, f.ComponentDirsBase())
 			env[workflow.EnvFS] = workspace.FS(root, nil)
 			env[workflow.EnvPath] = workspace.Rel(root, abs)
+			f.AddWorkflowEnv(env, root)
 			c.mu.Lock()
 			if c.dirs == nil {
 				c.dirs = map[string]*workflow.Dirs{}

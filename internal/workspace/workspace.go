@@ -30,6 +30,20 @@ func Root(docPath string) string {
 	}
 }
 
+// RootFor is the root of a document whose configuration file, in folder
+// configDir, names component folders: they are relative to that folder,
+// which stands for the folder the engine runs in, so it is the root of the
+// documents inside it. Otherwise (configDir "", or the document outside
+// it) it is Root.
+func RootFor(docPath, configDir string) string {
+	if configDir != "" {
+		if _, ok := Inside(configDir, docPath); ok {
+			return configDir
+		}
+	}
+	return Root(docPath)
+}
+
 // FS is root on disk, with overlay's texts (by slash path relative to
 // root) in place of the files they name. The texts are served as they are,
 // not copied: an editor's open documents may be large, and the view is made

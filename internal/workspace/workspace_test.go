@@ -114,3 +114,23 @@ func TestInside(t *testing.T) {
 		t.Errorf("Inside of the file system root = %q, %v", got, ok)
 	}
 }
+
+// A configuration naming component folders makes its folder the root of
+// the documents inside it, past a nearer .git; outside it, Root decides.
+func TestRootForConfigFolder(t *testing.T) {
+	top := t.TempDir()
+	sub := filepath.Join(top, "repo", "sub")
+	if err := os.MkdirAll(filepath.Join(sub, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	doc := filepath.Join(sub, "flow.md")
+	if r, want := RootFor(doc, filepath.Join(top, "repo")), filepath.Join(top, "repo"); r != want {
+		t.Errorf("RootFor = %q, want %q", r, want)
+	}
+	if r, want := RootFor(doc, ""), sub; r != want {
+		t.Errorf("RootFor without a configuration = %q, want %q", r, want)
+	}
+	if r, want := RootFor(doc, filepath.Join(top, "other")), sub; r != want {
+		t.Errorf("RootFor outside the configuration's folder = %q, want %q", r, want)
+	}
+}
