@@ -139,6 +139,8 @@ func parse(text string, fm *FrontMatter, body analysis.Span) *Component {
 	if fm != nil {
 		start = fm.Span.End
 		c.readFrontMatter()
+	} else if strings.HasPrefix(text, bom) {
+		start = len(bom) // a byte-order mark is not text: the first line starts after it
 	}
 	s := &scanner{text: text, c: c}
 	// The scanner's working buffers are lent by the pool for the scan.
@@ -166,11 +168,14 @@ func parse(text string, fm *FrontMatter, body analysis.Span) *Component {
 	return c
 }
 
+// bom is the UTF-8 byte-order mark some editors write first.
+const bom = "\ufeff"
+
 // detectFrontMatter finds a YAML block opened by "---" on the first line
 // and closed by a "---" or "..." line, as analysis.Parse does.
 func detectFrontMatter(text string) (*FrontMatter, analysis.Span) {
 	end := lineEnd(text, 0, len(text))
-	if strings.TrimRight(text[:end], " \t") != "---" || end == len(text) {
+	if strings.TrimRight(strings.TrimPrefix(text[:end], bom), " \t") != "---" || end == len(text) {
 		return nil, analysis.Span{}
 	}
 	bodyStart := nextLine(text, end, len(text))

@@ -1,0 +1,114 @@
+package suite_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/suite"
+	"golang.org/x/tools/txtar"
+)
+
+// Every kind lints the same with and without a byte-order mark, with LF,
+// CRLF or lone CR line endings, and with or without a final newline:
+// PowerShell 5.1 and Notepad write a BOM and CRLF, and specrew is a
+// PowerShell project. The rules' own fixtures are the documents.
+func TestLineEndingsAndBOMDoNotChangeFindings(t *testing.T) {
+	var files []string
+	for _, g := range []string{"../packet/testdata/*.txtar", "../packet/testdata/*/*.txtar", "../workflow/testdata/rules/*.txtar", "../../handoff/testdata/*.txtar", "../stopintent/testdata/*.txtar"} {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 50 {
+		t.Fatalf("found %d fixtures; the globs are stale", len(files))
+	}
+	reg := suite.Registry()
+	variants := map[string]func(string) string{
+		"BOM":              func(s string) string { return "\ufeff" + s },
+		"CRLF":             func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
+		"CR":               func(s string) string { return strings.ReplaceAll(s, "\n", "\r") },
+		"no final newline": func(s string) string { return strings.TrimRight(s, "\n") },
+		"BOM and CRLF":     func(s string) string { return "\ufeff" + strings.ReplaceAll(s, "\n", "\r\n") },
+	}
+	// And the real documents of the shared corpus, each as a one-file
+	// archive.
+	corpus, _ := filepath.Glob("../../../shared/corpus/*/*.md")
+	if len(corpus) == 0 {
+		t.Fatal("../shared/corpus is missing: the real documents are not checked")
+	}
+	more, _ := filepath.Glob("../../../shared/corpus/xmd/*/*.md")
+	corpus = append(corpus, more...)
+	checked := 0
+	for _, name := range append(files, corpus...) {
+		var ar *txtar.Archive
+		if strings.HasSuffix(name, ".md") {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ar = &txtar.Archive{Files: []txtar.File{{Name: filepath.Base(name), Data: data}}}
+		} else {
+			var err error
+			if ar, err = txtar.ParseFile(name); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, f := range ar.Files {
+			if !strings.HasSuffix(f.Name, ".md") || strings.Contains(string(f.Data), "\r") {
+				continue
+			}
+			text := string(f.Data)
+			base := lint(reg, text)
+			kind := analysis.Parse("x.md", text).Kind
+			for vname, v := range variants {
+				if vname == "no final newline" && !strings.HasSuffix(text, "\n") {
+					continue
+				}
+				vt := v(text)
+				if k := analysis.Parse("x.md", vt).Kind; k != kind {
+					t.Errorf("%s %s with %s: kind %v, want %v", name, f.Name, vname, k, kind)
+					continue
+				}
+				got := lint(reg, vt)
+				if vname == "no final newline" {
+					// A finding about the last line may say it has no break.
+					got, base := dropRule(got, "packet/verdict-marker-position"), dropRule(base, "packet/verdict-marker-position")
+					if !slices.Equal(got, base) {
+						t.Errorf("%s %s with %s:\n got %q\nwant %q", name, f.Name, vname, got, base)
+					}
+					continue
+				}
+				if !slices.Equal(got, base) {
+					t.Errorf("%s %s with %s:\n got %q\nwant %q", name, f.Name, vname, got, base)
+				}
+			}
+			checked++
+		}
+	}
+	t.Logf("%d documents, %d variants each", checked, len(variants))
+}
+
+// lint gives each finding as rule@line: columns shift on the first line
+// with a BOM, and messages may quote the text.
+func lint(reg *analysis.Registry, text string) []string {
+	doc := analysis.Parse("x.md", text)
+	res := reg.AnalyzeEnv(doc, nil, nil)
+	var out []string
+	for _, f := range res.Findings {
+		p := doc.Lines.Position(f.Span.Start, analysis.UTF8)
+		out = append(out, fmt.Sprintf("%s@%d", f.Rule, p.Line+1))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func dropRule(in []string, rule string) []string {
+	return slices.DeleteFunc(slices.Clone(in), func(s string) bool { return strings.HasPrefix(s, rule+"@") })
+}
