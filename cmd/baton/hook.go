@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/baton-md/baton/internal/safefile"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -146,7 +147,12 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	if !in.StopHookActive {
 		counter.reset() // a stop this hook did not cause: start counting afresh
-	} else if n := counter.get(); n >= *maxBlocks {
+	} else if n, err := counter.count(); err != nil {
+		// This stop follows a block, and how many came before cannot be
+		// told: letting it through is the only way not to loop.
+		counter.reset()
+		return failOpen("cannot read the block count (%v)", err)
+	} else if n >= *maxBlocks {
 		counter.reset()
 		return failOpen("already blocked %d times in a row in session %s (--max-blocks)", n, in.SessionID)
 	}
@@ -633,17 +639,30 @@ func (c blockCounter) folder() string {
 }
 
 func (c blockCounter) get() int {
+	n, _ := c.count()
+	return n
+}
+
+// count reads the number of blocks in a row; no file is 0. A count that
+// cannot be read, or is not a number from 0 to a thousand, is an error: a
+// corrupt counter must not keep the hook blocking.
+func (c blockCounter) count() (int, error) {
 	p := c.path()
 	if p == "" {
-		return 0
+		return 0, errors.New("no user cache folder")
 	}
-	b, err := readState(p)
+	b, err := safefile.ReadFile(p, 64)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
 	if err != nil {
-		return 0
+		return 0, err
 	}
-	var n int
-	fmt.Sscanf(string(b), "%d", &n)
-	return n
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || n < 0 || n > 1000 {
+		return 0, fmt.Errorf("%s holds %q, not a count", p, strings.TrimSpace(string(b)))
+	}
+	return n, nil
 }
 
 // add counts a block, and fails when the count cannot be kept: a block
@@ -654,14 +673,18 @@ func (c blockCounter) add() error {
 	if p == "" {
 		return errors.New("no user cache folder")
 	}
-	n := c.get() + 1
+	n, err := c.count()
+	if err != nil {
+		return err
+	}
+	n++
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
 	if err := os.WriteFile(p, []byte(fmt.Sprintf("%d\n", n)), 0o600); err != nil {
 		return err
 	}
-	if c.get() != n {
+	if back, err := c.count(); err != nil || back != n {
 		return errors.New("the count did not read back")
 	}
 	return nil
