@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // The protocol-abuse suite: the real binary (`baton serve`, built once in
@@ -173,6 +174,10 @@ func (c *rawClient) readLoop(r *bufio.Reader) {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			rawResp
+		}
+		if !utf8.Valid(body) {
+			c.fail(fmt.Errorf("server sent JSON that is not UTF-8: %q", body))
+			return
 		}
 		if err := json.Unmarshal(body, &m); err != nil {
 			c.fail(fmt.Errorf("server sent invalid JSON %q: %v", body, err))
@@ -515,6 +520,14 @@ func abuseCases() []abuseCase {
 	// ---- methods ----
 	add("method/unknown-request", serving, false, func(t *testing.T, c *rawClient) {
 		c.expectError(c.request("baton/noSuchMethod", `{}`), codeMethodNotFound)
+	})
+	add("method/not-utf8", serving, false, func(t *testing.T, c *rawClient) {
+		// The raw bytes, not an escape: the reply must still be UTF-8.
+		c.send(`{"jsonrpc":"2.0","id":"bad-utf8","method":"baton/` + "\xff\xfe" + `x","params":{}}`)
+		r := c.wait(`"bad-utf8"`)
+		if r.Error == nil {
+			t.Fatalf("a method that is not UTF-8 got a result: %s", r.Result)
+		}
 	})
 	add("method/unknown-dollar-request", serving, false, func(t *testing.T, c *rawClient) {
 		c.expectError(c.request("$/noSuchMethod", `{}`), codeMethodNotFound)

@@ -21,7 +21,7 @@ func (s *Server) handler() jsonrpc2.Handler {
 		defer func() {
 			if p := recover(); p != nil {
 				s.log.Error("handler panic", "method", req.Method(), "panic", p, "stack", string(debug.Stack()))
-				result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error handling %s", req.Method())
+				result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error handling %q", req.Method())
 			}
 			if !req.IsCall() && err != nil {
 				s.log.Warn("notification failed", "method", req.Method(), "err", err)
@@ -97,7 +97,7 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 	}
 	h, ok := s.reqs[method]
 	if !ok {
-		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %q", method) // quoted: a method name that is not UTF-8 must not make the reply invalid JSON
 	}
 	// Request contexts are recycled once the handler returns, so the
 	// cancellable context is derived from the connection's instead.
