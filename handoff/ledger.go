@@ -55,7 +55,8 @@ func (c *checker) ledger(lk *Lookup) {
 	if lk.Err != nil || lk.Ledger == nil {
 		why := "the resolver returned no ledger"
 		if lk.Err != nil {
-			why = lk.Err.Error()
+			// One line: errors.Join of several folders' errors has one each.
+			why = strings.Join(strings.Split(strings.TrimSpace(lk.Err.Error()), "\n"), "; ")
 		}
 		msg := fmt.Sprintf("could not read the ledger of session %s (%s)", d.SessionID, why)
 		if len(lk.Looked) > 0 {

@@ -69,7 +69,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *configPath != "" {
 		f, err := loadConfig(*configPath, c.reg)
 		if err != nil {
-			fmt.Fprintf(stderr, "baton: %v\n", err)
+			printErr(stderr, err)
 			return exitUsage
 		}
 		c.explicit = f
@@ -85,7 +85,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				continue
 			}
 			if _, err := c.configFor("<stdin>"); err != nil {
-				fmt.Fprintf(stderr, "baton: %v\n", err)
+				printErr(stderr, err)
 				return exitUsage
 			}
 			results = append(results, c.check("<stdin>", "", string(text)))
@@ -93,7 +93,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		files, errs := c.markdownFiles(p, stderr)
 		for _, err := range errs {
-			fmt.Fprintf(stderr, "baton: %v\n", err)
+			printErr(stderr, err)
 			failed = true
 		}
 		// Every file's configuration is read first, so that the files
@@ -110,7 +110,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		results = append(results, rs...)
 		failed = failed || !ok
 		if cfgErr != nil {
-			fmt.Fprintf(stderr, "baton: %v\n", cfgErr) // a broken configuration is never silently ignored
+			printErr(stderr, cfgErr) // a broken configuration is never silently ignored
 			return exitUsage
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -75,7 +74,7 @@ func (c *checker) checkFiles(files []string, stderr io.Writer) (results []*fileR
 	ok = true
 	done := func(i int) {
 		if out[i].err != nil {
-			fmt.Fprintf(stderr, "baton: %v\n", out[i].err)
+			printErr(stderr, out[i].err)
 			ok = false
 			return
 		}
@@ -204,11 +203,11 @@ func (c *checker) report(results []*fileResult, out outputOptions, stdout, stder
 		}
 	}
 	if _, err := stdout.Write(text.Bytes()); err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
+		printErr(stderr, err)
 		return code, false
 	}
 	if err := writeFindings(findingsTo, results, c.reg, out); err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
+		printErr(stderr, err)
 		return code, false
 	}
 	return code, true

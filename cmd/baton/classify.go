@@ -156,13 +156,13 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		name = path
 		text, err = safefile.ReadFile(path, analysis.MaxDocumentBytes)
 		if err != nil {
-			fmt.Fprintf(stderr, "baton: %v\n", err)
+			printErr(stderr, err)
 			return exitUsage
 		}
 		dir, err = filepath.Abs(filepath.Dir(path))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
+		printErr(stderr, err)
 		return exitUsage
 	}
 
@@ -189,7 +189,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfgName := filepath.Join(dir, filepath.Base(name))
 	env, err := newStopEnv(dir, cfgName, root, *session)
 	if err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
+		printErr(stderr, err)
 		return exitUsage
 	}
 	if root != "" {
@@ -230,11 +230,11 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
+		printErr(stderr, err)
 		return exitUsage
 	}
 	if _, err := fmt.Fprintf(stdout, "%s\n", b); err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
+		printErr(stderr, err)
 		return exitUsage
 	}
 	return exitOK

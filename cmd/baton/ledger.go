@@ -71,7 +71,7 @@ func runLedger(args []string, stdout, stderr io.Writer) int {
 	}
 	l, err := session.NewStore().Ledger(dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
+		printErr(stderr, err)
 		return exitUsage
 	}
 	paths := make([]string, 0, len(l.Paths))
@@ -105,7 +105,7 @@ func runLedger(args []string, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
-			fmt.Fprintf(stderr, "baton: %v\n", err)
+			printErr(stderr, err)
 			return exitUsage
 		}
 		return exitOK

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 )
 
 // Exit codes.
@@ -82,4 +83,13 @@ func versionString() string {
 		return bi.Main.Version
 	}
 	return "(devel)"
+}
+
+// printErr writes an error to standard error in baton's one form: each
+// line "baton: MESSAGE", so an error of several lines (a configuration with
+// several problems) reads as several errors, none as a bare line.
+func printErr(w io.Writer, err error) {
+	for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
+		fmt.Fprintf(w, "baton: %s\n", line)
+	}
 }

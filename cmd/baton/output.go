@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 	"golang.org/x/term"
@@ -157,11 +159,34 @@ func writeText(w io.Writer, results []*fileResult, color bool) error {
 				sev = severityColors[f.Severity] + sev + ansiReset
 				rule = ansiRule + rule + ansiReset
 			}
-			fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", r.name, p.Line+1, p.Character+1, sev, rule, f.Message)
+			fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", oneLineName(r.name), p.Line+1, p.Character+1, sev, rule, oneLine(f.Message))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// oneLine keeps a text finding on one line: a message that quotes an
+// error of several lines (a ledger looked for in several folders) has its
+// line breaks made "; ", so no part of it reads as a line of its own.
+func oneLine(msg string) string {
+	if !strings.ContainsAny(msg, "\r\n") {
+		return msg
+	}
+	parts := strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), "; ")
+}
+
+// oneLineName quotes a file name holding a line break or another control
+// character, which would otherwise split or garble the finding's line.
+func oneLineName(name string) string {
+	if strings.IndexFunc(name, unicode.IsControl) < 0 {
+		return name
+	}
+	return strconv.Quote(name)
 }
 
 // The JSON format, documented in docs/json-format.md.

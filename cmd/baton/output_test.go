@@ -422,3 +422,17 @@ func TestSortForOutput(t *testing.T) {
 		t.Errorf("order (-want +got):\n%s", diff)
 	}
 }
+
+// Every text finding is one line: a message quoting a multi-line error,
+// and a file name holding a line break, are kept on it.
+func TestTextFindingIsOneLine(t *testing.T) {
+	if got := oneLine("could not read (stat /a: permission denied\nstat /b: permission denied\r\n)"); got != "could not read (stat /a: permission denied; stat /b: permission denied; )" {
+		t.Errorf("oneLine = %q", got)
+	}
+	if got := oneLineName("a\nb.md"); got != `"a\nb.md"` {
+		t.Errorf("oneLineName = %q", got)
+	}
+	if got := oneLineName("plain/é.md"); got != "plain/é.md" {
+		t.Errorf("oneLineName changed a plain name: %q", got)
+	}
+}
