@@ -324,12 +324,33 @@ func (r *resolver) read(p string) *Component {
 	if r.missing[p] || r.fsys == nil {
 		return nil
 	}
-	data, err := fs.ReadFile(r.fsys, p)
+	data, err := readRegular(r.fsys, p)
 	if err != nil || len(data) > maxRead {
 		r.setMissing(p)
 		return nil
 	}
 	return r.parsedFile(p, data)
+}
+
+// errTooLarge is readRegular's answer for a file over maxRead.
+var errTooLarge = errors.New("larger than baton reads")
+
+// readRegular reads p when it is a regular file of at most maxRead bytes,
+// asking its size and kind first: a component file of a gigabyte is not
+// read at every analysis to be refused, and a named pipe would block the
+// read for ever. A file that is not regular reads as a folder would (it is
+// no component); one too large as errTooLarge.
+func readRegular(fsys fs.FS, p string) ([]byte, error) {
+	st, err := fs.Stat(fsys, p)
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrInvalid}
+	case st.Size() > maxRead:
+		return nil, errTooLarge
+	}
+	return fs.ReadFile(fsys, p)
 }
 
 // maxRead is the largest file read parses.
@@ -370,12 +391,12 @@ func (r *resolver) readIfFile(p string) (*Component, bool) {
 	if r.missing[p] {
 		return nil, r.isFile(p)
 	}
-	data, err := fs.ReadFile(r.fsys, p)
+	data, err := readRegular(r.fsys, p)
 	switch {
 	case err == nil && len(data) <= maxRead:
 		return r.parsedFile(p, data), true
-	case err == nil:
-		r.setMissing(p) // too large to parse
+	case err == nil, errors.Is(err, errTooLarge):
+		r.setMissing(p) // too large to parse: it is there, its props are not checked
 		return nil, true
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, false
@@ -440,7 +461,7 @@ func (r *resolver) isFile(p string) bool {
 		return true
 	}
 	st, err := fs.Stat(r.fsys, p)
-	return err == nil && !st.IsDir()
+	return err == nil && st.Mode().IsRegular()
 }
 
 // candidates are the files that may answer name in the folder dir, in the
