@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/baton
 
-.PHONY: build demo test e2e-setup docs vet fuzz soak bench realworld vsix clean
+.PHONY: build demo test unit e2e-setup docs vet fuzz soak stress bench realworld vsix clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/baton
@@ -30,6 +30,14 @@ FUZZTIME ?= 20s
 fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 	$(GO) test ./server/ -run '^TestAbuse' -count=1
+
+# The reliability suite at the sizes its cases were found at (make test
+# runs it small): a 1 GiB ledger line and transcript, 50 MB and 100 MB
+# documents, 100,000 nested list items, 10 MB of front matter, a ledger of
+# 200,000 paths. Each case is bounded in time and memory.
+stress:
+	BATON_STRESS=1 $(GO) test ./reliability/ -count=1 -v -timeout 60m
+	BATON_STRESS=1 $(GO) test ./cmd/baton/ -run 'TestHookLargeTranscript|TestHookFailsOpen' -count=1 -v
 
 # The race-detector soak: 8 clients editing and requesting concurrently.
 SOAKTIME ?= 2m
