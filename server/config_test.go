@@ -3,6 +3,7 @@ package server_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -97,5 +98,23 @@ func TestConfigWorkflowSection(t *testing.T) {
 	p := c.waitPush(u, version(1))
 	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Range.Start.Line != 2 {
 		t.Fatalf("diagnostics = %+v, want one, <Stale> unresolved on line 3", p.Diagnostics)
+	}
+}
+
+// A document over analysis.MaxDocumentBytes, opened in the editor, is not
+// parsed: one diagnostic says so, and the server goes on serving.
+func TestOpenTooLargeDocument(t *testing.T) {
+	c := start(t)
+	c.initialize(pushCaps(), `{"debounce": 0}`)
+	u := uri.File(filepath.Join(t.TempDir(), "big.md"))
+	c.open(u, strings.Repeat("## What I Just Did\n\nWork.\n\n", (16<<20)/26+1))
+	p := c.waitPush(u, version(1))
+	if len(p.Diagnostics) != 1 || !strings.Contains(hoMessage(p.Diagnostics[0]), "it was not checked") {
+		t.Fatalf("diagnostics = %+v, want one saying the document was not checked", p.Diagnostics)
+	}
+	small := uri.File(filepath.Join(t.TempDir(), "stop.md"))
+	c.open(small, missingWhy)
+	if p := c.waitPush(small, version(1)); len(p.Diagnostics) == 0 {
+		t.Fatal("the next document was not served")
 	}
 }
