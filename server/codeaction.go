@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
@@ -64,7 +63,14 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		}
 	}
 	if want(fixAllKind) {
-		if edits := safeEdits(snap.res.Findings); len(edits) > 0 {
+		// The one fix policy: what `baton check --fix` writes, as one edit.
+		fixed := analysis.FixAll(func(text string) *analysis.Result {
+			if text == doc.Text {
+				return snap.res
+			}
+			return s.analyzeText(p.TextDocument.URI, text)
+		}, doc.Text)
+		if edits := analysis.DiffEdit(doc.Text, fixed.Doc.Text); len(edits) > 0 {
 			out = append(out, action("Fix all safe baton findings", fixAllKind, edits, nil, false))
 		}
 	}
@@ -77,30 +83,6 @@ func (s *Server) workspaceEdit(u uri.URI, m mapper, edits []analysis.Edit) *prot
 		tes[i] = protocol.TextEdit{Range: m.rangeOf(e.Span), NewText: e.NewText}
 	}
 	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: tes}}
-}
-
-// safeEdits gathers the edits of every safe fix, skipping any that would
-// overlap one already taken.
-func safeEdits(findings []analysis.Finding) []analysis.Edit {
-	var out []analysis.Edit
-	overlaps := func(e analysis.Edit) bool {
-		for _, o := range out {
-			if e.Span.Start < o.Span.End && o.Span.Start < e.Span.End || e.Span == o.Span {
-				return true
-			}
-		}
-		return false
-	}
-	for _, f := range findings {
-		for _, fix := range f.Fixes {
-			if !fix.Safe || slices.ContainsFunc(fix.Edits, overlaps) {
-				continue
-			}
-			out = append(out, fix.Edits...)
-			break
-		}
-	}
-	return out
 }
 
 // insertions are the edits a user may want in the stop under the cursor:

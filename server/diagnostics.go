@@ -125,6 +125,22 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 	return snap, true
 }
 
+// analyzeText analyses text as the document u would be with that text:
+// the same environment and configuration as its snapshot (for the
+// editor's fix-all, which re-analyses what its fixes make).
+func (s *Server) analyzeText(u uri.URI, text string) *analysis.Result {
+	env, _, f := s.envFor(u)
+	s.mu.Lock()
+	client := s.settings.config
+	s.mu.Unlock()
+	var docPath string
+	if len(u) > 7 && string(u[:7]) == "file://" {
+		docPath = u.FsPath()
+	}
+	cfg, _ := effective(f, docPath, client)
+	return s.opts.Registry.AnalyzeEnv(analysis.Parse(string(u), text), &cfg, env)
+}
+
 // publish pushes the diagnostics of the current version of a document,
 // unless it changed or closed meanwhile (a newer run will publish).
 func (s *Server) publish(u uri.URI) {

@@ -173,7 +173,7 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 // make of it.
 func (c *checker) check(name, path, text string) *fileResult {
 	if c.fix.fixing() {
-		return newResult(name, path, text, applySafeFixes(func(t string) *analysis.Result { return c.analyze(name, t) }, text))
+		return newResult(name, path, text, analysis.FixAll(func(t string) *analysis.Result { return c.analyze(name, t) }, text))
 	}
 	return newResult(name, path, text, c.analyze(name, text))
 }

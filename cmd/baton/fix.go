@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/baton-md/baton/internal/safefile"
 	"io"
 	"io/fs"
 	"os"
@@ -14,13 +13,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/internal/safefile"
 )
-
-// maxFixRounds bounds how often --fix and --diff re-analyse a fixed text
-// to apply the safe fixes that an earlier round's fixes made possible (or
-// that overlapped one taken in the same round).
-const maxFixRounds = 5
 
 // fixOptions are the flags that apply safe fixes.
 type fixOptions struct {
@@ -42,72 +36,6 @@ func (o *fixOptions) validate() error {
 
 // fixing reports whether safe fixes are applied (to files or to a diff).
 func (o *fixOptions) fixing() bool { return o.fix || o.diff }
-
-// applySafeFixes applies the safe fixes of the findings of text, then
-// analyses the result and repeats, at most maxFixRounds times, until no
-// safe fix applies or one changes nothing. It returns the analysis of the
-// final text.
-func applySafeFixes(analyze func(text string) *analysis.Result, text string) *analysis.Result {
-	res := analyze(text)
-	for range maxFixRounds {
-		edits := safeFixEdits(res.Doc.Text, res.Findings)
-		if len(edits) == 0 {
-			break
-		}
-		next, err := analysis.ApplyEdits(res.Doc.Text, edits)
-		if err != nil || next == res.Doc.Text {
-			break
-		}
-		res = analyze(next)
-	}
-	return res
-}
-
-// safeFixEdits gathers, finding by finding, the edits of each finding's
-// first safe fix, skipping a fix whose edits overlap one already taken (or
-// each other, or lie outside the text): the next round may take it.
-func safeFixEdits(text string, findings []analysis.Finding) []analysis.Edit {
-	var taken []analysis.Edit
-	for _, f := range findings {
-		for _, fix := range f.Fixes {
-			if !fix.Safe {
-				continue
-			}
-			if fits(text, taken, fix.Edits) {
-				taken = append(taken, fix.Edits...)
-			}
-			break // only the first safe fix
-		}
-	}
-	return taken
-}
-
-// fits reports whether edits lie inside text and overlap neither one another
-// nor any of taken.
-func fits(text string, taken, edits []analysis.Edit) bool {
-	for i, e := range edits {
-		if e.Span.Start < 0 || e.Span.End < e.Span.Start || e.Span.End > len(text) {
-			return false
-		}
-		for _, o := range taken {
-			if overlap(e.Span, o.Span) {
-				return false
-			}
-		}
-		for _, o := range edits[:i] {
-			if overlap(e.Span, o.Span) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// overlap reports whether two edits' spans overlap. Two insertions at the
-// same place overlap too: their order would be arbitrary.
-func overlap(a, b analysis.Span) bool {
-	return a.Start < b.End && b.Start < a.End || a == b
-}
 
 // writeFixed writes a file that --fix changed, and reports whether that
 // went well. When it did not, r is set back to the file as it is, with its

@@ -35,7 +35,7 @@ func testRule(id string) *analysis.Rule {
 }
 
 func fixWith(reg *analysis.Registry, text string) *analysis.Result {
-	return applySafeFixes(func(t string) *analysis.Result { return reg.Analyze(analysis.Parse("x.md", t), nil) }, text)
+	return analysis.FixAll(func(t string) *analysis.Result { return reg.Analyze(analysis.Parse("x.md", t), nil) }, text)
 }
 
 func safe(span analysis.Span, text string) func(*analysis.Finding) {
@@ -80,7 +80,7 @@ func TestFixRoundsConverge(t *testing.T) {
 }
 
 // TestFixRoundsBounded checks that a fix that never settles is applied at
-// most maxFixRounds times, and that its finding then remains.
+// most analysis.MaxFixRounds times, and that its finding then remains.
 func TestFixRoundsBounded(t *testing.T) {
 	grow := testRule("test/grow")
 	reg := testRegistry(t, []*analysis.Rule{grow}, func(p *analysis.Pass) {
@@ -88,7 +88,7 @@ func TestFixRoundsBounded(t *testing.T) {
 		p.Report(grow, end, "never enough", safe(end, "!"))
 	})
 	res := fixWith(reg, "a")
-	if want := "a" + strings.Repeat("!", maxFixRounds); res.Doc.Text != want {
+	if want := "a" + strings.Repeat("!", analysis.MaxFixRounds); res.Doc.Text != want {
 		t.Errorf("fixed text %q, want %q", res.Doc.Text, want)
 	}
 	if len(res.Findings) != 1 {
@@ -104,7 +104,7 @@ func TestSafeFixEdits(t *testing.T) {
 	}
 	finding := func(fixes ...analysis.Fix) analysis.Finding { return analysis.Finding{Rule: "a/b", Fixes: fixes} }
 	text := "0123456789"
-	got := safeFixEdits(text, []analysis.Finding{
+	got := analysis.SafeFixEdits(text, []analysis.Finding{
 		finding(fix(false, edit(0, 1, "unsafe")), fix(true, edit(0, 2, "A"))), // the first safe fix, after an unsafe one
 		finding(fix(true, edit(1, 3, "overlaps")), fix(true, edit(8, 9, "second safe fix: not taken"))),
 		finding(fix(true, edit(2, 2, "I"), edit(9, 10, "J"))), // adjacent to 0-2: taken, both edits
