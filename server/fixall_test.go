@@ -1,9 +1,12 @@
 package server_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,4 +90,56 @@ func TestFixAllEqualsCheckFix(t *testing.T) {
 		t.Fatalf("only %d fixtures have fixes; the globs are stale", fixed)
 	}
 	t.Logf("%d fixtures with fixes: fix-all equals --fix on each", fixed)
+}
+
+// One engine: the server reports, for a document in a workspace with a
+// .baton.yaml and a specrew state, the findings baton check reports.
+func TestServerEqualsCheck(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		".baton.yaml":                 "rules:\n  packet/heading-level: off\n  \"stopintent/*\": warning\nphrases:\n  held: [\"parked until\"]\n",
+		".specrew/start-context.json": `{"schema":"v2","session_state":{"boundary_type":"plan"},"boundary_enforcement":{"enabled":true,"last_authorized_boundary":"clarify","pending_next_boundary":null,"verdict_history":[],"bypass_history":[]}}`,
+		"stop.md":                     "### What I Just Did\n\nWrote the plan.\n\n## Why I Stopped\n\nA decision is needed.\n\n## What Needs Your Review\n\nApprove option B?\n\n## What Happens Next\n\nThe work is parked until your reply.\n\n## What I Need From You\n\nReply \"approved\".\n\n<!-- SPECREW-STOP-INTENT: continue -->\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(batonBin, "check", "--format", "json", "stop.md")
+	cmd.Dir = dir
+	out, _ := cmd.Output()
+	var rep struct {
+		Files []struct {
+			Findings []struct {
+				Rule, Severity string
+				Start          struct{ Line int }
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &rep); err != nil || len(rep.Files) != 1 {
+		t.Fatalf("check --format json: %v\n%s", err, out)
+	}
+	var want []string
+	for _, f := range rep.Files[0].Findings {
+		want = append(want, fmt.Sprintf("%s@%d", f.Rule, f.Start.Line))
+	}
+	c := start(t)
+	c.initialize(pushCaps(), `{"debounce": 0}`)
+	u := uri.File(filepath.Join(dir, "stop.md"))
+	c.open(u, files["stop.md"])
+	var got []string
+	for _, d := range c.waitPush(u, version(1)).Diagnostics {
+		code, _ := d.Code.(protocol.String)
+		got = append(got, fmt.Sprintf("%s@%d", string(code), d.Range.Start.Line+1))
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("the server and baton check differ:\nserver: %q\ncheck:  %q", got, want)
+	}
 }

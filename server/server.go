@@ -15,6 +15,7 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff/session"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -56,6 +57,7 @@ type Server struct {
 	clientPull bool
 	// clientWatches: the client can watch files for us (dynamic registration).
 	clientWatches bool
+	engine        *engine.Engine                   // the environment every entry point builds (watch.go)
 	workspaces    map[string]*stopintent.Workspace // by specrew project root
 	wfDirs        map[string]*workflow.Dirs        // by workflow root: which files there may declare a bundle
 	ledgers       *ledgers                         // clio-coder sessions of handoff documents
@@ -117,6 +119,7 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		unanswered: map[string]bool{},
 		exitCh:     make(chan struct{}),
 	}
+	s.engine = s.newEngine()
 	s.drained = sync.NewCond(&s.mu)
 	s.reqs, s.notes = s.requests(), s.notifications()
 	s.conn = jsonrpc2.NewConn(&stream{Stream: jsonrpc2.NewStream(stdio{r, w}), w: w, s: s}, jsonrpc2.WithCodec(codec{}))

@@ -3,14 +3,12 @@ package server
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/config"
-	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/internal/workspace"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -22,74 +20,73 @@ import (
 // document's folder to the first folder holding .specrew/; and clio-coder's
 // session store for handoff documents (ledger.go).
 
+// newEngine is the server's engine: the environment baton check, the hooks
+// and classify build, read the server's way — the .baton.yaml it polls and
+// shows errors of, the session store it watches, live bundle caches, the
+// specrew workspaces it keeps, and open documents in place of their files.
+func (s *Server) newEngine() *engine.Engine {
+	return engine.New(engine.Sources{
+		Registry: s.opts.Registry,
+		Config: func(path string) (*config.File, error) {
+			f, _ := s.configFor(uri.File(path)) // a broken file is shown to the user and not used
+			return f, nil
+		},
+		Ledger: s.resolver,
+		Dirs: func(root string) *workflow.Dirs {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			d := s.wfDirs[root]
+			if d == nil {
+				d = workflow.NewLiveDirs()
+				s.wfDirs[root] = d
+			}
+			return d
+		},
+		Specrew: func(root, session string) stopintent.State {
+			s.mu.Lock()
+			ws := s.workspaces[root]
+			if ws == nil {
+				ws = stopintent.NewWorkspace(root)
+				s.workspaces[root] = ws
+			}
+			s.mu.Unlock()
+			return ws.State(session) // re-reads only files that changed
+		},
+	})
+}
+
 // envFor returns what the environment knows about a document, a key that
 // changes when that knowledge does, and its configuration file.
 func (s *Server) envFor(u uri.URI) (analysis.Env, string, *config.File) {
 	s.ledgers.mu.Lock()
 	gen := s.ledgers.gen
 	s.ledgers.mu.Unlock()
-	f, cfgKey := s.configFor(u)
-	var stateDir string
-	if f != nil && len(u) > 7 {
-		_, settings := f.For(u.FsPath())
-		stateDir = settings.StateDir
-	}
-	env := analysis.Env{handoff.EnvLedger: s.resolver(stateDir)}
-	key := fmt.Sprintf("sessions %d %s", gen, cfgKey)
-	if len(u) < 7 || string(u[:7]) != "file://" {
-		return env, key, f
-	}
-	// Workflow components resolve against the workspace, open documents
-	// as the editor has them.
-	root := workspace.RootFor(u.FsPath(), f.ComponentDirsBase())
-	s.mu.Lock()
-	overlay := map[string]string{}
-	for _, d := range s.docs {
-		if rel, ok := workspace.Inside(root, d.path); ok {
-			overlay[rel] = d.text
+	req := engine.Request{Untitled: len(u) < 7 || string(u[:7]) != "file://"}
+	if !req.Untitled {
+		req.Path = u.FsPath()
+		// Workflow components resolve against the workspace, open
+		// documents as the editor has them.
+		req.Overlay = func(root string) map[string]string {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			overlay := map[string]string{}
+			for _, d := range s.docs {
+				if rel, ok := workspace.Inside(root, d.path); ok {
+					overlay[rel] = d.text
+				}
+			}
+			return overlay
 		}
 	}
+	env, err := s.engine.Env(req)
+	if err != nil {
+		s.log.Warn("environment", "uri", u, "err", err)
+		return analysis.Env{}, fmt.Sprintf("env error %v", err), nil
+	}
+	s.mu.Lock()
 	wgen := s.workflowGen
-	dirs := s.wfDirs[root]
-	if dirs == nil {
-		dirs = workflow.NewLiveDirs()
-		s.wfDirs[root] = dirs
-	}
 	s.mu.Unlock()
-	env[workflow.EnvFS] = workspace.FS(root, overlay)
-	env[workflow.EnvDirs] = dirs
-	env[workflow.EnvPath] = workspace.Rel(root, u.FsPath())
-	f.AddWorkflowEnv(env, root)
-	key += fmt.Sprintf(" workflow %d", wgen)
-	root = s.specrewRoot(filepath.Dir(u.FsPath()))
-	if root == "" {
-		return env, key, f
-	}
-	s.mu.Lock()
-	ws := s.workspaces[root]
-	if ws == nil {
-		ws = stopintent.NewWorkspace(root)
-		s.workspaces[root] = ws
-	}
-	s.mu.Unlock()
-	st := ws.State("") // re-reads only files that changed
-	env[stopintent.EnvWorkspace] = st
-	return env, key + fmt.Sprintf(" %v", st), f
-}
-
-// specrewRoot is the nearest folder at or above dir that holds .specrew/,
-// or "".
-func (s *Server) specrewRoot(dir string) string {
-	for d := dir; ; {
-		if fi, err := os.Stat(filepath.Join(d, ".specrew")); err == nil && fi.IsDir() {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
-	}
+	return env.Analysis(), fmt.Sprintf("sessions %d workflow %d %s", gen, wgen, env.Key()), env.File
 }
 
 // didChangeWatchedFiles re-analyses every open document when workspace state

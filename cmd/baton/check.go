@@ -9,7 +9,7 @@ import (
 
 	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/config"
-	"github.com/baton-md/baton/handoff/session"
+	"github.com/baton-md/baton/engine"
 )
 
 const checkUsage = `usage: baton check [--state-dir DIR] [PATH…|-]
@@ -59,21 +59,17 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	c := &checker{
-		reg:      suite.Registry(),
-		fix:      fix,
-		stateDir: *stateDir,
-		configs:  map[string]*config.File{},
-		store:    session.NewStore(),
-	}
+	reg := suite.Registry()
+	var explicit *config.File
 	if *configPath != "" {
-		f, err := loadConfig(*configPath, c.reg)
+		f, err := engine.LoadConfig(*configPath, reg)
 		if err != nil {
 			printErr(stderr, err)
 			return exitUsage
 		}
-		c.explicit = f
+		explicit = f
 	}
+	c := newChecker(reg, fix, *stateDir, explicit)
 	var results []*fileResult
 	failed := false
 	for _, p := range paths {

@@ -6,38 +6,47 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/config"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 	"github.com/baton-md/baton/internal/safefile"
-	"github.com/baton-md/baton/internal/workspace"
 )
 
 // checker lints documents for `baton check`.
 type checker struct {
+	eng *engine.Engine
 	reg *analysis.Registry
 	fix fixOptions
 
-	stateDir string       // --state-dir
-	explicit *config.File // --config, when given
-	configs  map[string]*config.File
-	store    *session.Store
-	// dirs remembers, per workspace root, which files may declare a
-	// workflow bundle: the files do not change during a run (fixes touch
-	// tags and props, not workflow.components).
-	dirs map[string]*workflow.Dirs
-	mu   sync.Mutex // guards configs and dirs: files are checked several at once
+	mu sync.Mutex // guards linked: a walk and checks may run at once
 	// linked maps each symbolic link a folder walk found to the walked
 	// folder: --fix writes through it only to a file inside that folder.
 	linked map[string]string
+}
+
+// newChecker builds the checker of one run: the engine every entry point
+// uses, reading sessions from stateDir (--state-dir) first, then the
+// configuration's state-dir, then clio-coder's folders; explicit is the
+// --config file, or nil for the nearest .baton.yaml above each document.
+func newChecker(reg *analysis.Registry, fix fixOptions, stateDir string, explicit *config.File) *checker {
+	store := session.NewStore()
+	src := engine.Sources{
+		Registry: reg,
+		Ledger: func(fromConfig string) handoff.Resolver {
+			return resolverWith(store, cmp.Or(stateDir, fromConfig))
+		},
+	}
+	if explicit != nil {
+		src.Config = engine.Explicit(explicit)
+	}
+	return &checker{eng: engine.New(src), reg: reg, fix: fix}
 }
 
 // checkFiles reads and analyses files, in order, reporting on stderr any
@@ -106,67 +115,28 @@ func (c *checker) checkFiles(files []string, stderr io.Writer) (results []*fileR
 	return results, ok
 }
 
-// configFor returns the configuration of a document: --config, else the
-// nearest .baton.yaml above it (standard input: above the working folder).
+// configFor returns the configuration of a document ("<stdin>": the
+// working folder's).
 func (c *checker) configFor(name string) (*config.File, error) {
-	if c.explicit != nil {
-		return c.explicit, nil
+	if name == "<stdin>" {
+		name = ""
 	}
-	dir := "."
-	if name != "<stdin>" {
-		dir = filepath.Dir(name)
-	}
-	path, err := config.Discover(dir)
-	if err != nil || path == "" {
-		return nil, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if f, ok := c.configs[path]; ok {
-		return f, nil
-	}
-	f, err := loadConfig(path, c.reg)
-	if err != nil {
-		return nil, err
-	}
-	c.configs[path] = f
-	return f, nil
+	return c.eng.ConfigFor(name)
 }
 
-func loadConfig(path string, reg *analysis.Registry) (*config.File, error) {
-	f, err := config.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.Validate(reg); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
-
+// analyze analyses a document in the environment every entry point builds
+// for it (engine.Env). A broken configuration was reported when the file
+// was first checked; the document is then analysed with the defaults.
 func (c *checker) analyze(name, text string) *analysis.Result {
-	f, _ := c.configFor(name) // errors were reported when the file was first checked
-	cfg, settings := f.For(name)
-	dir := cmp.Or(c.stateDir, settings.StateDir)
-	env := analysis.Env{handoff.EnvLedger: resolverWith(c.store, dir)}
-	if name != "<stdin>" {
-		if abs, err := filepath.Abs(name); err == nil {
-			root := workspace.RootFor(abs, f.ComponentDirsBase())
-			env[workflow.EnvFS] = workspace.FS(root, nil)
-			env[workflow.EnvPath] = workspace.Rel(root, abs)
-			f.AddWorkflowEnv(env, root)
-			c.mu.Lock()
-			if c.dirs == nil {
-				c.dirs = map[string]*workflow.Dirs{}
-			}
-			if c.dirs[root] == nil {
-				c.dirs[root] = workflow.NewDirs()
-			}
-			env[workflow.EnvDirs] = c.dirs[root]
-			c.mu.Unlock()
-		}
+	path := name
+	if name == "<stdin>" {
+		path = ""
 	}
-	return c.reg.AnalyzeEnv(analysis.Parse(name, text), &cfg, env)
+	env, err := c.eng.Env(engine.Request{Path: path})
+	if err != nil {
+		return c.reg.AnalyzeEnv(analysis.Parse(name, text), nil, nil)
+	}
+	return c.eng.Analyze(env, name, text)
 }
 
 // check analyses one document; with --fix or --diff, the text its safe fixes

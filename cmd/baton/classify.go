@@ -187,7 +187,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The configuration of the file, or of the working folder for standard
 	// input, as baton check and the stop hook find it.
 	cfgName := filepath.Join(dir, filepath.Base(name))
-	env, err := newStopEnv(dir, cfgName, root, *session)
+	env, err := newStopEnv(cfgName, root, *session)
 	if err != nil {
 		printErr(stderr, err)
 		return exitUsage
@@ -204,7 +204,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(overrides) > 0 {
-		env.env[stopintent.EnvOverrides] = overrides
+		env.env.Overrides = overrides
 	}
 
 	// A plain message is a stop message too: the hook classifies it, and so

@@ -212,12 +212,12 @@ func TestFixInPlace(t *testing.T) {
 // reported, with the findings of the file as it is.
 func TestWriteFixedFailure(t *testing.T) {
 	upper := testRule("test/upper")
-	c := &checker{reg: testRegistry(t, []*analysis.Rule{upper}, func(p *analysis.Pass) {
+	c := newChecker(testRegistry(t, []*analysis.Rule{upper}, func(p *analysis.Pass) {
 		if i := strings.Index(p.Doc.Text, "a"); i >= 0 {
 			span := analysis.Span{Start: i, End: i + 1}
 			p.Report(upper, span, "lower case", safe(span, "A"))
 		}
-	}), fix: fixOptions{fix: true}}
+	}), fixOptions{fix: true}, "", nil)
 	path := filepath.Join(t.TempDir(), "gone", "x.md")
 	r := c.check(path, path, "a\n")
 	if r.doc.Text != "A\n" || !r.changed() {

@@ -345,13 +345,13 @@ func decideStop(in hookInput, msg string, counter blockCounter, lint, requirePac
 	if in.SessionID != "" {
 		session = stopintent.SessionDir("claude", in.SessionID)
 	}
-	env, err := newStopEnv(in.Cwd, filepath.Join(in.Cwd, "last-message.md"), specrewRoot, session)
+	env, err := newStopEnv(filepath.Join(in.Cwd, "last-message.md"), specrewRoot, session)
 	if err != nil {
 		return d, fmt.Errorf("read .baton.yaml: %w", err)
 	}
 	// Like specrew's provider, the hook tracks no async work: nothing is in
 	// flight but what an intermediate marker declares.
-	env.env[stopintent.EnvOverrides] = map[string]stopintent.Tri{stopintent.InInFlight: stopintent.False, stopintent.InKnownTerminal: stopintent.False}
+	env.env.Overrides = map[string]stopintent.Tri{stopintent.InInFlight: stopintent.False, stopintent.InKnownTerminal: stopintent.False}
 	doc, res := env.analyze("last-message.md", msg)
 	var findings []string
 	for _, f := range res.Findings {

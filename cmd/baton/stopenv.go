@@ -1,51 +1,50 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/analysis/suite"
-	"github.com/baton-md/baton/config"
+	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/handoff/session"
 )
 
+// sessionStore is the session store of one hook or classify run.
+func sessionStore() *session.Store { return session.NewStore() }
+
 // stopEnv is what the stop hook and `baton classify` read a stop message
-// with: the rules and phrases of the nearest .baton.yaml, found and applied
-// as `baton check` does (config.Discover, loadConfig, File.For), and the
-// specrew workspace's state.
+// with: the environment every entry point builds (engine.Env) for a
+// document at the message's place — the rules and phrases of the nearest
+// .baton.yaml, the specrew workspace's state, sessions, workflow files —
+// so a message gets there the findings `baton check` gives it.
 type stopEnv struct {
+	eng     *engine.Engine
 	reg     *analysis.Registry
-	cfg     analysis.Config
 	root    string // the specrew workspace root; "" when there is none
 	session string // the conformance session folder whose state is read
 	state   stopintent.State
-	env     analysis.Env
+	env     *engine.Env
 }
 
-// newStopEnv builds the environment for the document named name (its
-// configuration is the one File.For gives that path), looking for
-// .baton.yaml from dir up. root is the specrew workspace ("" for none);
+// newStopEnv builds the environment for the document named name (a path;
+// its configuration is the one found above it, as for baton check). root
+// is the specrew workspace to read ("" for the one above name, if any);
 // session the conformance session whose guard is read. A configuration
 // that cannot be read or is invalid is an error.
-func newStopEnv(dir, name, root, session string) (*stopEnv, error) {
-	e := &stopEnv{reg: suite.Registry(), root: root, session: session, env: analysis.Env{}}
-	if dir != "" {
-		path, err := config.Discover(dir)
-		if err != nil {
-			return nil, err
-		}
-		if path != "" {
-			f, err := loadConfig(path, e.reg)
-			if err != nil {
-				return nil, err
-			}
-			e.cfg, _ = f.For(name)
-		}
+func newStopEnv(name, root, session string) (*stopEnv, error) {
+	reg := suite.Registry()
+	store := sessionStore()
+	eng := engine.New(engine.Sources{
+		Registry: reg,
+		Ledger:   func(fromConfig string) handoff.Resolver { return resolverWith(store, fromConfig) },
+	})
+	env, err := eng.Env(engine.Request{Path: name, Session: session, SpecrewRoot: root})
+	if err != nil {
+		return nil, err
 	}
-	if root != "" {
-		e.state = stopintent.NewWorkspace(root).State(session)
-		e.env[stopintent.EnvWorkspace] = e.state
+	e := &stopEnv{eng: eng, reg: reg, root: env.SpecrewRoot, session: session, env: env}
+	if env.Specrew != nil {
+		e.state = *env.Specrew
 	}
 	return e, nil
 }
@@ -59,23 +58,9 @@ func (e *stopEnv) analyze(name, text string) (*analysis.Document, *analysis.Resu
 	if doc.Kind == analysis.KindOther {
 		doc.Kind = analysis.KindPacket
 	}
-	return doc, e.reg.AnalyzeEnv(doc, &e.cfg, e.env)
+	return doc, e.eng.AnalyzeDoc(e.env, doc)
 }
 
 // specrewRootAbove returns the first directory from dir up that holds a
 // .specrew directory, or "".
-func specrewRootAbove(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	for d := filepath.Clean(dir); ; {
-		if fi, err := os.Stat(filepath.Join(d, ".specrew")); err == nil && fi.IsDir() {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
-	}
-}
+func specrewRootAbove(dir string) string { return engine.SpecrewRoot(dir) }

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/baton-md/baton/analysis"
+)
+
+// One engine: `baton check`, the stop hook and `baton classify` build the
+// same environment for the same document in the same workspace (its
+// .baton.yaml with a rule off, a rule pattern and an added phrase; a
+// specrew workspace with a boundary ahead of the last authorized one), so
+// they report the same findings. check's come from its JSON output; the
+// hook's and classify's from the environment they analyse stop messages
+// in. (The server's side is server.TestServerEqualsCheck.)
+func TestOneEngineSameFindings(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		".baton.yaml":                 "rules:\n  packet/heading-level: off\n  \"stopintent/*\": warning\nphrases:\n  held: [\"parked until\"]\n",
+		".specrew/start-context.json": `{"schema":"v2","session_state":{"boundary_type":"plan"},"boundary_enforcement":{"enabled":true,"last_authorized_boundary":"clarify","pending_next_boundary":null,"verdict_history":[],"bypass_history":[]}}`,
+		"stop.md":                     "### What I Just Did\n\nWrote the plan.\n\n## Why I Stopped\n\nA decision is needed.\n\n## What Needs Your Review\n\nApprove option B?\n\n## What Happens Next\n\nThe work is parked until your reply.\n\n## What I Need From You\n\nReply \"approved\".\n\n<!-- SPECREW-STOP-INTENT: continue -->\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "stop.md")
+	var out, errb bytes.Buffer
+	run([]string{"check", "--format", "json", path}, strings.NewReader(""), &out, &errb)
+	var rep struct {
+		Files []struct {
+			Findings []struct {
+				Rule, Severity string
+				Start          struct{ Line, Column int }
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("check --format json: %v\n%s%s", err, out.String(), errb.String())
+	}
+	var fromCheck []string
+	for _, f := range rep.Files[0].Findings {
+		fromCheck = append(fromCheck, fmtFinding(f.Rule, f.Severity, f.Start.Line))
+	}
+	slices.Sort(fromCheck)
+
+	env, err := newStopEnv(path, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, res := env.analyze(path, files["stop.md"])
+	var fromStop []string
+	for _, f := range res.Findings {
+		fromStop = append(fromStop, fmtFinding(f.Rule, f.Severity.String(), doc.Lines.Position(f.Span.Start, analysis.UTF8).Line+1))
+	}
+	slices.Sort(fromStop)
+	if !slices.Equal(fromCheck, fromStop) {
+		t.Errorf("check and the stop hook / classify differ:\ncheck: %q\nstop:  %q", fromCheck, fromStop)
+	}
+	// The configuration and the workspace did reach them.
+	joined := strings.Join(fromCheck, " ")
+	if strings.Contains(joined, "heading-level") || strings.Contains(joined, "review-not-held") {
+		t.Errorf("the .baton.yaml was not applied: %q", fromCheck)
+	}
+	if !strings.Contains(joined, "stopintent/") || strings.Contains(joined, "stopintent/inert-continue@error") {
+		t.Errorf("the specrew state or the rule pattern did not apply: %q", fromCheck)
+	}
+	if env.state.BoundaryPending.Value.String() != "true" {
+		t.Errorf("the boundary ahead of the authorized one is not pending: %+v", env.state.BoundaryPending)
+	}
+}
+
+func fmtFinding(rule, sev string, line int) string {
+	return rule + "@" + sev + ":" + strconv.Itoa(line)
+}

@@ -1,0 +1,308 @@
+// Package engine builds the one environment every entry point analyses a
+// document in: `baton check`, the language server, the stop hooks and
+// `baton classify`. Given a document's path it finds the workspace root,
+// the .baton.yaml that applies and its effective rules, the session
+// resolver for handoff documents, the specrew workspace's state for stop
+// messages, and the workflow file system for XMD components — the same
+// for all four, so the same document in the same workspace gets the same
+// findings whichever asks.
+//
+// What differs between entry points is only where those things are read
+// from (the server overlays its open documents and watches what it reads;
+// the CLI reads the disk once), which Sources says.
+package engine
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/config"
+	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/internal/workspace"
+)
+
+// Sources are where an entry point reads what the environment holds. A
+// nil function has a default that reads the disk (see New).
+type Sources struct {
+	Registry *analysis.Registry
+	// Config returns the .baton.yaml that applies to the document at path
+	// (nil for none), loaded and validated against Registry.
+	Config func(path string) (*config.File, error)
+	// Ledger returns the session resolver for handoff documents, given the
+	// state folder the configuration names ("" for none).
+	Ledger func(stateDir string) handoff.Resolver
+	// Dirs returns the workflow bundle cache of a workspace root.
+	Dirs func(root string) *workflow.Dirs
+	// Specrew returns the state of the specrew workspace at root, for the
+	// conformance session ("" for the most recent).
+	Specrew func(root, session string) stopintent.State
+}
+
+// Engine builds environments from its Sources.
+type Engine struct {
+	src Sources
+
+	mu         sync.Mutex
+	configs    map[string]*loaded
+	dirs       map[string]*workflow.Dirs
+	workspaces map[string]*stopintent.Workspace
+}
+
+type loaded struct {
+	f   *config.File
+	err error
+}
+
+// New returns an engine reading what src does not say from the disk: the
+// nearest .baton.yaml above each document (each read once), bundle caches
+// and specrew workspaces kept per root. src.Ledger has no default: nil
+// checks no handoff document against a session.
+func New(src Sources) *Engine {
+	e := &Engine{src: src, configs: map[string]*loaded{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}}
+	if e.src.Config == nil {
+		e.src.Config = e.nearestConfig
+	}
+	if e.src.Dirs == nil {
+		e.src.Dirs = e.rootDirs
+	}
+	if e.src.Specrew == nil {
+		e.src.Specrew = e.specrewState
+	}
+	return e
+}
+
+// Registry is the registry the engine analyses with.
+func (e *Engine) Registry() *analysis.Registry { return e.src.Registry }
+
+// Env is the typed environment of one document.
+type Env struct {
+	Path string // the document's absolute path; "" for standard input
+	Root string // its workspace root (workspace.RootFor); "" for standard input
+
+	File     *config.File    // the .baton.yaml that applies; nil for none
+	Config   analysis.Config // its rules and phrases for this document
+	StateDir string          // its handoff.state-dir; "" when unset
+
+	Ledger handoff.Resolver // nil: handoff documents are not checked against a session
+
+	SpecrewRoot string            // the specrew workspace above the document; "" outside one
+	Specrew     *stopintent.State // its state; nil outside one
+
+	WorkflowFS   fs.FS // the workspace, with the entry point's open documents
+	WorkflowPath string
+	Dirs         *workflow.Dirs
+
+	Overrides map[string]stopintent.Tri // stop-intent inputs given by hand (baton classify's flags)
+}
+
+// Request says which document an environment is for.
+type Request struct {
+	// Path of the document; relative paths are relative to the working
+	// folder. "" is standard input: its configuration is the working
+	// folder's, and it has no workspace.
+	Path string
+	// Overlay, given the workspace root, returns the texts to read in
+	// place of files, by slash path relative to it (an editor's open
+	// documents); nil reads the disk.
+	Overlay func(root string) map[string]string
+	// Untitled is a document with no place on disk (an editor's unsaved
+	// buffer): no configuration file, workspace or specrew state applies.
+	Untitled bool
+	// Session is the conformance session whose specrew state is read
+	// ("" for the most recent).
+	Session string
+	// SpecrewRoot, when set, is the specrew workspace to read instead of
+	// the one found above the document (baton classify --workspace).
+	SpecrewRoot string
+}
+
+// Env builds the environment of the document r names. A configuration
+// that cannot be read or is invalid is an error: it is never silently
+// ignored.
+func (e *Engine) Env(r Request) (*Env, error) {
+	env := &Env{}
+	if r.Untitled {
+		if e.src.Ledger != nil {
+			env.Ledger = e.src.Ledger("")
+		}
+		return env, nil
+	}
+	cfgPath := r.Path
+	if r.Path != "" {
+		abs, err := filepath.Abs(r.Path)
+		if err != nil {
+			return nil, fmt.Errorf("environment of %s: %w", r.Path, err)
+		}
+		env.Path, cfgPath = abs, abs
+	} else if wd, err := os.Getwd(); err == nil {
+		cfgPath = filepath.Join(wd, "<stdin>")
+	}
+	f, err := e.src.Config(cfgPath)
+	if err != nil {
+		return nil, err
+	}
+	env.File = f
+	cfg, settings := f.For(cfgPath)
+	env.Config, env.StateDir = cfg, settings.StateDir
+	if e.src.Ledger != nil {
+		env.Ledger = e.src.Ledger(settings.StateDir)
+	}
+	if env.Path != "" {
+		env.Root = workspace.RootFor(env.Path, f.ComponentDirsBase())
+		var overlay map[string]string
+		if r.Overlay != nil {
+			overlay = r.Overlay(env.Root)
+		}
+		env.WorkflowFS = workspace.FS(env.Root, overlay)
+		env.WorkflowPath = workspace.Rel(env.Root, env.Path)
+		env.Dirs = e.src.Dirs(env.Root)
+	}
+	env.SpecrewRoot = r.SpecrewRoot
+	if env.SpecrewRoot == "" {
+		dir := filepath.Dir(cfgPath)
+		env.SpecrewRoot = SpecrewRoot(dir)
+	}
+	if env.SpecrewRoot != "" {
+		st := e.src.Specrew(env.SpecrewRoot, r.Session)
+		env.Specrew = &st
+	}
+	return env, nil
+}
+
+// Analysis is the environment as the analyzers read it.
+func (env *Env) Analysis() analysis.Env {
+	m := analysis.Env{}
+	if env.Ledger != nil {
+		m[handoff.EnvLedger] = env.Ledger
+	}
+	if env.WorkflowFS != nil {
+		m[workflow.EnvFS] = env.WorkflowFS
+		m[workflow.EnvPath] = env.WorkflowPath
+		m[workflow.EnvDirs] = env.Dirs
+		env.File.AddWorkflowEnv(m, env.Root)
+	}
+	if env.Specrew != nil {
+		m[stopintent.EnvWorkspace] = *env.Specrew
+	}
+	if len(env.Overrides) > 0 {
+		m[stopintent.EnvOverrides] = env.Overrides
+	}
+	return m
+}
+
+// Key changes when what the environment tells the analyzers does (for an
+// entry point that caches analyses), the file system's contents aside.
+func (env *Env) Key() string {
+	k := fmt.Sprintf("root %s cfg %p state %s", env.Root, env.File, env.StateDir)
+	if env.Specrew != nil {
+		k += fmt.Sprintf(" specrew %v", *env.Specrew)
+	}
+	return k
+}
+
+// Analyze parses text as the document the environment is for (name is
+// what messages call it) and analyses it.
+func (e *Engine) Analyze(env *Env, name, text string) *analysis.Result {
+	return e.AnalyzeDoc(env, analysis.Parse(name, text))
+}
+
+// AnalyzeDoc analyses a parsed document in env.
+func (e *Engine) AnalyzeDoc(env *Env, doc *analysis.Document) *analysis.Result {
+	cfg := env.Config
+	return e.src.Registry.AnalyzeEnv(doc, &cfg, env.Analysis())
+}
+
+// SpecrewRoot is the nearest folder at or above dir holding a .specrew
+// folder, or "".
+func SpecrewRoot(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	for d := filepath.Clean(dir); ; {
+		if fi, err := os.Stat(filepath.Join(d, ".specrew")); err == nil && fi.IsDir() {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// nearestConfig is the default Config: the nearest .baton.yaml above
+// path, each file loaded and validated once.
+func (e *Engine) nearestConfig(path string) (*config.File, error) {
+	p, err := config.Discover(filepath.Dir(path))
+	if err != nil || p == "" {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if l, ok := e.configs[p]; ok {
+		return l.f, l.err
+	}
+	f, err := LoadConfig(p, e.src.Registry)
+	e.configs[p] = &loaded{f, err}
+	return f, err
+}
+
+// LoadConfig reads the configuration file at path and validates it against
+// reg's rules.
+func LoadConfig(path string, reg *analysis.Registry) (*config.File, error) {
+	f, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Validate(reg); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (e *Engine) rootDirs(root string) *workflow.Dirs {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	d := e.dirs[root]
+	if d == nil {
+		d = workflow.NewDirs()
+		e.dirs[root] = d
+	}
+	return d
+}
+
+func (e *Engine) specrewState(root, session string) stopintent.State {
+	e.mu.Lock()
+	ws := e.workspaces[root]
+	if ws == nil {
+		ws = stopintent.NewWorkspace(root)
+		e.workspaces[root] = ws
+	}
+	e.mu.Unlock()
+	return ws.State(session)
+}
+
+// Explicit wraps a configuration file given by hand (--config) as a Config
+// source: it applies to every document.
+func Explicit(f *config.File) func(string) (*config.File, error) {
+	return func(string) (*config.File, error) { return f, nil }
+}
+
+// ConfigFor returns the configuration file that applies to the document
+// at path ("" for standard input: the working folder's), as Env finds it.
+func (e *Engine) ConfigFor(path string) (*config.File, error) {
+	if path == "" {
+		path = "<stdin>"
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	return e.src.Config(abs)
+}

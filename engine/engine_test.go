@@ -1,0 +1,79 @@
+package engine_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/handoff"
+)
+
+func write(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Env finds, for a document, the workspace root, the .baton.yaml and its
+// rules for that document, the state folder it names, the specrew
+// workspace above it, and the workflow files with the caller's open texts
+// in place of the disk's.
+func TestEnv(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		".git/HEAD":           "ref: refs/heads/main\n",
+		".baton.yaml":         "rules:\n  packet/heading-level: off\nhandoff:\n  state-dir: state\nworkflow:\n  registered: [Probe]\n",
+		".specrew/README.md":  "specrew\n",
+		"docs/w.md":           "<Probe />\n",
+		"components/Badge.md": "on disk\n",
+	})
+	var ledgerDir string
+	e := engine.New(engine.Sources{Registry: suite.Registry(), Ledger: func(d string) handoff.Resolver {
+		ledgerDir = d
+		return func(string) handoff.Lookup { return handoff.Lookup{} }
+	}})
+	env, err := e.Env(engine.Request{Path: filepath.Join(dir, "docs", "w.md"), Overlay: func(root string) map[string]string {
+		return map[string]string{"components/Badge.md": "open in the editor\n"}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Root != dir || env.WorkflowPath != "docs/w.md" || env.SpecrewRoot != dir || env.Specrew == nil {
+		t.Errorf("root %q, path %q, specrew %q (%v)", env.Root, env.WorkflowPath, env.SpecrewRoot, env.Specrew != nil)
+	}
+	if env.Config.Severity["packet/heading-level"] != analysis.Off {
+		t.Errorf("rules = %v", env.Config.Severity)
+	}
+	if ledgerDir != filepath.Join(dir, "state") || env.StateDir != ledgerDir {
+		t.Errorf("state folder %q / %q", ledgerDir, env.StateDir)
+	}
+	if b, err := fs.ReadFile(env.WorkflowFS, "components/Badge.md"); err != nil || string(b) != "open in the editor\n" {
+		t.Errorf("the open text is not read in place of the file: %q, %v", b, err)
+	}
+	m := env.Analysis()
+	if m[workflow.EnvPath] != "docs/w.md" || m[workflow.EnvRegistered] == nil || m[handoff.EnvLedger] == nil {
+		t.Errorf("analysis env = %v", m)
+	}
+	// An editor's unsaved buffer: nothing of the disk applies.
+	u, err := e.Env(engine.Request{Untitled: true})
+	if err != nil || u.File != nil || u.Root != "" || u.Specrew != nil || u.Ledger == nil {
+		t.Errorf("untitled env = %+v, %v", u, err)
+	}
+	// A broken configuration is an error, not the defaults.
+	write(t, dir, map[string]string{"broken/.baton.yaml": "rules:\n  packet/heading-level: fatal\n"})
+	if _, err := e.Env(engine.Request{Path: filepath.Join(dir, "broken", "x.md")}); err == nil {
+		t.Error("a broken .baton.yaml gave no error")
+	}
+}
