@@ -79,6 +79,10 @@ func (c *checker) checkFiles(files []string, stderr io.Writer) (results []*fileR
 			return
 		}
 		out[i].r = c.check(files[i], files[i], string(text))
+		// Reporting reads the text, its lines and the findings: the
+		// syntax tree is most of a document's memory, and held until every
+		// file is done it made peak memory grow with the whole run.
+		out[i].r.doc.DropSyntax()
 	}
 	ok = true
 	done := func(i int) {
