@@ -31,8 +31,10 @@ func (snap *snapshot) features() *analysis.Features {
 	if f := featuresOf(snap.res.Doc.Kind); f != nil {
 		return f
 	}
-	return &analysis.Features{}
+	return &noFeatures
 }
+
+var noFeatures analysis.Features
 
 var completionKinds = [...]protocol.CompletionItemKind{
 	analysis.CompleteText:     protocol.CompletionItemKindText,

@@ -170,3 +170,21 @@ func TestSymbols(t *testing.T) {
 		t.Errorf("children = %+v", k)
 	}
 }
+
+// Features run concurrently on one analysed document (an editor's
+// requests); the resolver they share is guarded.
+func TestCompleteConcurrently(t *testing.T) {
+	text := bundleRoot + "<Planning \n<Other \n<"
+	res := analyzeIn(t, featureWorkspace(text), "wf/start.md")
+	offs := []int{strings.Index(text, "<Planning ") + 10, strings.Index(text, "<Other ") + 7, len(text)}
+	done := make(chan bool)
+	for i := range 8 {
+		go func() {
+			defer func() { done <- true }()
+			workflow.Complete(res, offs[i%len(offs)])
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}
