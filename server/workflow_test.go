@@ -288,3 +288,32 @@ func TestWorkflowCompletionFollowsSearchFolders(t *testing.T) {
 		t.Errorf("completion offers components/Old.md, which the configured folders leave out: %v", got)
 	}
 }
+
+// A component the workflow bundle declares, in a folder no search folder
+// holds, has its props offered before the document invokes it anywhere:
+// completion asks the analysis's resolver, bundle first. The repository
+// file of the same name, which the bundle shadows, is not read.
+func TestWorkflowCompletionOffersBundleComponentProps(t *testing.T) {
+	dir := t.TempDir()
+	root := "---\nworkflow:\n  components:\n    Planning: ./stages/Planning.md\n---\n\n"
+	for name, text := range map[string]string{
+		"wf/start.md":            root,
+		"wf/stages/Planning.md":  wfPlanning,
+		"components/Planning.md": "---\nprops:\n  shadowed: { type: string }\n---\nShadowed.\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := uri.File(filepath.Join(dir, "wf", "start.md"))
+	c := start(t)
+	c.initialize(pullCaps(), "")
+	c.open(u, root+"<Planning ")
+	if got, want := labels(c.completions(u, 6, 10)), []string{"plan", "depth"}; !slices.Equal(got, want) {
+		t.Errorf("props offered = %v, want %v", got, want)
+	}
+}

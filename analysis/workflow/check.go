@@ -87,7 +87,7 @@ func run(pass *analysis.Pass) *Model {
 	}
 	c.Path = docPath
 	r := newResolver(fsys, dirs, docPath, c, componentDirs, registered)
-	m := &Model{Component: c, Tags: c.Tags, Resolutions: make(map[*Tag]Resolution, len(c.Tags))}
+	m := &Model{Component: c, Tags: c.Tags, Resolutions: make(map[*Tag]Resolution, len(c.Tags)), r: r}
 	if r.bundle != nil {
 		m.BundleRoot = r.bundle.RootPath
 	}

@@ -1,6 +1,10 @@
 package workflow
 
-import "github.com/baton-md/baton/analysis"
+import (
+	"sync"
+
+	"github.com/baton-md/baton/analysis"
+)
 
 // Model is what the analyzer built for one document (Run returns it). The
 // language server reads it for hover, go-to-definition, completion and
@@ -24,6 +28,12 @@ type Model struct {
 	// BundleRoot is the workflow root whose `workflow.components` applies
 	// to the document (the document itself when it is the root), or "".
 	BundleRoot string
+
+	// r is the resolver the analysis used, for the editor features that
+	// resolve names the document does not use yet (completion); mu guards
+	// its caches, as features may run concurrently.
+	r  *resolver
+	mu sync.Mutex
 }
 
 // Checkpoint is an invocation that asks the user to decide: a tag named

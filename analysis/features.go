@@ -1,0 +1,160 @@
+package analysis
+
+import "strings"
+
+// The editor features a document kind computes on an analysed document
+// (Result), in the kind's own package: every span is a byte offset into
+// the document's text, and the language server only converts them.
+
+// Features are a kind's editor features; a nil field offers nothing.
+type Features struct {
+	// Hover explains what is at off: each part is shown in order, and the
+	// last part's span is the range hovered.
+	Hover func(res *Result, off int) []HoverResult
+	// Complete offers completions at off; nil when off is in nothing the
+	// kind completes (the next source is asked).
+	Complete func(res *Result, off int) *Completion
+	// Definition is where what is at off is defined.
+	Definition func(res *Result, off int) []Location
+	// Symbols outline the document; nil leaves it to the heading tree.
+	Symbols func(res *Result) []Symbol
+	// Lenses are the informational lines shown above parts of the document.
+	Lenses func(res *Result) []Lens
+	// Folds are the regions to fold besides each heading's section.
+	Folds func(res *Result) []Span
+}
+
+// HoverResult is one part of a hover: Markdown about what is at Span.
+type HoverResult struct {
+	Span     Span
+	Markdown string
+}
+
+// CompletionKind is what a completion item inserts.
+type CompletionKind int
+
+const (
+	CompleteText CompletionKind = iota
+	CompleteSnippet
+	CompleteKeyword
+	CompleteClass
+	CompleteProperty
+	CompleteFile
+)
+
+// Completion is what a completion offers.
+type Completion struct {
+	Items []CompletionItem
+	// Incomplete is true when more items were left out: typing more
+	// narrows the list, so the editor asks again.
+	Incomplete bool
+}
+
+// CompletionItem is one offer: accepting it replaces Edit with its NewText.
+// Empty Detail, SortText and FilterText are left out.
+type CompletionItem struct {
+	Label      string
+	Kind       CompletionKind
+	Detail     string
+	SortText   string
+	FilterText string
+	Edit       Edit
+}
+
+// Location is a span in a document: this one when Path is "", else the
+// file at Path (slash separated, relative to the workspace root) with a
+// zero Span for the file as a whole.
+type Location struct {
+	Path string
+	Span Span
+}
+
+// SymbolKind is what a symbol of the outline stands for.
+type SymbolKind int
+
+const (
+	SymbolSection  SymbolKind = iota // a heading's section, a packet section
+	SymbolModule                     // a stop packet
+	SymbolEvent                      // a checkpoint
+	SymbolFunction                   // a component invocation
+	SymbolVariable                   // a binding
+)
+
+// Symbol is one entry of the outline. Span is what it covers, Selection
+// its name.
+type Symbol struct {
+	Name      string
+	Detail    string // "": none
+	Kind      SymbolKind
+	Span      Span
+	Selection Span
+	Children  []Symbol
+}
+
+// Lens is a line of information shown above the offset At.
+type Lens struct {
+	At    int
+	Title string
+}
+
+// Trimmed drops trailing white space from a span, so a range ends on its
+// last line of text.
+func (d *Document) Trimmed(s Span) Span {
+	s.End = s.Start + len(strings.TrimRight(d.String(s), " \t\r\n"))
+	return s
+}
+
+// HeadingSections gives each heading the span up to the next heading of
+// the same or a higher level.
+func (d *Document) HeadingSections() []Span {
+	out := make([]Span, len(d.Headings))
+	for i, h := range d.Headings {
+		end := len(d.Text)
+		for _, n := range d.Headings[i+1:] {
+			if n.Level <= h.Level {
+				end = n.Span.Start
+				break
+			}
+		}
+		out[i] = Span{Start: h.Span.Start, End: end}
+	}
+	return out
+}
+
+// HeadingSymbols is the outline of any Markdown: headings nested by level.
+func (d *Document) HeadingSymbols() []Symbol {
+	type node struct {
+		level int
+		sym   Symbol
+		kids  []*node
+	}
+	root := &node{}
+	stack := []*node{root}
+	secs := d.HeadingSections()
+	for i, h := range d.Headings {
+		for len(stack) > 1 && stack[len(stack)-1].level >= h.Level {
+			stack = stack[:len(stack)-1]
+		}
+		name := h.Text
+		if name == "" {
+			name = "(untitled)"
+		}
+		n := &node{level: h.Level, sym: Symbol{Name: name, Kind: SymbolSection, Span: d.Trimmed(secs[i]), Selection: h.Span}}
+		parent := stack[len(stack)-1]
+		parent.kids = append(parent.kids, n)
+		stack = append(stack, n)
+	}
+	var build func(n *node) []Symbol
+	build = func(n *node) []Symbol {
+		var out []Symbol
+		for _, k := range n.kids {
+			k.sym.Children = build(k)
+			out = append(out, k.sym)
+		}
+		return out
+	}
+	return build(root)
+}
+
+// EscapeCell makes s safe in a cell of a Markdown table.
+func EscapeCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

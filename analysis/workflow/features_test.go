@@ -1,0 +1,190 @@
+package workflow_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/google/go-cmp/cmp"
+)
+
+// featureWorkspace is a workflow bundle as in testdata/rules/bundle.txtar:
+// wf/start.md declares Planning in wf/stages, which no search folder
+// holds, and a repository file of the same name the bundle shadows; a .ts
+// component lives in components/.
+func featureWorkspace(start string) fstest.MapFS {
+	return fstest.MapFS{
+		"wf/start.md": {Data: []byte(start)},
+		"wf/stages/Planning.md": {Data: []byte(`---
+required: [task]
+props:
+  task: { type: string }
+  depth: { type: number }
+---
+Plan.
+`)},
+		"components/Planning.md": {Data: []byte("---\nprops:\n  shadowed: { type: string }\n---\nA repository file the bundle shadows.\n")},
+		"components/Tool.ts":     {Data: []byte("export default {}\n")},
+	}
+}
+
+const bundleRoot = `---
+workflow:
+  components:
+    Planning: ./stages/Planning.md
+---
+
+`
+
+func analyzeIn(t *testing.T, fsys fstest.MapFS, docPath string) *analysis.Result {
+	t.Helper()
+	_, res := analyze(docPath, string(fsys[docPath].Data), analysis.Env{workflow.EnvFS: fsys, workflow.EnvPath: docPath})
+	if workflow.ModelOf(res) == nil {
+		t.Fatal("no workflow model")
+	}
+	return res
+}
+
+// A prop of a component the workflow bundle declares is offered while the
+// document invokes it for the first time: the resolver answers the name,
+// bundle first, as the diagnostics do.
+func TestCompletePropsOfBundleComponent(t *testing.T) {
+	text := bundleRoot + "<Planning ta"
+	res := analyzeIn(t, featureWorkspace(text), "wf/start.md")
+	c := workflow.Complete(res, len(text))
+	if c == nil {
+		t.Fatal("no completion in an open tag")
+	}
+	want := []analysis.CompletionItem{
+		{Label: "task", Kind: analysis.CompleteProperty, Detail: "string (required)", SortText: "000",
+			Edit: analysis.Edit{Span: analysis.Span{Start: len(text) - 2, End: len(text)}, NewText: "task="}},
+		{Label: "depth", Kind: analysis.CompleteProperty, Detail: "number", SortText: "001",
+			Edit: analysis.Edit{Span: analysis.Span{Start: len(text) - 2, End: len(text)}, NewText: "depth="}},
+	}
+	if d := cmp.Diff(want, c.Items); d != "" {
+		t.Errorf("props (-want +got):\n%s", d)
+	}
+}
+
+// Props already written are not offered again, in any form of value.
+func TestCompleteSkipsWrittenProps(t *testing.T) {
+	text := bundleRoot + "<Planning task={\"a b\"} "
+	res := analyzeIn(t, featureWorkspace(text), "wf/start.md")
+	c := workflow.Complete(res, len(text))
+	if c == nil || len(c.Items) != 1 || c.Items[0].Label != "depth" {
+		t.Errorf("completion = %+v, want depth only", c)
+	}
+	if c := workflow.Complete(res, len(text)-3); c != nil {
+		t.Errorf("completion inside a braced value = %+v, want none", c)
+	}
+}
+
+// Component names: the bundle's entries as declared, then the component
+// files of the search folders, .ts ones included, then the language's.
+func TestCompleteComponentNames(t *testing.T) {
+	text := bundleRoot + "<"
+	res := analyzeIn(t, featureWorkspace(text), "wf/start.md")
+	c := workflow.Complete(res, len(text))
+	if c == nil {
+		t.Fatal("no completion after <")
+	}
+	detail := map[string]string{}
+	var names []string
+	for _, it := range c.Items {
+		detail[it.Label] = it.Detail
+		names = append(names, it.Label)
+	}
+	for name, want := range map[string]string{
+		"Planning": "workflow bundle: ./stages/Planning.md",
+		"Tool":     "component file: components/Tool.ts",
+		"If":       "structural",
+		"Prompt":   "registered component",
+	} {
+		if detail[name] != want {
+			t.Errorf("%s: detail %q, want %q", name, detail[name], want)
+		}
+	}
+	if i, j := slices.Index(names, "Planning"), slices.Index(names, "If"); i < 0 || j < 0 || i > j {
+		t.Errorf("the bundle's names come before the language's: %v", names)
+	}
+}
+
+// Go-to-definition follows the resolution: a bundle entry to its file, a
+// .ts component to its file, a name read to its binding, props.x to the
+// prop's declaration.
+func TestDefinition(t *testing.T) {
+	text := bundleRoot + "<Planning task={props.topic} as=\"plan\" />\n<Tool />\n\n{plan}\n"
+	text = strings.Replace(text, "---\n\n", "props:\n  topic: { type: string }\n---\n\n", 1)
+	res := analyzeIn(t, featureWorkspace(text), "wf/start.md")
+	at := func(sub string, n int) int { return strings.Index(text, sub) + n }
+	for _, c := range []struct {
+		off  int
+		want []analysis.Location
+	}{
+		{at("<Planning", 3), []analysis.Location{{Path: "wf/stages/Planning.md"}}},
+		{at("<Tool", 2), []analysis.Location{{Path: "components/Tool.ts"}}},
+		{at("{plan}", 2), []analysis.Location{{Span: analysis.Span{Start: at(`"plan"`, 1), End: at(`"plan"`, 5)}}}},
+		{at("props.topic", 2), []analysis.Location{{Span: analysis.Span{Start: at("topic:", 0), End: at("topic:", 5)}}}},
+		{at("\n\n{plan}", 1), nil},
+	} {
+		got := workflow.Definition(res, c.off)
+		if d := cmp.Diff(c.want, got); d != "" {
+			t.Errorf("definition at %d (%q) (-want +got):\n%s", c.off, text[c.off:min(len(text), c.off+8)], d)
+		}
+	}
+}
+
+// Hover on a bundled tag says where the bundle declares it, and lists the
+// props of the component.
+func TestHoverBundleTag(t *testing.T) {
+	text := bundleRoot + "<Planning task=\"t\" />\n"
+	res := analyzeIn(t, featureWorkspace(text), "wf/start.md")
+	off := strings.Index(text, "<Planning") + 2
+	hs := workflow.Hover(res, off)
+	if len(hs) != 1 {
+		t.Fatalf("hover = %+v", hs)
+	}
+	h := hs[0]
+	if want := (analysis.Span{Start: off - 1, End: off + 7}); h.Span != want {
+		t.Errorf("span = %v, want %v", h.Span, want)
+	}
+	for _, s := range []string{"an entry of the workflow bundle, `wf/stages/Planning.md` (declared by `wf/start.md`)", "| `task` | string | yes |"} {
+		if !strings.Contains(h.Markdown, s) {
+			t.Errorf("hover lacks %q:\n%s", s, h.Markdown)
+		}
+	}
+}
+
+// The outline holds the stages with their files and the bindings.
+func TestSymbols(t *testing.T) {
+	text := bundleRoot + "<Planning task=\"t\" as=\"plan\" />\n"
+	res := analyzeIn(t, featureWorkspace(text), "wf/start.md")
+	syms := workflow.Symbols(res)
+	if len(syms) != 1 || syms[0].Name != "Planning" || syms[0].Detail != "wf/stages/Planning.md" || syms[0].Kind != analysis.SymbolFunction {
+		t.Fatalf("symbols = %+v", syms)
+	}
+	if k := syms[0].Children; len(k) != 1 || k[0].Name != "plan" || k[0].Detail != "bound by <Planning>" {
+		t.Errorf("children = %+v", k)
+	}
+}
+
+// Features run concurrently on one analysed document (an editor's
+// requests); the resolver they share is guarded.
+func TestCompleteConcurrently(t *testing.T) {
+	text := bundleRoot + "<Planning \n<Other \n<"
+	res := analyzeIn(t, featureWorkspace(text), "wf/start.md")
+	offs := []int{strings.Index(text, "<Planning ") + 10, strings.Index(text, "<Other ") + 7, len(text)}
+	done := make(chan bool)
+	for i := range 8 {
+		go func() {
+			defer func() { done <- true }()
+			workflow.Complete(res, offs[i%len(offs)])
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}
