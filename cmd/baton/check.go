@@ -60,7 +60,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 	c := &checker{
-		reg:      suite.Registry(),
+		reg:      suite.Registry().WithLogger(newLineLogger(stderr)),
 		fix:      fix,
 		stateDir: *stateDir,
 		configs:  map[string]*config.File{},
