@@ -50,7 +50,7 @@ func build(t *testing.T, text string, env analysis.Env) (*analysis.Document, *st
 	if doc.Kind != analysis.KindPacket {
 		t.Fatalf("kind = %v, want %v", doc.Kind, analysis.KindPacket)
 	}
-	m := stopintent.Build(doc, packet.Build(doc), env)
+	m := stopintent.Build(doc, packet.BuildWith(doc, nil), env)
 	if len(m.Stops) != 1 {
 		t.Fatalf("%d stops, want 1", len(m.Stops))
 	}
