@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -13,8 +14,9 @@ import (
 // people reading a command's standard error: the attributes follow as
 // key=value, and a stack, if any, last in parentheses.
 type lineHandler struct {
-	mu *sync.Mutex
-	w  io.Writer
+	mu    *sync.Mutex
+	w     io.Writer
+	attrs []slog.Attr // from WithAttrs, before the record's own
 }
 
 func newLineLogger(w io.Writer) *slog.Logger {
@@ -28,14 +30,18 @@ func (h lineHandler) Handle(_ context.Context, r slog.Record) error {
 	b.WriteString("baton: ")
 	b.WriteString(r.Message)
 	var stack string
-	r.Attrs(func(a slog.Attr) bool {
+	add := func(a slog.Attr) bool {
 		if a.Key == "stack" {
 			stack = a.Value.String()
 		} else {
 			fmt.Fprintf(&b, " %s=%s", a.Key, a.Value)
 		}
 		return true
-	})
+	}
+	for _, a := range h.attrs {
+		add(a)
+	}
+	r.Attrs(add)
 	if stack != "" {
 		fmt.Fprintf(&b, " (stack:\n%s)", strings.TrimRight(stack, "\n"))
 	}
@@ -46,6 +52,11 @@ func (h lineHandler) Handle(_ context.Context, r slog.Record) error {
 	return err
 }
 
-// The registry logs records without groups or preset attributes.
-func (h lineHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h lineHandler) WithGroup(string) slog.Handler      { return h }
+func (h lineHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	h.attrs = append(slices.Clip(h.attrs), as...)
+	return h
+}
+
+// WithGroup is ignored: a line has no room for nesting, and baton logs
+// no groups.
+func (h lineHandler) WithGroup(string) slog.Handler { return h }
