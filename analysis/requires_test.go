@@ -3,6 +3,7 @@ package analysis_test
 import (
 	"bytes"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -158,5 +159,33 @@ func TestPanicIsAnInternalError(t *testing.T) {
 	off := &analysis.Config{Severity: map[string]analysis.Severity{analysis.RuleInternalError.ID: analysis.Off}}
 	if res := reg.Analyze(analysis.Parse("f.md", "some text\n"), off); len(res.Findings) != 2 {
 		t.Errorf("with the rule off, findings = %v", res.Findings)
+	}
+}
+
+// An analyzer whose requirement panicked is not run (it would read the
+// missing model as an empty document), and says so.
+func TestRequirementFailed(t *testing.T) {
+	var ran []string
+	broken := &analysis.Analyzer{Name: "broken", Kind: analysis.KindOther, Run: func(*analysis.Pass) any { panic("boom") }}
+	reader := modelOf("reader", analysis.KindOther, &ran, broken)
+	other := modelOf("other", analysis.KindOther, &ran)
+	reg, err := analysis.NewRegistry(reader, broken, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := reg.Analyze(analysis.Parse("f.md", "text\n"), nil)
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Rule+": "+f.Message)
+	}
+	want := []string{ // sorted: same place, same rule, by message
+		"baton/internal-error: analyzer reader was not run: it requires broken, which failed on this document; its rules were not checked",
+		"baton/internal-error: internal error in analyzer broken: boom; its rules were not checked (please report this bug to baton, with the document)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Join(ran, " ") != "other" {
+		t.Errorf("ran %v, want only other", ran)
 	}
 }

@@ -57,7 +57,8 @@ type Pass struct {
 }
 
 // Model returns the model a required analyzer built for this document, or
-// nil when it built none (or failed). Asking for the model of an analyzer
+// nil when it built none (an analyzer whose requirement failed is not run).
+// Asking for the model of an analyzer
 // not in Requires panics: without the declaration nothing guarantees it ran
 // first, and a nil that depends on the registry's order would be silence.
 func (p *Pass) Model(a *Analyzer) any {
@@ -226,12 +227,20 @@ func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 	if cfg == nil {
 		cfg = &Config{}
 	}
+	failed := map[*Analyzer]bool{}
 	for _, a := range r.analyzers {
 		if a.Kind != doc.Kind {
 			continue
 		}
 		p := &Pass{Doc: doc, Config: cfg, Env: env, analyzer: a, models: res.models}
-		if m := r.run(a, p); m != nil {
+		if req := failedRequirement(a, failed); req != nil {
+			// Its run would read a missing model as "nothing there" and
+			// report on that: it is not run, and says so.
+			p.findings = []Finding{internalError(fmt.Sprintf("analyzer %s was not run: it requires %s, which failed on this document; its rules were not checked", a.Name, req.Name))}
+			failed[a] = true
+		} else if m, ok := r.run(a, p); !ok {
+			failed[a] = true
+		} else if m != nil {
 			res.models[a] = m
 		}
 		for _, f := range p.findings {
@@ -256,7 +265,8 @@ var RuleInternalError = &Rule{
 	Severity: Error,
 	Doc: "An analyzer crashed (a bug in baton) while checking this document. Its findings are replaced by this " +
 		"one, at the start of the document; the other analyzers' findings are kept, and the editor or `baton " +
-		"check` carries on. The message names the analyzer and what went wrong; the language server's log, or " +
+		"check` carries on. An analyzer that reads the failed one's model is not run either, and says so in a " +
+		"finding of its own. The message names the analyzer and what went wrong; the language server's log, or " +
 		"`baton check`'s standard error, holds the stack.\n\n" +
 		"Please report it, with the document (or the smallest part of it that still fails) and the stack, at " +
 		"https://github.com/baton-md/baton/issues.",
@@ -271,25 +281,36 @@ var InternalErrorAnalyzer = &Analyzer{
 	Run:   func(*Pass) any { return nil },
 }
 
-// run runs one analyzer. A panic becomes a baton/internal-error finding in
-// place of the analyzer's findings and model, and a log line with the
-// stack: one buggy analyzer must not end the language server or the CLI,
-// nor silence the others.
-func (r *Registry) run(a *Analyzer, p *Pass) (model any) {
+// run runs one analyzer; ok is false when it panicked. A panic becomes a
+// baton/internal-error finding in place of the analyzer's findings and
+// model, and a log line with the stack: one buggy analyzer must not end the
+// language server or the CLI, nor silence the others.
+func (r *Registry) run(a *Analyzer, p *Pass) (model any, ok bool) {
 	defer func() {
 		v := recover()
 		if v == nil {
 			return
 		}
-		model = nil
-		p.findings = []Finding{{
-			Rule:     RuleInternalError.ID,
-			Severity: RuleInternalError.Severity,
-			Message:  fmt.Sprintf("internal error in analyzer %s: %v; its rules were not checked (please report this bug to baton, with the document)", a.Name, v),
-		}}
+		model, ok = nil, false
+		p.findings = []Finding{internalError(fmt.Sprintf("internal error in analyzer %s: %v; its rules were not checked (please report this bug to baton, with the document)", a.Name, v))}
 		if r.log != nil {
 			r.log.Error(fmt.Sprintf("internal error in analyzer %s: %v", a.Name, v), "document", p.Doc.URI, "stack", string(debug.Stack()))
 		}
 	}()
-	return a.Run(p)
+	return a.Run(p), true
+}
+
+// failedRequirement returns an analyzer a requires that failed, or nil.
+func failedRequirement(a *Analyzer, failed map[*Analyzer]bool) *Analyzer {
+	for _, req := range a.Requires {
+		if failed[req] {
+			return req
+		}
+	}
+	return nil
+}
+
+// internalError is a baton/internal-error finding at the document's start.
+func internalError(message string) Finding {
+	return Finding{Rule: RuleInternalError.ID, Severity: RuleInternalError.Severity, Message: message}
 }
