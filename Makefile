@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/baton
 
-.PHONY: build demo test unit e2e-setup docs vet fuzz soak stress bench realworld vsix clean
+.PHONY: build demo test unit e2e-setup docs vet fuzz goldmark-next soak stress bench realworld vsix clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/baton
@@ -37,6 +37,13 @@ FUZZTIME ?= 20s
 fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 	$(GO) test ./server/ -run '^TestAbuse' -count=1
+
+# The goldmark speed-ups' tests (tree comparisons, copied tables) against
+# goldmark's newest release (or GOLDMARK=vX.Y.Z), on a copy of go.mod: run it
+# before upgrading goldmark (scripts/goldmark-next.sh).
+GOLDMARK ?= latest
+goldmark-next:
+	GO=$(GO) GOLDMARK=$(GOLDMARK) ./scripts/goldmark-next.sh
 
 # The reliability suite at the sizes its cases were found at (make test
 # runs it small): a 1 GiB ledger line and transcript, 50 MB and 100 MB

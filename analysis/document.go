@@ -84,13 +84,18 @@ type Heading struct {
 // goldmark's default one.
 var mdParser = parser.NewParser(
 	parser.WithBlockParsers(blockParsers()...),
-	parser.WithInlineParsers(
-		util.Prioritized(parser.NewCodeSpanParser(), 100),
-		util.Prioritized(parser.NewAutoLinkParser(), 400),
-		util.Prioritized(parser.NewRawHTMLParser(), 500),
-	),
+	parser.WithInlineParsers(inlineParsers...),
 	parser.WithParagraphTransformers(util.Prioritized(linkRefs{parser.LinkReferenceParagraphTransformer}, 100)),
 )
+
+// inlineParsers are the inline parsers baton parses with. plainLines keeps
+// a paragraph out of goldmark's inline pass only when it holds none of
+// their trigger bytes (TestPlainLinesKnowTheTriggers).
+var inlineParsers = []util.PrioritizedValue{
+	util.Prioritized(parser.NewCodeSpanParser(), 100),
+	util.Prioritized(parser.NewAutoLinkParser(), 400),
+	util.Prioritized(parser.NewRawHTMLParser(), 500),
+}
 
 // Parse parses text and detects its kind. It never fails: malformed input
 // is still a document, and rules report what is wrong with it.

@@ -12,7 +12,6 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 )
 
 // dumpTree writes the tree as everything a reader of the AST can tell apart:
@@ -69,11 +68,7 @@ func dumpTree(n ast.Node, src []byte) string {
 // transformer over every paragraph, its inline pass over every paragraph.
 var goldmarkParser = parser.NewParser(
 	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithInlineParsers(
-		util.Prioritized(parser.NewCodeSpanParser(), 100),
-		util.Prioritized(parser.NewAutoLinkParser(), 400),
-		util.Prioritized(parser.NewRawHTMLParser(), 500),
-	),
+	parser.WithInlineParsers(inlineParsers...),
 	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
 )
 

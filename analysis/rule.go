@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"fmt"
+	"log/slog"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 )
@@ -22,6 +24,9 @@ type Analyzer struct {
 	Name  string
 	Kind  Kind // the documents it runs on
 	Rules []*Rule
+	// Requires lists the analyzers whose models Run reads (Pass.Model). The
+	// registry runs them first; they must run on the same kind of document.
+	Requires []*Analyzer
 	// Run reports findings through the pass and returns the model it built
 	// (the server uses it for hover, symbols and folding), or nil.
 	Run func(*Pass) any
@@ -51,9 +56,17 @@ type Pass struct {
 	models   map[*Analyzer]any
 }
 
-// Model returns the model an analyzer that ran earlier on this document
-// built (analyzers run in registry order), or nil.
-func (p *Pass) Model(a *Analyzer) any { return p.models[a] }
+// Model returns the model a required analyzer built for this document, or
+// nil when it built none (an analyzer whose requirement failed is not run).
+// Asking for the model of an analyzer
+// not in Requires panics: without the declaration nothing guarantees it ran
+// first, and a nil that depends on the registry's order would be silence.
+func (p *Pass) Model(a *Analyzer) any {
+	if !slices.Contains(p.analyzer.Requires, a) {
+		panic(fmt.Sprintf("analyzer %s read the model of %s, which it does not require", p.analyzer.Name, a.Name))
+	}
+	return p.models[a]
+}
 
 // Report records a finding for one of the analyzer's rules. Its severity is
 // the rule's default; configuration is applied afterwards.
@@ -80,17 +93,25 @@ func WithFix(fix Fix) func(*Finding) {
 
 // Registry holds every analyzer and rule baton knows.
 type Registry struct {
-	analyzers []*Analyzer
+	analyzers []*Analyzer // each after what it requires
 	rules     map[string]*Rule
 	ids       []string
+	log       *slog.Logger // where an analyzer's panic is logged; nil discards
 }
 
 var ruleID = regexp.MustCompile(`^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// NewRegistry checks that every rule is well formed and its ID unique.
+// NewRegistry checks that every rule is well formed and its ID unique, and
+// orders the analyzers so that each runs after those it requires (keeping
+// the given order otherwise). It refuses a requirement the registry does not
+// hold, one on another kind of document, and a cycle.
 func NewRegistry(analyzers ...*Analyzer) (*Registry, error) {
-	r := &Registry{analyzers: analyzers, rules: map[string]*Rule{}}
-	for _, a := range analyzers {
+	ordered, err := orderAnalyzers(analyzers)
+	if err != nil {
+		return nil, err
+	}
+	r := &Registry{analyzers: ordered, rules: map[string]*Rule{}}
+	for _, a := range ordered {
 		for _, rule := range a.Rules {
 			switch {
 			case !ruleID.MatchString(rule.ID):
@@ -108,6 +129,67 @@ func NewRegistry(analyzers ...*Analyzer) (*Registry, error) {
 	}
 	slices.Sort(r.ids)
 	return r, nil
+}
+
+// orderAnalyzers sorts analyzers topologically by Requires, stably: an
+// analyzer moves only as far as its requirements make it.
+func orderAnalyzers(analyzers []*Analyzer) ([]*Analyzer, error) {
+	held := map[*Analyzer]bool{}
+	for _, a := range analyzers {
+		if held[a] {
+			return nil, fmt.Errorf("analyzer %s is registered twice", a.Name)
+		}
+		held[a] = true
+	}
+	for _, a := range analyzers {
+		for _, req := range a.Requires {
+			switch {
+			case !held[req]:
+				return nil, fmt.Errorf("analyzer %s requires %s, which the registry does not hold", a.Name, req.Name)
+			case req.Kind != a.Kind:
+				return nil, fmt.Errorf("analyzer %s (on %s documents) requires %s, which runs on %s documents", a.Name, a.Kind, req.Name, req.Kind)
+			}
+		}
+	}
+	const (
+		unvisited = iota
+		visiting
+		done
+	)
+	state := map[*Analyzer]int{}
+	var out []*Analyzer
+	var visit func(a *Analyzer, path []string) error
+	visit = func(a *Analyzer, path []string) error {
+		switch state[a] {
+		case done:
+			return nil
+		case visiting:
+			return fmt.Errorf("analyzers require each other in a cycle: %s", strings.Join(append(path, a.Name), " -> "))
+		}
+		state[a] = visiting
+		for _, req := range a.Requires {
+			if err := visit(req, append(path, a.Name)); err != nil {
+				return err
+			}
+		}
+		state[a] = done
+		out = append(out, a)
+		return nil
+	}
+	for _, a := range analyzers {
+		if err := visit(a, nil); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// WithLogger returns a copy of the registry that logs an analyzer's panic,
+// with its stack, to l. The copy shares the analyzers and rules.
+func (r *Registry) WithLogger(l *slog.Logger) *Registry {
+	c := *r
+	c.log = l
+	return &c
 }
 
 // Rule returns the rule with id, or nil.
@@ -145,12 +227,20 @@ func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 	if cfg == nil {
 		cfg = &Config{}
 	}
+	failed := map[*Analyzer]bool{}
 	for _, a := range r.analyzers {
 		if a.Kind != doc.Kind {
 			continue
 		}
 		p := &Pass{Doc: doc, Config: cfg, Env: env, analyzer: a, models: res.models}
-		if m := a.Run(p); m != nil {
+		if req := failedRequirement(a, failed); req != nil {
+			// Its run would read a missing model as "nothing there" and
+			// report on that: it is not run, and says so.
+			p.findings = []Finding{internalError(fmt.Sprintf("analyzer %s was not run: it requires %s, which failed on this document; its rules were not checked", a.Name, req.Name))}
+			failed[a] = true
+		} else if m, ok := r.run(a, p); !ok {
+			failed[a] = true
+		} else if m != nil {
 			res.models[a] = m
 		}
 		for _, f := range p.findings {
@@ -166,4 +256,61 @@ func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 	SortFindings(res.Findings)
 	res.Findings = r.capFindings(res.Findings, cfg)
 	return res
+}
+
+// RuleInternalError is reported when an analyzer panics: baton has a bug.
+var RuleInternalError = &Rule{
+	ID:       "baton/internal-error",
+	Summary:  "An analyzer failed on this document; its rules were not checked.",
+	Severity: Error,
+	Doc: "An analyzer crashed (a bug in baton) while checking this document. Its findings are replaced by this " +
+		"one, at the start of the document; the other analyzers' findings are kept, and the editor or `baton " +
+		"check` carries on. An analyzer that reads the failed one's model is not run either, and says so in a " +
+		"finding of its own. The message names the analyzer and what went wrong; the language server's log, or " +
+		"`baton check`'s standard error, holds the stack.\n\n" +
+		"Please report it, with the document (or the smallest part of it that still fails) and the stack, at " +
+		"https://github.com/baton-md/baton/issues.",
+}
+
+// InternalErrorAnalyzer declares baton/internal-error. It has no work of its
+// own: the registry reports the rule for any analyzer that panics.
+var InternalErrorAnalyzer = &Analyzer{
+	Name:  "internal-error",
+	Kind:  KindOther,
+	Rules: []*Rule{RuleInternalError},
+	Run:   func(*Pass) any { return nil },
+}
+
+// run runs one analyzer; ok is false when it panicked. A panic becomes a
+// baton/internal-error finding in place of the analyzer's findings and
+// model, and a log line with the stack: one buggy analyzer must not end the
+// language server or the CLI, nor silence the others.
+func (r *Registry) run(a *Analyzer, p *Pass) (model any, ok bool) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		model, ok = nil, false
+		p.findings = []Finding{internalError(fmt.Sprintf("internal error in analyzer %s: %v; its rules were not checked (please report this bug to baton, with the document)", a.Name, v))}
+		if r.log != nil {
+			r.log.Error(fmt.Sprintf("internal error in analyzer %s: %v", a.Name, v), "document", p.Doc.URI, "stack", string(debug.Stack()))
+		}
+	}()
+	return a.Run(p), true
+}
+
+// failedRequirement returns an analyzer a requires that failed, or nil.
+func failedRequirement(a *Analyzer, failed map[*Analyzer]bool) *Analyzer {
+	for _, req := range a.Requires {
+		if failed[req] {
+			return req
+		}
+	}
+	return nil
+}
+
+// internalError is a baton/internal-error finding at the document's start.
+func internalError(message string) Finding {
+	return Finding{Rule: RuleInternalError.ID, Severity: RuleInternalError.Severity, Message: message}
 }

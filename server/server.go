@@ -102,6 +102,10 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 	if opts.DocsURL == "" {
 		opts.DocsURL = DefaultDocsURL
 	}
+	if opts.Registry != nil {
+		// An analyzer's panic becomes a diagnostic; its stack goes to our log.
+		opts.Registry = opts.Registry.WithLogger(opts.Logger)
+	}
 	s := &Server{
 		opts:     opts,
 		log:      opts.Logger,

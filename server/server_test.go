@@ -62,12 +62,18 @@ func (codec) Unmarshal(data []byte, v any) error {
 // start runs a server and connects a client without initializing.
 func start(t *testing.T) *client {
 	t.Helper()
+	return startWith(t, server.Options{Registry: suite.Registry(), Version: "test"})
+}
+
+// startWith is start with the given options.
+func startWith(t *testing.T, opts server.Options) *client {
+	t.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	c := &client{t: t, exit: make(chan int, 1)}
 	c.cond = sync.NewCond(&c.mu)
 	go func() {
-		c.exit <- server.Run(context.Background(), sr, sw, server.Options{Registry: suite.Registry(), Version: "test"})
+		c.exit <- server.Run(context.Background(), sr, sw, opts)
 		sw.Close()
 		sr.Close()
 	}()

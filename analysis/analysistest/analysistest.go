@@ -27,11 +27,11 @@ import (
 )
 
 // Run checks every testdata/**/*.txtar fixture under dir against analyzer.
-// The analyzers it depends on (whose models it reads) run first; only the
+// The analyzers it requires, and any others in deps, run too; only the
 // findings of analyzer's own rules are compared.
 func Run(t *testing.T, dir string, analyzer *analysis.Analyzer, deps ...*analysis.Analyzer) {
 	t.Helper()
-	reg, err := analysis.NewRegistry(append(deps, analyzer)...)
+	reg, err := analysis.NewRegistry(withRequired(append(slices.Clone(deps), analyzer))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,6 +58,18 @@ func Run(t *testing.T, dir string, analyzer *analysis.Analyzer, deps ...*analysi
 			check(t, reg, analyzer, ar)
 		})
 	}
+}
+
+// withRequired is analyzers and every analyzer they require, transitively.
+func withRequired(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	for i := 0; i < len(analyzers); i++ {
+		for _, req := range analyzers[i].Requires {
+			if !slices.Contains(analyzers, req) {
+				analyzers = append(analyzers, req)
+			}
+		}
+	}
+	return analyzers
 }
 
 func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar *txtar.Archive) {

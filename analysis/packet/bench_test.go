@@ -22,7 +22,7 @@ func BenchmarkBuild(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, d := range docs {
-			packet.Build(d)
+			packet.BuildWith(d, nil)
 		}
 	}
 }
@@ -35,6 +35,6 @@ func BenchmarkBuild1MB(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		packet.Build(d)
+		packet.BuildWith(d, nil)
 	}
 }

@@ -14,11 +14,9 @@ import (
 	gtext "github.com/yuin/goldmark/text"
 )
 
-// Build finds the packets of a document and reads each one's consistency
-// contract with the built-in phrase lists.
-func Build(doc *analysis.Document) *Model { return BuildWith(doc, nil) }
-
-// BuildWith is Build with the phrase lists extended by configuration. A
+// BuildWith finds the packets of a document and reads each one's
+// consistency contract with the built-in phrase lists, extended by
+// configuration (cfg may be nil). A
 // heading already seen in the current packet starts the next packet when it
 // and the packet headings after it make three different ones before any
 // repeats; otherwise it is a duplicate section.

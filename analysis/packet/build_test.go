@@ -28,7 +28,7 @@ func nth(t *testing.T, text, sub string, n int) int {
 
 func build(text string) (*analysis.Document, *packet.Model) {
 	doc := analysis.Parse("f.md", text)
-	return doc, packet.Build(doc)
+	return doc, packet.BuildWith(doc, nil)
 }
 
 // indices lists each packet's section indices.
@@ -416,7 +416,7 @@ func TestBuildMarkerScanning(t *testing.T) {
 
 func TestBuildMarkersOutsidePackets(t *testing.T) {
 	// Markers in a document without packets are not collected anywhere,
-	// and Build does not fail on them.
+	// and BuildWith does not fail on them.
 	_, m := build("# Notes\n\n" + markPT + "\n")
 	if len(m.Packets) != 0 {
 		t.Errorf("%d packets, want 0", len(m.Packets))

@@ -237,7 +237,7 @@ func summaries(fs []analysis.Finding) []string {
 
 func validMarkers(doc *analysis.Document) int {
 	n := 0
-	for _, p := range packet.Build(doc).Packets {
+	for _, p := range packet.BuildWith(doc, nil).Packets {
 		for _, mk := range p.Markers {
 			if mk.Valid {
 				n++
@@ -322,7 +322,7 @@ const sixSections = "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n\n## What
 
 // TestMarkerPositionIgnoresNextPacketsLeadingMarker: in a transcript where
 // the first packet ends with its marker and the second packet carries its
-// marker first (on the line before its first heading, where Build gives it
+// marker first (on the line before its first heading, where BuildWith gives it
 // to the second packet), the first packet's marker is its last line: no
 // verdict-marker-position finding for it.
 func TestMarkerPositionIgnoresNextPacketsLeadingMarker(t *testing.T) {

@@ -112,8 +112,6 @@ type phrases struct {
 	// responsePairs has bit pairKey(w) set for each first word w of a
 	// response phrase.
 	responsePairs [64]uint64
-	// byFirst indexes each list's phrases by their first byte, longest first.
-	byFirst map[string]*[256][]string
 	// byWord indexes every scanned list's phrases by their first word,
 	// longest first, for one scan of a whole document (see scan).
 	byWord map[string][]entry
@@ -139,7 +137,7 @@ type phrases struct {
 }
 
 func compilePhrases(extra map[string][]string) *phrases {
-	p := &phrases{lists: map[string][]string{}, set: map[string]map[string]bool{}, byFirst: map[string]*[256][]string{}}
+	p := &phrases{lists: map[string][]string{}, set: map[string]map[string]bool{}}
 	for name, list := range DefaultPhrases {
 		p.set[name] = map[string]bool{}
 		var all []string
@@ -156,10 +154,6 @@ func compilePhrases(extra map[string][]string) *phrases {
 		}
 		sort.SliceStable(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
 		p.lists[name] = all
-		p.byFirst[name] = new([256][]string)
-		for _, ph := range all {
-			p.byFirst[name][ph[0]] = append(p.byFirst[name][ph[0]], ph)
-		}
 	}
 	p.byWord = map[string][]entry{}
 	p.index = map[string]int{}
@@ -211,63 +205,10 @@ var wordByte = func() (t [256]bool) {
 	return t
 }()
 
-func isWord(c byte) bool { return wordByte[c] }
-
 // fold lower-cases and straightens apostrophes.
 func fold(s string) string {
 	return strings.ToLower(strings.ReplaceAll(s, "’", "'"))
 }
-
-// flat makes line breaks and tabs spaces (the same length), so that a
-// phrase wrapped across lines still matches.
-func flat(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") {
-		return s
-	}
-	b := []byte(s)
-	for i, c := range b {
-		if c == '\n' || c == '\r' || c == '\t' {
-			b[i] = ' '
-		}
-	}
-	return string(b)
-}
-
-// find returns the spans, in text (lower-cased), of the phrases of a list
-// that stand as words, longest first where they overlap, in order. It looks
-// only where a word starts, at the phrases starting with that byte.
-func (p *phrases) find(list, text string) [][]int {
-	byFirst := p.byFirst[list]
-	var out [][]int
-	lastEnd := 0
-	for i := 0; i < len(text); i++ {
-		cands := byFirst[text[i]]
-		if cands == nil || i < lastEnd || i > 0 && wordByte[text[i-1]] {
-			continue
-		}
-		for _, ph := range cands {
-			e := i + len(ph)
-			if !strings.HasPrefix(text[i:], ph) || isWord(ph[len(ph)-1]) && e < len(text) && isWord(text[e]) {
-				continue
-			}
-			out = append(out, []int{i, e})
-			lastEnd = e
-			break // the longest phrase here
-		}
-	}
-	return out
-}
-
-// first returns the earliest phrase of a list in text, or nil.
-func (p *phrases) first(list, text string) []int {
-	if f := p.find(list, text); len(f) > 0 {
-		return f[0]
-	}
-	return nil
-}
-
-// has reports whether text holds a phrase of a list.
-func (p *phrases) has(list, text string) bool { return p.first(list, text) != nil }
 
 // whole reports whether text, trimmed of spaces and final punctuation, is
 // exactly a phrase of a list.

@@ -191,12 +191,9 @@ const (
 	highs = 0x8080808080808080
 )
 
-// foldProse lower-cases the ASCII letters of b and makes its line breaks and
-// tabs spaces, in place.
-func foldProse(b []byte) { foldProseInto(b, b) }
-
-// foldProseInto is foldProse of src written to b (as long, or src itself):
-// folding while copying reads the text once.
+// foldProseInto writes src to b (as long, or src itself) with its ASCII
+// letters lower-cased and its line breaks and tabs spaces: folding while
+// copying reads the text once.
 func foldProseInto(b, src []byte) {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {

@@ -52,9 +52,9 @@ func TestFoldProse(t *testing.T) {
 			want[i] = c
 		}
 		got := append([]byte(nil), b...)
-		foldProse(got)
+		foldProseInto(got, got)
 		if string(got) != string(want) {
-			t.Fatalf("foldProse(%q) = %q, want %q", b, got, want)
+			t.Fatalf("foldProseInto(%q) = %q, want %q", b, got, want)
 		}
 	}
 }

@@ -108,13 +108,14 @@ var (
 	}
 )
 
-// Analyzer reads stop-intent markers and classifies each stop. It runs after
-// the packet analyzer and reads its model.
+// Analyzer reads stop-intent markers and classifies each stop, reading the
+// packet analyzer's model.
 var Analyzer = &analysis.Analyzer{
-	Name:  "stopintent",
-	Kind:  analysis.KindPacket,
-	Rules: []*analysis.Rule{RuleNearMiss, RuleAmbiguous, RuleQuoted, RuleInertContinue, RulePacketOnContinue, RulePacketOnIntermediate},
-	Run:   run,
+	Name:     "stopintent",
+	Kind:     analysis.KindPacket,
+	Rules:    []*analysis.Rule{RuleNearMiss, RuleAmbiguous, RuleQuoted, RuleInertContinue, RulePacketOnContinue, RulePacketOnIntermediate},
+	Requires: []*analysis.Analyzer{packet.Analyzer},
+	Run:      run,
 }
 
 func run(pass *analysis.Pass) any {

@@ -12,7 +12,7 @@ import (
 )
 
 func TestRules(t *testing.T) {
-	analysistest.Run(t, "testdata", stopintent.Analyzer, packet.Analyzer)
+	analysistest.Run(t, "testdata", stopintent.Analyzer) // and packet, which it requires
 }
 
 const (
@@ -50,7 +50,7 @@ func build(t *testing.T, text string, env analysis.Env) (*analysis.Document, *st
 	if doc.Kind != analysis.KindPacket {
 		t.Fatalf("kind = %v, want %v", doc.Kind, analysis.KindPacket)
 	}
-	m := stopintent.Build(doc, packet.Build(doc), env)
+	m := stopintent.Build(doc, packet.BuildWith(doc, nil), env)
 	if len(m.Stops) != 1 {
 		t.Fatalf("%d stops, want 1", len(m.Stops))
 	}

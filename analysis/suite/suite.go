@@ -10,11 +10,12 @@ import (
 	"github.com/baton-md/baton/handoff"
 )
 
-// Analyzers lists every analyzer, in the order they run.
+// Analyzers lists every analyzer. The order does not matter: the registry
+// runs each after those it requires, and the registry's own rules
+// (suppression, limits, internal errors) apply after every analyzer ran.
 func Analyzers() []*analysis.Analyzer {
-	// stopintent reads packet's model; the suppression analyzer reports
-	// suppressions that suppressed nothing, after every other one ran.
-	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer, handoff.Analyzer, workflow.Analyzer, analysis.SuppressionAnalyzer, analysis.LimitsAnalyzer}
+	return []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer, handoff.Analyzer, workflow.Analyzer,
+		analysis.SuppressionAnalyzer, analysis.LimitsAnalyzer, analysis.InternalErrorAnalyzer}
 }
 
 // Registry returns the registry of every rule baton ships.

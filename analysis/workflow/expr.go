@@ -264,14 +264,6 @@ func (x *exprScratch) release() {
 	exprBufsPool.Put(b)
 }
 
-// freeRefs returns the names expr reads that it does not declare itself
-// (arrow-function parameters), skipping object keys, member names,
-// keywords and globals. off is expr's offset in the document.
-func freeRefs(expr string, off int) []Ref {
-	var x exprScratch
-	return x.freeRefs(expr, off)
-}
-
 // exprScratch is what reading a document's expressions reuses from one to
 // the next: the tokens and brackets of the expression being read, the refs
 // it returns (valid until the next call) and the chunks their paths are

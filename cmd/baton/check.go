@@ -59,7 +59,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	reg := suite.Registry()
+	reg := suite.Registry().WithLogger(newLineLogger(stderr))
 	var explicit *config.File
 	if *configPath != "" {
 		f, err := engine.LoadConfig(*configPath, reg)

@@ -8,23 +8,6 @@ type pathResult struct {
 	pinned bool  // the leaf came from the pinned id
 }
 
-// on reports whether entry i is on the path.
-func (r *pathResult) on(i int) bool {
-	if r.all {
-		return true
-	}
-	lo, hi := 0, len(r.keep)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if r.keep[m] < i {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo < len(r.keep) && r.keep[lo] == i
-}
-
 // activePath is clio's filterEntriesToActivePath (spec §4). Only messages
 // form the tree. The leaf is the pinned id resolved to a message (an id
 // that is not a message resolves through its anchor: a label's

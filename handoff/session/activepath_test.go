@@ -167,3 +167,20 @@ func TestActivePath(t *testing.T) {
 		})
 	}
 }
+
+// on reports whether entry i is on the path.
+func (r *pathResult) on(i int) bool {
+	if r.all {
+		return true
+	}
+	lo, hi := 0, len(r.keep)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if r.keep[m] < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(r.keep) && r.keep[lo] == i
+}
