@@ -7,7 +7,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/analysistest"
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -279,7 +279,7 @@ func TestSuppressFixes(t *testing.T) {
 // TestSuppressEveryKind: the comments work with the rules baton ships, in
 // stop packets and handoff documents.
 func TestSuppressEveryKind(t *testing.T) {
-	reg, err := analysis.NewRegistry(suite.Analyzers()...)
+	reg, err := analysis.NewRegistry(engine.Analyzers()...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/text"
 )
@@ -34,7 +34,7 @@ func BenchmarkGoldmarkParse(b *testing.B) {
 // BenchmarkLint is everything `baton check` does per document: parse, detect
 // the kind, run every rule.
 func BenchmarkLint(b *testing.B) {
-	reg := suite.Registry()
+	reg := engine.Registry()
 	b.SetBytes(corpusBytes())
 	for b.Loop() {
 		for _, p := range corpus {
@@ -53,7 +53,7 @@ func BenchmarkLintToParseRatio(b *testing.B) {
 	}{{"1-64KB", corpus}, {"1-4KB", PacketsSized(1000, 2, 10, 12)}} {
 		b.Run(c.name, func(b *testing.B) {
 			md := goldmark.New()
-			reg := suite.Registry()
+			reg := engine.Registry()
 			var parse, lint time.Duration
 			for b.Loop() {
 				t0 := time.Now()

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 	"github.com/yuin/goldmark"
@@ -32,7 +32,7 @@ var (
 // registry is every analyzer baton ships, with the workflow analyzer added
 // when the suite does not list it yet.
 func registry(tb testing.TB) *analysis.Registry {
-	as := suite.Analyzers()
+	as := engine.Analyzers()
 	if !slices.Contains(as, workflow.Analyzer) {
 		as = slices.Insert(as, len(as)-1, workflow.Analyzer) // before the suppression analyzer, which runs last
 	}

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/config"
+	"github.com/baton-md/baton/engine"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -225,7 +225,7 @@ func TestLoad(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	reg := suite.Registry()
+	reg := engine.Registry()
 	tests := []struct {
 		name, text, want string
 	}{
@@ -281,7 +281,7 @@ func TestReadmeExample(t *testing.T) {
 	for _, b := range blocks {
 		f, err := config.Parse(".baton.yaml", b[1])
 		if err == nil {
-			err = f.Validate(suite.Registry())
+			err = f.Validate(engine.Registry())
 		}
 		if err != nil {
 			t.Errorf("README example:\n%s\n%v", b[1], err)
@@ -479,7 +479,7 @@ overrides:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Validate(suite.Registry()); err != nil {
+	if err := f.Validate(engine.Registry()); err != nil {
 		t.Fatal(err)
 	}
 	cfg, _ := f.For("stop.md")

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
@@ -40,7 +39,7 @@ func TestEnv(t *testing.T) {
 		"components/Badge.md": "on disk\n",
 	})
 	var ledgerDir string
-	e := engine.New(engine.Sources{Registry: suite.Registry(), Ledger: func(d string) handoff.Resolver {
+	e := engine.New(engine.Sources{Registry: engine.Registry(), Ledger: func(d string) handoff.Resolver {
 		ledgerDir = d
 		return func(string) handoff.Lookup { return handoff.Lookup{} }
 	}})

@@ -2,9 +2,7 @@ package server
 
 import (
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/stopintent"
-	"github.com/baton-md/baton/analysis/workflow"
-	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/engine"
 	"go.lsp.dev/protocol"
 )
 
@@ -12,19 +10,9 @@ import (
 // (analysis.Features); the server picks the kind's and converts byte spans
 // and results to the protocol's.
 
-// featuresOf are the editor features of a document kind; nil for Markdown
-// of no kind baton knows.
-func featuresOf(k analysis.Kind) *analysis.Features {
-	switch k {
-	case analysis.KindPacket:
-		return stopintent.Features
-	case analysis.KindHandoff:
-		return handoff.Features
-	case analysis.KindWorkflow:
-		return workflow.Features
-	}
-	return nil
-}
+// featuresOf are the editor features of a document kind (engine.Kinds);
+// nil for Markdown of no kind baton knows.
+func featuresOf(k analysis.Kind) *analysis.Features { return engine.FeaturesOf(k) }
 
 // features is featuresOf the snapshot's document, never nil.
 func (snap *snapshot) features() *analysis.Features {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/server"
 	"go.lsp.dev/protocol"
 )
@@ -48,7 +48,7 @@ func TestAnalyzerPanicAfterEdit(t *testing.T) {
 			return nil
 		},
 	}
-	reg, err := analysis.NewRegistry(append(suite.Analyzers(), crash)...)
+	reg, err := analysis.NewRegistry(append(engine.Analyzers(), crash)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/server"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -62,7 +62,7 @@ func (codec) Unmarshal(data []byte, v any) error {
 // start runs a server and connects a client without initializing.
 func start(t *testing.T) *client {
 	t.Helper()
-	return startWith(t, server.Options{Registry: suite.Registry(), Version: "test"})
+	return startWith(t, server.Options{Registry: engine.Registry(), Version: "test"})
 }
 
 // startWith is start with the given options.

@@ -16,7 +16,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/server"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -44,7 +44,7 @@ func startWatching(t *testing.T) (*client, *registrations) {
 	rec := &registrations{}
 	rec.cond = sync.NewCond(&rec.mu)
 	go func() {
-		c.exit <- server.Run(context.Background(), sr, sw, server.Options{Registry: suite.Registry(), Version: "test"})
+		c.exit <- server.Run(context.Background(), sr, sw, server.Options{Registry: engine.Registry(), Version: "test"})
 		sw.Close()
 		sr.Close()
 	}()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
 )
@@ -59,7 +58,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	reg := suite.Registry().WithLogger(newLineLogger(stderr))
+	reg := engine.Registry().WithLogger(newLineLogger(stderr))
 	var explicit *config.File
 	if *configPath != "" {
 		f, err := engine.LoadConfig(*configPath, reg)

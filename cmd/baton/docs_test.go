@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -21,7 +21,7 @@ func TestRulesDocIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v: run `make docs` to generate it", err)
 	}
-	want := suite.Registry().RulesMarkdown()
+	want := engine.Registry().RulesMarkdown()
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("docs/rules.md is stale: run `make docs` to regenerate it.\n"+
 			"Difference (-generated from the registry, +%s):\n%s", path, diff)
@@ -31,7 +31,7 @@ func TestRulesDocIsCurrent(t *testing.T) {
 // TestEveryRuleIsDocumented checks what a user reads when a rule fires: a
 // one-line summary and a doc saying what the rule checks and how to fix it.
 func TestEveryRuleIsDocumented(t *testing.T) {
-	rules := suite.Registry().Rules()
+	rules := engine.Registry().Rules()
 	if len(rules) == 0 {
 		t.Fatal("the registry holds no rules")
 	}
@@ -55,7 +55,7 @@ func TestEveryRuleIsDocumented(t *testing.T) {
 
 // TestExplainEveryRule runs `baton explain ID` for every registered rule.
 func TestExplainEveryRule(t *testing.T) {
-	for _, r := range suite.Registry().Rules() {
+	for _, r := range engine.Registry().Rules() {
 		t.Run(r.ID, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			if code := run([]string{"explain", r.ID}, strings.NewReader(""), &stdout, &stderr); code != exitOK {
@@ -85,7 +85,7 @@ func TestExplainListsEveryRule(t *testing.T) {
 	if code := run([]string{"explain"}, strings.NewReader(""), &stdout, &stderr); code != exitOK {
 		t.Fatalf("baton explain: exit status %d, want %d; stderr:\n%s", code, exitOK, stderr.String())
 	}
-	rules := suite.Registry().Rules()
+	rules := engine.Registry().Rules()
 	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
 	if len(lines) != len(rules) {
 		t.Errorf("baton explain printed %d lines for %d rules:\n%s", len(lines), len(rules), stdout.String())
@@ -105,7 +105,7 @@ func TestExplainMarkdown(t *testing.T) {
 	if code := run([]string{"explain", "--markdown"}, strings.NewReader(""), &stdout, &stderr); code != exitOK {
 		t.Fatalf("baton explain --markdown: exit status %d, want %d; stderr:\n%s", code, exitOK, stderr.String())
 	}
-	if diff := cmp.Diff(suite.Registry().RulesMarkdown(), stdout.String()); diff != "" {
+	if diff := cmp.Diff(engine.Registry().RulesMarkdown(), stdout.String()); diff != "" {
 		t.Errorf("baton explain --markdown differs from the registry's Markdown (-want +got):\n%s", diff)
 	}
 }

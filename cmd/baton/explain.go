@@ -5,11 +5,11 @@ import (
 	"io"
 	"strings"
 
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 )
 
 func runExplain(args []string, stdout, stderr io.Writer) int {
-	reg := suite.Registry()
+	reg := engine.Registry()
 	switch {
 	case len(args) == 0:
 		for _, r := range reg.Rules() {

@@ -14,7 +14,7 @@ import (
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 )
 
 // Documents with findings of every shape: with safe and unsafe fixes,
@@ -115,7 +115,7 @@ func TestSARIFContent(t *testing.T) {
 	if *d.Name != "baton" || *d.Version != versionString() || *d.InformationURI != informationURI {
 		t.Errorf("driver %q %q %q", *d.Name, *d.Version, *d.InformationURI)
 	}
-	rules := suite.Registry().Rules()
+	rules := engine.Registry().Rules()
 	if len(d.Rules) != len(rules) {
 		t.Fatalf("%d rules in the driver, want every rule of the registry (%d)", len(d.Rules), len(rules))
 	}

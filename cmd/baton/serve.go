@@ -12,7 +12,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/server"
 )
 
@@ -49,7 +49,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stdin, restore := pollable(stdin)
 	defer restore()
 	return server.Run(ctx, stdin, stdout, server.Options{
-		Registry: suite.Registry(),
+		Registry: engine.Registry(),
 		Version:  versionString(),
 		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})

@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
-	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
@@ -32,7 +31,7 @@ type stopEnv struct {
 // session the conformance session whose guard is read. A configuration
 // that cannot be read or is invalid is an error.
 func newStopEnv(name, root, session string) (*stopEnv, error) {
-	reg := suite.Registry()
+	reg := engine.Registry()
 	store := sessionStore()
 	eng := engine.New(engine.Sources{
 		Registry: reg,

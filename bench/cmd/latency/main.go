@@ -32,9 +32,9 @@ import (
 	"time"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/bench"
 	"github.com/baton-md/baton/bench/internal/lspclient"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/server"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/text"
@@ -65,7 +65,7 @@ func main() {
 func startInProcess() (*lspclient.Client, error) {
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
-	go server.Run(context.Background(), sr, sw, server.Options{Registry: suite.Registry(), Version: "bench"})
+	go server.Run(context.Background(), sr, sw, server.Options{Registry: engine.Registry(), Version: "bench"})
 	return lspclient.New(cr, cw), nil
 }
 
@@ -164,7 +164,7 @@ func rng(l0, c0, l1, c1 int) map[string]any {
 // time of baton's whole analysis of it.
 func inProcess(doc string) (parse, lint time.Duration) {
 	md := goldmark.New()
-	reg := suite.Registry()
+	reg := engine.Registry()
 	n := max(5, min(200, (64<<20)/len(doc)))
 	ps, ls := make([]time.Duration, n), make([]time.Duration, n)
 	for i := range n {

@@ -22,9 +22,9 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/baton-md/baton/analysis/suite"
 	"github.com/baton-md/baton/bench"
 	"github.com/baton-md/baton/bench/internal/lspclient"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/server"
 )
 
@@ -85,7 +85,7 @@ func run(bin string, n, size int, settle time.Duration) error {
 func inProcess(profile string, n, size int) error {
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
-	go server.Run(context.Background(), sr, sw, server.Options{Registry: suite.Registry(), Version: "bench"})
+	go server.Run(context.Background(), sr, sw, server.Options{Registry: engine.Registry(), Version: "bench"})
 	c := lspclient.New(cr, cw)
 	dir, _ := os.Getwd()
 	if err := c.Initialize("file://"+dir, map[string]any{"debounce": 0, "diagnostics": "push"}); err != nil {

@@ -1,11 +1,11 @@
-package suite_test
+package engine_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 )
 
 // A document over MaxDocumentBytes is not parsed: one finding says so.
@@ -15,16 +15,16 @@ func TestDocumentTooLarge(t *testing.T) {
 	if doc.TooLarge != len(text) || doc.Kind != analysis.KindOther {
 		t.Fatalf("TooLarge %d, kind %v; want %d, other", doc.TooLarge, doc.Kind, len(text))
 	}
-	res := suite.Registry().Analyze(doc, nil)
+	res := engine.Registry().Analyze(doc, nil)
 	if len(res.Findings) != 1 || res.Findings[0].Rule != analysis.RuleDocumentTooLarge.ID ||
 		!strings.Contains(res.Findings[0].Message, "over the 16 MiB baton analyses: it was not checked") {
 		t.Fatalf("findings = %+v", res.Findings)
 	}
 	off := analysis.Config{Severity: map[string]analysis.Severity{analysis.RuleDocumentTooLarge.ID: analysis.Off}}
-	if res := suite.Registry().Analyze(doc, &off); len(res.Findings) != 0 {
+	if res := engine.Registry().Analyze(doc, &off); len(res.Findings) != 0 {
 		t.Errorf("set off, still %+v", res.Findings)
 	}
-	if res := suite.Registry().TooLargeResult("big.md", 50<<20, nil); len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Message, "50.0 MiB") {
+	if res := engine.Registry().TooLargeResult("big.md", 50<<20, nil); len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Message, "50.0 MiB") {
 		t.Errorf("TooLargeResult = %+v", res.Findings)
 	}
 }
@@ -33,7 +33,7 @@ func TestDocumentTooLarge(t *testing.T) {
 func TestTooManyFindings(t *testing.T) {
 	// Each repeated first heading starts a packet that lacks three sections.
 	text := strings.Repeat("## What I Just Did\n\nWork.\n\n## Why I Stopped\n\nDone.\n\n## What Happens Next\n\nI will start on approval.\n\n", 600)
-	res := suite.Registry().Analyze(analysis.Parse("many.md", text), nil)
+	res := engine.Registry().Analyze(analysis.Parse("many.md", text), nil)
 	if len(res.Findings) != analysis.MaxFindings+1 {
 		t.Fatalf("%d findings, want %d and the summary", len(res.Findings), analysis.MaxFindings)
 	}

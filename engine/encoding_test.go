@@ -1,4 +1,4 @@
-package suite_test
+package engine_test
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 	"golang.org/x/tools/txtar"
 )
 
@@ -19,7 +19,7 @@ import (
 // PowerShell project. The rules' own fixtures are the documents.
 func TestLineEndingsAndBOMDoNotChangeFindings(t *testing.T) {
 	var files []string
-	for _, g := range []string{"../packet/testdata/*.txtar", "../packet/testdata/*/*.txtar", "../workflow/testdata/rules/*.txtar", "../../handoff/testdata/*.txtar", "../stopintent/testdata/*.txtar"} {
+	for _, g := range []string{"../analysis/packet/testdata/*.txtar", "../analysis/packet/testdata/*/*.txtar", "../analysis/workflow/testdata/rules/*.txtar", "../handoff/testdata/*.txtar", "../analysis/stopintent/testdata/*.txtar"} {
 		m, err := filepath.Glob(g)
 		if err != nil {
 			t.Fatal(err)
@@ -29,7 +29,7 @@ func TestLineEndingsAndBOMDoNotChangeFindings(t *testing.T) {
 	if len(files) < 50 {
 		t.Fatalf("found %d fixtures; the globs are stale", len(files))
 	}
-	reg := suite.Registry()
+	reg := engine.Registry()
 	variants := map[string]func(string) string{
 		"BOM":              func(s string) string { return "\ufeff" + s },
 		"CRLF":             func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
@@ -39,11 +39,11 @@ func TestLineEndingsAndBOMDoNotChangeFindings(t *testing.T) {
 	}
 	// And the real documents of the shared corpus, each as a one-file
 	// archive.
-	corpus, _ := filepath.Glob("../../../shared/corpus/*/*.md")
+	corpus, _ := filepath.Glob("../../shared/corpus/*/*.md")
 	if len(corpus) == 0 {
 		t.Fatal("../shared/corpus is missing: the real documents are not checked")
 	}
-	more, _ := filepath.Glob("../../../shared/corpus/xmd/*/*.md")
+	more, _ := filepath.Glob("../../shared/corpus/xmd/*/*.md")
 	corpus = append(corpus, more...)
 	checked := 0
 	for _, name := range append(files, corpus...) {

@@ -1,4 +1,4 @@
-package suite_test
+package engine_test
 
 import (
 	"path/filepath"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
-	"github.com/baton-md/baton/analysis/suite"
+	"github.com/baton-md/baton/engine"
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -16,14 +16,14 @@ import (
 // stopintent declares that it reads packet's model, so reversing the list
 // still runs packet first and stopintent's rules still fire.
 func TestSuiteOrderDoesNotMatter(t *testing.T) {
-	forward := suite.Registry()
-	list := suite.Analyzers()
+	forward := engine.Registry()
+	list := engine.Analyzers()
 	slices.Reverse(list)
 	reversed, err := analysis.NewRegistry(list...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := filepath.Glob("../stopintent/testdata/*.txtar")
+	files, err := filepath.Glob("../analysis/stopintent/testdata/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no stopintent fixtures: %v", err)
 	}

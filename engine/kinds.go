@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/handoff"
+)
+
+// Kind is a kind of document baton knows, as one value: the analyzers
+// that check it and the editor features computed on it, both in the kind's
+// own packages. The registry, the server's dispatch and the docs read
+// these values; adding a kind is adding one here (and its detection in
+// analysis.Parse, which every entry point's documents go through).
+type Kind struct {
+	Kind      analysis.Kind
+	Analyzers []*analysis.Analyzer
+	Features  *analysis.Features
+}
+
+// Kinds are the document kinds, in the order their analyzers are listed.
+// Stop intent is the cross-kind analysis of stop messages: it runs on
+// packets, on the packet model (its Requires), and its features are the
+// stop packet's.
+var Kinds = []Kind{
+	{Kind: analysis.KindPacket, Analyzers: []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
+	{Kind: analysis.KindHandoff, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
+	{Kind: analysis.KindWorkflow, Analyzers: []*analysis.Analyzer{workflow.Analyzer}, Features: workflow.Features},
+}
+
+// Analyzers lists every analyzer: each kind's, then the registry's own
+// rules that apply to every document (suppression comments, limits,
+// internal errors). The order does not matter: the registry runs each
+// after those it requires.
+func Analyzers() []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	for _, k := range Kinds {
+		out = append(out, k.Analyzers...)
+	}
+	return append(out, analysis.SuppressionAnalyzer, analysis.LimitsAnalyzer, analysis.InternalErrorAnalyzer)
+}
+
+// Registry returns the registry of every rule baton ships, the one the CLI,
+// the language server, the hooks and the docs use.
+func Registry() *analysis.Registry {
+	r, err := analysis.NewRegistry(Analyzers()...)
+	if err != nil {
+		panic(err) // a malformed built-in rule is a programming error, caught by the tests
+	}
+	return r
+}
+
+// FeaturesOf returns the editor features of a document kind, or nil for
+// Markdown of no kind baton knows.
+func FeaturesOf(k analysis.Kind) *analysis.Features {
+	for i := range Kinds {
+		if Kinds[i].Kind == k {
+			return Kinds[i].Features
+		}
+	}
+	return nil
+}
