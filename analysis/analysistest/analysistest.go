@@ -9,6 +9,15 @@
 //	-- kind --       optional: the kind the document must be detected as
 //	-- fixed.md --   optional: the document after applying the first fix of every finding
 //
+// Every other file is part of the document's workspace: a component a
+// workflow invokes (`components/Stage.md`), a `.baton.yaml`, a specrew
+// project's state (`.specrew/start-context.json`), or clio-coder sessions
+// under `state/` (`state/sessions/BUCKET/ID/current.jsonl`). When a fixture
+// has any, its files and the document are laid out in a temporary folder
+// (a Git repository's root) and the document is analysed in the
+// environment every entry point builds for it (engine.Env), sessions
+// looked up under that `state/` folder.
+//
 // The text before the first file is free: fixtures from real projects say
 // there where the document came from.
 package analysistest
@@ -22,6 +31,9 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/handoff/session"
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -90,7 +102,12 @@ func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar
 	if k, ok := files["kind"]; ok && strings.TrimSpace(k) != doc.Kind.String() {
 		t.Errorf("kind = %q, want %q", doc.Kind, strings.TrimSpace(k))
 	}
-	res := reg.Analyze(doc, nil)
+	var res *analysis.Result
+	if env := workspaceEnv(t, reg, ar); env != nil {
+		res = engine.New(engine.Sources{Registry: reg, Ledger: env.ledger}).AnalyzeDoc(env.env, doc)
+	} else {
+		res = reg.Analyze(doc, nil)
+	}
 	own := map[string]bool{}
 	for _, r := range analyzer.Rules {
 		own[r.ID] = true
@@ -113,6 +130,71 @@ func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar
 		if d := cmp.Diff(fixed, out); d != "" {
 			t.Errorf("fixed document (-want +got):\n%s", d)
 		}
+	}
+}
+
+// reserved are the fixture's own files; any other is the workspace's.
+var reserved = map[string]bool{"input.md": true, "want": true, "kind": true, "fixed.md": true}
+
+type fixtureEnv struct {
+	env    *engine.Env
+	ledger func(string) handoff.Resolver
+}
+
+// workspaceEnv lays out a fixture's workspace files with its document and
+// returns the environment engine builds there, or nil when the fixture has
+// no workspace files.
+func workspaceEnv(t *testing.T, reg *analysis.Registry, ar *txtar.Archive) *fixtureEnv {
+	t.Helper()
+	dir := ""
+	for _, f := range ar.Files {
+		if reserved[f.Name] {
+			continue
+		}
+		if dir == "" {
+			dir = t.TempDir()
+			write(t, filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
+		}
+		write(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
+	}
+	if dir == "" {
+		return nil
+	}
+	for _, f := range ar.Files {
+		if f.Name == "input.md" {
+			write(t, filepath.Join(dir, "input.md"), f.Data)
+		}
+	}
+	store := session.NewStore()
+	state := filepath.Join(dir, "state")
+	fe := &fixtureEnv{ledger: func(string) handoff.Resolver {
+		return func(id string) handoff.Lookup {
+			found, looked, err := session.Find([]string{state}, id)
+			if err != nil {
+				return handoff.Lookup{Err: err, Looked: looked}
+			}
+			l, err := store.Ledger(found)
+			return handoff.Lookup{Ledger: l, Err: err, Looked: looked}
+		}
+	}}
+	if _, err := os.Stat(state); err != nil {
+		fe.ledger = nil // no sessions: handoff documents are not checked against one
+	}
+	env, err := engine.New(engine.Sources{Registry: reg, Ledger: fe.ledger}).Env(engine.Request{Path: filepath.Join(dir, "input.md")})
+	if err != nil {
+		t.Fatalf("the fixture's workspace: %v", err)
+	}
+	fe.env = env
+	return fe
+}
+
+func write(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -232,3 +232,9 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// The workspace fixtures run on the shared runner, which lays out their
+// files and analyses in the environment every entry point builds.
+func TestWorkspaceFixtures(t *testing.T) {
+	analysistest.Run(t, "testdata/workspace", workflow.Analyzer)
+}
