@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -58,7 +57,7 @@ func (s *Server) codeActions(ctx context.Context, p *protocol.CodeActionParams) 
 		}
 	}
 	if want(protocol.CodeActionKindRefactorRewrite) {
-		for _, a := range insertions(snap.res, lo) {
+		for _, a := range stopintent.Insertions(snap.res, lo) {
 			out = append(out, action(a.Title, protocol.CodeActionKindRefactorRewrite, a.Edits, nil, false))
 		}
 	}
@@ -83,46 +82,4 @@ func (s *Server) workspaceEdit(u uri.URI, m mapper, edits []analysis.Edit) *prot
 		tes[i] = protocol.TextEdit{Range: m.rangeOf(e.Span), NewText: e.NewText}
 	}
 	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{u: tes}}
-}
-
-// insertions are the edits a user may want in the stop under the cursor:
-// a stop-intent marker when it has none, and the verdict marker of a
-// boundary packet whose front matter names the boundary.
-func insertions(res *analysis.Result, off int) []analysis.Fix {
-	si, _ := res.Model(stopintent.Analyzer).(*stopintent.Model)
-	if si == nil {
-		return nil
-	}
-	st := si.StopAt(off)
-	if st == nil {
-		return nil
-	}
-	doc := res.Doc
-	nl := "\n"
-	if strings.Contains(doc.Text, "\r\n") {
-		nl = "\r\n"
-	}
-	end := st.Span.Start + len(strings.TrimRight(doc.String(st.Span), " \t\r\n"))
-	at := analysis.Span{Start: end, End: end}
-	sep := nl + nl
-	if end == 0 {
-		sep = ""
-	}
-	var out []analysis.Fix
-	if len(st.Markers) == 0 {
-		for _, i := range []stopintent.Intent{stopintent.IntentContinue, stopintent.IntentIntermediate} {
-			out = append(out, analysis.Fix{
-				Title: "Insert the " + string(i) + " stop-intent marker",
-				Edits: []analysis.Edit{{Span: at, NewText: sep + stopintent.MarkerFor(i)}},
-			})
-		}
-	}
-	if pk := st.Packet; pk != nil && len(pk.Markers) == 0 && pk.BoundaryFrom != "" && pk.BoundaryTo != "" {
-		mk := packet.Marker{From: pk.BoundaryFrom, To: pk.BoundaryTo}
-		out = append(out, analysis.Fix{
-			Title: "Insert the verdict marker " + mk.Canonical(),
-			Edits: []analysis.Edit{{Span: at, NewText: sep + mk.Canonical()}},
-		})
-	}
-	return out
 }
