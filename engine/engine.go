@@ -37,8 +37,13 @@ type Sources struct {
 	// Ledger returns the session resolver for handoff documents, given the
 	// state folder the configuration names ("" for none).
 	Ledger func(stateDir string) handoff.Resolver
-	// Dirs returns the workflow bundle cache of a workspace root.
+	// Dirs returns the workflow bundle cache of a workspace root. Nil: one
+	// per root, kept by the engine; live ones (LiveDirs) for an entry point
+	// whose files change under it.
 	Dirs func(root string) *workflow.Dirs
+	// LiveDirs makes the default bundle caches notice files that change
+	// (the server's), where a run of the CLI reads each once.
+	LiveDirs bool
 	// Specrew returns the state of the specrew workspace at root, for the
 	// conformance session ("" for the most recent).
 	Specrew func(root, session string) stopintent.State
@@ -271,7 +276,11 @@ func (e *Engine) rootDirs(root string) *workflow.Dirs {
 	defer e.mu.Unlock()
 	d := e.dirs[root]
 	if d == nil {
-		d = workflow.NewDirs()
+		if e.src.LiveDirs {
+			d = workflow.NewLiveDirs()
+		} else {
+			d = workflow.NewDirs()
+		}
 		e.dirs[root] = d
 	}
 	return d

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/stopintent"
-	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff/session"
 	"go.lsp.dev/jsonrpc2"
@@ -57,11 +55,9 @@ type Server struct {
 	clientPull bool
 	// clientWatches: the client can watch files for us (dynamic registration).
 	clientWatches bool
-	engine        *engine.Engine                   // the environment every entry point builds (watch.go)
-	workspaces    map[string]*stopintent.Workspace // by specrew project root
-	wfDirs        map[string]*workflow.Dirs        // by workflow root: which files there may declare a bundle
-	ledgers       *ledgers                         // clio-coder sessions of handoff documents
-	configs       *configFiles                     // .baton.yaml files, by path
+	engine        *engine.Engine // the environment every entry point builds (watch.go)
+	ledgers       *ledgers       // clio-coder sessions of handoff documents
+	configs       *configFiles   // .baton.yaml files, by path
 	// workflowGen counts edits to open workflow documents: a component's
 	// change re-lints the documents that call it.
 	workflowGen int
@@ -114,11 +110,9 @@ func Run(ctx context.Context, r io.Reader, w io.Writer, opts Options) int {
 		exitCode: 1,
 		inflight: map[string]context.CancelFunc{},
 
-		workspaces: map[string]*stopintent.Workspace{},
-		wfDirs:     map[string]*workflow.Dirs{},
-		ledgers:    &ledgers{store: session.NewStore(), watched: map[string]fileStamp{}},
-		configs:    &configFiles{files: map[string]*loadedConfig{}},
-		analyses:   make(chan struct{}, runtime.GOMAXPROCS(0)),
+		ledgers:  &ledgers{store: session.NewStore(), watched: map[string]fileStamp{}},
+		configs:  &configFiles{files: map[string]*loadedConfig{}},
+		analyses: make(chan struct{}, runtime.GOMAXPROCS(0)),
 
 		unanswered: map[string]bool{},
 		exitCh:     make(chan struct{}),

@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/stopintent"
-	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/internal/workspace"
@@ -22,8 +20,8 @@ import (
 
 // newEngine is the server's engine: the environment baton check, the hooks
 // and classify build, read the server's way — the .baton.yaml it polls and
-// shows errors of, the session store it watches, live bundle caches, the
-// specrew workspaces it keeps, and open documents in place of their files.
+// shows errors of, the session store it watches, bundle caches that notice
+// changed files, and open documents in place of their files.
 func (s *Server) newEngine() *engine.Engine {
 	return engine.New(engine.Sources{
 		Registry: s.opts.Registry,
@@ -31,27 +29,8 @@ func (s *Server) newEngine() *engine.Engine {
 			f, _ := s.configFor(uri.File(path)) // a broken file is shown to the user and not used
 			return f, nil
 		},
-		Ledger: s.resolver,
-		Dirs: func(root string) *workflow.Dirs {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			d := s.wfDirs[root]
-			if d == nil {
-				d = workflow.NewLiveDirs()
-				s.wfDirs[root] = d
-			}
-			return d
-		},
-		Specrew: func(root, session string) stopintent.State {
-			s.mu.Lock()
-			ws := s.workspaces[root]
-			if ws == nil {
-				ws = stopintent.NewWorkspace(root)
-				s.workspaces[root] = ws
-			}
-			s.mu.Unlock()
-			return ws.State(session) // re-reads only files that changed
-		},
+		Ledger:   s.resolver,
+		LiveDirs: true, // bundles and specrew workspaces, one per root, kept by the engine
 	})
 }
 
