@@ -8,15 +8,17 @@
 //	                 (1-based line and byte column); empty when nothing may be reported
 //	-- kind --       optional: the kind the document must be detected as
 //	-- fixed.md --   optional: the document after applying the first fix of every finding
+//	-- doc --        optional: the document's path in the workspace, when it is not input.md
+//	-- stdin --      optional, empty: the document is read as standard input is, with no
+//	                 workspace (no configuration, components or sessions)
 //
 // Every other file is part of the document's workspace: a component a
 // workflow invokes (`components/Stage.md`), a `.baton.yaml`, a specrew
 // project's state (`.specrew/start-context.json`), or clio-coder sessions
-// under `state/` (`state/sessions/BUCKET/ID/current.jsonl`). When a fixture
-// has any, its files and the document are laid out in a temporary folder
-// (a Git repository's root) and the document is analysed in the
-// environment every entry point builds for it (engine.Env), sessions
-// looked up under that `state/` folder.
+// under `state/` (`state/sessions/BUCKET/ID/current.jsonl`). The files and
+// the document are laid out in a temporary folder (a Git repository's
+// root), and the document is analysed in the environment every entry point
+// builds for it (engine.Env), sessions looked up under that `state/` folder.
 //
 // The text before the first file is free: fixtures from real projects say
 // there where the document came from.
@@ -43,6 +45,16 @@ import (
 // findings of analyzer's own rules are compared.
 func Run(t *testing.T, dir string, analyzer *analysis.Analyzer, deps ...*analysis.Analyzer) {
 	t.Helper()
+	RunCheck(t, dir, analyzer, nil, deps...)
+}
+
+// Check is what a package checks of each fixture's result beyond its
+// findings (that every span of its model lies in the document, say).
+type Check func(t *testing.T, doc *analysis.Document, res *analysis.Result)
+
+// RunCheck is Run, with extra checks of each result.
+func RunCheck(t *testing.T, dir string, analyzer *analysis.Analyzer, extra Check, deps ...*analysis.Analyzer) {
+	t.Helper()
 	reg, err := analysis.NewRegistry(withRequired(append(slices.Clone(deps), analyzer))...)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +79,7 @@ func Run(t *testing.T, dir string, analyzer *analysis.Analyzer, deps ...*analysi
 			if err != nil {
 				t.Fatal(err)
 			}
-			check(t, reg, analyzer, ar)
+			check(t, reg, analyzer, ar, extra)
 		})
 	}
 }
@@ -84,29 +96,33 @@ func withRequired(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
 	return analyzers
 }
 
-func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar *txtar.Archive) {
+func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar *txtar.Archive, extra Check) {
 	t.Helper()
 	files := map[string]string{}
 	for _, f := range ar.Files {
 		files[f.Name] = string(f.Data)
 	}
-	input, ok := files["input.md"]
+	docPath := "input.md"
+	if p, ok := files["doc"]; ok {
+		docPath = strings.TrimSpace(p)
+	}
+	input, ok := files[docPath]
 	if !ok {
-		t.Fatal("fixture has no input.md")
+		t.Fatalf("fixture has no %s", docPath)
 	}
 	want, ok := files["want"]
 	if !ok {
 		t.Fatal("fixture has no want file")
 	}
-	doc := analysis.Parse("input.md", input)
+	doc := analysis.Parse(docPath, input)
 	if k, ok := files["kind"]; ok && strings.TrimSpace(k) != doc.Kind.String() {
 		t.Errorf("kind = %q, want %q", doc.Kind, strings.TrimSpace(k))
 	}
 	var res *analysis.Result
-	if env := workspaceEnv(t, reg, ar); env != nil {
-		res = engine.New(engine.Sources{Registry: reg, Ledger: env.ledger}).AnalyzeDoc(env.env, doc)
-	} else {
+	if _, stdin := files["stdin"]; stdin {
 		res = reg.Analyze(doc, nil)
+	} else {
+		res = analyzeInWorkspace(t, reg, ar, docPath, doc)
 	}
 	own := map[string]bool{}
 	for _, r := range analyzer.Rules {
@@ -115,11 +131,21 @@ func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar
 	res.Findings = slices.DeleteFunc(res.Findings, func(f analysis.Finding) bool { return !own[f.Rule] })
 
 	Compare(t, doc, res.Findings, want)
+	if extra != nil {
+		extra(t, doc, res)
+	}
 
 	if fixed, ok := files["fixed.md"]; ok {
+		// The first fix of every finding; findings offering the same fix
+		// (a transition escaping two checkpoints) contribute it once.
 		var edits []analysis.Edit
+		seen := map[string]bool{}
 		for _, f := range res.Findings {
-			if len(f.Fixes) > 0 {
+			if len(f.Fixes) == 0 {
+				continue
+			}
+			if key := fmt.Sprint(f.Fixes[0].Edits); !seen[key] {
+				seen[key] = true
 				edits = append(edits, f.Fixes[0].Edits...)
 			}
 		}
@@ -134,58 +160,41 @@ func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar
 }
 
 // reserved are the fixture's own files; any other is the workspace's.
-var reserved = map[string]bool{"input.md": true, "want": true, "kind": true, "fixed.md": true}
+var reserved = map[string]bool{"want": true, "kind": true, "fixed.md": true, "doc": true, "stdin": true}
 
-type fixtureEnv struct {
-	env    *engine.Env
-	ledger func(string) handoff.Resolver
-}
-
-// workspaceEnv lays out a fixture's workspace files with its document and
-// returns the environment engine builds there, or nil when the fixture has
-// no workspace files.
-func workspaceEnv(t *testing.T, reg *analysis.Registry, ar *txtar.Archive) *fixtureEnv {
+// analyzeInWorkspace lays out a fixture's files (the document at docPath
+// among them) in a temporary repository and analyses doc in the
+// environment engine builds for it there.
+func analyzeInWorkspace(t *testing.T, reg *analysis.Registry, ar *txtar.Archive, docPath string, doc *analysis.Document) *analysis.Result {
 	t.Helper()
-	dir := ""
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
 	for _, f := range ar.Files {
-		if reserved[f.Name] {
-			continue
-		}
-		if dir == "" {
-			dir = t.TempDir()
-			write(t, filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
-		}
-		write(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
-	}
-	if dir == "" {
-		return nil
-	}
-	for _, f := range ar.Files {
-		if f.Name == "input.md" {
-			write(t, filepath.Join(dir, "input.md"), f.Data)
+		if !reserved[f.Name] {
+			write(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
 		}
 	}
-	store := session.NewStore()
+	var ledger func(string) handoff.Resolver
 	state := filepath.Join(dir, "state")
-	fe := &fixtureEnv{ledger: func(string) handoff.Resolver {
-		return func(id string) handoff.Lookup {
-			found, looked, err := session.Find([]string{state}, id)
-			if err != nil {
-				return handoff.Lookup{Err: err, Looked: looked}
+	if _, err := os.Stat(state); err == nil {
+		store := session.NewStore()
+		ledger = func(string) handoff.Resolver {
+			return func(id string) handoff.Lookup {
+				found, looked, err := session.Find([]string{state}, id)
+				if err != nil {
+					return handoff.Lookup{Err: err, Looked: looked}
+				}
+				l, err := store.Ledger(found)
+				return handoff.Lookup{Ledger: l, Err: err, Looked: looked}
 			}
-			l, err := store.Ledger(found)
-			return handoff.Lookup{Ledger: l, Err: err, Looked: looked}
 		}
-	}}
-	if _, err := os.Stat(state); err != nil {
-		fe.ledger = nil // no sessions: handoff documents are not checked against one
 	}
-	env, err := engine.New(engine.Sources{Registry: reg, Ledger: fe.ledger}).Env(engine.Request{Path: filepath.Join(dir, "input.md")})
+	eng := engine.New(engine.Sources{Registry: reg, Ledger: ledger})
+	env, err := eng.Env(engine.Request{Path: filepath.Join(dir, filepath.FromSlash(docPath))})
 	if err != nil {
 		t.Fatalf("the fixture's workspace: %v", err)
 	}
-	fe.env = env
-	return fe
+	return eng.AnalyzeDoc(env, doc)
 }
 
 func write(t *testing.T, path string, data []byte) {

@@ -1,17 +1,14 @@
 package workflow_test
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/workflow"
-	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -28,83 +25,20 @@ import (
 //
 // Every other file (and the document) is mounted as an fstest.MapFS, the
 // workspace the document's components resolve in.
+// The rule fixtures run on the shared runner: their component files,
+// .baton.yaml and document are laid out as a workspace. Every span of the
+// model and of each finding's related spans lies in the document.
 func TestRules(t *testing.T) {
-	files, err := filepath.Glob("testdata/rules/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
+	analysistest.RunCheck(t, "testdata/rules", workflow.Analyzer, func(t *testing.T, doc *analysis.Document, res *analysis.Result) {
+		if m, ok := res.Model(workflow.Analyzer).(*workflow.Model); ok {
+			checkModel(t, doc.Text, m)
+		}
+		for _, f := range res.Findings {
+			for _, r := range f.Related {
+				checkSpan(t, f.Rule+" related", r.Span, len(doc.Text))
 			}
-			runFixture(t, ar)
-		})
-	}
-}
-
-var reserved = map[string]bool{"doc": true, "env": true, "kind": true, "want": true, "fixed.md": true}
-
-func runFixture(t *testing.T, ar *txtar.Archive) {
-	t.Helper()
-	files := map[string]string{}
-	fsys := fstest.MapFS{}
-	for _, f := range ar.Files {
-		files[f.Name] = string(f.Data)
-		if !reserved[f.Name] {
-			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
 		}
-	}
-	docPath := "input.md"
-	if p, ok := files["doc"]; ok {
-		docPath = strings.TrimSpace(p)
-	}
-	input, ok := files[docPath]
-	if !ok {
-		t.Fatalf("fixture has no %s", docPath)
-	}
-	want, ok := files["want"]
-	if !ok {
-		t.Fatal("fixture has no want file")
-	}
-	env := analysis.Env{workflow.EnvFS: fsys, workflow.EnvPath: docPath}
-	for line := range strings.Lines(files["env"]) {
-		key, value, _ := strings.Cut(strings.TrimSpace(line), ":")
-		switch key {
-		case "nofs":
-			env = nil
-		case "component-dirs":
-			env[workflow.EnvComponentDirs] = strings.Fields(value)
-		case "registered":
-			env[workflow.EnvRegistered] = strings.Fields(value)
-		case "":
-		default:
-			t.Fatalf("env: unknown line %q", line)
-		}
-	}
-	doc, res := analyze(docPath, input, env)
-	if k, ok := files["kind"]; ok && strings.TrimSpace(k) != doc.Kind.String() {
-		t.Errorf("kind = %q, want %q", doc.Kind, strings.TrimSpace(k))
-	}
-	if m, ok := res.Model(workflow.Analyzer).(*workflow.Model); ok {
-		checkModel(t, input, m)
-	}
-	for _, f := range res.Findings {
-		for _, r := range f.Related {
-			checkSpan(t, f.Rule+" related", r.Span, len(input))
-		}
-	}
-	analysistest.Compare(t, doc, res.Findings, want)
-	if fixed, ok := files["fixed.md"]; ok {
-		out, err := analysis.ApplyEdits(input, firstFixes(res.Findings))
-		if err != nil {
-			t.Fatalf("applying fixes: %v", err)
-		}
-		if d := cmp.Diff(fixed, out); d != "" {
-			t.Errorf("fixed document (-want +got):\n%s", d)
-		}
-	}
+	})
 }
 
 func analyze(path, text string, env analysis.Env) (*analysis.Document, *analysis.Result) {
@@ -114,25 +48,6 @@ func analyze(path, text string, env analysis.Env) (*analysis.Document, *analysis
 	}
 	doc := analysis.Parse(path, text)
 	return doc, reg.AnalyzeEnv(doc, nil, env)
-}
-
-// firstFixes collects the first fix of every finding; findings that offer
-// the same fix (a transition escaping two checkpoints) contribute it once.
-func firstFixes(fs []analysis.Finding) []analysis.Edit {
-	var edits []analysis.Edit
-	seen := map[string]bool{}
-	for _, f := range fs {
-		if len(f.Fixes) == 0 {
-			continue
-		}
-		key := fmt.Sprint(f.Fixes[0].Edits)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		edits = append(edits, f.Fixes[0].Edits...)
-	}
-	return edits
 }
 
 func checkSpan(t *testing.T, what string, s analysis.Span, n int) {
@@ -231,10 +146,4 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("no fixture expects %s", r.ID)
 		}
 	}
-}
-
-// The workspace fixtures run on the shared runner, which lays out their
-// files and analyses in the environment every entry point builds.
-func TestWorkspaceFixtures(t *testing.T) {
-	analysistest.Run(t, "testdata/workspace", workflow.Analyzer)
 }
