@@ -12,22 +12,13 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// A fixture (testdata/rules/*.txtar) holds:
-//
-//	-- input.md --   the document (or the file that -- doc -- names)
-//	-- doc --        optional: the document's path, e.g. "wf/start.md"
-//	-- env --        optional: "nofs" runs without a workspace; lines
-//	                 "component-dirs: a b" and "registered: N P*" set
-//	                 EnvComponentDirs and EnvRegistered
-//	-- kind --       optional: the kind the document must be detected as
-//	-- want --       expected findings, "LINE:COL rule-id message-substring"
-//	-- fixed.md --   optional: the document after the first fix of every finding
-//
-// Every other file (and the document) is mounted as an fstest.MapFS, the
-// workspace the document's components resolve in.
-// The rule fixtures run on the shared runner: their component files,
-// .baton.yaml and document are laid out as a workspace. Every span of the
-// model and of each finding's related spans lies in the document.
+// The rule fixtures (testdata/rules/*.txtar, in analysistest's form) run on
+// the shared runner: their component files, .baton.yaml (its workflow
+// section for the component folders and registered names) and document
+// are laid out as a workspace; an empty stdin file reads the document
+// with none.
+// Every span of the model and of each finding's related spans lies in the
+// document.
 func TestRules(t *testing.T) {
 	analysistest.RunCheck(t, "testdata/rules", workflow.Analyzer, func(t *testing.T, doc *analysis.Document, res *analysis.Result) {
 		if m, ok := res.Model(workflow.Analyzer).(*workflow.Model); ok {
