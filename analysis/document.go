@@ -326,11 +326,47 @@ func PacketHeadingIndex(text string) int {
 	return -1
 }
 
+// Detector recognises one kind of document.
+type Detector struct {
+	Kind   Kind
+	Detect func(*Document) bool
+}
+
+// detectors are tried in order; the first that recognises a document
+// decides its kind. They are the document kinds' own (engine.Kinds sets
+// them with SetDetectors); these are the same, for a program that parses
+// without the engine.
+var detectors = DefaultDetectors()
+
+// DefaultDetectors are the built-in kinds' detectors, in order.
+func DefaultDetectors() []Detector {
+	return []Detector{{KindHandoff, IsHandoff}, {KindPacket, IsStopMessage}, {KindWorkflow, IsXMD}}
+}
+
+// SetDetectors sets the detectors Parse tries, in order. It is for the
+// engine's kind values, at start-up, before any document is parsed.
+func SetDetectors(ds []Detector) { detectors = ds }
+
 func detectKind(d *Document) Kind {
-	if len(d.Headings) > 0 && d.Headings[0].Level == 1 && strings.EqualFold(d.Headings[0].Text, "Handoff") &&
-		(strings.Contains(d.Text, "**Goal:**") || strings.Contains(d.Text, "Carried from session")) {
-		return KindHandoff
+	for _, det := range detectors {
+		if det.Detect(d) {
+			return det.Kind
+		}
 	}
+	return KindOther
+}
+
+// IsHandoff recognises a clio-coder handoff document: a "# Handoff" title
+// with its goal or its session line.
+func IsHandoff(d *Document) bool {
+	return len(d.Headings) > 0 && d.Headings[0].Level == 1 && strings.EqualFold(d.Headings[0].Text, "Handoff") &&
+		(strings.Contains(d.Text, "**Goal:**") || strings.Contains(d.Text, "Carried from session"))
+}
+
+// IsStopMessage recognises a stop message: a packet (three of the six
+// packet headings as headings), or a marker-only continue or intermediate
+// message.
+func IsStopMessage(d *Document) bool {
 	seen := 0
 	var have [8]bool
 	for _, h := range d.Headings {
@@ -339,14 +375,12 @@ func detectKind(d *Document) Kind {
 			seen++
 		}
 	}
-	if seen >= 3 || hasStopIntentMarker(d) {
-		return KindPacket // a stop message: a packet, or a marker-only continue or intermediate message
-	}
-	if hasXMDFrontMatter(d.FrontMatter) || hasComponentTag(d) {
-		return KindWorkflow
-	}
-	return KindOther
+	return seen >= 3 || hasStopIntentMarker(d)
 }
+
+// IsXMD recognises an XMD workflow: front matter with XMD's keys, or a
+// component tag XMD's grammar closes, outside code.
+func IsXMD(d *Document) bool { return hasXMDFrontMatter(d.FrontMatter) || hasComponentTag(d) }
 
 var stopIntentLike = regexp.MustCompile(`(?i)<!--[^>]*stop[\s_-]*intent`)
 

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
@@ -74,5 +75,25 @@ func TestEnv(t *testing.T) {
 	write(t, dir, map[string]string{"broken/.baton.yaml": "rules:\n  packet/heading-level: fatal\n"})
 	if _, err := e.Env(engine.Request{Path: filepath.Join(dir, "broken", "x.md")}); err == nil {
 		t.Error("a broken .baton.yaml gave no error")
+	}
+}
+
+// The kinds' detectors are the ones analysis.Parse falls back to without
+// the engine, in the same order: the two cannot drift apart.
+func TestKindDetectorsAreParses(t *testing.T) {
+	def := analysis.DefaultDetectors()
+	if len(def) != len(engine.Kinds) {
+		t.Fatalf("%d kinds, %d built-in detectors", len(engine.Kinds), len(def))
+	}
+	for i, k := range engine.Kinds {
+		if k.Kind != def[i].Kind || reflect.ValueOf(k.Detect).Pointer() != reflect.ValueOf(def[i].Detect).Pointer() {
+			t.Errorf("kind %d: %v, with a detector other than the one Parse's built-in list has there (%v)", i, k.Kind, def[i].Kind)
+		}
+		if k.Features == nil || len(k.Analyzers) == 0 {
+			t.Errorf("kind %v has no features or no analyzers", k.Kind)
+		}
+	}
+	if got := analysis.Parse("x.md", "# Handoff\n\n**Goal:** finish the retry rules\n\n## Files\n\n## What I Just Did\n\n## Why I Stopped\n\n## What Happens Next\n").Kind; got != analysis.KindHandoff {
+		t.Errorf("a handoff quoting packet headings is %v: the handoff detector must come first", got)
 	}
 }

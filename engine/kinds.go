@@ -11,10 +11,14 @@ import (
 // Kind is a kind of document baton knows, as one value: the analyzers
 // that check it and the editor features computed on it, both in the kind's
 // own packages. The registry, the server's dispatch and the docs read
-// these values; adding a kind is adding one here (and its detection in
-// analysis.Parse, which every entry point's documents go through).
+// these values, and analysis.Parse tries their detectors in this order;
+// adding a kind is adding one here (and its Kind constant and name in
+// analysis).
 type Kind struct {
-	Kind      analysis.Kind
+	Kind analysis.Kind
+	// Detect recognises a document of the kind; analysis.Parse tries the
+	// kinds' detectors in the order of Kinds.
+	Detect    func(*analysis.Document) bool
 	Analyzers []*analysis.Analyzer
 	Features  *analysis.Features
 }
@@ -24,9 +28,18 @@ type Kind struct {
 // packets, on the packet model (its Requires), and its features are the
 // stop packet's.
 var Kinds = []Kind{
-	{Kind: analysis.KindPacket, Analyzers: []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
-	{Kind: analysis.KindHandoff, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
-	{Kind: analysis.KindWorkflow, Analyzers: []*analysis.Analyzer{workflow.Analyzer}, Features: workflow.Features},
+	// A handoff document quotes packet headings: it is recognised first.
+	{Kind: analysis.KindHandoff, Detect: analysis.IsHandoff, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
+	{Kind: analysis.KindPacket, Detect: analysis.IsStopMessage, Analyzers: []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
+	{Kind: analysis.KindWorkflow, Detect: analysis.IsXMD, Analyzers: []*analysis.Analyzer{workflow.Analyzer}, Features: workflow.Features},
+}
+
+func init() {
+	ds := make([]analysis.Detector, len(Kinds))
+	for i, k := range Kinds {
+		ds[i] = analysis.Detector{Kind: k.Kind, Detect: k.Detect}
+	}
+	analysis.SetDetectors(ds)
 }
 
 // Analyzers lists every analyzer: each kind's, then the registry's own
