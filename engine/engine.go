@@ -44,6 +44,11 @@ type Sources struct {
 	// LiveDirs makes the default bundle caches notice files that change
 	// (the server's), where a run of the CLI reads each once.
 	LiveDirs bool
+	// Static says the files do not change while the engine is used (a run
+	// of baton check): what is found by walking up from a folder (the
+	// .baton.yaml, the workspace root, the specrew workspace) is found once
+	// per folder, not once per document.
+	Static bool
 	// Specrew returns the state of the specrew workspace at root, for the
 	// conformance session ("" for the most recent).
 	Specrew func(root, session string) stopintent.State
@@ -54,6 +59,7 @@ type Engine struct {
 	src Sources
 
 	mu         sync.Mutex
+	byDir      map[string]*dirFacts // Static: what walking up from each folder found
 	configs    map[string]*loaded
 	dirs       map[string]*workflow.Dirs
 	workspaces map[string]*stopintent.Workspace
@@ -69,7 +75,7 @@ type loaded struct {
 // and specrew workspaces kept per root. src.Ledger has no default: nil
 // checks no handoff document against a session.
 func New(src Sources) *Engine {
-	e := &Engine{src: src, configs: map[string]*loaded{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}}
+	e := &Engine{src: src, byDir: map[string]*dirFacts{}, configs: map[string]*loaded{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}}
 	if e.src.Config == nil {
 		e.src.Config = e.nearestConfig
 	}
@@ -159,7 +165,7 @@ func (e *Engine) Env(r Request) (*Env, error) {
 		env.Ledger = e.src.Ledger(settings.StateDir)
 	}
 	if env.Path != "" {
-		env.Root = workspace.RootFor(env.Path, f.ComponentDirsBase())
+		env.Root = e.root(env.Path, f.ComponentDirsBase())
 		var overlay map[string]string
 		if r.Overlay != nil {
 			overlay = r.Overlay(env.Root)
@@ -170,8 +176,7 @@ func (e *Engine) Env(r Request) (*Env, error) {
 	}
 	env.SpecrewRoot = r.SpecrewRoot
 	if env.SpecrewRoot == "" {
-		dir := filepath.Dir(cfgPath)
-		env.SpecrewRoot = SpecrewRoot(dir)
+		env.SpecrewRoot = e.specrewRoot(filepath.Dir(cfgPath))
 	}
 	if env.SpecrewRoot != "" {
 		st := e.src.Specrew(env.SpecrewRoot, r.Session)
@@ -241,10 +246,86 @@ func SpecrewRoot(dir string) string {
 	}
 }
 
+// dirFacts is what walking up from one folder found (Static engines).
+type dirFacts struct {
+	config      string // the nearest .baton.yaml's path, "" for none
+	configErr   error
+	root        string // workspace.Root of a document in the folder
+	specrewRoot string
+	have        uint8 // which of the above are known: haveConfig, haveRoot, haveSpecrew
+}
+
+const (
+	haveConfig = 1 << iota
+	haveRoot
+	haveSpecrew
+)
+
+// facts returns dir's entry, creating it; the caller holds e.mu.
+func (e *Engine) facts(dir string) *dirFacts {
+	f := e.byDir[dir]
+	if f == nil {
+		f = &dirFacts{}
+		e.byDir[dir] = f
+	}
+	return f
+}
+
+// discover is config.Discover, once per folder when Static.
+func (e *Engine) discover(dir string) (string, error) {
+	if !e.src.Static {
+		return config.Discover(dir)
+	}
+	e.mu.Lock()
+	f := e.facts(dir)
+	if f.have&haveConfig == 0 {
+		f.config, f.configErr = config.Discover(dir)
+		f.have |= haveConfig
+	}
+	e.mu.Unlock()
+	return f.config, f.configErr
+}
+
+// root is workspace.RootFor, its walk once per folder when Static.
+func (e *Engine) root(path, configDir string) string {
+	if configDir != "" {
+		if _, ok := workspace.Inside(configDir, path); ok {
+			return configDir
+		}
+	}
+	if !e.src.Static {
+		return workspace.Root(path)
+	}
+	dir := filepath.Dir(path)
+	e.mu.Lock()
+	f := e.facts(dir)
+	if f.have&haveRoot == 0 {
+		f.root = workspace.Root(path)
+		f.have |= haveRoot
+	}
+	e.mu.Unlock()
+	return f.root
+}
+
+// specrewRoot is SpecrewRoot, once per folder when Static.
+func (e *Engine) specrewRoot(dir string) string {
+	if !e.src.Static {
+		return SpecrewRoot(dir)
+	}
+	e.mu.Lock()
+	f := e.facts(dir)
+	if f.have&haveSpecrew == 0 {
+		f.specrewRoot = SpecrewRoot(dir)
+		f.have |= haveSpecrew
+	}
+	e.mu.Unlock()
+	return f.specrewRoot
+}
+
 // nearestConfig is the default Config: the nearest .baton.yaml above
 // path, each file loaded and validated once.
 func (e *Engine) nearestConfig(path string) (*config.File, error) {
-	p, err := config.Discover(filepath.Dir(path))
+	p, err := e.discover(filepath.Dir(path))
 	if err != nil || p == "" {
 		return nil, err
 	}

@@ -97,3 +97,25 @@ func TestKindDetectorsAreParses(t *testing.T) {
 		t.Errorf("a handoff quoting packet headings is %v: the handoff detector must come first", got)
 	}
 }
+
+// A Static engine walks up from each folder once: a .baton.yaml that
+// appears during the run is not looked for again (a run of baton check),
+// where the server's engine, not static, finds it.
+func TestStaticFindsOncePerFolder(t *testing.T) {
+	for _, static := range []bool{true, false} {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
+		e := engine.New(engine.Sources{Registry: engine.Registry(), Static: static})
+		if env, err := e.Env(engine.Request{Path: filepath.Join(dir, "a.md")}); err != nil || env.File != nil {
+			t.Fatalf("static %v: %+v, %v", static, env, err)
+		}
+		write(t, dir, map[string]string{".baton.yaml": "rules:\n  packet/heading-level: off\n"})
+		env, err := e.Env(engine.Request{Path: filepath.Join(dir, "b.md")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found := env.File != nil; found == static {
+			t.Errorf("static %v: the .baton.yaml written during the run was found: %v", static, found)
+		}
+	}
+}

@@ -40,6 +40,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out.register(fl)
 	var fix fixOptions
 	fix.register(fl)
+	var prof profileOptions
+	prof.register(fl)
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, checkUsage)
 		fl.PrintDefaults()
@@ -52,6 +54,16 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := cmp.Or(out.validate(), fix.validate()); err != nil {
 		fmt.Fprintf(stderr, "baton check: %v\n", err)
+		return exitUsage
+	}
+	stopProfiles, err := prof.start()
+	defer func() {
+		if err := stopProfiles(); err != nil {
+			printErr(stderr, err)
+		}
+	}()
+	if err != nil {
+		printErr(stderr, err)
 		return exitUsage
 	}
 	paths := fl.Args()

@@ -39,6 +39,7 @@ func newChecker(reg *analysis.Registry, fix fixOptions, stateDir string, explici
 	store := session.NewStore()
 	src := engine.Sources{
 		Registry: reg,
+		Static:   true, // one run: what a walk up from a folder finds is found once
 		Ledger: func(fromConfig string) handoff.Resolver {
 			return resolverWith(store, cmp.Or(stateDir, fromConfig))
 		},
