@@ -8,5 +8,3 @@ import "os"
 const NonBlock = 0
 
 func openNonBlocking(name string) (*os.File, error) { return os.Open(name) }
-
-func setBlocking(*os.File) error { return nil }

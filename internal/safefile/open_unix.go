@@ -16,16 +16,3 @@ const NonBlock = syscall.O_NONBLOCK
 func openNonBlocking(name string) (*os.File, error) {
 	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
-
-// setBlocking makes reads of a regular file ordinary again.
-func setBlocking(f *os.File) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var serr error
-	if err := rc.Control(func(fd uintptr) { serr = syscall.SetNonblock(int(fd), false) }); err != nil {
-		return err
-	}
-	return serr
-}
