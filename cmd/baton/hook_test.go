@@ -51,7 +51,7 @@ I will write the ` + to + ` artifacts from the approved scope.
 
 ## What I Need From You
 
-Approve as-is, approve with instructions, send back, or discuss prompt #N.
+Approve it as it stands, approve it with instructions, send it back, or discuss prompt #N.
 
 <!-- SPECREW-VERDICT-BOUNDARY: ` + from + ` -> ` + to + ` -->
 `

@@ -43,6 +43,19 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                filepath.Join("testdata", "script"),
 		RequireUniqueNames: true,
+		// $CORPUS is the shared corpus of real documents beside the
+		// repository: scripts copy from it, the project commits none.
+		Setup: func(e *testscript.Env) error {
+			corpus, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+			if err != nil {
+				return err
+			}
+			if _, err := os.Stat(corpus); err != nil {
+				return fmt.Errorf("the shared corpus is beside the repository: %w", err)
+			}
+			e.Setenv("CORPUS", corpus)
+			return nil
+		},
 		Condition: func(cond string) (bool, error) {
 			switch cond {
 			case "root": // file permissions do not stop the superuser
