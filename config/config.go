@@ -72,6 +72,7 @@ type File struct {
 	StateDir     string              // handoff.state-dir, "~" expanded and made absolute; "" when unset
 	Phrases      map[string][]string // nil when the file adds none
 	Ignore       []ignore.Pattern    // ignore:, gitignore patterns relative to Dir
+	ignored      *ignore.Matcher     // Ignore's matcher, built once by Parse
 	Workflow     Workflow            // the workflow section
 
 	names []name   // the rule IDs, rule patterns and phrase list names written, for Validate
@@ -175,6 +176,10 @@ func Parse(path string, data []byte) (*File, error) {
 		if len(doc.Content) > 0 {
 			p.file(doc.Content[0])
 		}
+	}
+	if len(p.f.Ignore) > 0 {
+		p.f.ignored = &ignore.Matcher{}
+		p.f.ignored.Add(p.f.Ignore...)
 	}
 	if len(p.problems) > 0 {
 		slices.SortStableFunc(p.problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
@@ -550,8 +555,11 @@ func (f *File) Ignored(path string, isDir bool) *ignore.Pattern {
 	if rel == "" {
 		return nil
 	}
-	m := &ignore.Matcher{}
-	m.Add(f.Ignore...)
+	m := f.ignored
+	if m == nil { // a File not made by Parse
+		m = &ignore.Matcher{}
+		m.Add(f.Ignore...)
+	}
 	return m.Ignored(rel, isDir)
 }
 

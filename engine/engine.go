@@ -24,6 +24,7 @@ import (
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/handoff/session"
 	"github.com/baton-md/baton/internal/workspace"
 )
 
@@ -395,4 +396,22 @@ func (e *Engine) ConfigFor(path string) (*config.File, error) {
 		return nil, err
 	}
 	return e.src.Config(abs)
+}
+
+// Sessions is the resolver of handoff documents' sessions: it finds a
+// session in the state folders dirs gives (asked at each lookup: settings
+// may change) and reads its ledger from store. found, when not nil, is told
+// each session folder read (the server watches its files).
+func Sessions(store *session.Store, dirs func() []string, found func(dir string)) handoff.Resolver {
+	return func(id string) handoff.Lookup {
+		dir, looked, err := session.Find(dirs(), id)
+		if err != nil {
+			return handoff.Lookup{Err: err, Looked: looked}
+		}
+		l, err := store.Ledger(dir)
+		if found != nil {
+			found(dir)
+		}
+		return handoff.Lookup{Ledger: l, Err: err, Looked: looked}
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/config"
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 	"go.lsp.dev/uri"
@@ -61,15 +62,7 @@ func (s *Server) stateDirs(fromConfig string) []string {
 // resolver finds and reads a session for the handoff analyzer, and starts
 // watching its files.
 func (s *Server) resolver(fromConfig string) handoff.Resolver {
-	return func(id string) handoff.Lookup {
-		dir, looked, err := session.Find(s.stateDirs(fromConfig), id)
-		if err != nil {
-			return handoff.Lookup{Err: err, Looked: looked}
-		}
-		l, err := s.ledgers.store.Ledger(dir)
-		s.watch(dir)
-		return handoff.Lookup{Ledger: l, Err: err, Looked: looked}
-	}
+	return engine.Sessions(s.ledgers.store, func() []string { return s.stateDirs(fromConfig) }, s.watch)
 }
 
 func (s *Server) watch(dir string) {

@@ -177,17 +177,8 @@ func analyzeInWorkspace(t *testing.T, reg *analysis.Registry, ar *txtar.Archive,
 	var ledger func(string) handoff.Resolver
 	state := filepath.Join(dir, "state")
 	if _, err := os.Stat(state); err == nil {
-		store := session.NewStore()
-		ledger = func(string) handoff.Resolver {
-			return func(id string) handoff.Lookup {
-				found, looked, err := session.Find([]string{state}, id)
-				if err != nil {
-					return handoff.Lookup{Err: err, Looked: looked}
-				}
-				l, err := store.Ledger(found)
-				return handoff.Lookup{Ledger: l, Err: err, Looked: looked}
-			}
-		}
+		sessions := engine.Sessions(session.NewStore(), func() []string { return []string{state} }, nil)
+		ledger = func(string) handoff.Resolver { return sessions }
 	}
 	eng := engine.New(engine.Sources{Registry: reg, Ledger: ledger})
 	env, err := eng.Env(engine.Request{Path: filepath.Join(dir, filepath.FromSlash(docPath))})

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // The specrew workspace files the classifier's workspace inputs come from,
@@ -216,7 +218,9 @@ func (w *Workspace) read(r *os.Root, rel string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, errors.New("not a regular file")
 	}
-	f, err := r.Open(name)
+	// Non-blocking: a file that became a named pipe since the Stat must not
+	// block the open (the server reads this state on every analysis).
+	f, err := r.OpenFile(name, os.O_RDONLY|safefile.NonBlock, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +229,9 @@ func (w *Workspace) read(r *os.Root, rel string) ([]byte, error) {
 	// changes while being read, the next call reads it again.
 	if fi, err = f.Stat(); err != nil {
 		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
 	}
 	if fi.Size() > maxFileSize {
 		return nil, fmt.Errorf("larger than %d bytes", maxFileSize)

@@ -25,7 +25,6 @@ type checker struct {
 	reg *analysis.Registry
 	fix fixOptions
 
-	mu sync.Mutex // guards linked: a walk and checks may run at once
 	// linked maps each symbolic link a folder walk found to the walked
 	// folder: --fix writes through it only to a file inside that folder.
 	linked map[string]string

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 
+	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 )
@@ -27,14 +28,7 @@ func stateDirs(flagDir string) []string {
 // resolverWith reads the sessions handoff documents name, looking in dir
 // first.
 func resolverWith(store *session.Store, flagDir string) handoff.Resolver {
-	return func(id string) handoff.Lookup {
-		dir, looked, err := session.Find(stateDirs(flagDir), id)
-		if err != nil {
-			return handoff.Lookup{Err: err, Looked: looked}
-		}
-		l, err := store.Ledger(dir)
-		return handoff.Lookup{Ledger: l, Err: err, Looked: looked}
-	}
+	return engine.Sessions(store, func() []string { return stateDirs(flagDir) }, nil)
 }
 
 func runLedger(args []string, stdout, stderr io.Writer) int {

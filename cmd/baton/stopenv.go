@@ -8,9 +8,6 @@ import (
 	"github.com/baton-md/baton/handoff/session"
 )
 
-// sessionStore is the session store of one hook or classify run.
-func sessionStore() *session.Store { return session.NewStore() }
-
 // stopEnv is what the stop hook and `baton classify` read a stop message
 // with: the environment every entry point builds (engine.Env) for a
 // document at the message's place — the rules and phrases of the nearest
@@ -30,18 +27,18 @@ type stopEnv struct {
 // is the specrew workspace to read ("" for the one above name, if any);
 // session the conformance session whose guard is read. A configuration
 // that cannot be read or is invalid is an error.
-func newStopEnv(name, root, session string) (*stopEnv, error) {
+func newStopEnv(name, root, sessionDir string) (*stopEnv, error) {
 	reg := engine.Registry()
-	store := sessionStore()
+	store := session.NewStore()
 	eng := engine.New(engine.Sources{
 		Registry: reg,
 		Ledger:   func(fromConfig string) handoff.Resolver { return resolverWith(store, fromConfig) },
 	})
-	env, err := eng.Env(engine.Request{Path: name, Session: session, SpecrewRoot: root})
+	env, err := eng.Env(engine.Request{Path: name, Session: sessionDir, SpecrewRoot: root})
 	if err != nil {
 		return nil, err
 	}
-	e := &stopEnv{eng: eng, reg: reg, root: env.SpecrewRoot, session: session, env: env}
+	e := &stopEnv{eng: eng, reg: reg, root: env.SpecrewRoot, session: sessionDir, env: env}
 	if env.Specrew != nil {
 		e.state = *env.Specrew
 	}
