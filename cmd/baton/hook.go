@@ -123,7 +123,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// After a tool call (PostToolUse): a change it made is this
 		// session's, so another session's stop is not billed for it.
 		if root := materialRoot(in.Cwd, *requirePacket); root != "" && in.SessionID != "" {
-			if m, err := materialStop(counter, root, ""); err == nil && strings.HasPrefix(m.key, "material|turn|") {
+			if m, err := materialStop(counter, root, "", nil); err == nil && strings.HasPrefix(m.key, "material|turn|") {
 				if err := counter.claim(root, m.key); err != nil {
 					fmt.Fprintf(stderr, "baton hook: record who made the change: %v\n", err)
 				}
@@ -157,10 +157,18 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return failOpen("already blocked %d times in a row in session %s (--max-blocks)", n, in.SessionID)
 	}
 
-	if counter.duplicate(fireIdentity(in, msg, counter.get(), args, materialRoot(in.Cwd, *requirePacket))) {
+	// The work tree's state is read once for the stop: the duplicate
+	// check and the material-work decision both use it (four git
+	// commands and a hash of every changed file).
+	root := materialRoot(in.Cwd, *requirePacket)
+	var snap *turnSnapshot
+	if root != "" {
+		snap, _ = takeSnapshot(root) // nil outside a Git work tree
+	}
+	if counter.duplicate(fireIdentity(in, msg, counter.get(), args, snap)) {
 		return exitOK
 	}
-	d, err := decideStop(in, msg, counter, *lint, *requirePacket)
+	d, err := decideStop(in, msg, counter, *lint, root, snap)
 	if err != nil {
 		return failOpen("%v", err)
 	}
@@ -201,10 +209,10 @@ const dedupWindow = 60 * time.Second
 
 // fireIdentity names one observable stop: the hook's arguments, the
 // message, the session's block count and whether this hook caused the stop,
-// the configuration, the lifecycle state and the work tree (root's). A
+// the configuration, the lifecycle state and the work tree (snap). A
 // forced re-render after a block differs in its count, so only a true
 // duplicate delivery matches.
-func fireIdentity(in hookInput, msg string, count int, args []string, root string) string {
+func fireIdentity(in hookInput, msg string, count int, args []string, snap *turnSnapshot) string {
 	parts := append([]string{in.Cwd, in.SessionID, msg, strconv.FormatBool(in.StopHookActive), strconv.Itoa(count)}, args...)
 	if path, err := config.Discover(in.Cwd); err == nil && path != "" {
 		b, _ := readState(path)
@@ -214,10 +222,8 @@ func fireIdentity(in hookInput, msg string, count int, args []string, root strin
 		ctx, _ := readState(filepath.Join(sr, ".specrew", "start-context.json"))
 		parts = append(parts, string(ctx))
 	}
-	if root != "" {
-		if snap, err := takeSnapshot(root); err == nil {
-			parts = append(parts, snap.Key)
-		}
+	if snap != nil {
+		parts = append(parts, snap.Key)
 	}
 	return hashText(strings.Join(parts, "\x00"))
 }
@@ -338,7 +344,9 @@ const (
 )
 
 // decideStop applies specrew's stop policy, and baton's rules with --lint.
-func decideStop(in hookInput, msg string, counter blockCounter, lint, requirePacket bool) (stopDecision, error) {
+// root is the project whose Git state decides material work ("" for none),
+// snap its state at this stop (nil: read when needed).
+func decideStop(in hookInput, msg string, counter blockCounter, lint bool, root string, snap *turnSnapshot) (stopDecision, error) {
 	var d stopDecision
 	specrewRoot := specrewRootAbove(in.Cwd)
 	session := ""
@@ -362,7 +370,7 @@ func decideStop(in hookInput, msg string, counter blockCounter, lint, requirePac
 			findings = append(findings, fmt.Sprintf("line %d: %s (%s)", p.Line+1, f.Message, f.Rule))
 		}
 	}
-	reasons := stopPolicy(env, specrewRoot, in, msg, res, counter, requirePacket, &d)
+	reasons := stopPolicy(env, specrewRoot, in, msg, res, counter, root, snap, &d)
 	switch {
 	case lint || len(reasons) > 0:
 		reasons = append(reasons, findings...)
@@ -381,7 +389,7 @@ func decideStop(in hookInput, msg string, counter blockCounter, lint, requirePac
 // recorded, a workshop decision conflict, and material work without the
 // packet (a continue stop there gets the continuation directive; an
 // intermediate one, or a workshop question, passes). The reasons, or none.
-func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res *analysis.Result, counter blockCounter, requirePacket bool, d *stopDecision) []string {
+func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res *analysis.Result, counter blockCounter, root string, snap *turnSnapshot, d *stopDecision) []string {
 	st := env.state
 	if specrewRoot != "" && st.BoundaryPending.Value == stopintent.True && st.Crossing != nil && st.Evidence != nil {
 		// FR-068: the crossing is pending, but its stage owes evidence the
@@ -420,11 +428,10 @@ func stopPolicy(env *stopEnv, specrewRoot string, in hookInput, msg string, res 
 				c.binding, c.priorValue, c.priorLens, c.value, c.lens)}
 		}
 	}
-	root := materialRoot(in.Cwd, requirePacket)
 	if root == "" {
 		return nil
 	}
-	material, err := materialStop(counter, root, in.TranscriptPath)
+	material, err := materialStop(counter, root, in.TranscriptPath, snap)
 	if err != nil {
 		d.warnings = append(d.warnings, "no material-work check: "+err.Error())
 		return nil
@@ -484,11 +491,13 @@ type materialSignal struct {
 
 // materialStop decides whether the stop followed material work since the
 // baseline, as the provider's material and long-turn lanes do.
-func materialStop(counter blockCounter, root, transcript string) (materialSignal, error) {
+func materialStop(counter blockCounter, root, transcript string, cur *turnSnapshot) (materialSignal, error) {
 	var m materialSignal
-	cur, err := takeSnapshot(root)
-	if err != nil {
-		return m, err
+	if cur == nil {
+		var err error
+		if cur, err = takeSnapshot(root); err != nil {
+			return m, err
+		}
 	}
 	m.snap = cur
 	t := counter.loadTurn(root)
