@@ -11,9 +11,10 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/engine/enginetest"
+	"github.com/rogpeppe/go-internal/txtar"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-	"golang.org/x/tools/txtar"
 )
 
 // The editor's "Fix all" and `baton check --fix` give the same document,
@@ -95,21 +96,7 @@ func TestFixAllEqualsCheckFix(t *testing.T) {
 // One engine: the server reports, for a document in a workspace with a
 // .baton.yaml and a specrew state, the findings baton check reports.
 func TestServerEqualsCheck(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
-		".baton.yaml":                 "rules:\n  packet/heading-level: off\n  \"stopintent/*\": warning\nphrases:\n  held: [\"parked until\"]\n",
-		".specrew/start-context.json": `{"schema":"v2","session_state":{"boundary_type":"plan"},"boundary_enforcement":{"enabled":true,"last_authorized_boundary":"clarify","pending_next_boundary":null,"verdict_history":[],"bypass_history":[]}}`,
-		"stop.md":                     "### What I Just Did\n\nWrote the plan.\n\n## Why I Stopped\n\nA decision is needed.\n\n## What Needs Your Review\n\nApprove option B?\n\n## What Happens Next\n\nThe work is parked until your reply.\n\n## What I Need From You\n\nReply \"approved\".\n\n<!-- SPECREW-STOP-INTENT: continue -->\n",
-	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, stopText := enginetest.Workspace(t)
 	cmd := exec.Command(batonBin, "check", "--format", "json", "stop.md")
 	cmd.Dir = dir
 	out, _ := cmd.Output()
@@ -131,7 +118,7 @@ func TestServerEqualsCheck(t *testing.T) {
 	c := start(t)
 	c.initialize(pushCaps(), `{"debounce": 0}`)
 	u := uri.File(filepath.Join(dir, "stop.md"))
-	c.open(u, files["stop.md"])
+	c.open(u, stopText)
 	var got []string
 	for _, d := range c.waitPush(u, version(1)).Diagnostics {
 		code, _ := d.Code.(protocol.String)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/engine/enginetest"
 )
 
 // One engine: `baton check`, the stop hook and `baton classify` build the
@@ -21,21 +21,7 @@ import (
 // hook's and classify's from the environment they analyse stop messages
 // in. (The server's side is server.TestServerEqualsCheck.)
 func TestOneEngineSameFindings(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
-		".baton.yaml":                 "rules:\n  packet/heading-level: off\n  \"stopintent/*\": warning\nphrases:\n  held: [\"parked until\"]\n",
-		".specrew/start-context.json": `{"schema":"v2","session_state":{"boundary_type":"plan"},"boundary_enforcement":{"enabled":true,"last_authorized_boundary":"clarify","pending_next_boundary":null,"verdict_history":[],"bypass_history":[]}}`,
-		"stop.md":                     "### What I Just Did\n\nWrote the plan.\n\n## Why I Stopped\n\nA decision is needed.\n\n## What Needs Your Review\n\nApprove option B?\n\n## What Happens Next\n\nThe work is parked until your reply.\n\n## What I Need From You\n\nReply \"approved\".\n\n<!-- SPECREW-STOP-INTENT: continue -->\n",
-	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, stopText := enginetest.Workspace(t)
 	path := filepath.Join(dir, "stop.md")
 	var out, errb bytes.Buffer
 	run([]string{"check", "--format", "json", path}, strings.NewReader(""), &out, &errb)
@@ -60,7 +46,7 @@ func TestOneEngineSameFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, res := env.analyze(path, files["stop.md"])
+	doc, res := env.analyze(path, stopText)
 	var fromStop []string
 	for _, f := range res.Findings {
 		fromStop = append(fromStop, fmtFinding(f.Rule, f.Severity.String(), doc.Lines.Position(f.Span.Start, analysis.UTF8).Line+1))
