@@ -67,18 +67,7 @@ func (e *TextEditor) Replace(start, end int, s string) {
 // lineStartsIn lists the line starts of b after from and up to to; before
 // to when kept says to is a line start that is kept.
 func lineStartsIn(b []byte, from, to int, kept bool) []int {
-	var out []int
-	for i := from; i < to; i++ {
-		switch b[i] {
-		case '\n':
-			out = append(out, i+1)
-		case '\r':
-			if i+1 < len(b) && b[i+1] == '\n' {
-				i++
-			}
-			out = append(out, i+1)
-		}
-	}
+	out := appendLineStarts(nil, b, from, to)
 	if kept {
 		for len(out) > 0 && out[len(out)-1] >= to {
 			out = out[:len(out)-1]

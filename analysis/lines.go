@@ -54,18 +54,24 @@ func NewLineIndex(text string) *LineIndex {
 			starts = append(starts, off)
 		}
 	}
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
+	return &LineIndex{text: text, starts: appendLineStarts(starts, text, 0, len(text))}
+}
+
+// appendLineStarts appends the starts of the lines that begin after a
+// line break in b[from:to] ("\n", "\r\n" or "\r").
+func appendLineStarts[T ~string | ~[]byte](starts []int, b T, from, to int) []int {
+	for i := from; i < to; i++ {
+		switch b[i] {
 		case '\n':
 			starts = append(starts, i+1)
 		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
+			if i+1 < len(b) && b[i+1] == '\n' {
 				i++
 			}
 			starts = append(starts, i+1)
 		}
 	}
-	return &LineIndex{text: text, starts: starts}
+	return starts
 }
 
 // indexes reports whether x is the index of text. An editor passes the very
