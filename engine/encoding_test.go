@@ -10,6 +10,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/engine/enginetest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -18,17 +19,7 @@ import (
 // PowerShell 5.1 and Notepad write a BOM and CRLF, and specrew is a
 // PowerShell project. The rules' own fixtures are the documents.
 func TestLineEndingsAndBOMDoNotChangeFindings(t *testing.T) {
-	var files []string
-	for _, g := range []string{"../analysis/packet/testdata/*.txtar", "../analysis/packet/testdata/*/*.txtar", "../analysis/workflow/testdata/rules/*.txtar", "../handoff/testdata/*.txtar", "../analysis/stopintent/testdata/*.txtar"} {
-		m, err := filepath.Glob(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
-	if len(files) < 50 {
-		t.Fatalf("found %d fixtures; the globs are stale", len(files))
-	}
+	files := enginetest.RuleFixtures(t)
 	reg := engine.Registry()
 	variants := map[string]func(string) string{
 		"BOM":              func(s string) string { return "\ufeff" + s },

@@ -23,11 +23,7 @@ import (
 // in place and the server's source.fixAll.baton edit is applied to the
 // other.
 func TestFixAllEqualsCheckFix(t *testing.T) {
-	var fixtures []string
-	for _, g := range []string{"../analysis/packet/testdata/*.txtar", "../analysis/packet/testdata/*/*.txtar", "../handoff/testdata/*.txtar", "../analysis/workflow/testdata/rules/*.txtar", "../analysis/stopintent/testdata/*.txtar"} {
-		m, _ := filepath.Glob(g)
-		fixtures = append(fixtures, m...)
-	}
+	fixtures := enginetest.RuleFixtures(t)
 	c := start(t)
 	c.initialize(pushCaps(), `{"debounce": 0}`)
 	fixed := 0

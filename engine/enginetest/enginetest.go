@@ -34,3 +34,21 @@ func Workspace(t testing.TB) (dir, stop string) {
 	}
 	return dir, stop
 }
+
+// RuleFixtures lists the txtar fixtures of every kind's rules (analysistest's
+// form), for a test in a package one folder below the module root.
+func RuleFixtures(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, g := range []string{"../analysis/packet/testdata/*.txtar", "../analysis/packet/testdata/*/*.txtar", "../analysis/workflow/testdata/rules/*.txtar", "../handoff/testdata/*.txtar", "../analysis/stopintent/testdata/*.txtar"} {
+		m, err := filepath.Glob(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 50 {
+		t.Fatalf("found %d rule fixtures; the globs are stale", len(files))
+	}
+	return files
+}
