@@ -119,6 +119,12 @@ type Corpus struct {
 	// State maps slash paths under the state folder ("sessions/<hash>/<id>/
 	// current.jsonl", its meta.json) to their contents.
 	State map[string]string
+	// Workspace maps slash paths at the corpus folder's root to their
+	// contents: the .baton.yaml that makes the folder a workspace, and the
+	// component every generated workflow invokes. Without them every
+	// <UserCheckpoint> is unresolved, and a linter timed on the corpus times
+	// that one error, not the workflow rules.
+	Workspace map[string]string
 }
 
 // StateDir is the folder, inside a written corpus, that holds the session
@@ -137,7 +143,10 @@ const SessionCwd = "/work/corpus-repo"
 // one lists a file the session never read, or a stop-listed goal).
 func Generate(n int, seed uint64) *Corpus {
 	r := rand.New(rand.NewPCG(seed, seed^0x243f6a8885a308d3))
-	c := &Corpus{State: map[string]string{}}
+	c := &Corpus{State: map[string]string{}, Workspace: map[string]string{
+		".baton.yaml":                  "# The generated corpus: a workspace, so that its workflows find components/.\n",
+		"components/UserCheckpoint.md": UserCheckpoint,
+	}}
 	var sess []*genSession
 	for i := range n {
 		size := corpusSize(r)
@@ -178,6 +187,11 @@ func (c *Corpus) Write(dir string) error {
 	}
 	for p, text := range c.State {
 		if err := write(filepath.Join(dir, StateDir, filepath.FromSlash(p)), text); err != nil {
+			return err
+		}
+	}
+	for p, text := range c.Workspace {
+		if err := write(filepath.Join(dir, filepath.FromSlash(p)), text); err != nil {
 			return err
 		}
 	}

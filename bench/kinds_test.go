@@ -224,3 +224,36 @@ func TestGoodPacketsAreClean(t *testing.T) {
 		t.Fatal("no good packet generated")
 	}
 }
+
+// TestWrittenCorpusResolvesItsComponent: the corpus written to a folder is
+// a workspace holding the component its workflows invoke, so a linter run
+// over the folder times the workflow rules, not one unresolved-component
+// error per invocation.
+func TestWrittenCorpusResolvesItsComponent(t *testing.T) {
+	dir := t.TempDir()
+	c := Generate(200, 7)
+	if err := c.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	eng := engine.New(engine.Sources{Registry: engine.Registry(), Static: true})
+	workflows := 0
+	for _, f := range c.Files {
+		if f.Kind != analysis.KindWorkflow {
+			continue
+		}
+		workflows++
+		path := filepath.Join(dir, filepath.FromSlash(f.Path))
+		env, err := eng.Env(engine.Request{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range eng.Analyze(env, path, f.Text).Findings {
+			if fd.Rule == "workflow/unresolved-component" {
+				t.Fatalf("%s: %s", f.Path, fd.Message)
+			}
+		}
+	}
+	if workflows == 0 {
+		t.Fatal("no workflow generated")
+	}
+}
