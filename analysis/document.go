@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -113,8 +114,21 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 		lines = NewLineIndex(text)
 	}
 	d := &Document{URI: uri, Text: text, Lines: lines}
-	d.Source = []byte(text)
+	// The parser reads the text's own bytes; the few documents it must see
+	// changed (front matter blanked, a BOM, lone CRs, nesting past the cap)
+	// get a copy first. Nothing writes to d.Source but the code below, on
+	// its copy: a string's bytes are never changed (TestParseLeavesTextAlone).
+	// A copy of every document was a tenth of a check run's allocation.
+	d.Source = unsafe.Slice(unsafe.StringData(text), len(text))
+	copied := false
+	own := func() []byte {
+		if !copied {
+			d.Source, copied = []byte(text), true
+		}
+		return d.Source
+	}
 	if fm := parseFrontMatter(text); fm != nil {
+		own()
 		d.FrontMatter = fm
 		for i := fm.Span.Start; i < fm.Span.End; i++ {
 			if c := d.Source[i]; c != '\n' && c != '\r' {
@@ -127,11 +141,12 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 	// Three spaces keep the offsets and still let a heading, a fence or a
 	// list start the line.
 	if strings.HasPrefix(text, bom) && d.FrontMatter == nil {
-		copy(d.Source, "   ")
+		copy(own(), "   ")
 	}
 	// CommonMark ends a line at a lone CR too; goldmark does not, so make
 	// it an LF (the same length: offsets are unchanged).
 	if strings.IndexByte(text, '\r') >= 0 {
+		own()
 		lineStart := 0
 		for i, c := range d.Source {
 			switch {
@@ -149,7 +164,7 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 			}
 		}
 	}
-	capNesting(d.Source)
+	capNesting(d.Source, own)
 	d.Root = parseMarkdown(d.Source)
 	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {

@@ -146,8 +146,9 @@ const MaxLineNesting = 32
 
 // capNesting makes the marker that would open a line's container past
 // MaxLineNesting a letter, in the parser's copy of the text: the rest of the
-// line is then a paragraph's text. Offsets do not change.
-func capNesting(src []byte) {
+// line is then a paragraph's text. Offsets do not change. src is read
+// only: before its first change it is replaced by own(), a copy it may write.
+func capNesting(src []byte, own func() []byte) {
 	for start := 0; start < len(src); {
 		end := start + bytesIndexNL(src[start:])
 		i, depth := start, 0
@@ -161,6 +162,7 @@ func capNesting(src []byte) {
 				break
 			}
 			if depth++; depth > MaxLineNesting {
+				src = own()
 				src[j] = 'x'
 				break
 			}

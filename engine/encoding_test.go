@@ -88,9 +88,16 @@ func TestLineEndingsAndBOMDoNotChangeFindings(t *testing.T) {
 
 // lint gives each finding as rule@line: columns shift on the first line
 // with a BOM, and messages may quote the text.
+//
+// The parser and the rules read the text's own bytes (analysis.ParseIndexed):
+// lint also checks that no rule wrote to them.
 func lint(reg *analysis.Registry, text string) []string {
+	want := strings.Clone(text)
 	doc := analysis.Parse("x.md", text)
 	res := reg.AnalyzeEnv(doc, nil, nil)
+	if text != want {
+		panic("the analysis wrote to the document's text")
+	}
 	var out []string
 	for _, f := range res.Findings {
 		p := doc.Lines.Position(f.Span.Start, analysis.UTF8)

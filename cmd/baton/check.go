@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
@@ -81,7 +82,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		explicit = f
 	}
 	c := newChecker(reg, fix, *stateDir, explicit)
-	var results []*fileResult
+	rep := c.newReporter(out, slices.Contains(paths, "-"), stdout, stderr)
+	emit := func(r *fileResult) { rep.file(c, r) }
 	failed := false
 	for _, p := range paths {
 		if p == "-" {
@@ -95,7 +97,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				printErr(stderr, err)
 				return exitUsage
 			}
-			results = append(results, c.check("<stdin>", "", string(text)))
+			emit(c.check("<stdin>", "", string(text)))
 			continue
 		}
 		files, errs := c.markdownFiles(p, stderr)
@@ -113,15 +115,16 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				break
 			}
 		}
-		rs, ok := c.checkFiles(files, stderr)
-		results = append(results, rs...)
-		failed = failed || !ok
+		if !c.checkFiles(files, stderr, emit) {
+			failed = true
+		}
 		if cfgErr != nil {
+			rep.end()
 			printErr(stderr, cfgErr) // a broken configuration is never silently ignored
 			return exitUsage
 		}
 	}
-	code, ok := c.report(results, out, stdout, stderr)
+	code, ok := rep.end()
 	if failed || !ok {
 		return exitUsage
 	}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"cmp"
 	"errors"
 	"io"
@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/config"
@@ -49,74 +50,102 @@ func newChecker(reg *analysis.Registry, fix fixOptions, stateDir string, explici
 	return &checker{eng: engine.New(src), reg: reg, fix: fix}
 }
 
-// checkFiles reads and analyses files, in order, reporting on stderr any
-// it cannot read, and writes their fixes with --fix. Without --fix it
-// analyses as many at once as there are CPUs: the analyses share only
-// what is safe to share (the session store, the component and bundle
-// caches, the configurations), and the results are reported in order.
-// With --fix it goes one by one, each file's fixes written before the next
-// is read, since a fixed file may be a component a later one invokes.
-func (c *checker) checkFiles(files []string, stderr io.Writer) (results []*fileResult, ok bool) {
+// checkFiles reads and analyses files and hands each result to emit, in
+// the files' order, reporting on stderr any it cannot read; with --fix a
+// file's fixes are written before it is emitted. Without --fix it analyses
+// as many at once as there are CPUs: the analyses share only what is safe
+// to share (the session store, the component and bundle caches, the
+// configurations). A result is emitted as soon as every file before it has
+// been, and dropped by the caller once reported, so memory stays bounded by
+// the files in flight, not the whole run: the workers are held at most
+// window files ahead of the oldest one not yet emitted. With --fix it goes
+// one by one, each file's fixes written before the next is read, since a
+// fixed file may be a component a later one invokes.
+func (c *checker) checkFiles(files []string, stderr io.Writer, emit func(*fileResult)) (ok bool) {
+	ok = true
+	done := func(r *fileResult, err error) {
+		if err != nil {
+			printErr(stderr, err)
+			ok = false
+			return
+		}
+		if !c.writeFixed(r, stderr) {
+			ok = false
+		}
+		emit(r)
+	}
+	n := min(runtime.GOMAXPROCS(0), len(files))
+	if n <= 1 || c.fix.fix {
+		for _, f := range files {
+			done(c.checkFile(f))
+		}
+		return ok
+	}
 	type checked struct {
-		r   *fileResult
-		err error
+		r    *fileResult
+		err  error
+		done chan struct{}
 	}
 	out := make([]checked, len(files))
-	work := func(i int) {
-		text, err := safefile.ReadFile(files[i], analysis.MaxDocumentBytes)
-		if errors.Is(err, safefile.ErrTooLarge) {
-			// Not read, and said so in one finding: a huge generated file
-			// does not stop the run.
-			if fi, serr := os.Stat(files[i]); serr == nil {
-				f, _ := c.configFor(files[i])
-				cfg, _ := f.For(files[i])
-				out[i].r = newResult(files[i], "", "", c.reg.TooLargeResult(files[i], fi.Size(), &cfg))
-				return
-			}
-		}
-		if err != nil {
-			out[i].err = err
-			return
-		}
-		out[i].r = c.check(files[i], files[i], string(text))
-		// Reporting reads the text, its lines and the findings: the
-		// syntax tree is most of a document's memory, and held until every
-		// file is done it made peak memory grow with the whole run.
-		out[i].r.doc.DropSyntax()
+	for i := range out {
+		out[i].done = make(chan struct{})
 	}
-	ok = true
-	done := func(i int) {
-		if out[i].err != nil {
-			printErr(stderr, out[i].err)
-			ok = false
-			return
-		}
-		if !c.writeFixed(out[i].r, stderr) {
-			ok = false
-		}
-		results = append(results, out[i].r)
-	}
-	if n := min(runtime.GOMAXPROCS(0), len(files)); n > 1 && !c.fix.fix {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range n {
-			wg.Go(func() {
-				for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-					work(i)
+	window := make(chan struct{}, 4*n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for {
+				window <- struct{}{} // a place in the window before a file is taken
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					<-window
+					return
 				}
-			})
-		}
-		wg.Wait()
-		for i := range files {
-			done(i)
-		}
-		return results, ok
+				out[i].r, out[i].err = c.checkFile(files[i])
+				close(out[i].done)
+			}
+		})
 	}
-	for i := range files {
-		work(i)
-		done(i)
+	for i := range out {
+		<-out[i].done
+		if aheadHook != nil {
+			aheadHook(min(int(next.Load()), len(files))-i, cap(window))
+		}
+		done(out[i].r, out[i].err)
+		out[i] = checked{}
+		<-window
 	}
-	return results, ok
+	wg.Wait()
+	return ok
+}
+
+// aheadHook, when set (by a test), is told before each file is emitted how
+// many files from it on have been taken by the workers, and the window.
+var aheadHook func(ahead, window int)
+
+// checkFile reads and analyses one file.
+func (c *checker) checkFile(path string) (*fileResult, error) {
+	data, err := safefile.ReadFile(path, analysis.MaxDocumentBytes)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		// Not read, and said so in one finding: a huge generated file does
+		// not stop the run.
+		if fi, serr := os.Stat(path); serr == nil {
+			f, _ := c.configFor(path)
+			cfg, _ := f.For(path)
+			return newResult(path, "", "", c.reg.TooLargeResult(path, fi.Size(), &cfg)), nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The bytes read are the document's text: no one else holds them, and
+	// nothing writes to them (analysis.ParseIndexed reads them in place).
+	r := c.check(path, path, unsafe.String(unsafe.SliceData(data), len(data)))
+	// Reporting reads the text, its lines and the findings: the syntax
+	// tree is most of a document's memory.
+	r.doc.DropSyntax()
+	return r, nil
 }
 
 // configFor returns the configuration of a document ("<stdin>": the
@@ -152,37 +181,69 @@ func (c *checker) check(name, path, text string) *fileResult {
 	return newResult(name, path, text, c.analyze(name, text))
 }
 
-// report prints what check found: the fixed standard input (--fix) or the
-// diff (--diff) on stdout, and the findings in the chosen format, on stdout
-// unless stdout carries text. It returns the exit status the findings and
+// reporter prints what check found as each file's result arrives: the
+// fixed standard input (--fix) or the diff (--diff) on stdout, and the
+// findings in the chosen format, on stdout unless stdout carries text. It
+// keeps no file's result once it is printed.
+type reporter struct {
+	stdout, stderr io.Writer
+	findings       *bufio.Writer // where the findings go
+	format         findingsStream
+	code           int
+	err            error
+}
+
+// newReporter starts the report of a run; stdinFixed is whether standard
+// input is among the paths of a --fix run (its fixed text then goes to
+// stdout, and the findings to stderr).
+func (c *checker) newReporter(out outputOptions, stdinFixed bool, stdout, stderr io.Writer) *reporter {
+	to := stdout
+	if c.fix.diff || (c.fix.fix && stdinFixed) {
+		to = stderr
+	}
+	w := bufio.NewWriterSize(to, 64<<10)
+	return &reporter{stdout: stdout, stderr: stderr, findings: w, format: newFindingsStream(w, to, c.reg, out), code: exitOK}
+}
+
+// file reports one file's result.
+func (p *reporter) file(c *checker, r *fileResult) {
+	var text []byte // what stdout carries instead of the findings
+	switch {
+	case c.fix.diff:
+		if d := unifiedDiff(r.name, r.original, r.doc.Text); d != nil {
+			text = d
+			p.code = exitFindings
+		}
+	case c.fix.fix && r.path == "":
+		text = []byte(r.doc.Text)
+	}
+	if slices.ContainsFunc(r.findings, func(f analysis.Finding) bool { return f.Severity == analysis.Error }) {
+		p.code = exitFindings
+	}
+	if p.err != nil {
+		return
+	}
+	if len(text) > 0 {
+		if _, err := p.stdout.Write(text); err != nil {
+			p.err = err
+			return
+		}
+	}
+	p.err = p.format.file(r)
+}
+
+// end finishes the report. It returns the exit status the findings and
 // fixes call for, and false when printing failed.
-func (c *checker) report(results []*fileResult, out outputOptions, stdout, stderr io.Writer) (code int, ok bool) {
-	code = exitOK
-	findingsTo := stdout
-	var text bytes.Buffer // what stdout carries instead of the findings
-	for _, r := range results {
-		switch {
-		case c.fix.diff:
-			findingsTo = stderr
-			if d := unifiedDiff(r.name, r.original, r.doc.Text); d != nil {
-				text.Write(d)
-				code = exitFindings
-			}
-		case c.fix.fix && r.path == "":
-			findingsTo = stderr
-			text.WriteString(r.doc.Text)
-		}
-		if slices.ContainsFunc(r.findings, func(f analysis.Finding) bool { return f.Severity == analysis.Error }) {
-			code = exitFindings
-		}
+func (p *reporter) end() (code int, ok bool) {
+	if p.err == nil {
+		p.err = p.format.end()
 	}
-	if _, err := stdout.Write(text.Bytes()); err != nil {
-		printErr(stderr, err)
-		return code, false
+	if p.err == nil {
+		p.err = p.findings.Flush()
 	}
-	if err := writeFindings(findingsTo, results, c.reg, out); err != nil {
-		printErr(stderr, err)
-		return code, false
+	if p.err != nil {
+		printErr(p.stderr, p.err)
+		return p.code, false
 	}
-	return code, true
+	return p.code, true
 }

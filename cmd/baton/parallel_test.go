@@ -55,3 +55,28 @@ func TestCheckSeveralAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckHoldsABoundedWindow: the workers run ahead of the file being
+// reported by at most the window, however many files there are, so memory
+// does not grow with the run; and every file is reported once, in order.
+func TestCheckHoldsABoundedWindow(t *testing.T) {
+	dir := t.TempDir()
+	if err := bench.Generate(300, 9).Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	most, window, emitted := 0, 0, 0
+	aheadHook = func(ahead, w int) { most, window, emitted = max(most, ahead), w, emitted+1 }
+	defer func() { aheadHook = nil }()
+	var stdout, stderr bytes.Buffer
+	run([]string{"check", "--state-dir", filepath.Join(dir, bench.StateDir), dir}, nil, &stdout, &stderr)
+	if emitted < 300 {
+		t.Fatalf("%d files reported, want at least 300 (stderr: %s)", emitted, stderr.String())
+	}
+	if window == 0 || window >= 300 || most > window {
+		t.Errorf("the workers ran %d files ahead of the report, window %d", most, window)
+	}
+	if most < 2 {
+		t.Errorf("the workers never ran ahead (%d): the files were analysed one at a time", most)
+	}
+}

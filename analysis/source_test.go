@@ -1,0 +1,48 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestParseLeavesTextAlone: the parser reads a document's own bytes, and a
+// document it must see changed (front matter, a BOM, lone CRs, nesting past
+// MaxLineNesting) gets a copy: the text itself is never written.
+func TestParseLeavesTextAlone(t *testing.T) {
+	cases := []struct {
+		name   string
+		text   string
+		shared bool // the parser reads the text's own bytes
+	}{
+		{"plain", "# Title\n\n- a\n- b\n\n```go\nx\n```\n", true},
+		{"empty", "", true},
+		{"front matter", "---\nprops:\n  a: { type: string }\n---\n\n# W\n", false},
+		{"bom", "\ufeff## What I Just Did\n\ntext\n", false},
+		{"lone cr", "# a\rb\r\n- \r\n", false},
+		{"crlf", "# a\r\n\r\n-\r\ntext\r\n", false},
+		{"deep nesting", strings.Repeat("- ", MaxLineNesting+5) + "x\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// The text must be a fresh string, not a constant in read-only
+			// memory: a write to it would then fault, or go unseen.
+			text := strings.Clone(c.text)
+			want := strings.Clone(c.text)
+			d := Parse("file:///t.md", text)
+			if text != want || d.Text != want {
+				t.Fatalf("the text changed:\n got %q\nwant %q", text, want)
+			}
+			if len(text) == 0 {
+				return
+			}
+			shared := len(d.Source) > 0 && unsafe.SliceData(d.Source) == unsafe.StringData(text)
+			if shared != c.shared {
+				t.Errorf("parser reads the text's own bytes: %v, want %v", shared, c.shared)
+			}
+			if !c.shared && string(d.Source) == text {
+				t.Errorf("the parser's copy is the text unchanged: no copy was needed")
+			}
+		})
+	}
+}
