@@ -617,11 +617,13 @@ func mayDeclareBundle(fsys fs.FS, p string) bool {
 		return false
 	}
 	defer f.Close()
-	var head []byte
-	chunk := make([]byte, 4096)
+	head := make([]byte, 0, 4096)
 	for len(head) < 1<<20 {
-		n, err := f.Read(chunk)
-		head = append(head, chunk[:n]...)
+		if len(head) == cap(head) {
+			head = slices.Grow(head, cap(head))
+		}
+		n, err := f.Read(head[len(head):cap(head)])
+		head = head[:len(head)+n]
 		if len(head) >= 3 && string(head[:3]) != "---" {
 			return false // no front matter: never a root
 		}
@@ -649,13 +651,21 @@ func mayDeclareBundle(fsys fs.FS, p string) bool {
 // workspace whose files change under it (the language server): see there.
 type Dirs struct {
 	mu   sync.Mutex
-	m    map[string][]string
+	m    map[string]*staticDir
 	live map[string]*liveDir // NewLiveDirs: what each folder held when last looked at
 	now  func() time.Time
 }
 
 // NewDirs returns an empty Dirs, for one run over one file system root.
-func NewDirs() *Dirs { return &Dirs{m: map[string][]string{}} }
+func NewDirs() *Dirs { return &Dirs{m: map[string]*staticDir{}} }
+
+// staticDir is a folder of a NewDirs: listed once, by the first document
+// that asks (those asking meanwhile wait for its answer, rather than read
+// the folder's files too).
+type staticDir struct {
+	once  sync.Once
+	roots []string
+}
 
 // NewLiveDirs returns an empty Dirs for one file system root whose files
 // may change between documents. A folder is listed again when its
@@ -703,26 +713,27 @@ func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 	if d != nil && d.live != nil {
 		return d.liveRoots(fsys, dir)
 	}
-	if d != nil {
-		d.mu.Lock()
-		out, ok := d.m[dir]
-		d.mu.Unlock()
-		if ok {
-			return out
+	list := func() []string {
+		var out []string
+		for _, p := range markdownFiles(fsys, dir) {
+			if mayDeclareBundle(fsys, p) {
+				out = append(out, p)
+			}
 		}
+		return out
 	}
-	var out []string
-	for _, p := range markdownFiles(fsys, dir) {
-		if mayDeclareBundle(fsys, p) {
-			out = append(out, p)
-		}
+	if d == nil {
+		return list()
 	}
-	if d != nil {
-		d.mu.Lock()
-		d.m[dir] = out
-		d.mu.Unlock()
+	d.mu.Lock()
+	sd := d.m[dir]
+	if sd == nil {
+		sd = &staticDir{}
+		d.m[dir] = sd
 	}
-	return out
+	d.mu.Unlock()
+	sd.once.Do(func() { sd.roots = list() })
+	return sd.roots
 }
 
 // markdownFiles lists the paths of dir's .md files.
