@@ -13,7 +13,7 @@ import (
 // 13.7 s that way).
 type TextEditor struct {
 	buf    []byte
-	starts []int
+	starts []int32
 }
 
 // NewTextEditor starts from text and its index (nil: it is indexed).
@@ -45,7 +45,7 @@ func (e *TextEditor) Replace(start, end int, s string) {
 	// join the CR ending l0-1 ("\r" + "\n"), one in l1 may touch the line
 	// break ending it, and the line after begins past that.
 	lo := max(l0-1, 0)
-	from := e.starts[lo]
+	from := int(e.starts[lo])
 	next := len(e.starts) // the first old line start kept, shifted
 	if l1+2 < len(e.starts) {
 		next = l1 + 2
@@ -54,22 +54,22 @@ func (e *TextEditor) Replace(start, end int, s string) {
 	e.buf = slices.Replace(e.buf, start, end, unsafe.Slice(unsafe.StringData(s), len(s))...)
 	to := len(e.buf)
 	if next < len(e.starts) {
-		to = e.starts[next] + delta
+		to = int(e.starts[next]) + delta
 	}
 	fresh := lineStartsIn(e.buf, from, to, next < len(e.starts))
 	tail := e.starts[next:]
 	for i := range tail {
-		tail[i] += delta
+		tail[i] += int32(delta)
 	}
 	e.starts = slices.Replace(e.starts, lo+1, next, fresh...)
 }
 
 // lineStartsIn lists the line starts of b after from and up to to; before
 // to when kept says to is a line start that is kept.
-func lineStartsIn(b []byte, from, to int, kept bool) []int {
+func lineStartsIn(b []byte, from, to int, kept bool) []int32 {
 	out := appendLineStarts(nil, b, from, to)
 	if kept {
-		for len(out) > 0 && out[len(out)-1] >= to {
+		for len(out) > 0 && int(out[len(out)-1]) >= to {
 			out = out[:len(out)-1]
 		}
 	}

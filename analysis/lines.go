@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -37,38 +39,52 @@ type Position struct {
 // "\r\n" or "\r", as in the LSP specification.
 type LineIndex struct {
 	text   string
-	starts []int // byte offset of the start of each line
+	starts []int32 // byte offset of the start of each line
 }
+
+// An index is held for every open document as long as it is open: its line
+// starts are int32 (a text is at most MaxIndexedBytes), and exactly as many
+// as there are lines, which halved what an editor holds per line.
+
+// MaxIndexedBytes is the longest text a LineIndex indexes: past it (never
+// for a document baton analyses, see MaxDocumentBytes) the rest of the text
+// is one long last line.
+const MaxIndexedBytes = math.MaxInt32
 
 // NewLineIndex indexes text.
 func NewLineIndex(text string) *LineIndex {
-	starts := make([]int, 1, 1+len(text)/40)
-	if strings.IndexByte(text, '\r') < 0 {
-		// The common case: LF only, found with the vectorised search.
+	n := min(len(text), MaxIndexedBytes)
+	lines := 1
+	if strings.IndexByte(text[:n], '\r') < 0 {
+		// The common case: LF only, counted and found with the vectorised
+		// search.
+		lines += strings.Count(text[:n], "\n")
+		starts := make([]int32, 1, lines)
 		for off := 0; ; {
-			i := strings.IndexByte(text[off:], '\n')
+			i := strings.IndexByte(text[off:n], '\n')
 			if i < 0 {
 				return &LineIndex{text: text, starts: starts}
 			}
 			off += i + 1
-			starts = append(starts, off)
+			starts = append(starts, int32(off))
 		}
 	}
-	return &LineIndex{text: text, starts: appendLineStarts(starts, text, 0, len(text))}
+	starts := appendLineStarts(make([]int32, 1, 1+n/40), text, 0, n)
+	return &LineIndex{text: text, starts: slices.Clip(starts)}
 }
 
 // appendLineStarts appends the starts of the lines that begin after a
 // line break in b[from:to] ("\n", "\r\n" or "\r").
-func appendLineStarts[T ~string | ~[]byte](starts []int, b T, from, to int) []int {
+func appendLineStarts[T ~string | ~[]byte](starts []int32, b T, from, to int) []int32 {
 	for i := from; i < to; i++ {
 		switch b[i] {
 		case '\n':
-			starts = append(starts, i+1)
+			starts = append(starts, int32(i+1))
 		case '\r':
 			if i+1 < len(b) && b[i+1] == '\n' {
 				i++
 			}
-			starts = append(starts, i+1)
+			starts = append(starts, int32(i+1))
 		}
 	}
 	return starts
@@ -84,7 +100,7 @@ func (x *LineIndex) indexes(text string) bool { return x.text == text }
 func (x *LineIndex) LineCount() int { return len(x.starts) }
 
 // LineStart is the byte offset where line begins.
-func (x *LineIndex) LineStart(line int) int { return x.starts[line] }
+func (x *LineIndex) LineStart(line int) int { return int(x.starts[line]) }
 
 // LineEnd is the byte offset of the end of line's content, before its line
 // break.
@@ -92,11 +108,11 @@ func (x *LineIndex) LineEnd(line int) int {
 	if line+1 >= len(x.starts) {
 		return len(x.text)
 	}
-	end := x.starts[line+1]
+	end := int(x.starts[line+1])
 	if end > 0 && x.text[end-1] == '\n' {
 		end--
 	}
-	if end > x.starts[line] && x.text[end-1] == '\r' {
+	if end > int(x.starts[line]) && x.text[end-1] == '\r' {
 		end--
 	}
 	return end
@@ -108,7 +124,7 @@ func (x *LineIndex) Line(line int) string { return x.text[x.starts[line]:x.LineE
 // LineOf is the line holding the byte at offset (clamped to the text).
 func (x *LineIndex) LineOf(offset int) int {
 	offset = min(max(offset, 0), len(x.text))
-	return sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > offset }) - 1
+	return sort.Search(len(x.starts), func(i int) bool { return int(x.starts[i]) > offset }) - 1
 }
 
 // Position converts a byte offset to a position in enc. An offset inside a
@@ -117,7 +133,7 @@ func (x *LineIndex) LineOf(offset int) int {
 func (x *LineIndex) Position(offset int, enc Encoding) Position {
 	offset = min(max(offset, 0), len(x.text))
 	line := x.LineOf(offset)
-	start := x.starts[line]
+	start := int(x.starts[line])
 	offset = min(offset, x.LineEnd(line))
 	for offset > start && offset < len(x.text) && !utf8.RuneStart(x.text[offset]) {
 		offset--
@@ -136,7 +152,7 @@ func (x *LineIndex) Offset(p Position, enc Encoding) (offset int, exact bool) {
 	if p.Line >= len(x.starts) {
 		return len(x.text), false
 	}
-	start, end := x.starts[p.Line], x.LineEnd(p.Line)
+	start, end := int(x.starts[p.Line]), x.LineEnd(p.Line)
 	if enc == UTF8 {
 		if start+p.Character > end {
 			return end, false

@@ -8,6 +8,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // document is an open text document: the latest text the client sent and
@@ -30,6 +31,11 @@ type document struct {
 func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	received := time.Now()
 	td := p.TextDocument
+	// The decoder's strings may point into the whole message it read (the
+	// URI, unescaped, is a slice of it): a URI kept as the document's key
+	// then kept the message, a second copy of the text, alive while the
+	// document was open. The key is a string of its own.
+	td.URI = uri.URI(strings.Clone(string(td.URI)))
 	s.mu.Lock()
 	if old := s.docs[td.URI]; old != nil && old.timer != nil {
 		old.timer.Stop()

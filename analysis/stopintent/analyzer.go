@@ -232,12 +232,12 @@ func classify(s *Stop, pm *packet.Model, ws State, overrides map[string]Tri) {
 	for name, v := range overrides {
 		in[name] = Input{Value: v, Source: "flag", Why: "set by hand"} // unknown too: a flag may undo the workspace
 	}
+	why := "not known from the text"
+	if !ws.Specrew {
+		why = "not known from the text (the workspace is not a specrew project)"
+	}
 	for _, name := range InputNames {
 		if _, ok := in[name]; !ok {
-			why := "not known from the text"
-			if !ws.Specrew {
-				why += " (the workspace is not a specrew project)"
-			}
 			in[name] = Input{Source: "unknown", Why: why}
 		}
 	}

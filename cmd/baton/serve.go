@@ -9,8 +9,11 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"syscall"
+	"time"
 
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/server"
@@ -38,14 +41,16 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		// A soft limit: past it the collector works harder, so an editor's
-		// language server returns memory instead of sitting on garbage (the
-		// live heap with 1,000 open documents is about 22 MB).
-		debug.SetMemoryLimit(40 << 20)
-	}
+	// No heap profile is ever taken of a server: its sampling records kept
+	// 1.4 MB of call stacks beside 1,000 open documents.
+	runtime.MemProfileRate = 0
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The collector runs at its default pace while the editor is busy (a
+	// tight memory limit made every edit beside 1,000 open documents pay for
+	// a collection: 45-52 ms instead of 15-17 ms for a 1 MB packet), and
+	// the heap grown meanwhile is returned once the server is idle.
+	go returnMemoryWhenIdle(ctx, idleAfter)
 	stdin, restore := pollable(stdin)
 	defer restore()
 	return server.Run(ctx, stdin, stdout, server.Options{
@@ -53,4 +58,42 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Version:  versionString(),
 		Logger:   slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	})
+}
+
+// idleAfter is how long the server must have allocated nothing before the
+// memory it no longer uses is returned to the system.
+const idleAfter = time.Second
+
+// returnMemoryWhenIdle returns the freed heap to the system once the
+// process has allocated nothing for one period after allocating: a burst of
+// work (opening 1,000 documents, a run of edits) grows the heap to about
+// twice what is live, and an idle editor's language server should hold
+// only what is live. One collection per burst, when nothing waits on it.
+func returnMemoryWhenIdle(ctx context.Context, period time.Duration) {
+	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	read := func() uint64 {
+		metrics.Read(allocs)
+		if allocs[0].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return allocs[0].Value.Uint64()
+	}
+	last, returned := read(), true
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := read()
+		switch {
+		case now != last:
+			last, returned = now, false
+		case !returned:
+			debug.FreeOSMemory()
+			last, returned = read(), true
+		}
+	}
 }

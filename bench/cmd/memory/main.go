@@ -83,6 +83,7 @@ func run(bin string, n, size int, settle time.Duration) error {
 }
 
 func inProcess(profile string, n, size int) error {
+	runtime.MemProfileRate = 4096 // a fine profile: what each document holds is a few KB
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
 	go server.Run(context.Background(), sr, sw, server.Options{Registry: engine.Registry(), Version: "bench"})
