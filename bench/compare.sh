@@ -1,72 +1,89 @@
 #!/usr/bin/env bash
-# compare.sh: baton check against markdownlint-cli2 (and mdsmith, when it
-# installs from the Go module proxy) on the same generated files, in one run;
-# prints each tool's wall time and the ratio.
+# compare.sh: the whole `baton check` process against goldmark's parse floor
+# and its peers, on the same files, paired and alternating
+# (bench/cmd/compare): medians of the per-round ratios of wall time and peak
+# RSS.
 #
-#   bench/compare.sh [N]        N documents (default 1000), seed 1
+#   bench/compare.sh [N] [TREE…]
 #
-# markdownlint-cli2 is installed with npm into a cache folder
-# ($BATON_BENCH_CACHE, default ~/.cache/baton-bench), once. Each tool runs
-# RUNS times (default 3) after a warm-up run; the best time counts.
+# First on the generated corpus (N documents, default 1000, seed 1), then on
+# each TREE (an upstream checkout, given by path). RUNS rounds (default 5).
+#
+# The peers are installed as a user would, once, into $BATON_BENCH_CACHE
+# (default ~/.cache/baton-bench): markdownlint-cli2 and rumdl from npm,
+# mdsmith from the Go module proxy. rumdl is timed twice: cold (--no-cache)
+# and with its result cache warm. markdownlint-cli2 takes about 30 ms a file,
+# so it runs only on sets of at most MDL_MAX files (default 2000).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 N=${1:-1000}
-RUNS=${RUNS:-3}
+shift || true
+RUNS=${RUNS:-5}
+MDL_MAX=${MDL_MAX:-2000}
 CACHE=${BATON_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/baton-bench}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 go build -o "$WORK/baton" ./cmd/baton
+go build -o "$WORK/floor" ./bench/cmd/floor
+go build -o "$WORK/compare" ./bench/cmd/compare
 go run ./bench/cmd/gencorpus -out "$WORK/corpus" -n "$N" -seed 1 >/dev/null
-FILES=$(find "$WORK/corpus" -name '*.md' | wc -l)
-BYTES=$(find "$WORK/corpus" -name '*.md' -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
 
-MDL="$CACHE/markdownlint-cli2/node_modules/.bin/markdownlint-cli2"
-if [ ! -x "$MDL" ]; then
-	echo "installing markdownlint-cli2 into $CACHE/markdownlint-cli2 ..." >&2
-	mkdir -p "$CACHE/markdownlint-cli2"
-	npm install --silent --no-audit --no-fund --prefix "$CACHE/markdownlint-cli2" markdownlint-cli2 >&2
-fi
-MDL_VERSION=$(node -p "require('$CACHE/markdownlint-cli2/node_modules/markdownlint-cli2/package.json').version")
-
-# best_ms CMD...: the best wall time of RUNS runs, in milliseconds (exit
-# status ignored: every linter exits non-zero on the bad files).
-best_ms() {
-	"$@" >/dev/null 2>&1 || true
-	local best=
-	for _ in $(seq "$RUNS"); do
-		local t0 t1
-		t0=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		t1=$(date +%s%N)
-		local ms=$(((t1 - t0) / 1000000))
-		if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-	done
-	echo "$best"
+npm_peer() { # npm_peer PACKAGE: its folder under the cache, installed once
+	local dir="$CACHE/$1"
+	if [ ! -d "$dir/node_modules/$1" ]; then
+		echo "installing $1 from npm into $dir ..." >&2
+		mkdir -p "$dir"
+		npm install --silent --no-audit --no-fund --prefix "$dir" "$1" >&2
+	fi
+	echo "$dir"
 }
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / (b > 0 ? b : 1) }'; }
-
-echo "corpus: $FILES files, $((BYTES / 1024)) KB (go run ./bench/cmd/gencorpus -n $N -seed 1); best of $RUNS runs; $(nproc) CPUs"
-BATON_MS=$(best_ms "$WORK/baton" check --state-dir "$WORK/corpus/clio-state" "$WORK/corpus")
-printf '%-28s %8s ms\n' "baton check" "$BATON_MS"
-# markdownlint-cli2 reads globs; a .markdownlint-cli2.jsonc would change its rules, and there is none.
-MDL_MS=$(best_ms "$MDL" "$WORK/corpus/**/*.md")
-printf '%-28s %8s ms   baton is %sx faster (goal: at least 20x)\n' "markdownlint-cli2 $MDL_VERSION" "$MDL_MS" "$(ratio "$MDL_MS" "$BATON_MS")"
+MDL_DIR=$(npm_peer markdownlint-cli2)
+MDL="$MDL_DIR/node_modules/.bin/markdownlint-cli2"
+MDL_VERSION=$(node -p "require('$MDL_DIR/node_modules/markdownlint-cli2/package.json').version")
+RUMDL_DIR=$(npm_peer rumdl)
+# The npm package's command is a Node launcher of a native binary: time the
+# binary itself, as a user of its other installers (cargo, pip) runs it.
+RUMDL=$(find "$RUMDL_DIR/node_modules/@rumdl" -type f -name rumdl -perm -u+x 2>/dev/null | head -1)
+RUMDL=${RUMDL:-$RUMDL_DIR/node_modules/.bin/rumdl}
+RUMDL_VERSION=$("$RUMDL" --version | awk '{print $2}')
 
 MDSMITH=$(command -v mdsmith || true)
-if [ -z "$MDSMITH" ]; then
-	for mod in github.com/jeduden/mdsmith/cmd/mdsmith github.com/jeduden/mdsmith; do
-		if GOBIN="$CACHE/bin" go install "$mod@latest" >"$WORK/mdsmith.log" 2>&1; then
-			MDSMITH="$CACHE/bin/mdsmith"
-			break
-		fi
-	done
+if [ -z "$MDSMITH" ] && [ ! -x "$CACHE/bin/mdsmith" ]; then
+	GOBIN="$CACHE/bin" go install github.com/jeduden/mdsmith/cmd/mdsmith@latest >"$WORK/mdsmith.log" 2>&1 || true
 fi
-if [ -n "$MDSMITH" ] && [ -x "$MDSMITH" ]; then
-	MDS_MS=$(best_ms "$MDSMITH" check "$WORK/corpus")
-	printf '%-28s %8s ms   baton is %sx faster\n' "mdsmith" "$MDS_MS" "$(ratio "$MDS_MS" "$BATON_MS")"
-else
+[ -z "$MDSMITH" ] && [ -x "$CACHE/bin/mdsmith" ] && MDSMITH="$CACHE/bin/mdsmith"
+
+echo "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $("$WORK/baton" version); markdownlint-cli2 $MDL_VERSION; rumdl $RUMDL_VERSION"
+if [ -z "$MDSMITH" ]; then
 	echo "mdsmith: skipped, not installable from the Go module proxy ($(grep -m1 -o '[0-9]\{3\} [A-Za-z ]*' "$WORK/mdsmith.log" 2>/dev/null || echo 'go install failed'))"
 fi
+
+compare() { # compare LABEL DIR [baton flags…]
+	local label=$1 dir=$2
+	shift 2
+	local files
+	files=$(find "$dir" -name '*.md' -type f | wc -l)
+	local args=(-runs "$RUNS" -dir "$dir" -label "$label: $files files, $(du -sh --apparent-size "$dir" | cut -f1)"
+		-tool "baton=$WORK/baton check $* DIR"
+		-tool "goldmark parse (floor)=$WORK/floor DIR"
+		-tool "rumdl $RUMDL_VERSION (cold)=$RUMDL check --no-cache DIR"
+		-tool "rumdl $RUMDL_VERSION*=$RUMDL check --cache-dir $WORK/rumdl-cache DIR")
+	if [ -n "$MDSMITH" ]; then
+		args+=(-tool "mdsmith=$MDSMITH check DIR")
+	fi
+	if [ "$files" -le "$MDL_MAX" ]; then
+		args+=(-tool "markdownlint-cli2 $MDL_VERSION=$MDL DIR/**/*.md")
+	else
+		echo "markdownlint-cli2: skipped on $label ($files files > MDL_MAX=$MDL_MAX)"
+	fi
+	rm -rf "$WORK/rumdl-cache"
+	"$WORK/compare" "${args[@]}"
+	echo
+}
+
+compare "generated corpus (gencorpus -n $N -seed 1)" "$WORK/corpus" --state-dir "$WORK/corpus/clio-state"
+for tree in "$@"; do
+	compare "$tree" "$(cd "$tree" && pwd)"
+done
