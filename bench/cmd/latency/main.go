@@ -17,6 +17,14 @@
 // With -cpuprofile FILE it runs the server in-process instead (server.Run
 // over pipes: the same code without the process boundary) and writes a CPU
 // profile of the edits to the largest document.
+//
+// With -open N it first opens N other documents of -open-size bytes, so the
+// edits are timed beside the memory an editor holds (and the server's RSS
+// is reported after them). With -load it also makes its own background load
+// while it measures: one of those other documents is edited every
+// -load-every (the server analyses it beside the measured one, allocates,
+// and collects), and a goroutine of this process keeps one CPU busy half the
+// time (5 ms on, 5 ms off: another process on the machine).
 package main
 
 import (
@@ -44,7 +52,14 @@ func main() {
 	bin := flag.String("baton", "bin/baton", "the baton binary")
 	edits := flag.Int("edits", 1000, "edits per document")
 	cpu := flag.String("cpuprofile", "", "run the server in-process and write a CPU profile of the 1 MB edits here")
+	flag.IntVar(&bg.open, "open", 0, "other documents to open first")
+	flag.IntVar(&bg.size, "open-size", 16<<10, "bytes per other document")
+	flag.BoolVar(&bg.load, "load", false, "make a background load while measuring (needs -open)")
+	flag.DurationVar(&bg.every, "load-every", 20*time.Millisecond, "with -load, how often an other document is edited")
 	flag.Parse()
+	if bg.load && bg.open == 0 {
+		bg.open = 1000
+	}
 	for _, size := range []int{5 << 10, 1 << 20} {
 		start := func() (*lspclient.Client, error) { return lspclient.Start(*bin, "serve") }
 		profile := ""
@@ -59,6 +74,73 @@ func main() {
 			os.Exit(1)
 		}
 	}
+}
+
+// bg is the background: other open documents, and the load made while
+// measuring.
+var bg struct {
+	open, size int
+	load       bool
+	every      time.Duration
+}
+
+// background opens the other documents and, with -load, starts the load;
+// stop ends it and returns how many background edits were made.
+func background(c *lspclient.Client) (stop func() int, err error) {
+	uris := make([]string, bg.open)
+	for i := range uris {
+		uris[i] = fmt.Sprintf("file:///bench/latency/other%04d.md", i)
+		doc := bench.PacketText(uint64(1000+i), bg.size)
+		if err := c.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uris[i], "languageId": "markdown", "version": 1, "text": doc}}); err != nil {
+			return nil, err
+		}
+	}
+	for _, u := range uris {
+		if _, err := c.WaitPublish(u, 1, 5*time.Minute); err != nil {
+			return nil, err
+		}
+	}
+	if !bg.load || len(uris) == 0 {
+		return func() int { return 0 }, nil
+	}
+	quit := make(chan struct{})
+	done := make(chan int)
+	go func() { // edits: insert "x" at the start of a document, then delete it
+		versions := make([]int, len(uris))
+		n := 0
+		t := time.NewTicker(bg.every)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				done <- n
+				return
+			case <-t.C:
+			}
+			k := n / 2 % len(uris)
+			versions[k]++
+			change := map[string]any{"range": rng(0, 0, 0, 0), "text": "x"}
+			if n%2 == 1 {
+				change = map[string]any{"range": rng(0, 0, 0, 1), "text": ""}
+			}
+			_ = c.Notify("textDocument/didChange", map[string]any{
+				"textDocument": map[string]any{"uri": uris[k], "version": versions[k] + 1}, "contentChanges": []any{change}})
+			n++
+		}
+	}()
+	go func() { // another process: one CPU busy half the time
+		for {
+			select {
+			case <-quit:
+				return
+			default:
+			}
+			for t0 := time.Now(); time.Since(t0) < 5*time.Millisecond; {
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	return func() int { close(quit); return <-done }, nil
 }
 
 // startInProcess runs the server in this process, over pipes.
@@ -86,6 +168,10 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 		return err
 	}
 	if _, err := c.WaitPublish(uri, 1, time.Minute); err != nil {
+		return err
+	}
+	stopLoad, err := background(c)
+	if err != nil {
 		return err
 	}
 	// Prose lines (starting with a letter) to edit: insert "x" at the start
@@ -135,6 +221,7 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 		}
 		srv = append(srv, st)
 	}
+	loadEdits := stopLoad()
 	if profile != "" {
 		pprof.StopCPUProfile()
 		fmt.Printf("CPU profile of the %s edits (in-process server) in %s\n", human(size), profile)
@@ -145,6 +232,18 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 	goal := 2*parse + time.Millisecond
 	fmt.Printf("%7s document (%d bytes), %d edits; goldmark parse %v, in-process lint %v; goal p99 <= 2 x parse + 1 ms = %v\n",
 		human(size), len(doc), len(lat), rnd(parse), rnd(lint), rnd(goal))
+	if bg.open > 0 {
+		fmt.Printf("          beside %d other open documents of %s", bg.open, human(bg.size))
+		if bg.load {
+			fmt.Printf("; background load: %d edits to them (one every %v) and one CPU busy half the time", loadEdits, bg.every)
+		}
+		if c.Cmd != nil {
+			if rss, hwm, err := lspclient.VmRSS(c.Cmd.Process.Pid); err == nil {
+				fmt.Printf("; server VmRSS %.1f MB, VmHWM %.1f MB", float64(rss)/(1<<20), float64(hwm)/(1<<20))
+			}
+		}
+		fmt.Println()
+	}
 	for _, m := range []struct {
 		name string
 		lat  []time.Duration
