@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"path/filepath"
 	"strconv"
 
 	"github.com/baton-md/baton/analysis"
@@ -65,6 +66,9 @@ type gitlabFormatter struct {
 }
 
 func (g *gitlabFormatter) file(r *fileResult) error {
+	// GitLab reads the path as relative to the repository's root, with
+	// forward slashes; baton check runs there in a CI job.
+	path := filepath.ToSlash(belowWD(r.name))
 	seen := map[[2]string]int{}
 	var out []byte
 	for _, f := range r.findings {
@@ -80,8 +84,8 @@ func (g *gitlabFormatter) file(r *fileResult) error {
 			CheckName:   f.Rule,
 			Description: f.Rule + ": " + oneLine(f.Message),
 			Severity:    gitlabSeverity(f.Severity),
-			Fingerprint: gitlabFingerprint(r.name, f.Rule, f.Message, seen[key]),
-			Location:    gitlabLocation{Path: r.name, Lines: gitlabLines{Begin: start.Line + 1, End: end.Line + 1}},
+			Fingerprint: gitlabFingerprint(path, f.Rule, f.Message, seen[key]),
+			Location:    gitlabLocation{Path: path, Lines: gitlabLines{Begin: start.Line + 1, End: end.Line + 1}},
 		}
 		b, err := encodeIndented(issue, "  ")
 		if err != nil {

@@ -92,7 +92,7 @@ func (j *junitFormatter) file(r *fileResult) error {
 		open = junitOpening
 		j.started = true
 	}
-	_, err = io.WriteString(j.w, open+"\n  "+string(b))
+	_, err = io.WriteString(j.w, open+"\n"+string(b)) // MarshalIndent prefixes the first line too
 	return err
 }
 

@@ -121,17 +121,24 @@ func sarifLevel(s analysis.Severity) string {
 	return "note"
 }
 
+// belowWD is an absolute path relative to the working directory when it
+// lies below it; any other path as it is.
+func belowWD(path string) string {
+	if filepath.IsAbs(path) {
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, path); err == nil && filepath.IsLocal(rel) {
+				return rel
+			}
+		}
+	}
+	return path
+}
+
 // artifactURI is a file's SARIF artifact URI: its path relative to the
 // working directory when it lies below it (percent-encoded as a URI
 // reference), else an absolute file: URI.
 func artifactURI(path string) string {
-	if filepath.IsAbs(path) {
-		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(wd, path); err == nil && filepath.IsLocal(rel) {
-				path = rel
-			}
-		}
-	}
+	path = belowWD(path)
 	if filepath.IsAbs(path) {
 		p := filepath.ToSlash(path)
 		if !strings.HasPrefix(p, "/") {
