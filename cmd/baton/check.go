@@ -122,6 +122,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	code, ok := c.report(results, out, stdout, stderr)
+	out.summarize(stderr)
 	if failed || !ok {
 		return exitUsage
 	}

@@ -132,3 +132,21 @@ func TestJSONStreamIsOneDocument(t *testing.T) {
 		}
 	}
 }
+
+func TestSummaryLine(t *testing.T) {
+	for _, tc := range []struct {
+		t    tally
+		want string
+	}{
+		{tally{}, "no files checked"},
+		{tally{Files: 1}, "1 file, no problems"},
+		{tally{Files: 14}, "14 files, no problems"},
+		{tally{Files: 14, flagged: 2, Errors: 3, Warnings: 1}, "3 errors, 1 warning in 2 of 14 files"},
+		{tally{Files: 2, flagged: 2, Infos: 2, Hints: 1}, "2 infos, 1 hint in 2 files"},
+		{tally{Files: 1, flagged: 1, Warnings: 2}, "2 warnings in 1 file"},
+	} {
+		if got := tc.t.line(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}
