@@ -284,7 +284,7 @@ func TestSARIFSchema(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out, _ := checkIn(t, everyShape, tc.stdin, append([]string{"--format", "sarif"}, tc.args...)...)
 			checkSchema(t, readSARIF(t, out))
-			if strings.Contains(out, "-1") {
+			if strings.Contains(out, ": -1") {
 				t.Errorf("the log holds a -1 (SARIF's unset placeholder):\n%s", out)
 			}
 		})
@@ -502,5 +502,24 @@ func TestSARIFMultitool(t *testing.T) {
 		if strings.Contains(line, ": error ") || strings.Contains(line, ": warning ") {
 			t.Errorf("Multitool: %s", strings.TrimSpace(line))
 		}
+	}
+}
+
+// TestSARIFRuleWithoutDocs checks that a finding of a rule the registry
+// does not know still names a rule of the driver, by ID alone.
+func TestSARIFRuleWithoutDocs(t *testing.T) {
+	doc := analysis.Parse("x.md", "text\n")
+	r := &fileResult{name: "x.md", doc: doc, findings: []analysis.Finding{
+		{Rule: "other/unknown", Severity: analysis.Warning, Span: analysis.Span{Start: 0, End: 4}, Message: "m"},
+	}}
+	var b bytes.Buffer
+	if err := writeAll(newSARIFFormatter(&b, engine.Registry()), []*fileResult{r}); err != nil {
+		t.Fatal(err)
+	}
+	log := readSARIF(t, b.String())
+	checkSchema(t, log)
+	rules := log.Runs[0].Tool.Driver.Rules
+	if len(rules) != 1 || *rules[0].ID != "other/unknown" || rules[0].HelpURI != nil || *log.Runs[0].Results[0].RuleIndex != 0 {
+		t.Errorf("rules %s", mustJSON(t, rules))
 	}
 }
