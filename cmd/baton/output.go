@@ -188,16 +188,22 @@ type textFormatter struct {
 func (t *textFormatter) file(r *fileResult) error {
 	var b strings.Builder
 	for _, f := range r.findings {
-		p := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
-		sev, rule := f.Severity.String(), f.Rule
-		if t.color {
-			sev = severityColors[f.Severity] + sev + ansiReset
-			rule = ansiRule + rule + ansiReset
-		}
-		fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", oneLineName(r.name), p.Line+1, p.Character+1, sev, rule, oneLine(f.Message))
+		b.WriteString(textLine(r, f, t.color) + "\n")
 	}
 	_, err := io.WriteString(t.w, b.String())
 	return err
+}
+
+// textLine is a finding as the text format prints it, without its line
+// break.
+func textLine(r *fileResult, f analysis.Finding, color bool) string {
+	p := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
+	sev, rule := f.Severity.String(), f.Rule
+	if color {
+		sev = severityColors[f.Severity] + sev + ansiReset
+		rule = ansiRule + rule + ansiReset
+	}
+	return fmt.Sprintf("%s:%d:%d: %s %s: %s", oneLineName(r.name), p.Line+1, p.Character+1, sev, rule, oneLine(f.Message))
 }
 
 func (t *textFormatter) end() error { return nil }

@@ -50,19 +50,13 @@ type junitFormatter struct {
 
 const junitOpening = xml.Header + `<testsuites name="baton">`
 
-// textLine is a finding as the text format prints it.
-func textLine(r *fileResult, f analysis.Finding) string {
-	p := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
-	return fmt.Sprintf("%s:%d:%d: %s %s: %s", oneLineName(r.name), p.Line+1, p.Character+1, f.Severity, f.Rule, oneLine(f.Message))
-}
-
 func (j *junitFormatter) file(r *fileResult) error {
 	s := junitSuite{Name: r.name, Time: "0"}
 	var others []string
 	names := map[string]int{}
 	for _, f := range r.findings {
 		if f.Severity != analysis.Error {
-			others = append(others, textLine(r, f))
+			others = append(others, textLine(r, f, false))
 			continue
 		}
 		p := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
@@ -72,7 +66,7 @@ func (j *junitFormatter) file(r *fileResult) error {
 		}
 		s.Cases = append(s.Cases, junitCase{
 			Name: name, Classname: r.name, Time: "0",
-			Failure: &junitFailure{Message: oneLine(f.Message), Type: f.Rule, Text: textLine(r, f) + "\n" + helpURL(f.Rule)},
+			Failure: &junitFailure{Message: oneLine(f.Message), Type: f.Rule, Text: textLine(r, f, false) + "\n" + helpURL(f.Rule)},
 		})
 		s.Failures++
 	}
