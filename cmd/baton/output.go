@@ -110,6 +110,12 @@ type formatter interface {
 
 // newFormatter returns the formatter of o.format, writing to w.
 func newFormatter(w io.Writer, reg *analysis.Registry, o outputOptions) formatter {
+	return newFormatterTo(w, w, reg, o)
+}
+
+// newFormatterTo is newFormatter for a w that buffers term: term, the
+// stream the bytes end up on, decides whether the text is coloured.
+func newFormatterTo(w, term io.Writer, reg *analysis.Registry, o outputOptions) formatter {
 	var f formatter
 	switch o.format {
 	case formatJSON:
@@ -123,7 +129,7 @@ func newFormatter(w io.Writer, reg *analysis.Registry, o outputOptions) formatte
 	case formatGitLab:
 		f = &gitlabFormatter{w: w}
 	default:
-		f = &textFormatter{w: w, color: useColor(o.color, w, os.Getenv("NO_COLOR"))}
+		f = &textFormatter{w: w, color: useColor(o.color, term, os.Getenv("NO_COLOR"))}
 	}
 	if o.counts != nil {
 		f = counting{f, o.counts}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/baton-md/baton/engine"
 )
 
 // TestSummaryOnTerminal runs baton check with its standard error on a real
@@ -63,5 +65,29 @@ func TestSummaryOnTerminal(t *testing.T) {
 				t.Errorf("standard output changed with standard error on a terminal:\n%s\nthen\n%s", piped.String(), onTerminal.String())
 			}
 		})
+	}
+}
+
+// TestFormatterColorFollowsTerm checks that under --color auto the text
+// format's colour is decided by the stream the output ends up on (term),
+// not by the buffer it is written to first.
+func TestFormatterColorFollowsTerm(t *testing.T) {
+	t.Setenv("NO_COLOR", "") // restored after the test
+	os.Unsetenv("NO_COLOR")
+	ctrl, tty := openPTY(t)
+	defer ctrl.Close()
+	defer tty.Close()
+	reg := engine.Registry()
+	r := analyzed(t, reg, "bad.md", docMissingSection)
+	o := outputOptions{format: formatText, color: colorAuto}
+	var toTerminal, toBuffer bytes.Buffer
+	if err := writeAll(newFormatterTo(&toTerminal, tty, reg, o), []*fileResult{r}); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeAll(newFormatter(&toBuffer, reg, o), []*fileResult{r}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(toTerminal.String(), "\x1b[") || strings.Contains(toBuffer.String(), "\x1b[") {
+		t.Errorf("bound for a terminal: %q; for a buffer: %q", toTerminal.String(), toBuffer.String())
 	}
 }
