@@ -125,6 +125,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	code, ok := rep.end()
+	out.summarize(stderr)
 	if failed || !ok {
 		return exitUsage
 	}

@@ -188,7 +188,7 @@ func (c *checker) check(name, path, text string) *fileResult {
 type reporter struct {
 	stdout, stderr io.Writer
 	findings       *bufio.Writer // where the findings go
-	format         findingsStream
+	format         formatter
 	code           int
 	err            error
 }
@@ -202,7 +202,7 @@ func (c *checker) newReporter(out outputOptions, stdinFixed bool, stdout, stderr
 		to = stderr
 	}
 	w := bufio.NewWriterSize(to, 64<<10)
-	return &reporter{stdout: stdout, stderr: stderr, findings: w, format: newFindingsStream(w, to, c.reg, out), code: exitOK}
+	return &reporter{stdout: stdout, stderr: stderr, findings: w, format: newFormatterTo(w, to, c.reg, out), code: exitOK}
 }
 
 // file reports one file's result.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -74,31 +73,7 @@ func runLedger(args []string, stdout, stderr io.Writer) int {
 	}
 	sort.Strings(paths)
 	if *asJSON {
-		type pathJSON struct {
-			Path     string             `json:"path"`
-			Evidence []session.Evidence `json:"evidence"`
-		}
-		out := struct {
-			Session      string             `json:"session"`
-			Dir          string             `json:"dir"`
-			Cwd          string             `json:"cwd"`
-			Paths        []pathJSON         `json:"paths"`
-			Board        []session.Decision `json:"board"`
-			InvalidLines []int              `json:"invalid_lines"`
-			TornLastLine bool               `json:"torn_last_line"`
-		}{Session: l.SessionID, Dir: l.Dir, Cwd: l.Cwd, Board: l.Board, InvalidLines: l.InvalidLines, TornLastLine: l.TornLastLine}
-		for _, p := range paths {
-			out.Paths = append(out.Paths, pathJSON{p, l.Paths[p]})
-		}
-		if out.Board == nil {
-			out.Board = []session.Decision{}
-		}
-		if out.InvalidLines == nil {
-			out.InvalidLines = []int{}
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := encodeJSON(stdout, ledgerJSONOf(l, paths)); err != nil {
 			printErr(stderr, err)
 			return exitUsage
 		}
@@ -123,6 +98,74 @@ func runLedger(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\nskipped: %d invalid lines %v, torn last line: %v\n", len(l.InvalidLines), l.InvalidLines, l.TornLastLine)
 	}
 	return exitOK
+}
+
+// ledgerJSONVersion is the "version" of `baton ledger --json`: it changes
+// only when a field changes meaning or goes away (docs/ledger-json.md).
+const ledgerJSONVersion = 1
+
+// The JSON of `baton ledger --json`, documented in docs/ledger-json.md:
+// snake_case names throughout, as in the check JSON; arrays never null.
+type (
+	ledgerJSON struct {
+		Version      int                  `json:"version"`
+		Session      string               `json:"session"`
+		Dir          string               `json:"dir"`
+		Cwd          string               `json:"cwd"`
+		Paths        []ledgerPathJSON     `json:"paths"`
+		Board        []ledgerDecisionJSON `json:"board"`
+		InvalidLines []int                `json:"invalid_lines"`
+		TornLastLine bool                 `json:"torn_last_line"`
+		Warnings     []string             `json:"warnings"`
+	}
+	ledgerPathJSON struct {
+		Path     string               `json:"path"`
+		Evidence []ledgerEvidenceJSON `json:"evidence"`
+	}
+	ledgerEvidenceJSON struct {
+		Tool      string `json:"tool"`
+		Operation string `json:"operation"`
+		TurnID    string `json:"turn_id"`
+		Timestamp string `json:"timestamp"`
+		Line      int    `json:"line"`
+		Raw       string `json:"raw"`
+	}
+	ledgerDecisionJSON struct {
+		Key            string `json:"key"`
+		Value          string `json:"value"`
+		Label          string `json:"label"`
+		InterviewID    string `json:"interview_id"`
+		DecidedAt      string `json:"decided_at"`
+		Line           int    `json:"line"`
+		SourceQuestion string `json:"source_question"`
+		Correction     string `json:"correction"`
+		Rationale      string `json:"rationale"`
+	}
+)
+
+// ledgerJSONOf is a ledger as `baton ledger --json` prints it, its paths
+// in the order given (sorted).
+func ledgerJSONOf(l *session.Ledger, paths []string) ledgerJSON {
+	out := ledgerJSON{
+		Version: ledgerJSONVersion, Session: l.SessionID, Dir: l.Dir, Cwd: l.Cwd,
+		Paths: []ledgerPathJSON{}, Board: []ledgerDecisionJSON{},
+		InvalidLines: append([]int{}, l.InvalidLines...), TornLastLine: l.TornLastLine,
+		Warnings: append([]string{}, l.Warnings...),
+	}
+	for _, p := range paths {
+		jp := ledgerPathJSON{Path: p, Evidence: []ledgerEvidenceJSON{}}
+		for _, e := range l.Paths[p] {
+			jp.Evidence = append(jp.Evidence, ledgerEvidenceJSON{Tool: e.Tool, Operation: e.Operation, TurnID: e.TurnID, Timestamp: e.Timestamp, Line: e.Line, Raw: e.Raw})
+		}
+		out.Paths = append(out.Paths, jp)
+	}
+	for _, d := range l.Board {
+		out.Board = append(out.Board, ledgerDecisionJSON{
+			Key: d.Key, Value: d.Value, Label: d.Label, InterviewID: d.InterviewID, DecidedAt: d.DecidedAt, Line: d.Line,
+			SourceQuestion: d.SourceQuestion, Correction: d.Correction, Rationale: d.Rationale,
+		})
+	}
+	return out
 }
 
 func describeEvidence(e session.Evidence) string {

@@ -2,19 +2,15 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
-	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 	"golang.org/x/term"
 
 	"github.com/baton-md/baton/analysis"
@@ -27,9 +23,11 @@ const (
 	formatJSON   = "json"
 	formatSARIF  = "sarif"
 	formatGitHub = "github"
+	formatJUnit  = "junit"
+	formatGitLab = "gitlab"
 )
 
-var formats = []string{formatText, formatJSON, formatSARIF, formatGitHub}
+var formats = []string{formatText, formatJSON, formatSARIF, formatGitHub, formatJUnit, formatGitLab}
 
 // The values of `baton check --color`.
 const (
@@ -38,22 +36,22 @@ const (
 	colorNever  = "never"
 )
 
-// jsonFormatVersion is the "version" of the JSON output: it changes only
-// when a field changes meaning or goes away (docs/json-format.md).
-const jsonFormatVersion = 1
-
-// informationURI is baton's home, named in SARIF output.
-const informationURI = "https://github.com/baton-md/baton"
-
 // outputOptions are the flags that choose how findings are printed.
 type outputOptions struct {
 	format string
 	color  string
+	quiet  bool
+
+	// counts is what the formatters of the run saw, for the summary line;
+	// shared by the copies of the options (register makes it).
+	counts *tally
 }
 
 func (o *outputOptions) register(fl *flag.FlagSet) {
-	fl.StringVar(&o.format, "format", formatText, "output format: text, json, sarif or github (GitHub Actions workflow commands)")
+	fl.StringVar(&o.format, "format", formatText, "output format: text, json, sarif, github (GitHub Actions workflow commands), junit (JUnit XML) or gitlab (GitLab Code Quality)")
 	fl.StringVar(&o.color, "color", colorAuto, "colour the text format: auto (when standard output is a terminal and NO_COLOR is unset), always or never")
+	fl.BoolVar(&o.quiet, "quiet", false, "print the findings and errors only: no summary line")
+	o.counts = &tally{}
 }
 
 func (o *outputOptions) validate() error {
@@ -101,17 +99,56 @@ func sortForOutput(doc *analysis.Document, fs []analysis.Finding) {
 	})
 }
 
-// writeFindings prints results in the chosen format.
-func writeFindings(w io.Writer, results []*fileResult, reg *analysis.Registry, o outputOptions) error {
+// A formatter prints the findings of a run in one format, as the files
+// come: file is called once a file, in order, and keeps neither the result
+// nor its document after it returns (only counts, names and indexes); end
+// closes what the format opened (a JSON array or object, the SARIF log).
+type formatter interface {
+	file(r *fileResult) error
+	end() error
+}
+
+// newFormatter returns the formatter of o.format, writing to w.
+func newFormatter(w io.Writer, reg *analysis.Registry, o outputOptions) formatter {
+	return newFormatterTo(w, w, reg, o)
+}
+
+// newFormatterTo is newFormatter for a w that buffers term: term, the
+// stream the bytes end up on, decides whether the text is coloured.
+func newFormatterTo(w, term io.Writer, reg *analysis.Registry, o outputOptions) formatter {
+	var f formatter
 	switch o.format {
 	case formatJSON:
-		return writeJSON(w, results)
+		f = &jsonFormatter{w: w}
 	case formatSARIF:
-		return writeSARIF(w, results, reg)
+		f = newSARIFFormatter(w, reg)
 	case formatGitHub:
-		return writeGitHub(w, results)
+		f = &githubFormatter{w: w}
+	case formatJUnit:
+		f = &junitFormatter{w: w}
+	case formatGitLab:
+		f = &gitlabFormatter{w: w}
+	default:
+		f = &textFormatter{w: w, color: useColor(o.color, term, os.Getenv("NO_COLOR"))}
 	}
-	return writeText(w, results, useColor(o.color, w, os.Getenv("NO_COLOR")))
+	if o.counts != nil {
+		f = counting{f, o.counts}
+	}
+	return f
+}
+
+// writeFindings prints results in the chosen format.
+func writeFindings(w io.Writer, results []*fileResult, reg *analysis.Registry, o outputOptions) error {
+	return writeAll(newFormatter(w, reg, o), results)
+}
+
+func writeAll(f formatter, results []*fileResult) error {
+	for _, r := range results {
+		if err := f.file(r); err != nil {
+			return err
+		}
+	}
+	return f.end()
 }
 
 // useColor decides whether the text format is coloured: always, never, or
@@ -147,24 +184,35 @@ var severityColors = map[analysis.Severity]string{
 	analysis.Hint:    "\x1b[1;35m", // bold magenta
 }
 
-// writeText prints path:line:column: severity rule-id: message, one finding
-// a line (1-based; the column counts bytes).
-func writeText(w io.Writer, results []*fileResult, color bool) error {
+// textFormatter prints path:line:column: severity rule-id: message, one
+// finding a line (1-based; the column counts bytes).
+type textFormatter struct {
+	w     io.Writer
+	color bool
+}
+
+func (t *textFormatter) file(r *fileResult) error {
 	var b strings.Builder
-	for _, r := range results {
-		for _, f := range r.findings {
-			p := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
-			sev, rule := f.Severity.String(), f.Rule
-			if color {
-				sev = severityColors[f.Severity] + sev + ansiReset
-				rule = ansiRule + rule + ansiReset
-			}
-			fmt.Fprintf(&b, "%s:%d:%d: %s %s: %s\n", oneLineName(r.name), p.Line+1, p.Character+1, sev, rule, oneLine(f.Message))
-		}
+	for _, f := range r.findings {
+		b.WriteString(textLine(r, f, t.color) + "\n")
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(t.w, b.String())
 	return err
 }
+
+// textLine is a finding as the text format prints it, without its line
+// break.
+func textLine(r *fileResult, f analysis.Finding, color bool) string {
+	p := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
+	sev, rule := f.Severity.String(), f.Rule
+	if color {
+		sev = severityColors[f.Severity] + sev + ansiReset
+		rule = ansiRule + rule + ansiReset
+	}
+	return fmt.Sprintf("%s:%d:%d: %s %s: %s", oneLineName(r.name), p.Line+1, p.Character+1, sev, rule, oneLine(f.Message))
+}
+
+func (t *textFormatter) end() error { return nil }
 
 // oneLine keeps a text finding on one line: a message that quotes an
 // error of several lines (a ledger looked for in several folders) has its
@@ -189,272 +237,6 @@ func oneLineName(name string) string {
 	return strconv.Quote(name)
 }
 
-// The JSON format, documented in docs/json-format.md.
-type (
-	jsonReport struct {
-		Version int         `json:"version"`
-		Files   []jsonFile  `json:"files"`
-		Summary jsonSummary `json:"summary"`
-	}
-	jsonFile struct {
-		Path     string        `json:"path"`
-		Kind     string        `json:"kind"`
-		Findings []jsonFinding `json:"findings"`
-	}
-	jsonFinding struct {
-		Rule     string        `json:"rule"`
-		Severity string        `json:"severity"`
-		Message  string        `json:"message"`
-		Start    jsonPosition  `json:"start"`
-		End      jsonPosition  `json:"end"`
-		Related  []jsonRelated `json:"related"`
-		Fixes    []jsonFix     `json:"fixes"`
-		Help     string        `json:"help"`
-	}
-	jsonPosition struct {
-		Line   int `json:"line"`   // 1-based
-		Column int `json:"column"` // 1-based, in bytes
-		Offset int `json:"offset"` // 0-based, in bytes
-	}
-	jsonRelated struct {
-		Message string       `json:"message"`
-		Start   jsonPosition `json:"start"`
-		End     jsonPosition `json:"end"`
-	}
-	jsonFix struct {
-		Title string     `json:"title"`
-		Safe  bool       `json:"safe"`
-		Edits []jsonEdit `json:"edits"`
-	}
-	jsonEdit struct {
-		Start   jsonPosition `json:"start"`
-		End     jsonPosition `json:"end"`
-		NewText string       `json:"new_text"`
-	}
-	jsonSummary struct {
-		Files    int `json:"files"`
-		Errors   int `json:"errors"`
-		Warnings int `json:"warnings"`
-		Infos    int `json:"infos"`
-		Hints    int `json:"hints"`
-	}
-)
-
-// kindID names a document kind in the JSON format.
-func kindID(k analysis.Kind) string {
-	switch k {
-	case analysis.KindPacket:
-		return "packet"
-	case analysis.KindHandoff:
-		return "handoff"
-	case analysis.KindWorkflow:
-		return "workflow"
-	}
-	return "other"
-}
-
-func jsonPos(doc *analysis.Document, offset int) jsonPosition {
-	p := doc.Lines.Position(offset, analysis.UTF8)
-	return jsonPosition{Line: p.Line + 1, Column: p.Character + 1, Offset: offset}
-}
-
-func buildJSON(results []*fileResult) jsonReport {
-	rep := jsonReport{Version: jsonFormatVersion, Files: []jsonFile{}}
-	for _, r := range results {
-		jf := jsonFile{Path: r.name, Kind: kindID(r.doc.Kind), Findings: []jsonFinding{}}
-		for _, f := range r.findings {
-			jf.Findings = append(jf.Findings, jsonFindingOf(r.doc, f))
-			switch f.Severity {
-			case analysis.Error:
-				rep.Summary.Errors++
-			case analysis.Warning:
-				rep.Summary.Warnings++
-			case analysis.Info:
-				rep.Summary.Infos++
-			case analysis.Hint:
-				rep.Summary.Hints++
-			}
-		}
-		rep.Files = append(rep.Files, jf)
-	}
-	rep.Summary.Files = len(rep.Files)
-	return rep
-}
-
-func jsonFindingOf(doc *analysis.Document, f analysis.Finding) jsonFinding {
-	jf := jsonFinding{
-		Rule:     f.Rule,
-		Severity: f.Severity.String(),
-		Message:  f.Message,
-		Start:    jsonPos(doc, f.Span.Start),
-		End:      jsonPos(doc, f.Span.End),
-		Related:  []jsonRelated{},
-		Fixes:    []jsonFix{},
-		Help:     helpURL(f.Rule),
-	}
-	for _, rel := range f.Related {
-		jf.Related = append(jf.Related, jsonRelated{Message: rel.Message, Start: jsonPos(doc, rel.Span.Start), End: jsonPos(doc, rel.Span.End)})
-	}
-	for _, fix := range f.Fixes {
-		jx := jsonFix{Title: fix.Title, Safe: fix.Safe, Edits: []jsonEdit{}}
-		for _, e := range fix.Edits {
-			jx.Edits = append(jx.Edits, jsonEdit{Start: jsonPos(doc, e.Span.Start), End: jsonPos(doc, e.Span.End), NewText: e.NewText})
-		}
-		jf.Fixes = append(jf.Fixes, jx)
-	}
-	return jf
-}
-
-// encodeJSON writes v indented, without HTML escaping (messages quote
-// "<!-- … -->" markers), and a final newline.
-func encodeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-func writeJSON(w io.Writer, results []*fileResult) error {
-	return encodeJSON(w, buildJSON(results))
-}
-
-// sarifLevel is the SARIF level of a severity.
-func sarifLevel(s analysis.Severity) string {
-	switch s {
-	case analysis.Error:
-		return sarif.LevelError
-	case analysis.Warning:
-		return sarif.LevelWarning
-	}
-	return sarif.LevelNote
-}
-
-// artifactURI is a file's SARIF artifact URI: its path relative to the
-// working directory when it lies below it (percent-encoded as a URI
-// reference), else an absolute file: URI.
-func artifactURI(path string) string {
-	if filepath.IsAbs(path) {
-		if wd, err := os.Getwd(); err == nil {
-			if rel, err := filepath.Rel(wd, path); err == nil && filepath.IsLocal(rel) {
-				path = rel
-			}
-		}
-	}
-	if filepath.IsAbs(path) {
-		p := filepath.ToSlash(path)
-		if !strings.HasPrefix(p, "/") {
-			p = "/" + p // a Windows drive letter
-		}
-		return (&url.URL{Scheme: "file", Path: p}).String()
-	}
-	// url.URL adds "./" before a first segment holding a colon, which
-	// would otherwise read as a scheme.
-	return (&url.URL{Path: filepath.ToSlash(path)}).String()
-}
-
-// sarifRegion is a span as a SARIF region: 1-based lines and columns, the
-// columns in UTF-16 code units (the run's columnKind), and the byte offset
-// and length.
-func sarifRegion(doc *analysis.Document, span analysis.Span) *sarif.Region {
-	start := doc.Lines.Position(span.Start, analysis.UTF16)
-	end := doc.Lines.Position(span.End, analysis.UTF16)
-	r := sarif.NewRegion()
-	r.StartLine, r.StartColumn = new(start.Line+1), new(start.Character+1)
-	r.EndLine, r.EndColumn = new(end.Line+1), new(end.Character+1)
-	r.ByteOffset, r.ByteLength = span.Start, new(span.Len())
-	return r
-}
-
-func sarifArtifactLocation(uri string, index int) *sarif.ArtifactLocation {
-	l := sarif.NewArtifactLocation()
-	l.URI, l.Index = new(uri), index
-	return l
-}
-
-func sarifMessage(text string) *sarif.Message {
-	m := sarif.NewMessage()
-	m.Text = new(text)
-	return m
-}
-
-func sarifLocation(doc *analysis.Document, uri string, index int, span analysis.Span) *sarif.Location {
-	l := sarif.NewLocation()
-	l.PhysicalLocation = sarif.NewPhysicalLocation()
-	l.PhysicalLocation.ArtifactLocation = sarifArtifactLocation(uri, index)
-	l.PhysicalLocation.Region = sarifRegion(doc, span)
-	return l
-}
-
-// buildSARIF makes a SARIF 2.1.0 log of one run: baton with every rule of
-// the registry, one artifact per file checked, one result per finding.
-func buildSARIF(results []*fileResult, reg *analysis.Registry) *sarif.Report {
-	run := sarif.NewRunWithInformationURI("baton", informationURI)
-	run.Tool.Driver.Version = new(versionString())
-	run.ColumnKind = new("utf16CodeUnits")
-	ruleIndex := map[string]int{}
-	for i, r := range reg.Rules() {
-		d := sarif.NewReportingDescriptor()
-		doc := strings.TrimSpace(r.Doc)
-		d.ID = new(r.ID)
-		d.ShortDescription = &sarif.MultiformatMessageString{Text: new(r.Summary)}
-		d.FullDescription = &sarif.MultiformatMessageString{Text: new(doc), Markdown: new(doc)}
-		d.Help = &sarif.MultiformatMessageString{Text: new(doc), Markdown: new(doc)}
-		d.HelpURI = new(helpURL(r.ID))
-		d.DefaultConfiguration = sarif.NewReportingConfiguration()
-		d.DefaultConfiguration.Level = sarifLevel(r.Severity)
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, d)
-		ruleIndex[r.ID] = i
-	}
-	for i, fr := range results {
-		uri := artifactURI(fr.name)
-		a := sarif.NewArtifact()
-		a.Location = sarifArtifactLocation(uri, -1) // an artifact's own location has no index
-		a.Length = len(fr.doc.Text)
-		a.SourceLanguage = new("markdown")
-		a.Roles = []string{"analysisTarget"}
-		run.Artifacts = append(run.Artifacts, a)
-		for _, f := range fr.findings {
-			res := sarif.NewResult()
-			res.RuleID = new(f.Rule)
-			if idx, ok := ruleIndex[f.Rule]; ok {
-				res.RuleIndex = idx
-			}
-			res.Level = sarifLevel(f.Severity)
-			res.Message = sarifMessage(f.Message)
-			res.Locations = []*sarif.Location{sarifLocation(fr.doc, uri, i, f.Span)}
-			for j, rel := range f.Related {
-				l := sarifLocation(fr.doc, uri, i, rel.Span)
-				l.ID = j + 1
-				l.Message = sarifMessage(rel.Message)
-				res.RelatedLocations = append(res.RelatedLocations, l)
-			}
-			for _, fix := range f.Fixes {
-				change := sarif.NewArtifactChange()
-				change.ArtifactLocation = sarifArtifactLocation(uri, i)
-				for _, e := range fix.Edits {
-					rep := sarif.NewReplacement()
-					rep.DeletedRegion = sarifRegion(fr.doc, e.Span)
-					if e.NewText != "" {
-						rep.InsertedContent = &sarif.ArtifactContent{Text: new(e.NewText)}
-					}
-					change.Replacements = append(change.Replacements, rep)
-				}
-				sf := sarif.NewFix()
-				sf.Description = sarifMessage(fix.Title)
-				sf.ArtifactChanges = []*sarif.ArtifactChange{change}
-				sf.Properties = sarif.NewPropertyBag().Add("safe", fix.Safe)
-				res.Fixes = append(res.Fixes, sf)
-			}
-			run.AddResult(res)
-		}
-	}
-	return sarif.NewReport().AddRun(run)
-}
-
-func writeSARIF(w io.Writer, results []*fileResult, reg *analysis.Registry) error {
-	return encodeJSON(w, buildSARIF(results, reg))
-}
-
 // GitHub Actions workflow commands escape data (the message) and property
 // values as the Actions toolkit does.
 var (
@@ -473,20 +255,26 @@ func ghCommand(s analysis.Severity) string {
 	return "notice"
 }
 
-// writeGitHub prints one workflow command a finding:
+// githubFormatter prints one workflow command a finding:
 // ::error file=PATH,line=L,col=C,endLine=L2,endColumn=C2,title=RULE-ID::MESSAGE
 // (1-based; columns in bytes; the end is the position just past the span).
-func writeGitHub(w io.Writer, results []*fileResult) error {
+type githubFormatter struct{ w io.Writer }
+
+func (g *githubFormatter) file(r *fileResult) error {
 	var b strings.Builder
-	for _, r := range results {
-		for _, f := range r.findings {
-			s := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
-			e := r.doc.Lines.Position(f.Span.End, analysis.UTF8)
-			fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n",
-				ghCommand(f.Severity), ghProperty.Replace(r.name), s.Line+1, s.Character+1, e.Line+1, e.Character+1,
-				ghProperty.Replace(f.Rule), ghData.Replace(f.Message))
-		}
+	for _, f := range r.findings {
+		s := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
+		e := r.doc.Lines.Position(f.Span.End, analysis.UTF8)
+		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n",
+			ghCommand(f.Severity), ghProperty.Replace(r.name), s.Line+1, s.Character+1, e.Line+1, e.Character+1,
+			ghProperty.Replace(f.Rule), ghData.Replace(f.Message))
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(g.w, b.String())
 	return err
+}
+
+func (g *githubFormatter) end() error { return nil }
+
+func writeGitHub(w io.Writer, results []*fileResult) error {
+	return writeAll(&githubFormatter{w: w}, results)
 }

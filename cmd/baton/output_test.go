@@ -11,10 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/engine"
 )
 
 // Documents with findings of every shape: with safe and unsafe fixes,
@@ -54,158 +52,6 @@ var everyShape = map[string]string{
 	"clean.md":   docClean,
 }
 
-// TestSARIFValidates checks the SARIF output against the SARIF 2.1.0 JSON
-// schema that go-sarif embeds: the printed bytes are read into the
-// library's Report, which is validated.
-func TestSARIFValidates(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		args  []string
-		stdin string
-	}{
-		{"findings of every shape", []string{"marker.md", "missing.md", "order.md", "stop.md", "clean.md", "-"}, docMissingSection},
-		{"no findings", []string{"clean.md"}, ""},
-		{"no files", []string{"-"}, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			out, _ := checkIn(t, everyShape, tc.stdin, append([]string{"--format", "sarif"}, tc.args...)...)
-			var rep sarif.Report
-			if err := json.Unmarshal([]byte(out), &rep); err != nil {
-				t.Fatalf("the output is not a SARIF report: %v\n%s", err, out)
-			}
-			if err := rep.Validate(); err != nil {
-				t.Fatalf("the output does not validate against the SARIF 2.1.0 schema: %v\n%s", err, out)
-			}
-			// What was validated is what was printed: reading the
-			// report dropped nothing.
-			again, err := json.Marshal(&rep)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var printed, read any
-			if err := json.Unmarshal([]byte(out), &printed); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(again, &read); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(printed, read); diff != "" {
-				t.Errorf("the report read back differs from the printed one (-printed +read):\n%s", diff)
-			}
-		})
-	}
-}
-
-// TestSARIFContent checks what the SARIF log says: the driver and its rules,
-// and each result's rule, level, location, related locations and fixes.
-func TestSARIFContent(t *testing.T) {
-	out, code := checkIn(t, everyShape, "", "--format", "sarif", "marker.md", "missing.md", "order.md", "clean.md")
-	if code != exitFindings {
-		t.Errorf("exit status %d, want %d", code, exitFindings)
-	}
-	var rep sarif.Report
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
-	if rep.Version != "2.1.0" || len(rep.Runs) != 1 {
-		t.Fatalf("version %q with %d runs, want 2.1.0 with one", rep.Version, len(rep.Runs))
-	}
-	run := rep.Runs[0]
-	d := run.Tool.Driver
-	if *d.Name != "baton" || *d.Version != versionString() || *d.InformationURI != informationURI {
-		t.Errorf("driver %q %q %q", *d.Name, *d.Version, *d.InformationURI)
-	}
-	rules := engine.Registry().Rules()
-	if len(d.Rules) != len(rules) {
-		t.Fatalf("%d rules in the driver, want every rule of the registry (%d)", len(d.Rules), len(rules))
-	}
-	wantLevel := map[analysis.Severity]string{analysis.Error: "error", analysis.Warning: "warning", analysis.Info: "note", analysis.Hint: "note"}
-	for i, r := range rules {
-		got := d.Rules[i]
-		doc := strings.TrimSpace(r.Doc)
-		if *got.ID != r.ID || *got.ShortDescription.Text != r.Summary ||
-			*got.FullDescription.Text != doc || *got.FullDescription.Markdown != doc ||
-			*got.Help.Text != doc || *got.Help.Markdown != doc ||
-			*got.HelpURI != "https://github.com/baton-md/baton/blob/main/docs/rules.md#"+analysis.Anchor(r.ID) ||
-			got.DefaultConfiguration.Level != wantLevel[r.Severity] || !got.DefaultConfiguration.Enabled {
-			t.Errorf("rule %d: got %+v for %s", i, got, r.ID)
-		}
-	}
-	if run.ColumnKind == nil || *run.ColumnKind != "utf16CodeUnits" {
-		t.Errorf("columnKind %v, want utf16CodeUnits", run.ColumnKind)
-	}
-	var uris []string
-	for _, a := range run.Artifacts {
-		uris = append(uris, *a.Location.URI)
-	}
-	if want := []string{"marker.md", "missing.md", "order.md", "clean.md"}; !slices.Equal(uris, want) {
-		t.Errorf("artifacts %q, want %q", uris, want)
-	}
-
-	type region struct{ StartLine, StartColumn, EndLine, EndColumn, ByteOffset, ByteLength int }
-	regionOf := func(r *sarif.Region) region {
-		return region{*r.StartLine, *r.StartColumn, *r.EndLine, *r.EndColumn, r.ByteOffset, *r.ByteLength}
-	}
-	type result struct {
-		Rule, Level, URI string
-		Index            int
-		Region           region
-	}
-	var got []result
-	for _, r := range run.Results {
-		if *d.Rules[r.RuleIndex].ID != *r.RuleID {
-			t.Errorf("result %s: ruleIndex %d names %s", *r.RuleID, r.RuleIndex, *d.Rules[r.RuleIndex].ID)
-		}
-		if len(r.Locations) != 1 {
-			t.Fatalf("result %s: %d locations", *r.RuleID, len(r.Locations))
-		}
-		pl := r.Locations[0].PhysicalLocation
-		got = append(got, result{*r.RuleID, r.Level, *pl.ArtifactLocation.URI, pl.ArtifactLocation.Index, regionOf(pl.Region)})
-	}
-	want := []result{
-		{"packet/verdict-marker-position", "warning", "marker.md", 0, region{5, 1, 5, 49, 39, 48}},
-		{"packet/heading-level", "note", "marker.md", 0, region{7, 1, 7, 18, 89, 17}},
-		{"packet/missing-section", "error", "missing.md", 1, region{5, 1, 5, 26, 27, 25}},
-		{"packet/heading-level", "note", "missing.md", 1, region{9, 1, 9, 22, 75, 21}},
-		{"packet/section-order", "warning", "order.md", 2, region{9, 1, 9, 17, 99, 16}},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("results (-want +got):\n%s", diff)
-	}
-
-	// Related locations.
-	order := run.Results[4]
-	if len(order.RelatedLocations) != 1 || *order.RelatedLocations[0].Message.Text != "belongs before this section" ||
-		regionOf(order.RelatedLocations[0].PhysicalLocation.Region) != (region{5, 1, 5, 26, 56, 25}) {
-		t.Errorf("related locations of packet/section-order: %s", mustJSON(t, order.RelatedLocations))
-	}
-
-	// Fixes: the move is one change of two replacements, a deletion and an
-	// insertion; the safe flag is a property.
-	move := run.Results[0]
-	if len(move.Fixes) != 1 {
-		t.Fatalf("%d fixes for the marker position", len(move.Fixes))
-	}
-	fix := move.Fixes[0]
-	if *fix.Description.Text != "Move the verdict marker to the end of the packet" || fix.Properties.Properties["safe"] != true {
-		t.Errorf("fix %s", mustJSON(t, fix))
-	}
-	ch := fix.ArtifactChanges
-	if len(ch) != 1 || *ch[0].ArtifactLocation.URI != "marker.md" || len(ch[0].Replacements) != 2 {
-		t.Fatalf("artifact changes %s", mustJSON(t, ch))
-	}
-	del, ins := ch[0].Replacements[0], ch[0].Replacements[1]
-	if regionOf(del.DeletedRegion) != (region{5, 1, 7, 1, 39, 50}) || del.InsertedContent != nil {
-		t.Errorf("deletion %s", mustJSON(t, del))
-	}
-	if regionOf(ins.DeletedRegion) != (region{25, 48, 25, 48, 371, 0}) || *ins.InsertedContent.Text != "\n\n<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->" {
-		t.Errorf("insertion %s", mustJSON(t, ins))
-	}
-	if unsafe := run.Results[2].Fixes; len(unsafe) != 1 || unsafe[0].Properties.Properties["safe"] != false {
-		t.Errorf("the missing section's fix: %s", mustJSON(t, unsafe))
-	}
-}
-
 func mustJSON(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
@@ -213,18 +59,6 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// TestSARIFRegionColumnsInUTF16 checks that SARIF columns count UTF-16 code
-// units (the run's columnKind), while the byte offset counts bytes.
-func TestSARIFRegionColumnsInUTF16(t *testing.T) {
-	doc := analysis.Parse("x.md", "é🚀x\n")
-	start := len("é🚀")
-	r := sarifRegion(doc, analysis.Span{Start: start, End: start + 1})
-	// é is one UTF-16 unit, 🚀 two: x is at column 4.
-	if *r.StartLine != 1 || *r.StartColumn != 4 || *r.EndLine != 1 || *r.EndColumn != 5 || r.ByteOffset != 6 || *r.ByteLength != 1 {
-		t.Errorf("region %s, want line 1 columns 4-5, byte offset 6, length 1", mustJSON(t, r))
-	}
 }
 
 func TestArtifactURI(t *testing.T) {

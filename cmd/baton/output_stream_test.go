@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/engine"
+)
+
+// analyzed is the result baton check would report for a document.
+func analyzed(t *testing.T, reg *analysis.Registry, name, text string) *fileResult {
+	t.Helper()
+	r := newResult(name, name, text, reg.Analyze(analysis.Parse(name, text), nil))
+	r.doc.DropSyntax()
+	return r
+}
+
+var machineFormats = []string{formatText, formatJSON, formatSARIF, formatGitHub, formatJUnit, formatGitLab}
+
+// TestFormattersKeepNoDocument checks that no formatter holds on to a
+// result, or its document, once file has returned: each is collected
+// before end is called, so peak memory does not grow with the run.
+func TestFormattersKeepNoDocument(t *testing.T) {
+	reg := engine.Registry()
+	for _, format := range machineFormats {
+		t.Run(format, func(t *testing.T) {
+			var out bytes.Buffer
+			o := outputOptions{format: format, color: colorNever, counts: &tally{}}
+			f := newFormatter(&out, reg, o)
+			// Cleanups run one at a time: a send must never block them,
+			// even one that comes after the test has stopped reading.
+			collected := make(chan string, 6)
+			done := func(name string) {
+				select {
+				case collected <- name:
+				default:
+				}
+			}
+			for i, text := range []string{docMissingSection, docMarkerAndHeading, docOutOfOrder} {
+				r := analyzed(t, reg, fmt.Sprintf("f%d.md", i), text)
+				runtime.AddCleanup(r.doc, done, r.name)
+				runtime.AddCleanup(r, done, r.name+" result")
+				if err := f.file(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			seen := map[string]bool{}
+			deadline := time.Now().Add(10 * time.Second)
+			for len(seen) < 6 && time.Now().Before(deadline) {
+				runtime.GC()
+				select {
+				case name := <-collected:
+					seen[name] = true
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			if len(seen) < 6 {
+				t.Errorf("after file returned, %d of 6 results and documents were still held: collected %v", 6-len(seen), seen)
+			}
+			if err := f.end(); err != nil {
+				t.Fatal(err)
+			}
+			if o.counts.Files != 3 {
+				t.Errorf("the run's tally counted %d files, want 3", o.counts.Files)
+			}
+		})
+	}
+}
+
+// TestFormattersWriteAsTheyGo checks that each format writes a file's
+// findings when it is handed the file, not at the end.
+func TestFormattersWriteAsTheyGo(t *testing.T) {
+	reg := engine.Registry()
+	for _, format := range machineFormats {
+		t.Run(format, func(t *testing.T) {
+			var out bytes.Buffer
+			f := newFormatter(&out, reg, outputOptions{format: format, color: colorNever})
+			if err := f.file(analyzed(t, reg, "first.md", docMissingSection)); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), "packet/missing-section") {
+				t.Errorf("after the first file, the output is %q", out.String())
+			}
+			if err := f.end(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// jsonReportForTest is the whole JSON report as one value, to compare the
+// streamed bytes with what encoding it at once gives.
+type jsonReportForTest struct {
+	Version int        `json:"version"`
+	Files   []jsonFile `json:"files"`
+	Summary tally      `json:"summary"`
+}
+
+// TestJSONStreamIsOneDocument checks that the JSON written a file at a time
+// is, byte for byte, the report encoded whole.
+func TestJSONStreamIsOneDocument(t *testing.T) {
+	reg := engine.Registry()
+	for _, texts := range [][]string{nil, {docClean}, {docMissingSection, docClean, docOutOfOrder, docNearMiss}} {
+		var results []*fileResult
+		whole := jsonReportForTest{Version: jsonFormatVersion, Files: []jsonFile{}}
+		for i, text := range texts {
+			r := analyzed(t, reg, fmt.Sprintf("f%d.md", i), text)
+			results = append(results, r)
+			jf := jsonFile{Path: r.name, Kind: kindID(r.doc.Kind), Findings: []jsonFinding{}}
+			for _, f := range r.findings {
+				jf.Findings = append(jf.Findings, jsonFindingOf(r.doc, f))
+			}
+			whole.Files = append(whole.Files, jf)
+			whole.Summary.add(r)
+		}
+		var want, got bytes.Buffer
+		if err := encodeJSON(&want, whole); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeFindings(&got, results, reg, outputOptions{format: formatJSON}); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+			t.Errorf("%d files: streamed JSON differs from the whole report (-whole +streamed):\n%s", len(texts), diff)
+		}
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	for _, tc := range []struct {
+		t    tally
+		want string
+	}{
+		{tally{}, "no files checked"},
+		{tally{Files: 1}, "1 file, no problems"},
+		{tally{Files: 14}, "14 files, no problems"},
+		{tally{Files: 14, flagged: 2, Errors: 3, Warnings: 1}, "3 errors, 1 warning in 2 of 14 files"},
+		{tally{Files: 2, flagged: 2, Infos: 2, Hints: 1}, "2 infos, 1 hint in 2 files"},
+		{tally{Files: 1, flagged: 1, Warnings: 2}, "2 warnings in 1 file"},
+	} {
+		if got := tc.t.line(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}
