@@ -415,7 +415,14 @@ func checkPattern(pat string) (string, error) {
 		pat += "**"
 	}
 	if _, err := Match(pat, ""); err != nil {
-		return "", errors.New("malformed: check its [ ] classes and \\ escapes")
+		return "", errors.New("malformed, so it can never match: check its [ ] classes, { } braces and \\ escapes")
+	}
+	// A document's path relative to the folder has no empty and no "."
+	// segment: a pattern with one matches nothing.
+	for _, seg := range strings.Split(pat, "/") {
+		if seg == "" || seg == "." {
+			return "", fmt.Errorf("can never match: a document's path has no %q between two slashes", seg)
+		}
 	}
 	return pat, nil
 }
