@@ -151,19 +151,60 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
+// LoadWith reads and parses the configuration file at path and validates
+// it against reg (see ParseWith): every problem at once.
+func LoadWith(path string, reg *analysis.Registry) (*File, error) {
+	data, err := safefile.ReadFile(path, maxFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("read configuration: %w", err)
+	}
+	return ParseWith(path, data, reg)
+}
+
+// ParseWith is Parse then Validate, with the problems of both in one
+// *Error, in file order: a file with a malformed severity and an unknown
+// rule reports both, not the second only once the first is fixed.
+func ParseWith(path string, data []byte, reg *analysis.Registry) (*File, error) {
+	f, problems, err := parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, f.validate(reg)...)
+	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
+		return nil, &Error{Path: path, Problems: problems}
+	}
+	return f, nil
+}
+
 // Parse parses data as the configuration file at path (which need not
-// exist: an editor's unsaved buffer parses too).
+// exist: an editor's unsaved buffer parses too). Validate checks the names
+// it holds; ParseWith does both.
 func Parse(path string, data []byte) (*File, error) {
+	f, problems, err := parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
+		return nil, &Error{Path: path, Problems: problems}
+	}
+	return f, nil
+}
+
+// parse reads data, returning the file and its problems (the file is
+// whatever could be read despite them); the error is not the file's.
+func parse(path string, data []byte) (*File, []Problem, error) {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
-		return nil, fmt.Errorf("configuration %s: %w", path, err)
+		return nil, nil, fmt.Errorf("configuration %s: %w", path, err)
 	}
 	p := &parser{f: &File{Path: path, Dir: dir}}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	switch err := dec.Decode(&doc); {
 	case errors.Is(err, io.EOF):
-		return p.f, nil
+		return p.f, nil, nil
 	case err != nil:
 		p.problems = append(p.problems, yamlProblem(err))
 	default:
@@ -181,11 +222,7 @@ func Parse(path string, data []byte) (*File, error) {
 		p.f.ignored = &ignore.Matcher{}
 		p.f.ignored.Add(p.f.Ignore...)
 	}
-	if len(p.problems) > 0 {
-		slices.SortStableFunc(p.problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
-		return nil, &Error{Path: path, Problems: p.problems}
-	}
-	return p.f, nil
+	return p.f, p.problems, nil
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -475,6 +512,14 @@ func (f *File) Validate(reg *analysis.Registry) error {
 	if f == nil {
 		return nil
 	}
+	if problems := f.validate(reg); len(problems) > 0 {
+		return &Error{Path: f.Path, Problems: problems}
+	}
+	return nil
+}
+
+// validate returns the problems Validate reports.
+func (f *File) validate(reg *analysis.Registry) []Problem {
 	var ids []string
 	for _, r := range reg.Rules() {
 		ids = append(ids, r.ID)
@@ -504,10 +549,7 @@ func (f *File) Validate(reg *analysis.Registry) error {
 		}
 		problems = append(problems, Problem{Line: n.line, Column: n.column, Message: msg})
 	}
-	if len(problems) > 0 {
-		return &Error{Path: f.Path, Problems: problems}
-	}
-	return nil
+	return problems
 }
 
 // For returns the configuration for the document at path (relative paths
