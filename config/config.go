@@ -331,7 +331,7 @@ func describe(n *yaml.Node) string {
 }
 
 func (p *parser) file(n *yaml.Node) {
-	p.mapping(n, "the configuration", []string{"rules", "overrides", "handoff", "phrases", "ignore", "workflow"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, "the configuration", keysOf(topKeys), func(key string, k, v *yaml.Node) {
 		switch key {
 		case "rules":
 			p.f.Rules, p.f.RulePatterns = p.rules(v, "rules")
@@ -340,7 +340,7 @@ func (p *parser) file(n *yaml.Node) {
 		case "overrides":
 			p.overrides(v)
 		case "handoff":
-			p.mapping(v, "handoff", []string{"state-dir"}, func(_ string, k, v *yaml.Node) { p.stateDir(v) })
+			p.mapping(v, "handoff", keysOf(handoffKeys), func(_ string, k, v *yaml.Node) { p.stateDir(v) })
 		case "phrases":
 			p.phrases(v)
 		case "workflow":
@@ -409,7 +409,7 @@ func (p *parser) overrides(n *yaml.Node) {
 		what := fmt.Sprintf("overrides[%d]", i)
 		var o Override
 		hasFiles := false
-		p.mapping(item, what, []string{"files", "rules"}, func(key string, k, v *yaml.Node) {
+		p.mapping(item, what, keysOf(overrideKeys), func(key string, k, v *yaml.Node) {
 			switch key {
 			case "files":
 				hasFiles = true
