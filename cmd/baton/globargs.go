@@ -38,6 +38,7 @@ func expandPaths(args []string) ([]string, error) {
 	for _, arg := range args {
 		if arg == "-" || exists(arg) {
 			out = append(out, arg)
+			seen[filepath.Clean(arg)] = true
 			if folder == "" && isDir(arg) {
 				folder = arg
 			}
@@ -63,7 +64,7 @@ func expandPaths(args []string) ([]string, error) {
 				kept := out[:0]
 				for _, p := range out {
 					if p != "-" && negated(neg, p) {
-						delete(seen, p)
+						delete(seen, filepath.Clean(p))
 					} else {
 						kept = append(kept, p)
 					}
