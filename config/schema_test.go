@@ -116,6 +116,17 @@ func TestSchemaAgreesWithTheRepository(t *testing.T) {
 		ex, _, _ := strings.Cut(rest, "```")
 		files = append(files, found{"config/README.md", ex})
 	}
+	// And the root README's, in its Configuration section.
+	top, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, sec, ok := strings.Cut(string(top), "## Configuration\n"); ok {
+		if _, rest, ok := strings.Cut(sec, "```yaml\n"); ok {
+			ex, _, _ := strings.Cut(rest, "```")
+			files = append(files, found{"README.md", ex})
+		}
+	}
 	if len(files) < 5 {
 		t.Fatalf("found %d configuration files; the walk is broken", len(files))
 	}
