@@ -23,16 +23,19 @@ import (
 
 // command is one entry of the help table.
 type command struct {
-	Name     string // "check", or "hook claude-stop" for a subcommand
-	Args     string // the arguments after the flags, as in the synopsis: "[PATH…|-]"
-	Summary  string // one line, for the command list
-	Text     string // what it does (paragraphs, wrapped at 80 columns)
-	Reads    string // what it reads: files, standard input, the environment
-	Writes   string // what it writes: standard output, standard error, files
-	Exit     string // its exit status
-	Paths    bool   // its arguments are files or folders (for completion)
-	Hidden   bool   // not listed in the top-level usage (still has help)
-	ArgWords []string
+	Name     string   // "check", or "hook claude-stop" for a subcommand
+	Args     string   // the arguments after the flags, as in the synopsis: "[PATH…|-]"
+	Summary  string   // one line, for the command list
+	Text     string   // what it does (paragraphs, wrapped at 80 columns)
+	Reads    string   // what it reads: files, standard input, the environment
+	Writes   string   // what it writes: standard output, standard error, files
+	Exit     string   // its exit status
+	Paths    bool     // its arguments are files or folders (for completion)
+	Hidden   bool     // not listed in the top-level usage (still has help)
+	ArgWords []string // the words its arguments take (for completion)
+	// Interspersed: its flags may follow its arguments (it parses again
+	// after each one), so --help anywhere before -- asks for help.
+	Interspersed bool
 
 	// run is the command; with ["-h"] its FlagSet prints its flags to
 	// standard error and nothing happens (the flag package's ErrHelp), which
@@ -104,11 +107,12 @@ hook does. Inputs the text does not decide come from the specrew workspace
 (the first folder above FILE holding .specrew/) or from the flags, each true,
 false or unknown; with inputs still unknown, every possible outcome is listed
 with the condition under which it holds, and "outcome" is "".`,
-		Reads:  "FILE or standard input; the specrew workspace's state; the nearest .baton.yaml (its phrases).",
-		Writes: "the classification as JSON on standard output (one object, or an array for several packets); errors on standard error.",
-		Exit:   "0 classified; 2 usage or I/O error, an unreadable .baton.yaml, or not a stop message.",
-		Paths:  true,
-		run:    runClassify,
+		Reads:        "FILE or standard input; the specrew workspace's state; the nearest .baton.yaml (its phrases).",
+		Writes:       "the classification as JSON on standard output (one object, or an array for several packets); errors on standard error.",
+		Exit:         "0 classified; 2 usage or I/O error, an unreadable .baton.yaml, or not a stop message.",
+		Paths:        true,
+		Interspersed: true,
+		run:          runClassify,
 	},
 	{
 		Name:    "hook",
@@ -351,10 +355,16 @@ func (f flagHelp) isBool() bool { return f.Arg == "" }
 // wantsHelp reports whether args ask for help (-h, -help, --help) where
 // the command's flags are parsed: before "--" and the first argument that
 // is not a flag, skipping the values of flags that take one.
-func wantsHelp(args []string, flags []flagHelp) bool {
+func wantsHelp(args []string, flags []flagHelp, interspersed bool) bool {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+		if a == "--" {
+			return false
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			if interspersed {
+				continue
+			}
 			return false
 		}
 		name := strings.TrimLeft(a, "-")

@@ -32,7 +32,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// --help, -h and -help print the command's help on standard output,
 	// whatever the command, before it parses anything.
-	if c, rest := lookup(args); c != nil && slices.ContainsFunc(rest, isHelpFlag) && wantsHelp(rest, c.flags()) {
+	if c, rest := lookup(args); c != nil && slices.ContainsFunc(rest, isHelpFlag) && wantsHelp(rest, c.flags(), c.Interspersed) {
 		writeHelp(stdout, c)
 		return exitOK
 	}
