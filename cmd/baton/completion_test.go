@@ -177,3 +177,49 @@ func TestFishCompletion(t *testing.T) {
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
+
+// TestZshCompletion runs the zsh script's function on command lines with
+// _describe and _arguments replaced by functions that print what they are
+// given: it proves which candidates and specs each line reaches (zsh's own
+// _arguments, which reads the specs, needs an interactive shell).
+func TestZshCompletion(t *testing.T) {
+	zsh := needShell(t, "zsh")
+	_, path := completionScript(t, "zsh")
+	complete := func(words ...string) string {
+		t.Helper()
+		var quoted []string
+		for _, w := range words {
+			quoted = append(quoted, shellQuote(w))
+		}
+		script := `compdef() { :; }
+_describe() { print -rl -- "${(@P)${@[-1]}}"; }
+_arguments() { print -rl -- "$@"; }
+source ` + shellQuote(path) + `
+words=(` + strings.Join(quoted, " ") + `)
+CURRENT=` + strconv.Itoa(len(words)) + `
+_baton`
+		out, err := exec.Command(zsh, "-f", "-c", script).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", words, err, out)
+		}
+		return string(out)
+	}
+	has := func(out string, want ...string) {
+		t.Helper()
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%q lacks %q", out, w)
+			}
+		}
+	}
+	has(complete("baton", ""), "check:lint files", "hook:agent-host hooks", "completion:print a shell completion script")
+	has(complete("baton", "check", "--f"), "--format[output format", ":format:(text json sarif github", "--fix[", "*:file:_files")
+	has(complete("baton", "hook", ""), "claude-stop:a Claude Code Stop hook", "claude-tool:")
+	has(complete("baton", "hook", "claude-stop", "--"), "--max-blocks[", "--state-dir[", ":state-dir:_files")
+	has(complete("baton", "config", ""), "schema:print the JSON Schema")
+	has(complete("baton", "completion", ""), "1:argument:(bash zsh fish)")
+	has(complete("baton", "serve", "--"), "--stdio[", "--clientProcessId[")
+	if out := complete("baton", "serve", "--"); strings.Contains(out, "--format") {
+		t.Errorf("serve offers check's flags: %q", out)
+	}
+}
