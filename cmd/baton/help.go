@@ -31,7 +31,6 @@ type command struct {
 	Writes   string   // what it writes: standard output, standard error, files
 	Exit     string   // its exit status
 	Paths    bool     // its arguments are files or folders (for completion)
-	Hidden   bool     // not listed in the top-level usage (still has help)
 	ArgWords []string // the words its arguments take (for completion)
 	// Interspersed: its flags may follow its arguments (it parses again
 	// after each one), so --help anywhere before -- asks for help.
@@ -399,7 +398,7 @@ func (c *command) synopsis() string {
 func writeUsage(w io.Writer) {
 	fmt.Fprint(w, "usage: baton <command> [arguments]\n\ncommands:\n")
 	for _, c := range commands {
-		if c.Hidden || c.parent() != nil {
+		if c.parent() != nil {
 			continue
 		}
 		name := c.Name

@@ -17,6 +17,11 @@ func TestEveryCommandHasHelp(t *testing.T) {
 					t.Errorf("%s is empty", what)
 				}
 			}
+			// The flags are read from the command's FlagSet, run with -h: a
+			// command that does something else with -h shows none.
+			if c.run != nil && len(c.flags()) == 0 {
+				t.Errorf("run with -h, the command printed no flags (flag.PrintDefaults)")
+			}
 			if i := strings.LastIndexByte(c.Name, ' '); i >= 0 && c.parent() == nil {
 				t.Errorf("a subcommand without its command %q in the table", c.Name[:i])
 			}
