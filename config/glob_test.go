@@ -110,16 +110,19 @@ func FuzzMatch(f *testing.F) {
 	f.Add("**/*.md", "a/b.md")
 	f.Add("a/**/b/*", "a/b/c")
 	f.Add("[^a]?", "bc")
+	f.Add("*.{md,markdown}", "a.md")
+	f.Add("a[!x]b", "a/b")
 	f.Fuzz(func(t *testing.T, pattern, name string) {
 		ok, err := config.Match(pattern, name)
 		if err != nil {
 			return
 		}
-		// Without **, Match is path.Match, which already keeps * and ?
+		// Without ** (and braces), Match is path.Match, which already keeps * and ?
 		// within a folder, except that a class never matches a / either
 		// (path.Match's "[^x]" matches "/"): then Match is never true where
 		// path.Match is false, and agrees on names without a /.
-		if !strings.Contains(pattern, "**") {
+		// Braces and [!x] are doublestar's, not path.Match's.
+		if !strings.Contains(pattern, "**") && !strings.ContainsAny(pattern, "{}") && !strings.Contains(pattern, "[!") {
 			want, _ := path.Match(pattern, name)
 			class := strings.Contains(pattern, "[") && strings.Contains(name, "/")
 			if ok != want && (!class || ok) {
