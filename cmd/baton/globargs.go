@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/baton-md/baton/config"
 )
 
 // expandPaths expands the glob patterns among baton check's arguments, as
@@ -26,15 +28,20 @@ import (
 //     syntax (** spans folders, {md,markdown} alternatives), matched
 //     against files only, dot files included, in sorted order.
 //
-// A pattern that matches no file, a malformed one, and a negation with no
-// pattern before it to subtract from, or after a folder (whose walk it
-// cannot reach: use ignore: in .baton.yaml), are errors. Files matched
-// twice are checked once.
+// A pattern's matches that the ignore: section of their .baton.yaml ignores
+// are dropped, as a folder walk drops them; .gitignore, hidden folders and
+// node_modules do not hide them (markdownlint-cli2 passes globby dot: true
+// and no gitignore by default; negate them: '#node_modules'). A pattern
+// that matches no file, a malformed one, and a negation with no pattern
+// before it to subtract from, or after a folder (whose walk it cannot
+// reach: use ignore: in .baton.yaml), are errors. A file matched twice is
+// checked once.
 func expandPaths(args []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	folder := "" // a folder named before, whose walk a negation cannot reach
 	var errs []error
+	ign := configIgnores{}
 	for _, arg := range args {
 		if arg == "-" || exists(arg) {
 			out = append(out, arg)
@@ -91,13 +98,32 @@ func expandPaths(args []string) ([]string, error) {
 			continue
 		}
 		for _, f := range files {
-			if !seen[f] {
+			if !seen[f] && !ign.ignored(f) {
 				seen[f] = true
 				out = append(out, f)
 			}
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// configIgnores tells which of a pattern's matches the ignore: section of
+// their .baton.yaml ignores: those are dropped, as a folder walk skips them,
+// rather than named one by one and skipped each with a line on standard
+// error. The files are read once per folder; a file that cannot be read or
+// parsed drops nothing (the check reports it).
+type configIgnores map[string]*config.File
+
+func (c configIgnores) ignored(file string) bool {
+	dir := filepath.Dir(file)
+	f, ok := c[dir]
+	if !ok {
+		if path, err := config.Discover(dir); err == nil && path != "" {
+			f, _ = config.Load(path)
+		}
+		c[dir] = f
+	}
+	return f != nil && f.Ignored(file, false) != nil
 }
 
 // negation returns the pattern of a negated argument (!x or #x).
