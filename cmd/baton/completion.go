@@ -149,6 +149,12 @@ _baton() {
         COMPREPLY=($(compgen -W %s -- "$cur"))
         return
     fi
+    # --flag=value: bash splits at the =.
+    if [[ $cur == "=" ]]; then
+        cur="" prev="${COMP_WORDS[COMP_CWORD-1]}"
+    elif [[ $prev == "=" ]]; then
+        prev="${COMP_WORDS[COMP_CWORD-2]}"
+    fi
     case "$cmd:$prev" in
 `, shellQuote(strings.Join(append(top, "--help", "--version"), " ")))
 	for _, c := range model {

@@ -130,6 +130,8 @@ func TestBashCompletion(t *testing.T) {
 	has("baton check --f", "--fix", "--format")
 	has("baton check --format ", formats...)
 	has("baton check --color ", "auto", "always", "never")
+	has("baton check --format = ", formats...) // --format=, as bash splits it
+	has("baton check --format = j", "json")
 	has("baton check ", "notes.md")
 	has("baton check --config ", "notes.md")
 	has("baton hook ", "claude-stop", "claude-prompt", "claude-tool")
