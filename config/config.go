@@ -151,19 +151,60 @@ func Load(path string) (*File, error) {
 	return Parse(path, data)
 }
 
+// LoadWith reads and parses the configuration file at path and validates
+// it against reg (see ParseWith): every problem at once.
+func LoadWith(path string, reg *analysis.Registry) (*File, error) {
+	data, err := safefile.ReadFile(path, maxFileBytes)
+	if err != nil {
+		return nil, fmt.Errorf("read configuration: %w", err)
+	}
+	return ParseWith(path, data, reg)
+}
+
+// ParseWith is Parse then Validate, with the problems of both in one
+// *Error, in file order: a file with a malformed severity and an unknown
+// rule reports both, not the second only once the first is fixed.
+func ParseWith(path string, data []byte, reg *analysis.Registry) (*File, error) {
+	f, problems, err := parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	problems = append(problems, f.validate(reg)...)
+	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
+		return nil, &Error{Path: path, Problems: problems}
+	}
+	return f, nil
+}
+
 // Parse parses data as the configuration file at path (which need not
-// exist: an editor's unsaved buffer parses too).
+// exist: an editor's unsaved buffer parses too). Validate checks the names
+// it holds; ParseWith does both.
 func Parse(path string, data []byte) (*File, error) {
+	f, problems, err := parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
+		return nil, &Error{Path: path, Problems: problems}
+	}
+	return f, nil
+}
+
+// parse reads data, returning the file and its problems (the file is
+// whatever could be read despite them); the error is not the file's.
+func parse(path string, data []byte) (*File, []Problem, error) {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
-		return nil, fmt.Errorf("configuration %s: %w", path, err)
+		return nil, nil, fmt.Errorf("configuration %s: %w", path, err)
 	}
 	p := &parser{f: &File{Path: path, Dir: dir}}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	switch err := dec.Decode(&doc); {
 	case errors.Is(err, io.EOF):
-		return p.f, nil
+		return p.f, nil, nil
 	case err != nil:
 		p.problems = append(p.problems, yamlProblem(err))
 	default:
@@ -181,11 +222,7 @@ func Parse(path string, data []byte) (*File, error) {
 		p.f.ignored = &ignore.Matcher{}
 		p.f.ignored.Add(p.f.Ignore...)
 	}
-	if len(p.problems) > 0 {
-		slices.SortStableFunc(p.problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
-		return nil, &Error{Path: path, Problems: p.problems}
-	}
-	return p.f, nil
+	return p.f, p.problems, nil
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -294,7 +331,7 @@ func describe(n *yaml.Node) string {
 }
 
 func (p *parser) file(n *yaml.Node) {
-	p.mapping(n, "the configuration", []string{"rules", "overrides", "handoff", "phrases", "ignore", "workflow"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, "the configuration", keysOf(topKeys), func(key string, k, v *yaml.Node) {
 		switch key {
 		case "rules":
 			p.f.Rules, p.f.RulePatterns = p.rules(v, "rules")
@@ -303,7 +340,7 @@ func (p *parser) file(n *yaml.Node) {
 		case "overrides":
 			p.overrides(v)
 		case "handoff":
-			p.mapping(v, "handoff", []string{"state-dir"}, func(_ string, k, v *yaml.Node) { p.stateDir(v) })
+			p.mapping(v, "handoff", keysOf(handoffKeys), func(_ string, k, v *yaml.Node) { p.stateDir(v) })
 		case "phrases":
 			p.phrases(v)
 		case "workflow":
@@ -372,7 +409,7 @@ func (p *parser) overrides(n *yaml.Node) {
 		what := fmt.Sprintf("overrides[%d]", i)
 		var o Override
 		hasFiles := false
-		p.mapping(item, what, []string{"files", "rules"}, func(key string, k, v *yaml.Node) {
+		p.mapping(item, what, keysOf(overrideKeys), func(key string, k, v *yaml.Node) {
 			switch key {
 			case "files":
 				hasFiles = true
@@ -415,7 +452,14 @@ func checkPattern(pat string) (string, error) {
 		pat += "**"
 	}
 	if _, err := Match(pat, ""); err != nil {
-		return "", errors.New("malformed: check its [ ] classes and \\ escapes")
+		return "", errors.New("malformed, so it can never match: check its [ ] classes, { } braces and \\ escapes")
+	}
+	// A document's path relative to the folder has no empty and no "."
+	// segment: a pattern with one matches nothing.
+	for _, seg := range strings.Split(pat, "/") {
+		if seg == "" || seg == "." {
+			return "", fmt.Errorf("can never match: a document's path has no %q between two slashes", seg)
+		}
 	}
 	return pat, nil
 }
@@ -468,6 +512,14 @@ func (f *File) Validate(reg *analysis.Registry) error {
 	if f == nil {
 		return nil
 	}
+	if problems := f.validate(reg); len(problems) > 0 {
+		return &Error{Path: f.Path, Problems: problems}
+	}
+	return nil
+}
+
+// validate returns the problems Validate reports.
+func (f *File) validate(reg *analysis.Registry) []Problem {
 	var ids []string
 	for _, r := range reg.Rules() {
 		ids = append(ids, r.ID)
@@ -497,10 +549,7 @@ func (f *File) Validate(reg *analysis.Registry) error {
 		}
 		problems = append(problems, Problem{Line: n.line, Column: n.column, Message: msg})
 	}
-	if len(problems) > 0 {
-		return &Error{Path: f.Path, Problems: problems}
-	}
-	return nil
+	return problems
 }
 
 // For returns the configuration for the document at path (relative paths

@@ -1,47 +1,69 @@
 package config
 
 import (
-	"path"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Match reports whether name, a slash-separated relative path, matches
-// pattern. Within a path segment, `*` matches any run of characters, `?` one
-// character, `[abc]`, `[a-z]` and `[^a-z]` one character of a class, and `\`
-// escapes the next character (as in path.Match); none of them matches a `/`.
-// A segment that is exactly `**` matches zero or more whole segments, so
-// `drafts/**` matches everything below drafts and `**/*.draft.md` a draft at
-// any depth; `**` inside a segment (`a**b`) is a plain `*`. The pattern is
-// anchored at both ends. The only error is path.ErrBadPattern, for a
-// malformed pattern, whatever name is.
+// pattern, with doublestar's syntax (github.com/bmatcuk/doublestar/v4, the
+// library the ignore: patterns use too): within a path segment `*` matches
+// any run of characters, `?` one character, `[abc]`, `[a-z]` and `[^a-z]`
+// (or `[!a-z]`) one character of a class, `{md,markdown}` one of the
+// alternatives, and `\` escapes the next character; none of them matches a
+// `/`. A segment that is exactly `**` matches zero or more whole segments,
+// so `drafts/**` matches everything below drafts and `**/*.{md,markdown}` a
+// document at any depth. The pattern is anchored at both ends. The only
+// error is path.ErrBadPattern, for a malformed pattern, whatever name is.
 func Match(pattern, name string) (bool, error) {
-	ps := strings.Split(pattern, "/")
-	for _, p := range ps {
-		if p != "**" {
-			if _, err := path.Match(p, ""); err != nil {
-				return false, err
+	if !doublestar.ValidatePattern(pattern) {
+		return false, doublestar.ErrBadPattern
+	}
+	return doublestar.Match(segmentClasses(pattern), name)
+}
+
+// segmentClasses keeps negated classes within a segment: doublestar's
+// `[^x]` matches a `/` (so `a[^x]b` would match `a/b`), and `[^x/]` does
+// not. pattern is valid.
+func segmentClasses(pattern string) string {
+	if !strings.Contains(pattern, "[") {
+		return pattern
+	}
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(pattern[i])
+			continue
+		case c == '[' && i+1 < len(pattern) && (pattern[i+1] == '^' || pattern[i+1] == '!'):
+			end := classEnd(pattern, i+2)
+			if end < 0 {
+				break
 			}
+			b.WriteString(pattern[i:end])
+			b.WriteString("/]")
+			i = end
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// classEnd is the index of the `]` closing a class whose members start at
+// i, or -1.
+func classEnd(pattern string, i int) int {
+	for ; i < len(pattern); i++ {
+		switch pattern[i] {
+		case '\\':
+			i++
+		case ']':
+			return i
 		}
 	}
-	ns := strings.Split(name, "/")
-	// ok[i][j]: ps[i:] matches ns[j:]; filled from the ends, so that `**`
-	// costs no backtracking.
-	ok := make([][]bool, len(ps)+1)
-	for i := range ok {
-		ok[i] = make([]bool, len(ns)+1)
-	}
-	ok[len(ps)][len(ns)] = true
-	for i := len(ps) - 1; i >= 0; i-- {
-		for j := len(ns); j >= 0; j-- {
-			if ps[i] == "**" {
-				ok[i][j] = ok[i+1][j] || j < len(ns) && ok[i][j+1]
-				continue
-			}
-			if j < len(ns) && ok[i+1][j+1] {
-				m, _ := path.Match(ps[i], ns[j])
-				ok[i][j] = m
-			}
-		}
-	}
-	return ok[0][0], nil
+	return -1
 }

@@ -58,6 +58,16 @@ func TestMatch(t *testing.T) {
 		{"[^a-c]x", "dx", true},
 		{"[^a-c]x", "ax", false},
 		{"[^x]", "/", false}, // a class never matches a /
+		{"a[^x]b", "a/b", false},
+		{"a[!x]b", "a/b", false},
+		{"a[!x]b", "ayb", true},
+		{`a\[^x]b`, "a[^x]b", true}, // an escaped [ opens no class
+		{`a\[b`, "a[b", true},
+		{"**/*.{md,markdown}", "a.md", true}, // braces: one of the alternatives
+		{"**/*.{md,markdown}", "x/y/a.markdown", true},
+		{"**/*.{md,markdown}", "x/a.mdx", false},
+		{"{drafts,notes}/**", "notes/a.md", true},
+		{"{drafts,notes}/**", "specs/a.md", false},
 		{`\*.md`, "*.md", true},
 		{`\*.md`, "a.md", false},
 		{"ünï/*.md", "ünï/ç.md", true},
@@ -78,7 +88,7 @@ func TestMatch(t *testing.T) {
 }
 
 func TestMatchBadPattern(t *testing.T) {
-	for _, p := range []string{"[a", "x/[a", "a/**/[", `a\`, "[]"} {
+	for _, p := range []string{"[a", "x/[a", "a/**/[", `a\`, "[]", "*.{md", "{a,b"} {
 		for _, name := range []string{"", "zzz", "x/a"} {
 			if ok, err := config.Match(p, name); ok || !errors.Is(err, path.ErrBadPattern) {
 				t.Errorf("Match(%q, %q) = %v, %v; want false, path.ErrBadPattern", p, name, ok, err)
@@ -100,16 +110,19 @@ func FuzzMatch(f *testing.F) {
 	f.Add("**/*.md", "a/b.md")
 	f.Add("a/**/b/*", "a/b/c")
 	f.Add("[^a]?", "bc")
+	f.Add("*.{md,markdown}", "a.md")
+	f.Add("a[!x]b", "a/b")
 	f.Fuzz(func(t *testing.T, pattern, name string) {
 		ok, err := config.Match(pattern, name)
 		if err != nil {
 			return
 		}
-		// Without **, Match is path.Match, which already keeps * and ?
+		// Without ** (and braces), Match is path.Match, which already keeps * and ?
 		// within a folder, except that a class never matches a / either
 		// (path.Match's "[^x]" matches "/"): then Match is never true where
 		// path.Match is false, and agrees on names without a /.
-		if !strings.Contains(pattern, "**") {
+		// Braces and [!x] are doublestar's, not path.Match's.
+		if !strings.Contains(pattern, "**") && !strings.ContainsAny(pattern, "{}") && !strings.Contains(pattern, "[!") {
 			want, _ := path.Match(pattern, name)
 			class := strings.Contains(pattern, "[") && strings.Contains(name, "/")
 			if ok != want && (!class || ok) {

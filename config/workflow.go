@@ -29,7 +29,7 @@ type Workflow struct {
 
 // workflow reads the workflow section.
 func (p *parser) workflow(n *yaml.Node) {
-	p.mapping(n, "workflow", []string{"component-dirs", "registered"}, func(key string, k, v *yaml.Node) {
+	p.mapping(n, "workflow", keysOf(workflowKeys), func(key string, k, v *yaml.Node) {
 		what := "workflow." + key
 		values, nodes, ok := p.stringList(v, what)
 		if !ok {

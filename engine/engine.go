@@ -343,14 +343,7 @@ func (e *Engine) nearestConfig(path string) (*config.File, error) {
 // LoadConfig reads the configuration file at path and validates it against
 // reg's rules.
 func LoadConfig(path string, reg *analysis.Registry) (*config.File, error) {
-	f, err := config.Load(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.Validate(reg); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return config.LoadWith(path, reg) // every problem in one pass
 }
 
 func (e *Engine) rootDirs(root string) *workflow.Dirs {

@@ -47,10 +47,7 @@ func (s *Server) configFor(u uri.URI) (*config.File, string) {
 	fresh := lc == nil || lc.stamp != st
 	if fresh {
 		lc = &loadedConfig{stamp: st}
-		lc.file, lc.err = config.Load(path)
-		if lc.err == nil {
-			lc.err = lc.file.Validate(s.opts.Registry)
-		}
+		lc.file, lc.err = config.LoadWith(path, s.opts.Registry) // every problem at once
 		cf.files[path] = lc
 	}
 	cf.mu.Unlock()

@@ -71,6 +71,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	if paths, err = expandPaths(paths); err != nil { // quoted globs, as markdownlint-cli2 expands them
+		printErr(stderr, err)
+		return exitUsage
+	}
 	reg := engine.Registry().WithLogger(newLineLogger(stderr))
 	var explicit *config.File
 	if *configPath != "" {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -18,23 +19,6 @@ const (
 	exitUsage    = 2 // bad usage or an I/O error
 )
 
-const usage = `usage: baton <command> [arguments]
-
-commands:
-  check [PATH…|-]   lint files, folders (every *.md, recursively) or standard input
-  serve             run the language server over standard input and output
-  classify [FILE|-] classify a stop message as continue, intermediate or real
-                    (JSON: the outcome, or every possible one, and the inputs)
-  hook claude-stop  a Claude Code Stop hook: blocks the stops specrew's stop provider blocks
-                    (a pending boundary without its verdict marker, material work without the packet)
-  hook claude-prompt  a Claude Code UserPromptSubmit hook: takes the turn's baseline
-  hook claude-tool  a Claude Code PostToolUse hook: records which session made a change
-  ledger ID|FOLDER  print a clio-coder session's read ledger and decision board
-  explain [ID]      print the documentation of a rule (every rule ID without one;
-                    --markdown prints docs/rules.md)
-  version           print baton's version
-`
-
 // version is set at link time for releases; otherwise the module version
 // recorded in the binary is used.
 var version = ""
@@ -43,8 +27,14 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr)
 		return exitUsage
+	}
+	// --help, -h and -help print the command's help on standard output,
+	// whatever the command, before it parses anything.
+	if c, rest := lookup(args); c != nil && slices.ContainsFunc(rest, isHelpFlag) && wantsHelp(rest, c.flags(), c.Interspersed) {
+		writeHelp(stdout, c)
+		return exitOK
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "check":
@@ -59,6 +49,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runLedger(rest, stdout, stderr)
 	case "explain":
 		return runExplain(rest, stdout, stderr)
+	case "config":
+		return runConfig(rest, stdout, stderr)
+	case "completion":
+		return runCompletion(rest, stdout, stderr)
+	case "man":
+		return runMan(rest, stdout, stderr)
 	case "version", "--version":
 		if len(rest) > 0 {
 			fmt.Fprintln(stderr, "usage: baton version")
@@ -66,14 +62,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "baton %s\n", versionString())
 		return exitOK
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
+	case "help", "-h", "-help", "--help":
+		return runHelp(rest, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "baton: unknown command %q\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "baton: unknown command %q\n\n", cmd)
+		writeUsage(stderr)
 		return exitUsage
 	}
 }
+
+// isHelpFlag reports whether an argument is -h, -help or --help.
+func isHelpFlag(a string) bool { return a == "-h" || a == "-help" || a == "--help" || a == "--h" }
 
 func versionString() string {
 	if version != "" {

@@ -23,8 +23,14 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	verbose := fl.Bool("v", false, "log debug messages to standard error")
+	// What editors' language clients add (vscode-languageclient adds
+	// --stdio for a stdio transport, and --clientProcessId=N when it
+	// starts a Node module): standard input and output is baton's only
+	// transport, so both are accepted and change nothing.
+	fl.Bool("stdio", false, "talk LSP over standard input and output (the default and only transport)")
+	fl.Int("clientProcessId", 0, "the editor's process ID (accepted and ignored)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: baton serve [-v]\n\nRuns the language server over standard input and output; logs go to standard error.")
+		fmt.Fprintln(stderr, "usage: baton serve [-v] [--stdio]\n\nRuns the language server over standard input and output; logs go to standard error.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {

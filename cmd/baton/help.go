@@ -1,0 +1,464 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/baton-md/baton/config"
+)
+
+// The help of every command, in one table: the top-level usage, `baton help
+// CMD`, `CMD --help`, the shell completions and the man page are all made
+// from it, so they cannot disagree.
+//
+// Adding a command (or a hook subcommand) is adding an entry: its name
+// ("hook codex-stop" for a subcommand), the arguments after the flags, a
+// one-line summary, what it does, reads and writes, and its exit status.
+// Its flags are not written here: they are read from the command's own
+// FlagSet (see command.flags), so a flag added there shows everywhere.
+
+// command is one entry of the help table.
+type command struct {
+	Name     string   // "check", or "hook claude-stop" for a subcommand
+	Args     string   // the arguments after the flags, as in the synopsis: "[PATH…|-]"
+	Summary  string   // one line, for the command list
+	Text     string   // what it does (paragraphs, wrapped at 80 columns)
+	Reads    string   // what it reads: files, standard input, the environment
+	Writes   string   // what it writes: standard output, standard error, files
+	Exit     string   // its exit status
+	Paths    bool     // its arguments are files or folders (for completion)
+	ArgWords []string // the words its arguments take (for completion)
+	// Interspersed: its flags may follow its arguments (it parses again
+	// after each one), so --help anywhere before -- asks for help.
+	Interspersed bool
+
+	// run is the command; with ["-h"] its FlagSet prints its flags to
+	// standard error and nothing happens (the flag package's ErrHelp), which
+	// is how flags reads them. Nil for a command without flags.
+	run func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// extra are flags a command reads without a FlagSet.
+	extra []flagHelp
+}
+
+// flagHelp is one flag of a command.
+type flagHelp struct {
+	Name  string // without dashes
+	Arg   string // the value's placeholder ("string", "DIR"); "" for a boolean flag
+	Usage string
+}
+
+// commands is the help table, in the order the usage lists it.
+var commands = []*command{
+	{
+		Name:    "check",
+		Args:    "[PATH…|-]",
+		Summary: "lint files, folders (every *.md below them) or standard input",
+		Text: `Lints the Markdown files named, every *.md file below the folders named (the
+working folder without arguments), or with - standard input. A folder walk
+skips hidden folders, node_modules and what .gitignore and the ignore: section
+of .baton.yaml ignore. A quoted glob (check 'docs/**/*.md') is expanded as
+markdownlint-cli2 expands one, dot files included, less what ignore: ignores:
+a path that exists is taken as it is, :PATH is literal, and a pattern starting
+with ! (or #) removes what it matches from the ones before. Handoff documents
+are checked against their session's read ledger, found in --state-dir, then
+in clio-coder's documented state folders.
+
+Prints path:line:column: severity rule-id: message for each finding (1-based;
+the column counts bytes), or with --format the same findings as JSON
+(docs/json-format.md), SARIF 2.1.0 or GitHub Actions workflow commands.
+--fix applies the safe fixes in place, --diff prints them as a unified diff.`,
+		Reads: `the files and folders named, or standard input (-); the nearest .baton.yaml
+above each file (or --config); .gitignore files; for handoff documents,
+clio-coder's session state; NO_COLOR.`,
+		Writes: `the findings on standard output; errors (an unreadable file, a broken
+configuration) on standard error. With --fix, each fixed file in place (with
+-, the fixed text on standard output and the findings on standard error).
+With --diff, the diff on standard output and the findings on standard error;
+no file. The profiles asked for with --cpuprofile, --memprofile, --trace.`,
+		Exit:  "0 no error findings; 1 error findings (with --diff, also anything to fix); 2 usage, configuration or I/O error.",
+		Paths: true,
+		run:   runCheck,
+	},
+	{
+		Name:    "serve",
+		Summary: "run the language server over standard input and output",
+		Text: `Runs the Language Server Protocol server that editors start: diagnostics,
+hovers, code actions and fixes for the documents the editor opens, with the
+configuration of the nearest .baton.yaml. --stdio, which editors' language
+clients add, is accepted and changes nothing: standard input and output is the
+only transport. --clientProcessId is accepted and ignored.`,
+		Reads:  "LSP messages on standard input; the documents and .baton.yaml files of the workspace; GOMEMLIMIT.",
+		Writes: "LSP messages on standard output; logs on standard error (warnings, and with -v debug messages).",
+		Exit:   "0 after the client's shutdown and exit; 1 when the connection ends without them; 2 usage error.",
+		run:    runServe,
+	},
+	{
+		Name:    "classify",
+		Args:    "[FILE|-]",
+		Summary: "classify a stop message as continue, intermediate or real (JSON)",
+		Text: `Classifies the stop message in FILE (standard input with - or no FILE) as
+continue, intermediate or real, with specrew's precedence and reasons. A plain
+message without packet headings is a stop message too, classified as the stop
+hook does. Inputs the text does not decide come from the specrew workspace
+(the first folder above FILE holding .specrew/) or from the flags, each true,
+false or unknown; with inputs still unknown, every possible outcome is listed
+with the condition under which it holds, and "outcome" is "".`,
+		Reads:        "FILE or standard input; the specrew workspace's state; the nearest .baton.yaml (its phrases).",
+		Writes:       "the classification as JSON on standard output (one object, or an array for several packets); errors on standard error.",
+		Exit:         "0 classified; 2 usage or I/O error, an unreadable .baton.yaml, or not a stop message.",
+		Paths:        true,
+		Interspersed: true,
+		run:          runClassify,
+	},
+	{
+		Name:    "hook",
+		Args:    "SUBCOMMAND [flags]",
+		Summary: "agent-host hooks: see baton help hook",
+		Text: `Hooks the agent hosts run at points of a session, each with a JSON
+description of the event on standard input. Every hook fails open: on its own
+errors it lets the agent go on and says why on standard error.`,
+		Reads:  "the host's JSON event on standard input.",
+		Writes: "see each subcommand.",
+		Exit:   "0 (hooks fail open); 2 usage error.",
+	},
+	{
+		Name:    "hook claude-stop",
+		Summary: "a Claude Code Stop hook: blocks the stops specrew's stop provider blocks",
+		Text: `A Claude Code Stop hook. In a specrew project it blocks the stops specrew's
+stop provider blocks, and no others: at a pending boundary, a message without
+that crossing's verdict marker; after material work (files changed or commits
+made since the turn's baseline), a message without the packet. With --lint a
+message breaking baton's rules (errors) is blocked too, in any project.
+Conversation is never blocked, and it never loops: at most --max-blocks blocks
+in a row per session.`,
+		Reads: `the Stop event as JSON on standard input (session_id, transcript_path, cwd,
+stop_hook_active, last_assistant_message); the transcript; the Git work tree
+and the specrew workspace above cwd; its per-session state.`,
+		Writes: `{"decision":"block","reason":…} on standard output when it blocks, nothing
+when it lets the stop through; its per-session state (block count, turn
+baseline) in --state-dir or the user cache folder; warnings and why it failed
+open on standard error.`,
+		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
+		run:  hookCommand("claude-stop"),
+	},
+	{
+		Name:    "hook claude-prompt",
+		Summary: "a Claude Code UserPromptSubmit hook: takes the turn's baseline",
+		Text: `A Claude Code UserPromptSubmit hook: at the start of a turn it records what
+the work tree holds, so that the Stop hook bills the turn only for what
+changed since.`,
+		Reads:  "the event as JSON on standard input (session_id, cwd); the Git work tree.",
+		Writes: "nothing on standard output; the turn's baseline in its per-session state; errors on standard error.",
+		Exit:   "0 always; 2 usage error.",
+		run:    hookCommand("claude-prompt"),
+	},
+	{
+		Name:    "hook claude-tool",
+		Summary: "a Claude Code PostToolUse hook: records which session made a change",
+		Text: `A Claude Code PostToolUse hook: after a tool call it records that the change
+it made is this session's, so that another session's stop is not billed for
+it.`,
+		Reads:  "the event as JSON on standard input (session_id, cwd); the Git work tree.",
+		Writes: "nothing on standard output; the claim in its per-session state; errors on standard error.",
+		Exit:   "0 always; 2 usage error.",
+		run:    hookCommand("claude-tool"),
+	},
+	{
+		Name:    "ledger",
+		Args:    "ID|SESSION_FOLDER",
+		Summary: "print a clio-coder session's read ledger and decision board",
+		Text: `Prints a clio-coder session's read ledger (every path it touched, with the
+evidence) and its decision board. The session is a folder, or an ID looked
+for in --state-dir, then in clio-coder's documented state folders.`,
+		Reads:  "the session's files; XDG_STATE_HOME and the home folder, for the state folders.",
+		Writes: "the ledger on standard output (JSON with --json); errors, and the folders looked in, on standard error.",
+		Exit:   "0 printed; 2 usage error, no such session or an unreadable one.",
+		Paths:  true,
+		run:    func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runLedger(args, stdout, stderr) },
+	},
+	{
+		Name:    "explain",
+		Args:    "[RULE-ID | --markdown]",
+		Summary: "print the documentation of a rule (every rule ID without one)",
+		Text: `Prints a rule's ID, default severity, summary and documentation. Without a
+rule ID it lists every rule, one a line, with its default severity and
+summary; --markdown prints the whole rules reference (docs/rules.md).`,
+		Reads:  "nothing: the rules are built in.",
+		Writes: "the documentation on standard output; errors on standard error.",
+		Exit:   "0 printed; 2 usage error or no such rule.",
+		extra:  []flagHelp{{Name: "markdown", Usage: "print the rules reference as Markdown (docs/rules.md)"}},
+	},
+	{
+		Name:    "config",
+		Args:    "SUBCOMMAND",
+		Summary: "configuration helpers: see baton help config",
+		Text:    `Helpers for .baton.yaml, the configuration file.`,
+		Reads:   "see each subcommand.",
+		Writes:  "see each subcommand.",
+		Exit:    "0 done; 2 usage error.",
+	},
+	{
+		Name:    "config schema",
+		Summary: "print the JSON Schema of .baton.yaml",
+		Text: `Prints the JSON Schema (draft-07) of .baton.yaml, made from the rules and
+keys baton knows (docs/baton.schema.json). Editors with the YAML language
+server complete and check the file with it, given this first line:
+  # yaml-language-server: $schema=` + config.SchemaID,
+		Reads:  "nothing: the schema is built from the rules baton ships.",
+		Writes: "the schema on standard output.",
+		Exit:   "0 printed; 2 usage error.",
+	},
+	{
+		Name:     "completion",
+		Args:     "bash|zsh|fish",
+		ArgWords: []string{"bash", "zsh", "fish"},
+		Summary:  "print a shell completion script",
+		Text: `Prints the completion script of a shell: commands, subcommands, flags and
+their values. Load it with
+  source <(baton completion bash)                 (in ~/.bashrc)
+  baton completion zsh > "${fpath[1]}/_baton"     (then restart zsh)
+  baton completion fish > ~/.config/fish/completions/baton.fish`,
+		Reads:  "nothing.",
+		Writes: "the script on standard output.",
+		Exit:   "0 printed; 2 usage error or an unknown shell.",
+	},
+	{
+		Name:    "man",
+		Summary: "print baton's manual page (roff)",
+		Text:    `Prints the manual page, made from this help, as roff: man -l <(baton man).`,
+		Reads:   "nothing.",
+		Writes:  "the page on standard output.",
+		Exit:    "0 printed; 2 usage error.",
+	},
+	{
+		Name:    "version",
+		Summary: "print baton's version",
+		Text:    `Prints "baton" and its version.`,
+		Reads:   "nothing.",
+		Writes:  "the version on standard output.",
+		Exit:    "0 printed; 2 usage error.",
+	},
+	{
+		Name:    "help",
+		Args:    "[COMMAND]",
+		Summary: "print the help of a command (or this usage)",
+		Text:    `Prints the help of a command (baton help hook claude-stop), or the list of commands.`,
+		Reads:   "nothing.",
+		Writes:  "the help on standard output; an unknown command on standard error.",
+		Exit:    "0 printed; 2 no such command.",
+	},
+}
+
+// hookCommand runs one hook subcommand.
+func hookCommand(sub string) func([]string, io.Reader, io.Writer, io.Writer) int {
+	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		return runHook(append([]string{sub}, args...), stdin, stdout, stderr)
+	}
+}
+
+// lookup returns the command named by the leading words of args, the
+// longest name first ("hook claude-stop" before "hook"), and the arguments
+// left; nil when none.
+func lookup(args []string) (*command, []string) {
+	var best *command
+	n := 0
+	for _, c := range commands {
+		words := strings.Fields(c.Name)
+		if len(words) > n && len(words) <= len(args) && slices.Equal(words, args[:len(words)]) {
+			best, n = c, len(words)
+		}
+	}
+	return best, args[n:]
+}
+
+// subcommands returns the entries below c ("hook claude-stop" for "hook").
+func (c *command) subcommands() []*command {
+	var subs []*command
+	for _, s := range commands {
+		if strings.HasPrefix(s.Name, c.Name+" ") && !strings.Contains(s.Name[len(c.Name)+1:], " ") {
+			subs = append(subs, s)
+		}
+	}
+	return subs
+}
+
+// parent is the command a subcommand belongs to, or nil.
+func (c *command) parent() *command {
+	i := strings.LastIndexByte(c.Name, ' ')
+	if i < 0 {
+		return nil
+	}
+	p, rest := lookup(strings.Fields(c.Name[:i]))
+	if len(rest) > 0 {
+		return nil
+	}
+	return p
+}
+
+// flagHeader and flagCont are the lines flag.PrintDefaults writes: "  -name
+// placeholder" (the usage after a tab when the name is short) and the
+// usage's lines, indented "    \t".
+var (
+	flagHeader = regexp.MustCompile(`^  -([^\s=]+)(?: (\S+))?(?:\t(.*))?$`)
+	flagCont   = regexp.MustCompile(`^    \t(.*)$`)
+)
+
+// flags returns the command's flags, as its own FlagSet defines them: the
+// command is run with -h, which prints them and does nothing else.
+func (c *command) flags() []flagHelp {
+	var out []flagHelp
+	if c.run != nil {
+		var stderr bytes.Buffer
+		c.run([]string{"-h"}, strings.NewReader(""), io.Discard, &stderr)
+		out = parseDefaults(stderr.String())
+	}
+	return append(out, c.extra...)
+}
+
+// parseDefaults reads the flags from what a FlagSet's usage printed: the
+// longest run of flag.PrintDefaults lines that ends the text.
+func parseDefaults(text string) []flagHelp {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	start := len(lines)
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !flagHeader.MatchString(lines[i]) && !flagCont.MatchString(lines[i]) {
+			break
+		}
+		start = i
+	}
+	var out []flagHelp
+	for _, l := range lines[start:] {
+		if m := flagHeader.FindStringSubmatch(l); m != nil {
+			out = append(out, flagHelp{Name: m[1], Arg: m[2], Usage: m[3]})
+			continue
+		}
+		if len(out) == 0 {
+			continue // a continuation line before any flag: not PrintDefaults
+		}
+		m := flagCont.FindStringSubmatch(l)
+		f := &out[len(out)-1]
+		if f.Usage != "" {
+			f.Usage += "\n"
+		}
+		f.Usage += m[1]
+	}
+	return out
+}
+
+// isBool reports whether a flag takes no value.
+func (f flagHelp) isBool() bool { return f.Arg == "" }
+
+// wantsHelp reports whether args ask for help (-h, -help, --help) where
+// the command's flags are parsed: before "--" and the first argument that
+// is not a flag, skipping the values of flags that take one.
+func wantsHelp(args []string, flags []flagHelp, interspersed bool) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return false
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			if interspersed {
+				continue
+			}
+			return false
+		}
+		name := strings.TrimLeft(a, "-")
+		if name == "h" || name == "help" {
+			return true
+		}
+		if strings.Contains(name, "=") {
+			continue
+		}
+		for _, f := range flags {
+			if f.Name == name && !f.isBool() {
+				i++ // its value
+			}
+		}
+	}
+	return false
+}
+
+// synopsis is the command's usage line.
+func (c *command) synopsis() string {
+	s := "baton " + c.Name
+	if c.run != nil || len(c.extra) > 0 {
+		s += " [flags]"
+	}
+	if c.Args != "" {
+		s += " " + c.Args
+	}
+	return s
+}
+
+// writeUsage prints the top-level usage: every command with its summary.
+func writeUsage(w io.Writer) {
+	fmt.Fprint(w, "usage: baton <command> [arguments]\n\ncommands:\n")
+	for _, c := range commands {
+		if c.parent() != nil {
+			continue
+		}
+		name := c.Name
+		if c.Args != "" && len(c.Name+" "+c.Args) < 24 && c.subcommands() == nil {
+			name += " " + c.Args
+		}
+		fmt.Fprintf(w, "  %-22s %s\n", name, c.Summary)
+		for _, s := range c.subcommands() {
+			fmt.Fprintf(w, "  %-22s %s\n", s.Name, s.Summary)
+		}
+	}
+	fmt.Fprint(w, "\nRun baton help COMMAND (or baton COMMAND --help) for what a command reads and writes.\n")
+}
+
+// writeHelp prints a command's full help.
+func writeHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n", c.synopsis(), c.Text)
+	if subs := c.subcommands(); len(subs) > 0 {
+		fmt.Fprint(w, "\nsubcommands:\n")
+		for _, s := range subs {
+			fmt.Fprintf(w, "  %-18s %s\n", strings.TrimPrefix(s.Name, c.Name+" "), s.Summary)
+		}
+	}
+	section := func(title, text string) {
+		fmt.Fprintf(w, "\n%s:\n", title)
+		for _, l := range strings.Split(text, "\n") {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	section("reads", c.Reads)
+	section("writes", c.Writes)
+	section("exit status", c.Exit)
+	if fs := c.flags(); len(fs) > 0 {
+		fmt.Fprint(w, "\nflags:\n")
+		for _, f := range fs {
+			head := "  --" + f.Name
+			if f.Arg != "" {
+				head += " " + f.Arg
+			}
+			fmt.Fprintln(w, head)
+			for _, l := range strings.Split(f.Usage, "\n") {
+				fmt.Fprintf(w, "        %s\n", l)
+			}
+		}
+	}
+}
+
+// runHelp is `baton help [COMMAND…]`.
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		writeUsage(stdout)
+		return exitOK
+	}
+	c, rest := lookup(args)
+	if c == nil || len(rest) > 0 {
+		fmt.Fprintf(stderr, "baton help: no command %q\n\n", strings.Join(args, " "))
+		writeUsage(stderr)
+		return exitUsage
+	}
+	writeHelp(stdout, c)
+	return exitOK
+}

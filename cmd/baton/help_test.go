@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestEveryCommandHasHelp: every entry of the help table (a command added
+// later included) says what it does, reads and writes and its exit status,
+// and --help, -h and help CMD print it on standard output with exit 0.
+func TestEveryCommandHasHelp(t *testing.T) {
+	for _, c := range commands {
+		t.Run(c.Name, func(t *testing.T) {
+			for what, s := range map[string]string{"Summary": c.Summary, "Text": c.Text, "Reads": c.Reads, "Writes": c.Writes, "Exit": c.Exit} {
+				if strings.TrimSpace(s) == "" {
+					t.Errorf("%s is empty", what)
+				}
+			}
+			// The flags are read from the command's FlagSet, run with -h: a
+			// command that does something else with -h shows none.
+			if c.run != nil && len(c.flags()) == 0 {
+				t.Errorf("run with -h, the command printed no flags (flag.PrintDefaults)")
+			}
+			if i := strings.LastIndexByte(c.Name, ' '); i >= 0 && c.parent() == nil {
+				t.Errorf("a subcommand without its command %q in the table", c.Name[:i])
+			}
+			var want string
+			for _, args := range [][]string{
+				append(strings.Fields(c.Name), "--help"),
+				append(strings.Fields(c.Name), "-h"),
+				append([]string{"help"}, strings.Fields(c.Name)...),
+			} {
+				var stdout, stderr bytes.Buffer
+				if code := run(args, strings.NewReader(""), &stdout, &stderr); code != exitOK {
+					t.Errorf("baton %s: exit %d, want 0", strings.Join(args, " "), code)
+				}
+				if stderr.Len() > 0 {
+					t.Errorf("baton %s wrote to stderr: %s", strings.Join(args, " "), stderr.String())
+				}
+				if !strings.HasPrefix(stdout.String(), "usage: "+c.synopsis()+"\n") {
+					t.Errorf("baton %s: %q does not start with the synopsis", strings.Join(args, " "), stdout.String())
+				}
+				for _, part := range []string{"\nreads:\n", "\nwrites:\n", "\nexit status:\n"} {
+					if !strings.Contains(stdout.String(), part) {
+						t.Errorf("baton %s lacks %q", strings.Join(args, " "), part)
+					}
+				}
+				if want == "" {
+					want = stdout.String()
+				} else if stdout.String() != want {
+					t.Errorf("baton %s prints another help than --help", strings.Join(args, " "))
+				}
+			}
+		})
+	}
+}
+
+// TestParseDefaults reads flag.PrintDefaults output back into flags.
+func TestParseDefaults(t *testing.T) {
+	text := "usage: baton x\n\nSome text.\n  -indented line that is not a flag\n\nflags:\n" +
+		"  -v\tlog more\n" +
+		"  -format string\n    \toutput format (default \"text\")\n" +
+		"  -cpuprofile file\n    \twrite a profile to file\n    \tsecond line\n" +
+		"  -fix\n    \tapply fixes\n"
+	got := parseDefaults(text)
+	want := []flagHelp{
+		{Name: "v", Usage: "log more"},
+		{Name: "format", Arg: "string", Usage: `output format (default "text")`},
+		{Name: "cpuprofile", Arg: "file", Usage: "write a profile to file\nsecond line"},
+		{Name: "fix", Usage: "apply fixes"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("parseDefaults = %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("flag %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestWantsHelp follows the flag package: help before -- and the first
+// argument, a flag's value skipped.
+func TestWantsHelp(t *testing.T) {
+	flags := []flagHelp{{Name: "format", Arg: "string"}, {Name: "fix"}}
+	for _, tt := range []struct {
+		args         []string
+		interspersed bool
+		want         bool
+	}{
+		{[]string{"--help"}, false, true},
+		{[]string{"-h"}, false, true},
+		{[]string{"-help"}, false, true},
+		{[]string{"--fix", "--help"}, false, true},
+		{[]string{"--format", "json", "-h"}, false, true},
+		{[]string{"--format=json", "-h"}, false, true},
+		{[]string{"--format", "--help"}, false, false},
+		{[]string{"--", "--help"}, false, false},
+		{[]string{"a.md", "--help"}, false, false},
+		{[]string{"a.md", "--help"}, true, true},
+		{[]string{"-", "--help"}, true, true},
+		{[]string{"--", "--help"}, true, false},
+		{nil, false, false},
+	} {
+		if got := wantsHelp(tt.args, flags, tt.interspersed); got != tt.want {
+			t.Errorf("wantsHelp(%q, interspersed %v) = %v, want %v", tt.args, tt.interspersed, got, tt.want)
+		}
+	}
+}
