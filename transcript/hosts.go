@@ -89,9 +89,11 @@ func readGemini(data []byte, s *Session) {
 		}
 		return
 	}
-	// JSON lines, or a whole file torn at its end: each line on its own.
+	// JSON lines, or a whole file torn at its end: each line on its own
+	// (a message of the whole file's list ends with a comma).
 	for n, line := range splitLines(data) {
-		if line == nil {
+		line = bytes.TrimSuffix(bytes.TrimSpace(line), []byte(","))
+		if len(line) == 0 {
 			continue
 		}
 		var meta struct {
