@@ -77,9 +77,9 @@ func (e *Env) Analyze(name, text string) (*analysis.Document, *analysis.Result) 
 // Finding is a finding of baton's rules that blocks a stop (under --lint,
 // or with a reason of the policy), on a line of the message.
 type Finding struct {
-	Line    int // 1-based
-	Rule    string
-	Message string
+	Line    int    `json:"line"` // 1-based
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
 }
 
 func (f Finding) String() string { return fmt.Sprintf("line %d: %s (%s)", f.Line, f.Message, f.Rule) }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 )
 
@@ -176,6 +177,8 @@ func geminiText(raw json.RawMessage) string {
 // transcript.go) and getagentseal/codeburn (docs/providers/cursor-agent.md).
 // The older plain-text transcripts are not read.
 func readCursor(lines [][]byte, s *Session) {
+	// The file is named by the conversation's id.
+	s.ID = strings.TrimSuffix(filepath.Base(s.Path), filepath.Ext(s.Path))
 	for n, line := range lines {
 		if line == nil {
 			continue

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -110,29 +111,45 @@ func splitLines(data []byte) [][]byte {
 }
 
 // Detect names the host that wrote a session file from its first lines
-// ("" when none matches): each host's lines have a shape of their own.
+// ("" when none matches): each host's lines have keys of their own.
 func Detect(data []byte) string {
 	head := data
 	if len(head) > 64<<10 {
 		head = head[:64<<10]
 	}
 	t := bytes.TrimLeft(head, " \t\r\n\uFEFF")
-	if bytes.HasPrefix(t, []byte("{")) && !bytes.Contains(firstLine(t), []byte("}")) || bytes.Contains(firstLine(t), []byte(`"messages"`)) || bytes.Contains(firstLine(t), []byte(`"projectHash"`)) {
-		return Gemini // one JSON object over many lines, or its metadata line
+	if first := firstLine(t); bytes.HasPrefix(t, []byte("{")) && !json.Valid(first) && bytes.Contains(t, []byte(`"messages"`)) {
+		return Gemini // one JSON object over many lines
 	}
-	for _, l := range bytes.Split(head, []byte("\n")) {
+	for i, l := range bytes.Split(head, []byte("\n")) {
+		if i > 50 {
+			break
+		}
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(bytes.TrimLeft(l, "\uFEFF"), &keys) != nil {
+			continue
+		}
+		var typ string
+		_ = json.Unmarshal(keys["type"], &typ)
+		_, payload := keys["payload"]
+		_, data := keys["data"]
+		_, role := keys["role"]
+		_, message := keys["message"]
+		_, session := keys["sessionId"]
+		_, parent := keys["parentUuid"]
+		_, project := keys["projectHash"]
+		_, messages := keys["messages"]
 		switch {
-		case len(bytes.TrimSpace(l)) == 0:
-		case bytes.Contains(l, []byte(`"payload"`)) && (bytes.Contains(l, []byte(`"response_item"`)) || bytes.Contains(l, []byte(`"session_meta"`)) || bytes.Contains(l, []byte(`"event_msg"`)) || bytes.Contains(l, []byte(`"turn_context"`))):
+		case payload && (typ == "session_meta" || typ == "response_item" || typ == "event_msg" || typ == "turn_context"):
 			return Codex
-		case bytes.Contains(l, []byte(`"user.message"`)) || bytes.Contains(l, []byte(`"assistant.message"`)) || bytes.Contains(l, []byte(`"session.start"`)):
+		case data && strings.Contains(typ, "."):
 			return Copilot
-		case bytes.Contains(l, []byte(`"sessionId"`)) && (bytes.Contains(l, []byte(`"type":"user"`)) || bytes.Contains(l, []byte(`"type":"assistant"`)) || bytes.Contains(l, []byte(`"type":"summary"`))) || bytes.Contains(l, []byte(`"parentUuid"`)):
+		case parent || session && (typ == "user" || typ == "assistant" || typ == "summary") && message:
 			return Claude
-		case bytes.Contains(l, []byte(`"role"`)) && bytes.Contains(l, []byte(`"message"`)):
-			return Cursor
-		case bytes.Contains(l, []byte(`"type":"gemini"`)):
+		case project || messages || typ == "gemini":
 			return Gemini
+		case role && message:
+			return Cursor
 		}
 	}
 	return ""

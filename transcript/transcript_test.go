@@ -42,7 +42,7 @@ func TestReadersOnEachHost(t *testing.T) {
 		{"codex.jsonl", Codex, "cx-1", 2, []int{2, 1}},
 		{"gemini.json", Gemini, "gm-1", 1, []int{2, 1}},
 		{"gemini.jsonl", Gemini, "gm-2", 2, []int{2, 1}},
-		{"cursor.jsonl", Cursor, "", 2, []int{2, 1}},
+		{"cursor.jsonl", Cursor, "cursor", 2, []int{2, 1}},
 		{"copilot.jsonl", Copilot, "cp-1", 2, []int{2, 1}},
 	}
 	for _, c := range cases {

@@ -27,8 +27,12 @@ commands:
                     (JSON: the outcome, or every possible one, and the inputs)
   hook claude-stop  a Claude Code Stop hook: blocks the stops specrew's stop provider blocks
                     (a pending boundary without its verdict marker, material work without the packet)
+  hook codex-stop|gemini-stop|cursor-stop|copilot-stop
+                    the same stop policy for Codex, Gemini CLI, Cursor and Copilot (docs/hosts.md)
   hook claude-prompt  a Claude Code UserPromptSubmit hook: takes the turn's baseline
   hook claude-tool  a Claude Code PostToolUse hook: records which session made a change
+  audit PATH…       judge every stop in agents' session transcripts as the stop hooks would
+                    (text, JSON or HTML: stops, blocks, and why, by rule)
   ledger ID|FOLDER  print a clio-coder session's read ledger and decision board
   explain [ID]      print the documentation of a rule (every rule ID without one;
                     --markdown prints docs/rules.md)
@@ -57,6 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runHook(rest, stdin, stdout, stderr)
 	case "ledger":
 		return runLedger(rest, stdout, stderr)
+	case "audit":
+		return runAudit(rest, stdout, stderr)
 	case "explain":
 		return runExplain(rest, stdout, stderr)
 	case "version", "--version":
