@@ -93,6 +93,41 @@ func Read(path, host string) (*Session, error) {
 	return s, nil
 }
 
+// ReadTail reads a session the way a hook must, within its timeout: of a
+// JSON-lines format only the last MaxTail bytes (a line cut at the window's
+// start is skipped), of Gemini CLI's whole-file format all of it, bounded.
+func ReadTail(path, host string) (*Session, error) {
+	if host == Gemini || host == "" {
+		return Read(path, host)
+	}
+	data, whole, err := safefile.ReadTail(path, tailWindow)
+	if err != nil {
+		return nil, err
+	}
+	if !whole {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		}
+	}
+	s := &Session{Host: host, Path: path}
+	switch host {
+	case Claude:
+		readClaude(splitLines(data), s)
+	case Codex:
+		readCodex(splitLines(data), s)
+	case Cursor:
+		readCursor(splitLines(data), s)
+	case Copilot:
+		readCopilot(splitLines(data), s)
+	default:
+		return nil, fmt.Errorf("unknown host %q (one of %s)", host, strings.Join(Hosts, ", "))
+	}
+	return s, nil
+}
+
+// tailWindow is how much of a JSON-lines file ReadTail reads.
+var tailWindow int64 = MaxTail
+
 // splitLines splits JSON lines, keeping empty lines out (they are not
 // torn, only blank).
 func splitLines(data []byte) [][]byte {
@@ -224,7 +259,9 @@ func (s *Session) StepsSincePerson() (steps int, anchor string) {
 			continue
 		}
 		if e.Person {
-			sum := sha256.Sum256([]byte(fmt.Sprintf("%d\x00%s", i, e.Text)))
+			// Named by what it says and when, not by its place, so a
+			// window over the file's end names it alike.
+			sum := sha256.Sum256([]byte(e.Time.UTC().Format(time.RFC3339Nano) + "\x00" + e.Text))
 			anchor = hex.EncodeToString(sum[:])
 			break
 		}
@@ -252,7 +289,7 @@ func LastMessage(host, path string) (string, error) {
 	if host == Claude {
 		return ClaudeLastMessage(path)
 	}
-	s, err := Read(path, host)
+	s, err := ReadTail(path, host)
 	if err != nil {
 		return "", err
 	}

@@ -93,6 +93,10 @@ func TestReadersOnEachHost(t *testing.T) {
 			if got, err := LastMessage(c.host, path); err != nil || got != want[1] {
 				t.Errorf("LastMessage(%s) = %q, %v", c.host, got, err)
 			}
+			tail, err := ReadTail(path, c.host)
+			if err != nil || len(tail.Entries) != len(s.Entries) {
+				t.Errorf("ReadTail: %v, %d entries, want %d", err, len(tail.Entries), len(s.Entries))
+			}
 		})
 	}
 }
@@ -143,5 +147,23 @@ func TestClaudeHistory(t *testing.T) {
 	}
 	if n, a := (ClaudeHistory{}).StepsSincePerson(); n != 0 || a != "" {
 		t.Errorf("no path: %d %q", n, a)
+	}
+}
+
+// ReadTail reads only the window at the file's end, and a line the window
+// cuts is not counted as torn: the session's last stop is still found.
+func TestReadTailWindow(t *testing.T) {
+	dir := sessions(t)
+	path := filepath.Join(dir, "copilot.jsonl")
+	data, _ := os.ReadFile(path)
+	defer func(w int64) { tailWindow = w }(tailWindow)
+	tailWindow = int64(len(data) - 400) // cuts into the first lines
+	s, err := ReadTail(path, Copilot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := Read(path, Copilot)
+	if len(s.Entries) >= len(full.Entries) || s.LastMessage() != full.LastMessage() || s.Skipped != full.Skipped {
+		t.Errorf("tail: %d entries (of %d), last %q, skipped %d (full %d)", len(s.Entries), len(full.Entries), s.LastMessage(), s.Skipped, full.Skipped)
 	}
 }

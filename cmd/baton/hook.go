@@ -206,12 +206,13 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 }
 
 // history opens the session's transcript as the policy reads it: Claude
-// Code's from its end, as specrew's provider does; the others whole.
+// Code's raw end, as specrew's provider does; the others' end, read into
+// entries (transcript.ReadTail).
 func history(host, path string) (stoppolicy.History, error) {
 	if host == transcript.Claude {
 		return transcript.ClaudeHistory{Path: path}, nil
 	}
-	s, err := transcript.Read(path, host)
+	s, err := transcript.ReadTail(path, host)
 	if err != nil {
 		return nil, err
 	}
