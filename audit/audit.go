@@ -93,6 +93,9 @@ type Options struct {
 	// stops are judged in; "" judges each session in the folder it
 	// recorded, if that exists, else in the current one.
 	Workspace string
+	// Since, when set, keeps only the stops made at or after it: a stop
+	// whose time the host did not record counts by its file's last change.
+	Since time.Time
 }
 
 // maxFiles bounds a folder walk.
@@ -146,12 +149,21 @@ func Run(paths []string, o Options) (*Report, error) {
 		if walked && len(s.Entries) == 0 {
 			continue // a JSON file of the host's that is no session
 		}
+		var changed time.Time
+		if fi, err := os.Stat(f); err == nil {
+			changed = fi.ModTime()
+		}
+		if !o.Since.IsZero() && changed.Before(o.Since) {
+			continue // nothing in it is that recent
+		}
 		env, err := envFor(envs, s, o)
 		if err != nil {
 			r.Problems = append(r.Problems, fmt.Sprintf("%s: %v", f, err))
 			continue
 		}
-		r.add(judge(s, env))
+		if js := judge(s, env, o.Since, changed); len(js.Stops) > 0 || o.Since.IsZero() {
+			r.add(js)
+		}
 	}
 	r.total()
 	if len(r.Sessions) == 0 && len(r.Problems) > 0 {
@@ -182,9 +194,12 @@ func envFor(envs map[string]*stoppolicy.Env, s *transcript.Session, o Options) (
 	return e, nil
 }
 
-func judge(s *transcript.Session, env *stoppolicy.Env) Session {
+func judge(s *transcript.Session, env *stoppolicy.Env, since, changed time.Time) Session {
 	out := Session{Host: s.Host, Path: s.Path, ID: s.ID, Cwd: s.Cwd, ByRule: map[string]int{}, Skipped: s.Skipped, Stops: []Stop{}}
 	for i, st := range s.Stops() {
+		if at := st.Time; !since.IsZero() && (at.IsZero() && changed.Before(since) || !at.IsZero() && at.Before(since)) {
+			continue
+		}
 		j := env.Judge(st.Text)
 		js := Stop{N: i + 1, Line: st.Line, Verdict: Pass, Outcome: string(j.Outcome), Steps: st.Steps, Findings: j.Findings, Excerpt: excerpt(st.Text)}
 		if !st.Time.IsZero() {

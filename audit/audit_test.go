@@ -3,10 +3,12 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -131,5 +133,39 @@ func TestAuditProblems(t *testing.T) {
 	r, err := Run([]string{week(t), bad}, Options{Workspace: dir})
 	if err != nil || len(r.Sessions) != 5 || len(r.Problems) != 1 {
 		t.Errorf("a readable folder and a bad file: %v, %d sessions, problems %v", err, len(r.Sessions), r.Problems)
+	}
+}
+
+// --since keeps the stops made at or after a time: by the time the host
+// recorded, else by the file's last change; a session left without stops
+// is left out.
+func TestAuditSince(t *testing.T) {
+	dir := week(t)
+	// Each file last changed at the week's end, as a host leaves it; the
+	// Cursor transcript (its stops carry no time) on the 1st.
+	end := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, end, end)
+		}
+		return nil
+	})
+	old := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	os.Chtimes(filepath.Join(dir, "cursor/projects/work-app/agent-transcripts/cu-week.jsonl"), old, old)
+	// From 2026-11-24: Claude's stops (20th to 22nd) and the Cursor
+	// session (no times, file changed on the 1st) drop out.
+	r, err := Run([]string{dir}, Options{Workspace: t.TempDir(), Since: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Sessions) != 3 || r.Stops != 6 || r.Blocked != 3 {
+		t.Errorf("%d sessions, %d stops, %d blocked; want 3, 6, 3", len(r.Sessions), r.Stops, r.Blocked)
+	}
+	// A file changed since keeps its untimed stops.
+	now := time.Now()
+	os.Chtimes(filepath.Join(dir, "cursor/projects/work-app/agent-transcripts/cu-week.jsonl"), now, now)
+	r, _ = Run([]string{dir}, Options{Workspace: t.TempDir(), Since: now.Add(-time.Hour)})
+	if len(r.Sessions) != 1 || r.Sessions[0].Host != "cursor" || r.Stops != 1 {
+		t.Errorf("the recently changed Cursor session: %+v", r.Sessions)
 	}
 }

@@ -7,12 +7,13 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/baton-md/baton/audit"
 	"github.com/baton-md/baton/transcript"
 )
 
-const auditUsage = `usage: baton audit [--format text|json|html] [--host HOST] [--workspace DIR] PATH…
+const auditUsage = `usage: baton audit [--format text|json|html] [--since DURATION] [--host HOST] [--workspace DIR] PATH…
 
 Reads agents' session transcripts (files, or folders such as a host's
 session folder, walked for *.jsonl and *.json session files) of Claude Code,
@@ -30,6 +31,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	format := fl.String("format", "text", "text, json or html")
 	host := fl.String("host", "", "read every file as this host's ("+strings.Join(transcript.Hosts, ", ")+"); default: tell each from its content")
+	since := fl.Duration("since", 0, "only the stops of this last span of time, e.g. 168h for a week (default: all)")
 	workspace := fl.String("workspace", "", "judge in this folder's .baton.yaml and workspace (default: each session's own folder if it exists, else the current one)")
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, auditUsage+"\nflags:\n")
@@ -62,7 +64,15 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, auditUsage)
 		return exitUsage
 	}
-	r, err := audit.Run(fl.Args(), audit.Options{Host: *host, Workspace: *workspace})
+	if *since < 0 {
+		fmt.Fprintf(stderr, "baton audit: --since %s: want a span of time before now\n", *since)
+		return exitUsage
+	}
+	o := audit.Options{Host: *host, Workspace: *workspace}
+	if *since > 0 {
+		o.Since = time.Now().Add(-*since)
+	}
+	r, err := audit.Run(fl.Args(), o)
 	if err != nil {
 		printErr(stderr, err)
 		return exitUsage
