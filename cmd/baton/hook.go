@@ -170,8 +170,11 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 	stop.Host, stop.Args = a.host, args
 	if in.transcript != "" {
 		stop.History, err = history(a.host, in.transcript)
-		if err != nil && strings.TrimSpace(stop.Message) == "" {
-			return failOpen("read the transcript: %v", err)
+		if err != nil {
+			if strings.TrimSpace(stop.Message) == "" {
+				return failOpen("read the transcript: %v", err)
+			}
+			fmt.Fprintf(stderr, "baton hook: read the transcript: %v; judging the message alone\n", err)
 		}
 	}
 	if strings.TrimSpace(stop.Message) == "" {

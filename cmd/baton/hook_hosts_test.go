@@ -375,3 +375,15 @@ func TestCursorStopAbortedIsNotJudged(t *testing.T) {
 		}
 	}
 }
+
+// A transcript that cannot be read, when the input carries the message,
+// leaves the message to judge alone, and says so.
+func TestHostAdapterUnreadableTranscriptWithMessage(t *testing.T) {
+	hc := hostCases[1] // codex-stop: the message comes in the input
+	in := hc.input(t.TempDir(), "s", proceedMsg, filepath.Join(t.TempDir(), "gone.jsonl"), false)
+	var out, errb bytes.Buffer
+	runHook([]string{hc.sub, "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(in), &out, &errb)
+	if r := hc.check(t, out.Bytes()); r == "" || !strings.Contains(errb.String(), "judging the message alone") {
+		t.Errorf("reason %q, stderr %q", r, errb.String())
+	}
+}
