@@ -49,12 +49,13 @@ func ClaudeLastMessage(path string) (string, error) {
 
 // claudeLine is the part of a Claude Code transcript line baton reads.
 type claudeLine struct {
-	Type      string `json:"type"`
-	IsMeta    bool   `json:"isMeta"`
-	Timestamp string `json:"timestamp"`
-	SessionID string `json:"sessionId"`
-	Cwd       string `json:"cwd"`
-	Message   struct {
+	Type        string `json:"type"`
+	IsMeta      bool   `json:"isMeta"`
+	IsSidechain bool   `json:"isSidechain"`
+	Timestamp   string `json:"timestamp"`
+	SessionID   string `json:"sessionId"`
+	Cwd         string `json:"cwd"`
+	Message     struct {
 		ID      string          `json:"id"`
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
@@ -203,7 +204,8 @@ func (h ClaudeHistory) LastMarked(marked func(string) bool) string {
 
 // readClaude reads a whole Claude Code transcript into entries, one a
 // line as the hook reads them; tool results and meta lines (text a hook or
-// the host injected) are user entries that no person wrote.
+// the host injected) are user entries that no person wrote, and a
+// sub-agent's lines (isSidechain) are not the session's turns.
 func readClaude(lines [][]byte, s *Session) {
 	for n, line := range lines {
 		var e claudeLine
@@ -213,6 +215,9 @@ func readClaude(lines [][]byte, s *Session) {
 		}
 		if s.ID == "" && e.SessionID != "" {
 			s.ID, s.Cwd = e.SessionID, e.Cwd
+		}
+		if e.IsSidechain {
+			continue // a sub-agent's conversation with the main agent
 		}
 		role := e.Message.Role
 		if role == "" {
