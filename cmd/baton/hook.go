@@ -41,7 +41,7 @@ type hookDecision struct {
 const defaultMaxBlocks = stoppolicy.DefaultMaxBlocks
 
 const hookUsage = `usage: baton hook HOST-stop [--max-blocks N] [--lint] [--require-packet] [--state-dir DIR]
-       baton hook claude-prompt|claude-tool [--require-packet] [--state-dir DIR]
+       baton hook HOST-prompt|claude-tool [--require-packet] [--state-dir DIR]
 
 HOST-stop is a stop hook for one agent host: claude-stop (Claude Code's Stop),
 codex-stop (Codex's Stop), gemini-stop (Gemini CLI's AfterAgent), cursor-stop
@@ -54,8 +54,12 @@ standard error. It keeps a small count of blocks per session in --state-dir
 (default: the user cache folder) and never loops. docs/hosts.md has each
 host's settings and contract.
 
-claude-prompt (UserPromptSubmit) takes the turn's baseline; claude-tool
-(PostToolUse) records which session made a change. Both write only --state-dir.
+HOST-prompt, at the start of a turn (claude-prompt and codex-prompt on
+UserPromptSubmit, gemini-prompt on BeforeAgent, cursor-prompt on
+beforeSubmitPrompt, copilot-prompt on userPromptSubmitted), takes the turn's
+baseline, so that only this turn's changes count as its work; claude-tool
+(PostToolUse) records which session made a change. They read the hook input,
+write only --state-dir, and never block.
 `
 
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -66,8 +70,10 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch sub := args[0]; sub {
 	case "claude-stop", "codex-stop", "gemini-stop", "cursor-stop", "copilot-stop":
 		return runStopHook(stopAdapters[strings.TrimSuffix(sub, "-stop")], args, stdin, stdout, stderr)
-	case "claude-prompt", "claude-tool":
-		return runClaudeTurnHook(args, stdin, stdout, stderr)
+	case "claude-prompt", "codex-prompt", "gemini-prompt", "cursor-prompt", "copilot-prompt":
+		return runPromptHook(stopAdapters[strings.TrimSuffix(sub, "-prompt")], args, stdin, stdout, stderr)
+	case "claude-tool":
+		return runClaudeToolHook(args, stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, hookUsage)
 		return exitOK
@@ -111,28 +117,55 @@ func hookFlags(args []string, stdout, stderr io.Writer) (o stoppolicy.Options, c
 	return o, 0, true
 }
 
-// runClaudeTurnHook is Claude Code's turn lanes: claude-prompt at the start
-// of a turn (UserPromptSubmit), claude-tool after a tool call (PostToolUse).
-func runClaudeTurnHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// runPromptHook is the turn's start on a host (Claude Code's and Codex's
+// UserPromptSubmit, Gemini CLI's BeforeAgent, Cursor's beforeSubmitPrompt,
+// Copilot's userPromptSubmitted): it takes the turn's baseline, so that
+// what the tree held before the person's prompt is not this turn's work.
+// It never blocks the prompt.
+func runPromptHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, code, ok := hookFlags(args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	defer func() {
+		if a.promptPass != nil {
+			fmt.Fprintln(stdout, a.promptPass)
+		}
+	}()
+	raw, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+	if err != nil {
+		fmt.Fprintf(stderr, "baton hook: read the hook input: %v; no baseline taken\n", err)
+		return exitOK
+	}
+	in, err := a.parse(raw)
+	if err != nil {
+		fmt.Fprintf(stderr, "baton hook: %v; no baseline taken\n", err)
+		return exitOK
+	}
+	if err := stoppolicy.TurnStart(in.stop.Cwd, in.stop.SessionID, o); err != nil {
+		fmt.Fprintf(stderr, "baton hook: %v\n", err)
+	}
+	return exitOK
+}
+
+// runClaudeToolHook is Claude Code's PostToolUse lane: a change a tool
+// made is this session's, so another session's stop is not billed for it.
+func runClaudeToolHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, code, ok := hookFlags(args, stdout, stderr)
 	if !ok {
 		return code
 	}
 	raw, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
 	if err != nil {
-		fmt.Fprintf(stderr, "baton hook: read the hook input: %v; letting the stop through\n", err)
+		fmt.Fprintf(stderr, "baton hook: read the hook input: %v\n", err)
 		return exitOK
 	}
 	var in hookInput
 	if err := json.Unmarshal(raw, &in); err != nil {
-		fmt.Fprintf(stderr, "baton hook: the hook input is not JSON: %v; letting the stop through\n", err)
+		fmt.Fprintf(stderr, "baton hook: the hook input is not JSON: %v\n", err)
 		return exitOK
 	}
-	lane := stoppolicy.TurnStart
-	if args[0] == "claude-tool" {
-		lane = stoppolicy.ToolDone
-	}
-	if err := lane(in.Cwd, in.SessionID, o); err != nil {
+	if err := stoppolicy.ToolDone(in.Cwd, in.SessionID, o); err != nil {
 		fmt.Fprintf(stderr, "baton hook: %v\n", err)
 	}
 	return exitOK

@@ -21,6 +21,7 @@ type stopAdapter struct {
 	parse           func(raw []byte) (hostStop, error)
 	block           func(reason string) any // the reply that blocks the stop
 	pass            any                     // the reply that lets it through; nil for none
+	promptPass      any                     // the reply of the prompt hook; nil for none
 }
 
 // hostStop is what an adapter read of its host's input.
@@ -62,8 +63,9 @@ var stopAdapters = map[string]stopAdapter{
 			}
 			return hostStop{stop: stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, Message: in.PromptResponse, Active: in.StopHookActive}, transcript: in.TranscriptPath}, nil
 		},
-		block: func(r string) any { return geminiAfterAgentOutput{Decision: "deny", Reason: r} },
-		pass:  "{}",
+		block:      func(r string) any { return geminiAfterAgentOutput{Decision: "deny", Reason: r} },
+		pass:       "{}",
+		promptPass: "{}", // BeforeAgent: stdout holds JSON only
 	},
 	transcript.Cursor: {
 		host: transcript.Cursor, messageField: "a last message", transcriptField: "transcript_path",
@@ -85,8 +87,9 @@ var stopAdapters = map[string]stopAdapter{
 			}
 			return h, nil
 		},
-		block: func(r string) any { return cursorStopOutput{FollowupMessage: r} },
-		pass:  "{}",
+		block:      func(r string) any { return cursorStopOutput{FollowupMessage: r} },
+		pass:       "{}",
+		promptPass: `{"continue":true}`, // beforeSubmitPrompt: let the prompt go
 	},
 	transcript.Copilot: {
 		host: transcript.Copilot, messageField: "a last message", transcriptField: "transcriptPath",

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -385,5 +386,50 @@ func TestHostAdapterUnreadableTranscriptWithMessage(t *testing.T) {
 	runHook([]string{hc.sub, "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(in), &out, &errb)
 	if r := hc.check(t, out.Bytes()); r == "" || !strings.Contains(errb.String(), "judging the message alone") {
 		t.Errorf("reason %q, stderr %q", r, errb.String())
+	}
+}
+
+// Every host's prompt hook takes the turn's baseline: a change made before
+// the person's prompt is not the turn's work, so with --require-packet a
+// stop after it owes no packet; without the baseline it is billed for it.
+// The prompt hooks' inputs carry the same session and folder fields as the
+// stop hooks' (each host's hooks reference: UserPromptSubmit, BeforeAgent,
+// beforeSubmitPrompt, userPromptSubmitted).
+func TestHostPromptHooksTakeTheBaseline(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	for _, hc := range hostCases {
+		host := strings.TrimSuffix(hc.sub, "-stop")
+		t.Run(host, func(t *testing.T) {
+			repo := t.TempDir()
+			for _, args := range [][]string{{"init", "-q"}, {"config", "user.email", "t@example.com"}, {"config", "user.name", "t"}} {
+				if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v %s", args, err, out)
+				}
+			}
+			os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n"), 0o644)
+			exec.Command("git", "-C", repo, "add", ".").Run()
+			if out, err := exec.Command("git", "-C", repo, "commit", "-qm", "a").CombinedOutput(); err != nil {
+				t.Fatalf("commit: %v %s", err, out)
+			}
+			os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a // edited before the prompt\n"), 0o644)
+
+			withoutBaseline, _ := fireHost(t, hc, repo, "nobase", "Done.", t.TempDir(), false, "--require-packet")
+			if !strings.Contains(withoutBaseline, "material work") {
+				t.Fatalf("without a baseline the stop was not billed for the change: %q", withoutBaseline)
+			}
+			state := t.TempDir()
+			var out, errb bytes.Buffer
+			if code := runHook([]string{host + "-prompt", "--require-packet", "--state-dir", state}, bytes.NewReader(hc.input(repo, "base", "", "", false)), &out, &errb); code != exitOK || errb.Len() > 0 {
+				t.Fatalf("%s-prompt: exit %d, stderr %q", host, code, errb.String())
+			}
+			if s := strings.TrimSpace(out.String()); s != "" && !json.Valid([]byte(s)) {
+				t.Fatalf("%s-prompt wrote %q: not JSON", host, s)
+			}
+			if r, errs := fireHost(t, hc, repo, "base", "Done.", state, false, "--require-packet"); r != "" {
+				t.Fatalf("after the baseline the stop was blocked: %q (%s)", r, errs)
+			}
+		})
 	}
 }

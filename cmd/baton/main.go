@@ -30,6 +30,7 @@ commands:
   hook codex-stop|gemini-stop|cursor-stop|copilot-stop
                     the same stop policy for Codex, Gemini CLI, Cursor and Copilot (docs/hosts.md)
   hook claude-prompt  a Claude Code UserPromptSubmit hook: takes the turn's baseline
+                    (codex-prompt, gemini-prompt, cursor-prompt, copilot-prompt: the same on each host)
   hook claude-tool  a Claude Code PostToolUse hook: records which session made a change
   audit PATH…       judge every stop in agents' session transcripts as the stop hooks would
                     (text, JSON or HTML: stops, blocks, and why, by rule)
