@@ -179,7 +179,7 @@ func Detect(data []byte) string {
 			return Codex
 		case data && strings.Contains(typ, "."):
 			return Copilot
-		case parent || session && (typ == "user" || typ == "assistant" || typ == "summary") && message:
+		case parent || (typ == "user" || typ == "assistant") && message || session && typ == "summary":
 			return Claude
 		case project || messages || typ == "gemini":
 			return Gemini

@@ -101,6 +101,15 @@ func TestReadersOnEachHost(t *testing.T) {
 	}
 }
 
+// Claude Code's lines are told by their type and message alone, as in
+// specrew's own transcript fixtures, which carry no session fields.
+func TestDetectMinimalClaude(t *testing.T) {
+	line := `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]}}`
+	if got := Detect([]byte(line + "\n")); got != Claude {
+		t.Errorf("Detect = %q", got)
+	}
+}
+
 // A file of no host's shape is an error that says so; a special file is
 // refused without being read (safefile), and so is an unknown host.
 func TestReadRefuses(t *testing.T) {
