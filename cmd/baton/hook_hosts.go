@@ -16,6 +16,8 @@ import (
 // stopAdapter is one host's stop hook.
 type stopAdapter struct {
 	host            string
+	name            string // the host's name, as docs/hosts.md gives it
+	posture         string // proposal 188's: hard, corrective, preventive or cooperative only
 	messageField    string // the input's field with the last message, for the errors
 	transcriptField string
 	parse           func(raw []byte) (hostStop, error)
@@ -33,7 +35,7 @@ type hostStop struct {
 
 var stopAdapters = map[string]stopAdapter{
 	transcript.Claude: {
-		host: transcript.Claude, messageField: "last_assistant_message", transcriptField: "transcript_path",
+		host: transcript.Claude, name: "Claude Code", posture: "hard", messageField: "last_assistant_message", transcriptField: "transcript_path",
 		parse: func(raw []byte) (hostStop, error) {
 			var in hookInput
 			if err := json.Unmarshal(raw, &in); err != nil {
@@ -44,7 +46,7 @@ var stopAdapters = map[string]stopAdapter{
 		block: func(r string) any { return hookDecision{Decision: "block", Reason: r} },
 	},
 	transcript.Codex: {
-		host: transcript.Codex, messageField: "last_assistant_message", transcriptField: "transcript_path",
+		host: transcript.Codex, name: "Codex", posture: "hard", messageField: "last_assistant_message", transcriptField: "transcript_path",
 		parse: func(raw []byte) (hostStop, error) {
 			var in codexStopInput
 			if err := json.Unmarshal(raw, &in); err != nil {
@@ -55,7 +57,7 @@ var stopAdapters = map[string]stopAdapter{
 		block: func(r string) any { return codexStopOutput{Decision: "block", Reason: r} },
 	},
 	transcript.Gemini: {
-		host: transcript.Gemini, messageField: "prompt_response", transcriptField: "transcript_path",
+		host: transcript.Gemini, name: "Gemini CLI", posture: "hard", messageField: "prompt_response", transcriptField: "transcript_path",
 		parse: func(raw []byte) (hostStop, error) {
 			var in geminiAfterAgentInput
 			if err := json.Unmarshal(raw, &in); err != nil {
@@ -68,7 +70,7 @@ var stopAdapters = map[string]stopAdapter{
 		promptPass: "{}", // BeforeAgent: stdout holds JSON only
 	},
 	transcript.Cursor: {
-		host: transcript.Cursor, messageField: "a last message", transcriptField: "transcript_path",
+		host: transcript.Cursor, name: "Cursor", posture: "corrective", messageField: "a last message", transcriptField: "transcript_path",
 		parse: func(raw []byte) (hostStop, error) {
 			var in cursorStopInput
 			if err := json.Unmarshal(trimBOM(raw), &in); err != nil {
@@ -92,7 +94,7 @@ var stopAdapters = map[string]stopAdapter{
 		promptPass: `{"continue":true}`, // beforeSubmitPrompt: let the prompt go
 	},
 	transcript.Copilot: {
-		host: transcript.Copilot, messageField: "a last message", transcriptField: "transcriptPath",
+		host: transcript.Copilot, name: "Copilot CLI, cloud agent", posture: "hard", messageField: "a last message", transcriptField: "transcriptPath",
 		parse: func(raw []byte) (hostStop, error) {
 			var in copilotAgentStopInput
 			if err := json.Unmarshal(raw, &in); err != nil {

@@ -433,3 +433,18 @@ func TestHostPromptHooksTakeTheBaseline(t *testing.T) {
 		})
 	}
 }
+
+// docs/hosts.md's table gives each adapter's command and the posture the
+// adapter claims, so the docs never claim more than the code.
+func TestHostsDocTable(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "hosts.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for host, a := range stopAdapters {
+		row := fmt.Sprintf("| %s | `baton hook %s-stop` | %s |", a.name, host, a.posture)
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/hosts.md has no row starting %q", row)
+		}
+	}
+}
