@@ -205,7 +205,8 @@ func (h ClaudeHistory) LastMarked(marked func(string) bool) string {
 // readClaude reads a whole Claude Code transcript into entries, one a
 // line as the hook reads them; tool results and meta lines (text a hook or
 // the host injected) are user entries that no person wrote, and a
-// sub-agent's lines (isSidechain) are not the session's turns.
+// side-chain lines (isSidechain: a delegated task's exchange) are not the
+// session's turns.
 func readClaude(lines [][]byte, s *Session) {
 	for n, line := range lines {
 		var e claudeLine
@@ -217,7 +218,7 @@ func readClaude(lines [][]byte, s *Session) {
 			s.ID, s.Cwd = e.SessionID, e.Cwd
 		}
 		if e.IsSidechain {
-			continue // a sub-agent's conversation with the main agent
+			continue // a delegated task's exchange with the main agent
 		}
 		role := e.Message.Role
 		if role == "" {
