@@ -12,6 +12,8 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/stoppolicy"
 )
 
 const classifyUsage = `usage: baton classify [flags] [FILE|-]
@@ -182,18 +184,18 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	} else {
-		root = specrewRootAbove(dir)
+		root = engine.SpecrewRoot(dir)
 	}
 	// The configuration of the file, or of the working folder for standard
 	// input, as baton check and the stop hook find it.
 	cfgName := filepath.Join(dir, filepath.Base(name))
-	env, err := newStopEnv(cfgName, root, *session)
+	env, err := stoppolicy.NewEnv(cfgName, root, *session)
 	if err != nil {
 		printErr(stderr, err)
 		return exitUsage
 	}
 	if root != "" {
-		for _, p := range env.state.Problems {
+		for _, p := range env.State.Problems {
 			fmt.Fprintf(stderr, "baton: workspace %s: %s\n", root, p)
 		}
 	}
@@ -204,12 +206,12 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(overrides) > 0 {
-		env.env.Overrides = overrides
+		env.Env.Overrides = overrides
 	}
 
 	// A plain message is a stop message too: the hook classifies it, and so
 	// does classify. Only a handoff or a workflow is something else.
-	doc, res := env.analyze(name, string(text))
+	doc, res := env.Analyze(name, string(text))
 	if doc.Kind != analysis.KindPacket {
 		fmt.Fprintf(stderr, "baton: %s is not a stop message (it reads as %s): classify needs a stop message\n", name, kindPhrase(doc.Kind))
 		return exitUsage

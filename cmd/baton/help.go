@@ -168,6 +168,140 @@ it.`,
 		run:    hookCommand("claude-tool"),
 	},
 	{
+		Name:    "hook codex-stop",
+		Summary: "a Codex Stop hook: the stop policy of claude-stop (docs/hosts.md)",
+		Text: `A Codex Stop hook (docs/hosts.md). It asks the one stop policy claude-stop
+asks, and answers in Codex's output contract: the same message in the same
+workspace gets the same verdict and reason on every host. It fails open on its
+own errors, and bounds the loop with the host's own signal where there is one
+and baton's count of blocks in a row (--max-blocks) in every case.`,
+		Reads: `the Stop event as JSON on standard input; the agent's last message from
+last_assistant_message, else the rollout file at transcript_path; the Git work
+tree and the specrew workspace above cwd; its per-session state.`,
+		Writes: `{"decision":"block","reason":…} on standard output when it blocks, nothing
+when it lets the stop through; its per-session state in --state-dir or the
+user cache folder; why it failed open on standard error.`,
+		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
+		run:  hookCommand("codex-stop"),
+	},
+	{
+		Name:    "hook codex-prompt",
+		Summary: "a Codex UserPromptSubmit hook: takes the turn's baseline",
+		Text: `A Codex UserPromptSubmit hook: at the start of a turn it records what the work
+tree holds, so that codex-stop bills the turn only for what changed since. It
+never blocks the prompt.`,
+		Reads:  "the event as JSON on standard input (session and cwd); the Git work tree.",
+		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
+		Exit:   "0 always; 2 usage error.",
+		run:    hookCommand("codex-prompt"),
+	},
+	{
+		Name:    "hook gemini-stop",
+		Summary: "a Gemini CLI AfterAgent hook: the stop policy of claude-stop (docs/hosts.md)",
+		Text: `A Gemini CLI AfterAgent hook (docs/hosts.md). It asks the one stop policy
+claude-stop asks, and answers in Gemini CLI's output contract: the same
+message in the same workspace gets the same verdict and reason on every host.
+It fails open on its own errors, and bounds the loop with the host's own
+signal where there is one and baton's count of blocks in a row (--max-blocks)
+in every case.`,
+		Reads: `the AfterAgent event as JSON on standard input; the agent's last message from
+prompt_response, else the chat file at transcript_path; the Git work tree and
+the specrew workspace above cwd; its per-session state.`,
+		Writes: `{"decision":"deny","reason":…} on standard output when it blocks (Gemini CLI
+retries with the reason), {} when it lets the turn end; its per-session state
+in --state-dir or the user cache folder; why it failed open on standard error.`,
+		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
+		run:  hookCommand("gemini-stop"),
+	},
+	{
+		Name:    "hook gemini-prompt",
+		Summary: "a Gemini CLI BeforeAgent hook: takes the turn's baseline",
+		Text: `A Gemini CLI BeforeAgent hook: at the start of a turn it records what the work
+tree holds, so that gemini-stop bills the turn only for what changed since. It
+never blocks the prompt.`,
+		Reads:  "the event as JSON on standard input (session and cwd); the Git work tree.",
+		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
+		Exit:   "0 always; 2 usage error.",
+		run:    hookCommand("gemini-prompt"),
+	},
+	{
+		Name:    "hook cursor-stop",
+		Summary: "a Cursor stop hook: the stop policy of claude-stop (docs/hosts.md)",
+		Text: `A Cursor stop hook (docs/hosts.md). It asks the one stop policy claude-stop
+asks, and answers in Cursor's output contract: the same message in the same
+workspace gets the same verdict and reason on every host. It fails open on its
+own errors, and bounds the loop with the host's own signal where there is one
+and baton's count of blocks in a row (--max-blocks) in every case.`,
+		Reads: `the stop event as JSON on standard input; the agent's last message from the
+agent transcript at transcript_path (with loop_count and status from the
+event); the Git work tree and the specrew workspace above cwd; its per-session
+state.`,
+		Writes: `{"followup_message":…} on standard output when it blocks (Cursor sends it as
+the next prompt), {} when it lets the stop through; its per-session state in
+--state-dir or the user cache folder; why it failed open on standard error.`,
+		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
+		run:  hookCommand("cursor-stop"),
+	},
+	{
+		Name:    "hook cursor-prompt",
+		Summary: "a Cursor beforeSubmitPrompt hook: takes the turn's baseline",
+		Text: `A Cursor beforeSubmitPrompt hook: at the start of a turn it records what the
+work tree holds, so that cursor-stop bills the turn only for what changed
+since. It never blocks the prompt.`,
+		Reads:  "the event as JSON on standard input (session and cwd); the Git work tree.",
+		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
+		Exit:   "0 always; 2 usage error.",
+		run:    hookCommand("cursor-prompt"),
+	},
+	{
+		Name:    "hook copilot-stop",
+		Summary: "a Copilot CLI agentStop hook: the stop policy of claude-stop (docs/hosts.md)",
+		Text: `A Copilot CLI agentStop hook (docs/hosts.md). It asks the one stop policy
+claude-stop asks, and answers in Copilot CLI's output contract: the same
+message in the same workspace gets the same verdict and reason on every host.
+It fails open on its own errors, and bounds the loop with the host's own
+signal where there is one and baton's count of blocks in a row (--max-blocks)
+in every case.`,
+		Reads: `the agentStop event as JSON on standard input; the agent's last message from
+the session's events file (transcriptPath); when it cannot be read, the stop
+goes through; the Git work tree and the specrew workspace above cwd; its per-
+session state.`,
+		Writes: `{"decision":"block","reason":…} on standard output when it blocks, nothing
+when it lets the stop through; its per-session state in --state-dir or the
+user cache folder; why it failed open on standard error.`,
+		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
+		run:  hookCommand("copilot-stop"),
+	},
+	{
+		Name:    "hook copilot-prompt",
+		Summary: "a Copilot CLI userPromptSubmitted hook: takes the turn's baseline",
+		Text: `A Copilot CLI userPromptSubmitted hook: at the start of a turn it records what
+the work tree holds, so that copilot-stop bills the turn only for what changed
+since. It never blocks the prompt.`,
+		Reads:  "the event as JSON on standard input (session and cwd); the Git work tree.",
+		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
+		Exit:   "0 always; 2 usage error.",
+		run:    hookCommand("copilot-prompt"),
+	},
+	{
+		Name:    "audit",
+		Args:    "PATH…",
+		Summary: "judge every stop in agents' session transcripts as the stop hooks would",
+		Text: `Reads agents' session transcripts (files, or folders such as a host's
+session folder, walked for *.jsonl and *.json session files) of Claude Code,
+Codex, Gemini CLI, Cursor and Copilot CLI, and judges every stop in them as
+the stop hooks judge a message under --lint: each turn's last message, its
+blocking findings and its stop-intent outcome. It prints, per session and
+overall, how many stops there were, how many a hook would have blocked, and
+why, by rule: as text, JSON, or one self-contained HTML page (a timeline of
+stops per session, a table by rule).`,
+		Reads:  "the transcripts named; the .baton.yaml of --workspace (default: the working folder).",
+		Writes: "the report on standard output; files it could not read on standard error. It writes no file.",
+		Exit:   "0 reported; 2 usage error, or none of the transcripts could be read.",
+		Paths:  true,
+		run:    func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runAudit(args, stdout, stderr) },
+	},
+	{
 		Name:    "ledger",
 		Args:    "ID|SESSION_FOLDER",
 		Summary: "print a clio-coder session's read ledger and decision board",

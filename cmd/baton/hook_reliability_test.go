@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/baton-md/baton/transcript"
 )
 
 // The hook fails open within --max-blocks + 1 stops whatever its state
@@ -163,8 +165,8 @@ func TestHookLargeTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	msg, err := lastAssistantMessage(path)
+	msg, err := transcript.ClaudeLastMessage(path)
 	if err != nil || !strings.HasPrefix(msg, "## What I Just Did") {
-		t.Fatalf("lastAssistantMessage = %q, %v", msg, err)
+		t.Fatalf("ClaudeLastMessage = %q, %v", msg, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/stoppolicy"
 )
 
 // The cases of specrew's stop-provider tests
@@ -486,7 +487,7 @@ func TestHookBoundaryCases(t *testing.T) {
 		for _, bad := range []string{"corrupt", "directory"} {
 			p := newHookProject(t, "plan", "clarify", true)
 			p.evidence("plan", "clarify")
-			fire := (blockCounter{dir: p.state, session: p.session}).path() + ".fire"
+			fire := (stoppolicy.Counter{Dir: p.state, Session: p.session}).Path() + ".fire"
 			if bad == "corrupt" {
 				if err := os.WriteFile(fire, []byte("{ not json ::"), 0o600); err != nil {
 					t.Fatal(err)

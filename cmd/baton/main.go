@@ -47,6 +47,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runHook(rest, stdin, stdout, stderr)
 	case "ledger":
 		return runLedger(rest, stdout, stderr)
+	case "audit":
+		return runAudit(rest, stdout, stderr)
 	case "explain":
 		return runExplain(rest, stdout, stderr)
 	case "config":

@@ -11,6 +11,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine/enginetest"
+	"github.com/baton-md/baton/stoppolicy"
 )
 
 // One engine: `baton check`, the stop hook and `baton classify` build the
@@ -42,11 +43,11 @@ func TestOneEngineSameFindings(t *testing.T) {
 	}
 	slices.Sort(fromCheck)
 
-	env, err := newStopEnv(path, "", "")
+	env, err := stoppolicy.NewEnv(path, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, res := env.analyze(path, stopText)
+	doc, res := env.Analyze(path, stopText)
 	var fromStop []string
 	for _, f := range res.Findings {
 		fromStop = append(fromStop, fmtFinding(f.Rule, f.Severity.String(), doc.Lines.Position(f.Span.Start, analysis.UTF8).Line+1))
@@ -63,8 +64,8 @@ func TestOneEngineSameFindings(t *testing.T) {
 	if !strings.Contains(joined, "stopintent/") || strings.Contains(joined, "stopintent/inert-continue@error") {
 		t.Errorf("the specrew state or the rule pattern did not apply: %q", fromCheck)
 	}
-	if env.state.BoundaryPending.Value.String() != "true" {
-		t.Errorf("the boundary ahead of the authorized one is not pending: %+v", env.state.BoundaryPending)
+	if env.State.BoundaryPending.Value.String() != "true" {
+		t.Errorf("the boundary ahead of the authorized one is not pending: %+v", env.State.BoundaryPending)
 	}
 }
 

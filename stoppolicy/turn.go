@@ -1,4 +1,4 @@
-package main
+package stoppolicy
 
 import (
 	"bufio"
@@ -180,57 +180,6 @@ func compareSnapshots(root string, base, cur *turnSnapshot) turnDelta {
 	return d
 }
 
-// longTurnEntries is specrew's $SpecrewLongTurnAssistantEntries: a read-only
-// turn with at least this many assistant responses since the person's last
-// message is a long investigation and owes the packet too.
-const longTurnEntries = 15
-
-var (
-	assistantLine = regexp.MustCompile(`"type"\s*:\s*"assistant"`)
-	userLine      = regexp.MustCompile(`"type"\s*:\s*"user"`)
-	messageID     = regexp.MustCompile(`"id"\s*:\s*"(msg_[^"]*)"`)
-)
-
-// longTurn is Get-SpecrewLongTurnSignal: over the last 200 lines of the
-// transcript, the assistant responses (one per message id; Claude Code
-// writes one line per content block) since the last line of a person (a
-// user line that is not a tool result). key names the turn by that line.
-func longTurn(transcript string) (long bool, key string) {
-	if transcript == "" {
-		return false, ""
-	}
-	data, _, err := safefile.ReadTail(transcript, maxTranscriptTail)
-	if err != nil {
-		return false, ""
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	if len(lines) > 200 {
-		lines = lines[len(lines)-200:]
-	}
-	seen := map[string]bool{}
-	count := 0
-	anchor := "saturated-no-human-line-in-window"
-	for i := len(lines) - 1; i >= 0; i-- {
-		ln := lines[i]
-		if assistantLine.MatchString(ln) {
-			if m := messageID.FindStringSubmatch(ln); m != nil {
-				if !seen[m[1]] {
-					seen[m[1]] = true
-					count++
-				}
-			} else {
-				count++
-			}
-			continue
-		}
-		if userLine.MatchString(ln) && !strings.Contains(ln, `"tool_use_id"`) {
-			anchor = ln
-			break
-		}
-	}
-	return count >= longTurnEntries, "material|longturn|" + hashText(anchor)
-}
-
 // turnState is what the hook keeps between a session's stops: the baseline
 // the next delta is measured from, the surface a packet last discharged, and
 // the continue loop guard.
@@ -243,15 +192,15 @@ type turnState struct {
 	} `json:"continue"`
 }
 
-func (c blockCounter) turnPath(root string) string {
-	p := c.path()
+func (c Counter) turnPath(root string) string {
+	p := c.Path()
 	if p == "" {
 		return ""
 	}
 	return p + "-" + hashText(root)[:12] + ".turn.json"
 }
 
-func (c blockCounter) loadTurn(root string) turnState {
+func (c Counter) loadTurn(root string) turnState {
 	var t turnState
 	if p := c.turnPath(root); p != "" {
 		if b, err := readState(p); err == nil {
@@ -261,7 +210,7 @@ func (c blockCounter) loadTurn(root string) turnState {
 	return t
 }
 
-func (c blockCounter) saveTurn(root string, t turnState) error {
+func (c Counter) saveTurn(root string, t turnState) error {
 	p := c.turnPath(root)
 	if p == "" {
 		return errors.New("no folder for the hook's state")
@@ -292,7 +241,7 @@ type ownerRecord struct {
 	Epoch int64  `json:"epoch"`
 }
 
-func (c blockCounter) ownerPath(root string) string {
+func (c Counter) ownerPath(root string) string {
 	dir := c.folder()
 	if dir == "" {
 		return ""
@@ -301,19 +250,19 @@ func (c blockCounter) ownerPath(root string) string {
 }
 
 // claim records this session as the maker of the surface key.
-func (c blockCounter) claim(root, key string) error {
+func (c Counter) claim(root, key string) error {
 	p := c.ownerPath(root)
 	if p == "" {
 		return errors.New("no folder for the hook's state")
 	}
-	b, err := json.Marshal(ownerRecord{Key: key, Owner: c.session, Epoch: time.Now().Unix()})
+	b, err := json.Marshal(ownerRecord{Key: key, Owner: c.Session, Epoch: time.Now().Unix()})
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
-	tmp := p + ".tmp-" + hashText(c.session)[:8]
+	tmp := p + ".tmp-" + hashText(c.Session)[:8]
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		return err
 	}
@@ -322,9 +271,9 @@ func (c blockCounter) claim(root, key string) error {
 
 // foreign reports whether another session claimed the surface key lately
 // (Resolve-SpecrewTurnPacketDemand's foreign-owner suppression).
-func (c blockCounter) foreign(root, key string) bool {
+func (c Counter) foreign(root, key string) bool {
 	p := c.ownerPath(root)
-	if p == "" || c.session == "" {
+	if p == "" || c.Session == "" {
 		return false
 	}
 	b, err := readState(p)
@@ -332,7 +281,7 @@ func (c blockCounter) foreign(root, key string) bool {
 		return false
 	}
 	var r ownerRecord
-	if json.Unmarshal(b, &r) != nil || r.Key != key || r.Owner == c.session {
+	if json.Unmarshal(b, &r) != nil || r.Key != key || r.Owner == c.Session {
 		return false
 	}
 	age := time.Now().Unix() - r.Epoch

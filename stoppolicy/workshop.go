@@ -1,4 +1,4 @@
-package main
+package stoppolicy
 
 import (
 	"encoding/json"

@@ -1,0 +1,74 @@
+package audit
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+)
+
+// Text writes the report for a terminal: each session with its stops,
+// then the totals and the blocks by rule.
+func (r *Report) Text(w io.Writer) error {
+	var b strings.Builder
+	for _, s := range r.Sessions {
+		id := s.ID
+		if id == "" {
+			id = "(no id)"
+		}
+		fmt.Fprintf(&b, "%s session %s  %s\n", s.Host, id, s.Path)
+		fmt.Fprintf(&b, "  %d stop(s), %d would be blocked", len(s.Stops), s.Blocked)
+		if s.Skipped > 0 {
+			fmt.Fprintf(&b, " (%d unreadable line(s) skipped)", s.Skipped)
+		}
+		b.WriteString("\n")
+		for _, st := range s.Stops {
+			when := ""
+			if st.Time != nil {
+				when = " " + st.Time.UTC().Format("2006-01-02 15:04")
+			}
+			fmt.Fprintf(&b, "  #%-3d %-5s %-12s%s  %s\n", st.N, st.Verdict, st.Outcome, when, st.Excerpt)
+			for _, f := range st.Findings {
+				fmt.Fprintf(&b, "         %s\n", f)
+			}
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%d session(s), %d stop(s), %d would be blocked\n", len(r.Sessions), r.Stops, r.Blocked)
+	if len(r.ByRule) > 0 {
+		b.WriteString("by rule:\n")
+		for _, c := range r.ByRule {
+			fmt.Fprintf(&b, "  %-40s %d stop(s) in %d session(s)\n", c.Rule, c.Stops, c.Sessions)
+		}
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(&b, "not read: %s\n", p)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// JSON writes the report as one JSON object.
+func (r *Report) JSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+//go:embed report.html.tmpl
+var templates embed.FS
+
+var page = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
+	"pct": func(a, b int) int {
+		if b == 0 {
+			return 0
+		}
+		return a * 100 / b
+	},
+}).ParseFS(templates, "report.html.tmpl"))
+
+// HTML writes the report as one self-contained page (no external asset):
+// a timeline of stops per session coloured by verdict, and a table by rule.
+func (r *Report) HTML(w io.Writer) error { return page.Execute(w, r) }

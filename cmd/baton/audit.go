@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/baton-md/baton/audit"
+	"github.com/baton-md/baton/transcript"
+)
+
+const auditUsage = `usage: baton audit [--format text|json|html] [--since DURATION] [--host HOST] [--workspace DIR] PATH…
+
+Reads agents' session transcripts (files, or folders such as a host's
+session folder, walked for *.jsonl and *.json session files) of Claude Code,
+Codex, Gemini CLI, Cursor and Copilot CLI, and judges every stop in them as
+the stop hooks judge a message under --lint: each turn's last message, its
+blocking findings and its stop-intent outcome. It prints on standard output,
+per session and overall, how many stops there were, how many a hook would
+have blocked, and why, by rule: as text, JSON, or one self-contained HTML
+page (a timeline of stops per session, a table by rule). It writes no file.
+Files it cannot read are listed; it exits 2 when it could read none.
+`
+
+func runAudit(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	format := fl.String("format", "text", "text, json or html")
+	host := fl.String("host", "", "read every file as this host's ("+strings.Join(transcript.Hosts, ", ")+"); default: tell each from its content")
+	since := fl.Duration("since", 0, "only the stops of this last span of time, e.g. 168h for a week (default: all)")
+	workspace := fl.String("workspace", "", "judge in this folder's .baton.yaml and workspace (default: each session's own folder if it exists, else the current one)")
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, auditUsage+"\nflags:\n")
+		fl.SetOutput(w)
+		fl.PrintDefaults()
+		fl.SetOutput(stderr)
+	}
+	// Asked for, help is printed on standard output from the help table
+	// (help.go); -h reaching here prints the flags on standard error.
+	fl.Usage = func() { usage(stderr) }
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if !slices.Contains([]string{"text", "json", "html"}, *format) {
+		fmt.Fprintf(stderr, "baton audit: --format %q: want text, json or html\n", *format)
+		return exitUsage
+	}
+	if *host != "" && !slices.Contains(transcript.Hosts, *host) {
+		fmt.Fprintf(stderr, "baton audit: --host %q: want one of %s\n", *host, strings.Join(transcript.Hosts, ", "))
+		return exitUsage
+	}
+	if fl.NArg() == 0 {
+		fmt.Fprint(stderr, auditUsage)
+		return exitUsage
+	}
+	if *since < 0 {
+		fmt.Fprintf(stderr, "baton audit: --since %s: want a span of time before now\n", *since)
+		return exitUsage
+	}
+	o := audit.Options{Host: *host, Workspace: *workspace}
+	if *since > 0 {
+		o.Since = time.Now().Add(-*since)
+	}
+	r, err := audit.Run(fl.Args(), o)
+	if err != nil {
+		printErr(stderr, err)
+		return exitUsage
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(stderr, "baton audit: not read: %s\n", p)
+	}
+	switch *format {
+	case "json":
+		err = r.JSON(stdout)
+	case "html":
+		err = r.HTML(stdout)
+	default:
+		err = r.Text(stdout)
+	}
+	if err != nil {
+		printErr(stderr, err)
+		return exitUsage
+	}
+	return exitOK
+}

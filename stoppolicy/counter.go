@@ -1,0 +1,127 @@
+package stoppolicy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/baton-md/baton/internal/safefile"
+)
+
+// Counter counts the hook's consecutive blocks in a session, in a
+// small file of the user's cache folder.
+type Counter struct {
+	Dir     string // "" for the user cache folder
+	Session string
+}
+
+func (c Counter) Path() string {
+	dir := c.folder()
+	if dir == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(c.Session))
+	return filepath.Join(dir, hex.EncodeToString(sum[:8]))
+}
+
+// folder is where the hook keeps its state, for every session.
+func (c Counter) folder() string {
+	if c.Dir != "" {
+		return c.Dir
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(cache, "baton", "stop-hook")
+}
+
+func (c Counter) get() int {
+	n, _ := c.count()
+	return n
+}
+
+// count reads the number of blocks in a row; no file is 0. A count that
+// cannot be read, or is not a number from 0 to a thousand, is an error: a
+// corrupt counter must not keep the hook blocking.
+func (c Counter) count() (int, error) {
+	p := c.Path()
+	if p == "" {
+		return 0, errors.New("no user cache folder")
+	}
+	b, err := safefile.ReadFile(p, 64)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || n < 0 || n > 1000 {
+		return 0, fmt.Errorf("%s holds %q, not a count", p, strings.TrimSpace(string(b)))
+	}
+	return n, nil
+}
+
+// add counts a block, and fails when the count cannot be kept: a block
+// that is not counted could loop for ever, so the caller lets the stop
+// through instead (as specrew's provider does, 145 HANG-2).
+func (c Counter) add() error {
+	p := c.Path()
+	if p == "" {
+		return errors.New("no user cache folder")
+	}
+	n, err := c.count()
+	if err != nil {
+		return err
+	}
+	n++
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(p, []byte(fmt.Sprintf("%d\n", n)), 0o600); err != nil {
+		return err
+	}
+	if back, err := c.count(); err != nil || back != n {
+		return errors.New("the count did not read back")
+	}
+	return nil
+}
+
+// duplicate reports whether id is the stop the hook last answered, within
+// dedupWindow, and remembers id. Any error only disables the check.
+func (c Counter) duplicate(id string) bool {
+	p := c.Path()
+	if p == "" {
+		return false
+	}
+	p += ".fire"
+	var last struct {
+		ID    string `json:"identity"`
+		Epoch int64  `json:"epoch"`
+	}
+	now := time.Now().Unix()
+	dup := false
+	if b, err := readState(p); err == nil && json.Unmarshal(b, &last) == nil {
+		dup = last.ID == id && now-last.Epoch >= 0 && now-last.Epoch <= int64(dedupWindow/time.Second)
+	}
+	if b, err := json.Marshal(map[string]any{"identity": id, "epoch": now}); err == nil {
+		_ = os.MkdirAll(filepath.Dir(p), 0o700)
+		_ = os.WriteFile(p, b, 0o600)
+	}
+	return dup
+}
+
+func (c Counter) reset() {
+	if p := c.Path(); p != "" {
+		_ = os.Remove(p)
+	}
+}

@@ -1,0 +1,119 @@
+package stoppolicy
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/handoff/session"
+)
+
+// Env is what the stop hooks, `baton classify` and `baton audit` read a
+// stop message with: the environment every entry point builds
+// (engine.Env) for a document at the message's place — the rules and
+// phrases of the nearest .baton.yaml, the specrew workspace's state,
+// sessions, workflow files — so a message gets there the findings `baton
+// check` gives it.
+type Env struct {
+	eng     *engine.Engine
+	Root    string // the specrew workspace root; "" when there is none
+	Session string // the conformance session folder whose state is read
+	State   stopintent.State
+	Env     *engine.Env
+}
+
+// NewEnv builds the environment for the document named name (a path;
+// its configuration is the one found above it, as for baton check). root
+// is the specrew workspace to read ("" for the one above name, if any);
+// sessionDir the conformance session whose guard is read. A configuration
+// that cannot be read or is invalid is an error.
+func NewEnv(name, root, sessionDir string) (*Env, error) {
+	store := session.NewStore()
+	eng := engine.New(engine.Sources{
+		Registry: engine.Registry(),
+		Ledger: func(fromConfig string) handoff.Resolver {
+			return engine.Sessions(store, func() []string { return stateDirs(fromConfig) }, nil)
+		},
+	})
+	env, err := eng.Env(engine.Request{Path: name, Session: sessionDir, SpecrewRoot: root})
+	if err != nil {
+		return nil, err
+	}
+	e := &Env{eng: eng, Root: env.SpecrewRoot, Session: sessionDir, Env: env}
+	if env.Specrew != nil {
+		e.State = *env.Specrew
+	}
+	return e, nil
+}
+
+// stateDirs are the folders clio-coder's sessions are looked for in: the
+// configured one first, then the platform's defaults.
+func stateDirs(first string) []string {
+	home, _ := os.UserHomeDir()
+	dirs := session.DefaultStateDirs(os.Getenv, runtime.GOOS, home)
+	if first != "" {
+		dirs = append([]string{first}, dirs...)
+	}
+	return dirs
+}
+
+// Analyze lints and classifies a stop message. A text that reads as
+// ordinary Markdown (no packet headings, no marker) is still a stop
+// message here: it is read as a packet of no sections, so that its
+// questions and requests count as they would in a packet.
+func (e *Env) Analyze(name, text string) (*analysis.Document, *analysis.Result) {
+	doc := analysis.Parse(name, text)
+	if doc.Kind == analysis.KindOther {
+		doc.Kind = analysis.KindPacket
+	}
+	return doc, e.eng.AnalyzeDoc(e.Env, doc)
+}
+
+// Finding is a finding of baton's rules that blocks a stop (under --lint,
+// or with a reason of the policy), on a line of the message.
+type Finding struct {
+	Line    int    `json:"line"` // 1-based
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+func (f Finding) String() string { return fmt.Sprintf("line %d: %s (%s)", f.Line, f.Message, f.Rule) }
+
+// Judgement is what baton's rules say of one stop message: the findings
+// that block, and the outcome stop intent gives the message.
+type Judgement struct {
+	Findings []Finding
+	Outcome  stopintent.Outcome
+	Result   *analysis.Result
+}
+
+// Blocking reports whether a finding blocks a stop: an error of the packet
+// or stop-intent rules, or a marker that almost was one or does nothing.
+func Blocking(f analysis.Finding) bool {
+	return f.Severity == analysis.Error && (strings.HasPrefix(f.Rule, "packet/") || strings.HasPrefix(f.Rule, "stopintent/")) ||
+		f.Rule == stopintent.RuleNearMiss.ID || f.Rule == stopintent.RuleInertContinue.ID
+}
+
+// Judge analyses a stop message as a hook does. Like specrew's provider,
+// the hooks track no async work: nothing is in flight but what an
+// intermediate marker declares.
+func (e *Env) Judge(msg string) Judgement {
+	e.Env.Overrides = map[string]stopintent.Tri{stopintent.InInFlight: stopintent.False, stopintent.InKnownTerminal: stopintent.False}
+	doc, res := e.Analyze("last-message.md", msg)
+	j := Judgement{Outcome: stopintent.Real, Result: res}
+	for _, f := range res.Findings {
+		if Blocking(f) {
+			p := doc.Lines.Position(f.Span.Start, analysis.UTF8)
+			j.Findings = append(j.Findings, Finding{Line: p.Line + 1, Rule: f.Rule, Message: f.Message})
+		}
+	}
+	if si, _ := res.Model(stopintent.Analyzer).(*stopintent.Model); si != nil && len(si.Stops) > 0 {
+		j.Outcome = si.Stops[len(si.Stops)-1].Class.Outcome
+	}
+	return j
+}

@@ -1,0 +1,193 @@
+// Package stoppolicy is baton's one stop policy, shared by every agent
+// host's stop hook: what blocks a stop, and the reason an agent can act on
+// (with the lines of its message). In a specrew project it blocks the stops
+// specrew's stop provider blocks
+// (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1 at
+// alonf/specrew acbb4366), and no others:
+//
+//   - at a pending boundary (stopintent.State.Crossing), a message without
+//     that crossing's exact verdict marker: the reason asks for the six
+//     sections and names the marker;
+//   - after material work (files changed or commits made since the turn's
+//     baseline, see turn.go, or a long investigation), a message without the
+//     packet (four of the six section headings): the reason asks for the
+//     five-part packet. A continue marker with an authorized phase gets a
+//     continuation directive instead (bounded by the loop guard), and an
+//     intermediate marker, or a design workshop whose durable state shows
+//     the current lens's question pending (workshop.go), lets the stop
+//     through;
+//   - two completed workshop lenses that recorded one decision binding
+//     differently: the reason asks for the reconciliation.
+//
+// Conversation is never blocked. With Lint a message that breaks baton's
+// rules (errors) is blocked too, in any project. It never loops (a bounded
+// number of blocks per session, reset by a stop it did not cause) and fails
+// open: on its own errors it lets the stop through and says why.
+//
+// The package knows no host's wire format: each host's adapter (in
+// cmd/baton) reads the host's input into a Stop and writes Evaluate's
+// Outcome in the host's output contract.
+package stoppolicy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/baton-md/baton/analysis/stopintent"
+)
+
+// Stop is one stop, as a host's adapter read it.
+type Stop struct {
+	Host      string // "claude", "codex", …: names the session's specrew state
+	SessionID string
+	Cwd       string
+	Message   string // the agent's last message
+	// Active says the host reports that this stop follows a block
+	// (stop_hook_active, Cursor's loop_count above 0).
+	Active bool
+	// NoActiveFlag says the host cannot tell whether a stop follows a
+	// block: baton's own count decides, and a stop let through resets it.
+	NoActiveFlag bool
+	History      History  // the session's transcript; nil when there is none
+	Args         []string // the adapter's arguments: part of a stop's identity
+}
+
+func (s Stop) sessionDir() string {
+	if s.SessionID == "" {
+		return ""
+	}
+	return stopintent.SessionDir(s.Host, s.SessionID)
+}
+
+// History is what the policy reads of a session's transcript, in the
+// host's format (package transcript reads them).
+type History interface {
+	// StepsSincePerson counts the agent's steps since the person's last
+	// message, and names that message (the long-investigation lane).
+	StepsSincePerson() (steps int, anchor string)
+	// LastMarked is the last assistant message marked accepts, or "".
+	LastMarked(marked func(text string) bool) string
+}
+
+// Options are the hook's settings.
+type Options struct {
+	MaxBlocks     int  // blocks in a row in one session before a stop is let through
+	Lint          bool // also block a message that breaks baton's rules
+	RequirePacket bool // demand the packet after material work in any Git project
+	StateDir      string
+}
+
+// DefaultMaxBlocks is the default of Options.MaxBlocks.
+const DefaultMaxBlocks = 3
+
+// specrewBlockCap is specrew's provider's $SpecrewBlockCap: after that many
+// blocks in a row for one advance it releases the stop.
+const specrewBlockCap = 3
+
+// longTurnEntries is specrew's $SpecrewLongTurnAssistantEntries: a read-only
+// turn with at least this many assistant responses since the person's last
+// message is a long investigation and owes the packet too.
+const longTurnEntries = 15
+
+// Outcome is the answer to a stop.
+type Outcome struct {
+	Reason   string   // why the stop is blocked; "" lets it through
+	Warnings []string // what to say on standard error
+	// Released says why the stop was let through without a judgement
+	// (the loop bound, the hook's own error); "" when it was judged.
+	Released string
+	// Duplicate: the same stop was answered already (a second delivery).
+	Duplicate bool
+}
+
+// Evaluate answers a stop: the loop bound, the duplicate check, the
+// policy, and the count of blocks (a block that cannot be counted is let
+// through, since it could loop for ever).
+func Evaluate(in Stop, o Options) Outcome {
+	counter := Counter{Dir: o.StateDir, Session: in.SessionID}
+	if o.MaxBlocks <= 0 {
+		o.MaxBlocks = DefaultMaxBlocks
+	}
+	active := in.Active
+	if in.NoActiveFlag {
+		n, err := counter.count()
+		active = err != nil || n > 0
+	}
+	if !active {
+		counter.reset() // a stop this hook did not cause: start counting afresh
+	} else if n, err := counter.count(); err != nil {
+		// This stop follows a block, and how many came before cannot be
+		// told: letting it through is the only way not to loop.
+		counter.reset()
+		return Outcome{Released: fmt.Sprintf("cannot read the block count (%v)", err)}
+	} else if n >= o.MaxBlocks {
+		counter.reset()
+		return Outcome{Released: fmt.Sprintf("already blocked %d times in a row in session %s (--max-blocks)", n, in.SessionID)}
+	}
+
+	// The work tree's state is read once for the stop: the duplicate
+	// check and the material-work decision both use it (four git
+	// commands and a hash of every changed file).
+	root := materialRoot(in.Cwd, o.RequirePacket)
+	var snap *turnSnapshot
+	if root != "" {
+		snap, _ = takeSnapshot(root) // nil outside a Git work tree
+	}
+	if counter.duplicate(fireIdentity(in, counter.get(), snap)) {
+		return Outcome{Duplicate: true}
+	}
+	d, err := decide(in, counter, o.Lint, root, snap)
+	if err != nil {
+		return Outcome{Released: err.Error()}
+	}
+	out := Outcome{Warnings: d.warnings}
+	if d.reason == "" {
+		if in.NoActiveFlag {
+			counter.reset()
+		}
+		return out
+	}
+	if err := counter.add(); err != nil {
+		out.Released = "cannot keep the block count: " + err.Error()
+		return out
+	}
+	out.Reason = d.reason
+	return out
+}
+
+// TurnStart takes the turn's baseline at the start of a turn (a person's
+// prompt): what the tree holds now is not this turn's work.
+func TurnStart(cwd, sessionID string, o Options) error {
+	root := materialRoot(cwd, o.RequirePacket)
+	if root == "" {
+		return nil
+	}
+	snap, err := takeSnapshot(root)
+	if err != nil {
+		return nil // not a Git work tree: nothing to measure
+	}
+	counter := Counter{Dir: o.StateDir, Session: sessionID}
+	t := counter.loadTurn(root)
+	snap.Event = "UserPromptSubmit"
+	t.Baseline = snap
+	if err := counter.saveTurn(root, t); err != nil {
+		return fmt.Errorf("keep the turn baseline: %w", err)
+	}
+	return nil
+}
+
+// ToolDone records, after a tool call, that a change it made is this
+// session's, so another session's stop is not billed for it.
+func ToolDone(cwd, sessionID string, o Options) error {
+	root := materialRoot(cwd, o.RequirePacket)
+	if root == "" || sessionID == "" {
+		return nil
+	}
+	counter := Counter{Dir: o.StateDir, Session: sessionID}
+	if m, err := materialStop(counter, root, nil, nil); err == nil && strings.HasPrefix(m.key, "material|turn|") {
+		if err := counter.claim(root, m.key); err != nil {
+			return fmt.Errorf("record who made the change: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,238 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/baton-md/baton/internal/safefile"
+)
+
+// Claude Code's session transcript is JSON lines, one entry a line: a
+// "type" ("user", "assistant", "summary", …) and, for messages, a
+// "message" with its "role" and "content" (a string, or a list of blocks
+// of which "text" blocks carry what was said and "tool_result" blocks
+// what a tool answered). One assistant response is written as several
+// lines, one per content block, sharing the message's "id" (msg_…).
+// Source: Claude Code's hooks reference (code.claude.com/docs/en/hooks,
+// "transcript_path") and the Messages API content blocks
+// (docs.anthropic.com/en/api/messages).
+
+// MaxTail is how much of a transcript's end a hook reads.
+const MaxTail = 64 << 20
+
+// ClaudeLastMessage reads a Claude Code transcript (JSONL) and returns
+// the last message the agent wrote: the text of the last assistant entry
+// that has text (its text blocks joined by a blank line). Earlier entries
+// (text said before a tool call) are not part of it, so line numbers in a
+// reason are the message's own. specrew's provider reads the same entry: the
+// last assistant line with text, whatever user lines follow it (tool
+// results, hook text, or a person's).
+func ClaudeLastMessage(path string) (string, error) {
+	// From the end, in growing windows: the last message is near it, and a
+	// transcript of a gigabyte must be answered within the hook's timeout.
+	for window := int64(1 << 20); ; window *= 4 {
+		data, whole, err := safefile.ReadTail(path, window)
+		if err != nil {
+			return "", err
+		}
+		if msg := lastAssistantIn(data); msg != "" || whole {
+			return msg, nil
+		}
+		if window >= MaxTail {
+			return "", fmt.Errorf("no assistant message in the last %d MiB of %s", MaxTail>>20, path)
+		}
+	}
+}
+
+// claudeLine is the part of a Claude Code transcript line baton reads.
+type claudeLine struct {
+	Type        string `json:"type"`
+	IsMeta      bool   `json:"isMeta"`
+	IsSidechain bool   `json:"isSidechain"`
+	Timestamp   string `json:"timestamp"`
+	SessionID   string `json:"sessionId"`
+	Cwd         string `json:"cwd"`
+	Message     struct {
+		ID      string          `json:"id"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+// lastAssistantIn is the text of the last assistant entry with text in
+// data, JSON lines (a torn or unknown line is skipped).
+func lastAssistantIn(data []byte) string {
+	for len(data) > 0 {
+		data = bytes.TrimRight(data, "\n")
+		i := bytes.LastIndexByte(data, '\n')
+		line := data[i+1:]
+		data = data[:i+1]
+		if i < 0 {
+			data = nil
+		}
+		if len(bytes.TrimSpace(line)) == 0 || !bytes.Contains(line, []byte("assistant")) {
+			continue
+		}
+		var e claudeLine
+		if json.Unmarshal(line, &e) == nil && (e.Type == "assistant" || e.Message.Role == "assistant") {
+			if t := contentText(e.Message.Content); len(t) > 0 {
+				return strings.Join(t, "\n\n")
+			}
+		}
+	}
+	return ""
+}
+
+// contentText returns the text of a message's content: a string, or the
+// text blocks of a block list.
+func contentText(raw json.RawMessage) []string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []string{s}
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return nil
+	}
+	var out []string
+	for _, b := range blocks {
+		if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
+			out = append(out, b.Text)
+		}
+	}
+	return out
+}
+
+// hasToolResult reports whether a user entry's content is a tool's answer.
+func hasToolResult(raw json.RawMessage) bool {
+	var blocks []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return false
+	}
+	for _, b := range blocks {
+		if b.Type == "tool_result" {
+			return true
+		}
+	}
+	return false
+}
+
+// ClaudeHistory is what the stop policy reads of a Claude Code
+// transcript, as specrew's provider reads it: raw lines of its end.
+type ClaudeHistory struct{ Path string }
+
+var (
+	assistantLine = regexp.MustCompile(`"type"\s*:\s*"assistant"`)
+	userLine      = regexp.MustCompile(`"type"\s*:\s*"user"`)
+	messageID     = regexp.MustCompile(`"id"\s*:\s*"(msg_[^"]*)"`)
+)
+
+// StepsSincePerson is Get-SpecrewLongTurnSignal's count: over the last 200
+// lines of the transcript, the assistant responses (one per message id;
+// Claude Code writes one line per content block) since the last line of a
+// person (a user line that is not a tool result). anchor names the turn by
+// that line.
+func (h ClaudeHistory) StepsSincePerson() (steps int, anchor string) {
+	if h.Path == "" {
+		return 0, ""
+	}
+	data, _, err := safefile.ReadTail(h.Path, MaxTail)
+	if err != nil {
+		return 0, ""
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > 200 {
+		lines = lines[len(lines)-200:]
+	}
+	seen := map[string]bool{}
+	anchor = "saturated-no-human-line-in-window"
+	for i := len(lines) - 1; i >= 0; i-- {
+		ln := lines[i]
+		if assistantLine.MatchString(ln) {
+			if m := messageID.FindStringSubmatch(ln); m != nil {
+				if !seen[m[1]] {
+					seen[m[1]] = true
+					steps++
+				}
+			} else {
+				steps++
+			}
+			continue
+		}
+		if userLine.MatchString(ln) && !strings.Contains(ln, `"tool_use_id"`) {
+			anchor = ln
+			break
+		}
+	}
+	return steps, anchor
+}
+
+// LastMarked is the text of the last assistant entry in the transcript's
+// last 500 lines whose text marked accepts; "" when there is none.
+func (h ClaudeHistory) LastMarked(marked func(string) bool) string {
+	if h.Path == "" {
+		return ""
+	}
+	data, _, err := safefile.ReadTail(h.Path, MaxTail)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > 500 {
+		lines = lines[len(lines)-500:]
+	}
+	found := ""
+	for _, line := range lines {
+		var e claudeLine
+		if json.Unmarshal([]byte(line), &e) != nil || (e.Type != "assistant" && e.Message.Role != "assistant") {
+			continue
+		}
+		if t := strings.Join(contentText(e.Message.Content), "\n\n"); marked(t) {
+			found = t
+		}
+	}
+	return found
+}
+
+// readClaude reads a whole Claude Code transcript into entries, one a
+// line as the hook reads them; tool results and meta lines (text a hook or
+// the host injected) are user entries that no person wrote, and a
+// side-chain lines (isSidechain: a delegated task's exchange) are not the
+// session's turns.
+func readClaude(lines [][]byte, s *Session) {
+	for n, line := range lines {
+		var e claudeLine
+		if json.Unmarshal(line, &e) != nil {
+			s.Skipped++
+			continue
+		}
+		if s.ID == "" && e.SessionID != "" {
+			s.ID, s.Cwd = e.SessionID, e.Cwd
+		}
+		if e.IsSidechain {
+			continue // a delegated task's exchange with the main agent
+		}
+		role := e.Message.Role
+		if role == "" {
+			role = e.Type
+		}
+		switch role {
+		case "assistant":
+			text := strings.Join(contentText(e.Message.Content), "\n\n")
+			s.add(Entry{Role: Assistant, Text: text, Line: n + 1, Time: parseTime(e.Timestamp)})
+		case "user":
+			person := !e.IsMeta && !hasToolResult(e.Message.Content)
+			s.add(Entry{Role: User, Text: strings.Join(contentText(e.Message.Content), "\n\n"), Person: person, Line: n + 1, Time: parseTime(e.Timestamp)})
+		default:
+			// summaries, file snapshots, system lines: not messages
+		}
+	}
+}
