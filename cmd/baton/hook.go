@@ -74,6 +74,14 @@ const specrewBlockCap = 3
 const hookUsage = "usage: baton hook claude-stop [--max-blocks N] [--lint] [--require-packet] [--state-dir DIR]\n       baton hook claude-prompt|claude-tool [--require-packet] [--state-dir DIR]"
 
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) > 0 && args[0] == "install":
+		return runHookInstall(args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "uninstall":
+		return runHookUninstall(args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "status":
+		return runHookStatus(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || (args[0] != "claude-stop" && args[0] != "claude-prompt" && args[0] != "claude-tool") {
 		fmt.Fprintln(stderr, hookUsage)
 		return exitUsage

@@ -52,7 +52,9 @@ type Host struct {
 	// says what the host's hook can do to earn it.
 	Posture Posture
 	Why     string
-	Hooks   []Hook
+	// Note is what to do after an install for the host to run the hooks.
+	Note  string
+	Hooks []Hook
 	// grouped: the event's list holds groups ({"matcher": …, "hooks":
 	// [commands]}, Claude Code's shape, which Codex and Gemini CLI share);
 	// otherwise it holds the commands themselves (Cursor, Copilot).
@@ -165,6 +167,7 @@ var Hosts = []*Host{
 	{
 		Name: "codex", Title: "Codex",
 		Posture: Hard, Why: "its Stop hook reads the final message and can block, continuing with the reason",
+		Note: "Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust baton's; project hooks load only in a trusted project",
 		Hooks: []Hook{
 			{Event: "Stop", Sub: "codex-stop", entry: group(command("codex-stop", kv{"timeout", 30}))},
 		},
@@ -189,6 +192,7 @@ var Hosts = []*Host{
 	{
 		Name: "cursor", Title: "Cursor",
 		Posture: Corrective, Why: "its stop hook runs after the agent has finished and cannot block; it can only send a follow-up message",
+		Note: "Cursor reads hooks.json when it starts: restart it; loop_limit bounds the follow-ups baton sends",
 		Hooks: []Hook{
 			{Event: "stop", Sub: "cursor-stop", entry: obj{{"command", "baton hook cursor-stop"}, {"loop_limit", 3}}},
 		},
@@ -201,6 +205,7 @@ var Hosts = []*Host{
 	{
 		Name: "copilot", Title: "GitHub Copilot CLI",
 		Posture: Hard, Why: "the CLI's agentStop hook can block the stop, the reason becoming the next prompt (the cloud agent is not covered)",
+		Note: "Copilot CLI loads .github/hooks/*.json from the folder it runs in; commit the file for others to get it",
 		Hooks: []Hook{
 			{Event: "agentStop", Sub: "copilot-stop", entry: obj{{"type", "command"}, {"bash", "baton hook copilot-stop"}, {"powershell", "baton hook copilot-stop"}, {"timeoutSec", 30}}},
 		},
