@@ -83,7 +83,7 @@ alone). It reads the settings files and writes nothing.
 flags:
   --json     print the report as JSON: {"project", "home", "hosts": [{"host",
              "title", "scope", "dir", "files", "installed", "hooks",
-             "posture", "capable", "why", "error"}]}
+             "posture", "capable", "why", "off", "error"}]}
   --dir DIR  the project folder (default: the current folder's)
 `
 
@@ -327,6 +327,9 @@ func runHookStatus(args []string, stdout, stderr io.Writer) int {
 					}
 				}
 				fmt.Fprintf(tw, "  \t  missing: %s\t\t\n", strings.Join(missing, ", "))
+			}
+			if r.Off != "" {
+				fmt.Fprintf(tw, "  \t  hooks turned off: %s\t\t\n", r.Off)
 			}
 			if r.Error != "" {
 				fmt.Fprintf(tw, "  \t  cannot read: %s\t\t\n", r.Error)

@@ -67,6 +67,8 @@ type Host struct {
 	// the user; dir is the folder whose presence says the host is there.
 	projectFile, userFile func(Env) string
 	projectDir, userDir   func(Env) string
+	// off says why the file turns the host's hooks off, or "".
+	off func(text []byte, root *node) string
 	// folderOfFiles: every *.json in the file's folder is a hooks file
 	// (Copilot's .github/hooks/); baton writes its own, baton.json.
 	folderOfFiles bool
@@ -159,6 +161,12 @@ var Hosts = []*Host{
 			{Event: "Stop", Sub: "claude-stop", entry: group(command("claude-stop", kv{"timeout", 20}))},
 		},
 		grouped: true, cmdKeys: []string{"command"},
+		off: func(_ []byte, root *node) string {
+			if v := root.get("disableAllHooks"); v != nil && v.kind == 't' {
+				return "disableAllHooks is true"
+			}
+			return ""
+		},
 		projectFile: func(e Env) string { return filepath.Join(e.Project, ".claude", "settings.json") },
 		userFile:    func(e Env) string { return filepath.Join(e.Home, ".claude", "settings.json") },
 		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".claude") },
@@ -184,6 +192,15 @@ var Hosts = []*Host{
 			{Event: "AfterAgent", Sub: "gemini-stop", entry: group(obj{{"name", "baton"}, {"type", "command"}, {"command", "baton hook gemini-stop"}, {"timeout", 30000}})},
 		},
 		grouped: true, cmdKeys: []string{"command"},
+		off: func(_ []byte, root *node) string {
+			// hooksConfig.enabled, and hooks.enabled in releases before it.
+			for _, k := range []string{"hooksConfig", "hooks"} {
+				if v := root.get(k).get("enabled"); v != nil && v.kind == 'f' {
+					return k + ".enabled is false"
+				}
+			}
+			return ""
+		},
 		projectFile: func(e Env) string { return filepath.Join(e.Project, ".gemini", "settings.json") },
 		userFile:    func(e Env) string { return filepath.Join(e.Home, ".gemini", "settings.json") },
 		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".gemini") },

@@ -408,7 +408,10 @@ type Report struct {
 	// Capable is the enforcement with baton's hooks in, and Why says why.
 	Capable Posture `json:"capable"`
 	Why     string  `json:"why"`
-	Error   string  `json:"error,omitempty"`
+	// Off says which setting turns the host's hooks off, if one does:
+	// then the posture is cooperative only, whatever is installed.
+	Off   string `json:"off,omitempty"`
+	Error string `json:"error,omitempty"`
 }
 
 // Status reports the host in scope, and whether it is there at all (its
@@ -423,8 +426,13 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 	for _, f := range r.Files {
 		text, existed, _, err := read(f)
 		if err == nil && existed {
-			var hooks *node
-			if _, hooks, err = h.parseSettings(f, text); err == nil && hooks != nil {
+			var root, hooks *node
+			if root, hooks, err = h.parseSettings(f, text); err == nil && h.off != nil && r.Off == "" {
+				if why := h.off(text, root); why != "" {
+					r.Off = why + " in " + f
+				}
+			}
+			if err == nil && hooks != nil {
 				for _, m := range hooks.members {
 					if m.val.kind != '[' {
 						continue
@@ -457,6 +465,9 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 		r.Installed, r.Posture = "partly", h.partial(subs)
 	default:
 		r.Installed, r.Posture = "not installed", Cooperative
+	}
+	if r.Off != "" {
+		r.Posture = Cooperative
 	}
 	return r, true
 }

@@ -528,6 +528,7 @@ func TestStatus(t *testing.T) {
 	writeFile(t, filepath.Join(env.Home, ".gemini", "settings.json"), `{"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "./mine.sh"}]}]}}`, 0o644)
 	writeFile(t, filepath.Join(env.Project, ".codex", "hooks.json"), `{"hooks": {"Stop": [`, 0o644)
 	writeFile(t, filepath.Join(env.Home, ".claude", "settings.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "baton hook claude-stop"}]}]}}`, 0o644)
+	writeFile(t, filepath.Join(env.Project, ".gemini", "settings.json"), `{"hooksConfig": {"enabled": false}, "hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "baton hook gemini-stop"}]}]}}`, 0o644)
 
 	for _, want := range []struct {
 		host      string
@@ -541,6 +542,8 @@ func TestStatus(t *testing.T) {
 		{"gemini", User, "not installed", Cooperative, false},
 		{"codex", Project, "not installed", Cooperative, true},
 		{"claude", User, "partly", Hard, false},
+		// Installed, but the settings turn every hook off.
+		{"gemini", Project, "installed", Cooperative, false},
 	} {
 		r, found := Lookup(want.host).Status(env, want.scope)
 		if !found {
@@ -549,6 +552,9 @@ func TestStatus(t *testing.T) {
 		}
 		if r.Installed != want.installed || r.Posture != want.posture || (r.Error != "") != want.err {
 			t.Errorf("%s %s: installed %q, posture %q, error %q; want %q, %q, error %v", want.host, want.scope, r.Installed, r.Posture, r.Error, want.installed, want.posture, want.err)
+		}
+		if off := r.Off != ""; off != (want.host == "gemini" && want.scope == Project) || (off && !strings.Contains(r.Off, "hooksConfig.enabled is false")) {
+			t.Errorf("%s %s: off = %q", want.host, want.scope, r.Off)
 		}
 	}
 }
