@@ -184,6 +184,12 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	path := e.host.File(e.env, e.scope)
+	if r, found := e.host.Status(e.env, e.scope); found && r.Installed == "installed" && len(r.Files) > 1 {
+		// Copilot reads every file of its hooks folder: baton's hook in
+		// another of them is installed already.
+		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change\n", e.host.Title, e.display(filepath.Dir(path)))
+		return exitOK
+	}
 	c, err := e.host.PlanInstall(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
@@ -225,6 +231,12 @@ func runHookUninstall(args []string, stdout, stderr io.Writer) int {
 	var changes []*hostsettings.Change
 	for _, p := range paths {
 		c, err := e.host.PlanUninstall(p)
+		if err != nil && p != e.host.File(e.env, e.scope) {
+			// Another hooks file beside baton's (Copilot's folder): say so
+			// and go on with the others.
+			fmt.Fprintf(stderr, "baton: %v; if it holds a hook of baton's, take it out by hand\n", err)
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "baton: %v\n", err)
 			return exitUsage

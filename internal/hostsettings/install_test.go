@@ -162,7 +162,23 @@ func readFile(t *testing.T, path string) string {
 // every old entry kept, then uninstalls: the file is the original byte for
 // byte, and its mode is kept throughout.
 func TestInstallUninstallRoundTrip(t *testing.T) {
+	type variant struct{ name, host, text string }
+	var cases []variant
 	for _, tc := range realistic {
+		cases = append(cases, variant{tc.name, tc.host, tc.text})
+		if !strings.Contains(tc.text, "\n") || strings.Contains(tc.text, "\r") {
+			continue
+		}
+		// The same file with CRLF line ends, indented with tabs, with a byte
+		// order mark, without its last line break.
+		cases = append(cases,
+			variant{tc.name + ", CRLF", tc.host, strings.ReplaceAll(tc.text, "\n", "\r\n")},
+			variant{tc.name + ", tabs", tc.host, strings.ReplaceAll(tc.text, "  ", "\t")},
+			variant{tc.name + ", BOM", tc.host, "\uFEFF" + tc.text},
+			variant{tc.name + ", no last line break", tc.host, strings.TrimSuffix(tc.text, "\n")},
+		)
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := Lookup(tc.host)
 			path := filepath.Join(t.TempDir(), "settings.json")
@@ -217,6 +233,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 // and baton's entries are at the end, in the host's documented shape.
 func checkShape(t *testing.T, h *Host, before, after string) {
 	t.Helper()
+	before, after = strings.TrimPrefix(before, "\uFEFF"), strings.TrimPrefix(after, "\uFEFF")
 	var old, now map[string]any
 	if err := json.Unmarshal([]byte(before), &old); err != nil {
 		t.Fatal(err)
@@ -556,5 +573,31 @@ func TestStatus(t *testing.T) {
 		if off := r.Off != ""; off != (want.host == "gemini" && want.scope == Project) || (off && !strings.Contains(r.Off, "hooksConfig.enabled is false")) {
 			t.Errorf("%s %s: off = %q", want.host, want.scope, r.Off)
 		}
+	}
+}
+
+// TestUninstallAfterTheUserAddedHooks: hooks the user added after
+// baton's install stay, and the rest of the file is the original.
+func TestUninstallAfterTheUserAddedHooks(t *testing.T) {
+	h := Lookup("claude")
+	orig := []byte(realistic[0].text)
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, string(orig), 0o644)
+	c, err := h.PlanInstall(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := item{value: obj{{"hooks", []any{obj{{"type", "command"}, {"command", "./after.sh"}}}}}}
+	addMine := func(text []byte) []byte {
+		root, _ := parseJSON(text)
+		return appendItem(text, root.get("hooks").get("Stop"), mine, detectStyle(text))
+	}
+	writeFile(t, path, string(addMine(c.New)), 0o644)
+	u, err := h.PlanUninstall(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := addMine(orig); string(u.New) != string(want) {
+		t.Errorf("uninstall gives\n%s\nwant\n%s", u.New, want)
 	}
 }
