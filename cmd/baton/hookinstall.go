@@ -213,6 +213,13 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 	for _, hk := range c.Already {
 		fmt.Fprintf(stdout, "baton: already in %s: %s → %s\n", name, hk.Event, hk.Command())
 	}
+	for _, hk := range c.Added {
+		// The host will run the command at every stop: say so if this
+		// baton cannot.
+		if runHook([]string{hk.Sub, "--help"}, strings.NewReader(""), io.Discard, io.Discard) != exitOK {
+			fmt.Fprintf(stderr, "baton: warning: this baton has no working `%s`; update baton before %s runs it\n", hk.Command(), e.host.Title)
+		}
+	}
 	if !e.dryRun {
 		fmt.Fprintf(stdout, "baton: %s now enforces the stop contract: %s (%s)\n", e.host.Title, e.host.Posture, e.host.Why)
 		if e.host.Note != "" {

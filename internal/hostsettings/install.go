@@ -417,7 +417,7 @@ type Report struct {
 // Status reports the host in scope, and whether it is there at all (its
 // folder or a settings file exists).
 func (h *Host) Status(e Env, s Scope) (Report, bool) {
-	r := Report{Host: h.Name, Title: h.Title, Scope: s, Dir: h.Dir(e, s), Files: h.Files(e, s), Capable: h.Posture, Why: h.Why}
+	r := Report{Host: h.Name, Title: h.Title, Scope: s, Dir: h.Dir(e, s), Files: append([]string{}, h.Files(e, s)...), Capable: h.Posture, Why: h.Why}
 	_, dirErr := os.Stat(r.Dir)
 	if dirErr != nil && len(r.Files) == 0 {
 		return r, false
