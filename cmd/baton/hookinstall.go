@@ -167,6 +167,10 @@ func displayPath(env hostsettings.Env, scope hostsettings.Scope, path string) st
 
 // apply prints the change's diff, then writes it unless this is a dry run.
 func (e *hookEdit) apply(c *hostsettings.Change, stdout, stderr io.Writer) bool {
+	if err := c.Writable(); err != nil && !e.dryRun {
+		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return false
+	}
 	stdout.Write(c.Diff(e.display(c.Path)))
 	if e.dryRun {
 		return true

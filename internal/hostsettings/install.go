@@ -92,6 +92,15 @@ func read(path string) (data []byte, existed bool, mode fs.FileMode, err error) 
 	return data, true, fi.Mode().Perm(), nil
 }
 
+// Writable refuses a settings file no one may write: the rename would
+// replace it anyway, but a read-only file says its owner wants it kept.
+func (c *Change) Writable() error {
+	if c.Existed && c.Mode&0o222 == 0 {
+		return &NotEditable{Path: c.Path, Reason: fmt.Sprintf("it is read-only (mode %04o)", c.Mode)}
+	}
+	return nil
+}
+
 // skeleton is the text a new settings file starts from.
 func (h *Host) skeleton() []byte {
 	if h.version {
@@ -337,6 +346,9 @@ func (c *Change) Apply() error {
 			return &NotEditable{Path: c.Path, Reason: "it changed since baton read it (run baton again)"}
 		}
 		return nil
+	}
+	if err := c.Writable(); err != nil {
+		return err
 	}
 	if err := unchanged(); err != nil {
 		return err

@@ -508,6 +508,23 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// TestApplyRefusesAReadOnlyFile: a settings file no one may write is
+// left as it is.
+func TestApplyRefusesAReadOnlyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, "{}\n", 0o444)
+	c, err := Lookup("claude").PlanInstall(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Apply(); err == nil || !strings.Contains(err.Error(), "read-only (mode 0444)") {
+		t.Errorf("Apply over a read-only file: %v", err)
+	}
+	if readFile(t, path) != "{}\n" {
+		t.Error("the read-only file was replaced")
+	}
+}
+
 // TestApplyRefusesAChangedFile: a settings file saved between the plan and
 // the write is not overwritten.
 func TestApplyRefusesAChangedFile(t *testing.T) {
