@@ -69,6 +69,9 @@ type Host struct {
 	projectDir, userDir   func(Env) string
 	// off says why the file turns the host's hooks off, or "".
 	off func(text []byte, root *node) string
+	// packaged says whether baton's plugin or extension is installed for
+	// the scope, reading the settings files' roots, and names it, or "".
+	packaged func(e Env, s Scope, text []byte, root *node) string
 	// folderOfFiles: every *.json in the file's folder is a hooks file
 	// (Copilot's .github/hooks/); baton writes its own, baton.json.
 	folderOfFiles bool
@@ -167,6 +170,20 @@ var Hosts = []*Host{
 			}
 			return ""
 		},
+		// The settings' enabledPlugins holds "plugin@marketplace": true for
+		// an installed plugin (Claude Code's settings reference).
+		packaged: func(_ Env, _ Scope, text []byte, root *node) string {
+			ep := root.get("enabledPlugins")
+			if ep == nil || ep.kind != '{' {
+				return ""
+			}
+			for _, m := range ep.members {
+				if strings.HasPrefix(m.key, "baton@") && m.val.kind == 't' {
+					return "the plugin " + m.key
+				}
+			}
+			return ""
+		},
 		projectFile: func(e Env) string { return filepath.Join(e.Project, ".claude", "settings.json") },
 		userFile:    func(e Env) string { return filepath.Join(e.Home, ".claude", "settings.json") },
 		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".claude") },
@@ -192,6 +209,18 @@ var Hosts = []*Host{
 			{Event: "AfterAgent", Sub: "gemini-stop", entry: group(obj{{"name", "baton"}, {"type", "command"}, {"command", "baton hook gemini-stop"}, {"timeout", 30000}})},
 		},
 		grouped: true, cmdKeys: []string{"command"},
+		// An installed extension is a folder of ~/.gemini/extensions named
+		// as it is (the extension reference, "Extension format").
+		packaged: func(e Env, s Scope, _ []byte, _ *node) string {
+			if s != User {
+				return ""
+			}
+			dir := filepath.Join(e.Home, ".gemini", "extensions", "baton")
+			if _, err := os.Stat(filepath.Join(dir, "gemini-extension.json")); err == nil {
+				return "the extension in " + dir
+			}
+			return ""
+		},
 		off: func(_ []byte, root *node) string {
 			// hooksConfig.enabled, and hooks.enabled in releases before it.
 			for _, k := range []string{"hooksConfig", "hooks"} {

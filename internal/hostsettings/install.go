@@ -411,7 +411,8 @@ type Report struct {
 	Scope Scope    `json:"scope"`
 	Dir   string   `json:"dir"`
 	Files []string `json:"files"`
-	// Installed: "installed" (every hook), "partly" or "not installed".
+	// Installed: "installed" (every hook), "partly", "installed as" the
+	// plugin or extension (Packaged), or "not installed".
 	Installed string      `json:"installed"`
 	Hooks     []HookState `json:"hooks"`
 	// Posture is the enforcement now: the host's, when every hook is in;
@@ -420,6 +421,9 @@ type Report struct {
 	// Capable is the enforcement with baton's hooks in, and Why says why.
 	Capable Posture `json:"capable"`
 	Why     string  `json:"why"`
+	// Packaged names baton's plugin or extension when the host has it
+	// installed: it carries the same hooks as the settings would.
+	Packaged string `json:"packaged,omitempty"`
 	// Off says which setting turns the host's hooks off, if one does:
 	// then the posture is cooperative only, whatever is installed.
 	Off   string `json:"off,omitempty"`
@@ -444,6 +448,9 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 					r.Off = why + " in " + f
 				}
 			}
+			if err == nil && h.packaged != nil && r.Packaged == "" {
+				r.Packaged = h.packaged(e, s, text, root)
+			}
 			if err == nil && hooks != nil {
 				for _, m := range hooks.members {
 					if m.val.kind != '[' {
@@ -462,6 +469,9 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 			r.Error = strings.Join(append(nonEmpty(r.Error), err.Error()), "; ")
 		}
 	}
+	if r.Packaged == "" && h.packaged != nil && len(r.Files) == 0 {
+		r.Packaged = h.packaged(e, s, nil, nil)
+	}
 	in := 0
 	for _, hk := range h.Hooks {
 		ok := subs[hk.Event][hk.Sub]
@@ -475,6 +485,8 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 		r.Installed, r.Posture = "installed", h.Posture
 	case in > 0:
 		r.Installed, r.Posture = "partly", h.partial(subs)
+	case r.Packaged != "":
+		r.Installed, r.Posture = "installed as "+r.Packaged, h.Posture
 	default:
 		r.Installed, r.Posture = "not installed", Cooperative
 	}

@@ -564,6 +564,19 @@ func TestStatus(t *testing.T) {
 	writeFile(t, filepath.Join(env.Home, ".claude", "settings.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "baton hook claude-stop"}]}]}}`, 0o644)
 	writeFile(t, filepath.Join(env.Project, ".gemini", "settings.json"), `{"hooksConfig": {"enabled": false}, "hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "baton hook gemini-stop"}]}]}}`, 0o644)
 
+	// The plugin, enabled in the user's Claude Code settings, and the
+	// extension, installed in the user's Gemini CLI folder.
+	writeFile(t, filepath.Join(env.Home, ".gemini", "extensions", "baton", "gemini-extension.json"), `{"name": "baton", "version": "0.1.0"}`, 0o644)
+	plugEnv := Env{Project: t.TempDir(), Home: t.TempDir()}
+	writeFile(t, filepath.Join(plugEnv.Home, ".claude", "settings.json"), `{"enabledPlugins": {"formatter@tools": true, "baton@baton": true}}`, 0o644)
+	if r, _ := Lookup("claude").Status(plugEnv, User); r.Installed != "installed as the plugin baton@baton" || r.Posture != Hard {
+		t.Errorf("claude with the plugin: installed %q, posture %q", r.Installed, r.Posture)
+	}
+	writeFile(t, filepath.Join(plugEnv.Home, ".claude", "settings.json"), `{"enabledPlugins": {"baton@baton": false}}`, 0o644)
+	if r, _ := Lookup("claude").Status(plugEnv, User); r.Installed != "not installed" {
+		t.Errorf("claude with the plugin disabled: installed %q", r.Installed)
+	}
+
 	for _, want := range []struct {
 		host      string
 		scope     Scope
@@ -573,7 +586,7 @@ func TestStatus(t *testing.T) {
 	}{
 		{"claude", Project, "installed", Hard, false},
 		{"cursor", Project, "installed", Corrective, false},
-		{"gemini", User, "not installed", Cooperative, false},
+		{"gemini", User, "installed as the extension in " + filepath.Join(env.Home, ".gemini", "extensions", "baton"), Hard, false},
 		{"codex", Project, "not installed", Cooperative, true},
 		{"claude", User, "partly", Hard, false},
 		// Installed, but the settings turn every hook off.
