@@ -78,12 +78,18 @@ enforcement of the stop contract that gives, in the terms of specrew's
 proposal 188: hard (the host lets the hook block the stop), corrective
 (the hook can only send a follow-up after the stop), preventive (only
 context before a turn) or cooperative only (no hook: the agent's prompt
-alone). It reads the settings files and writes nothing.
+alone). baton's Claude Code plugin (enabled in enabledPlugins) and its
+Gemini CLI extension (~/.gemini/extensions/baton) count as installed; a
+file that turns hooks off (disableAllHooks, hooksConfig.enabled: false)
+makes the host cooperative only. When the project is the home folder it
+is listed once, as the user's. It reads the settings files and writes
+nothing.
 
 flags:
   --json     print the report as JSON: {"project", "home", "hosts": [{"host",
              "title", "scope", "dir", "files", "installed", "hooks",
-             "posture", "capable", "why", "off", "error"}]}
+             "posture", "capable", "why", "packaged", "off",
+             "error"}]}
   --dir DIR  the project folder (default: the current folder's)
 `
 
@@ -294,8 +300,12 @@ func runHookStatus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
 		return exitUsage
 	}
+	scopes := []hostsettings.Scope{hostsettings.Project, hostsettings.User}
+	if env.Project == env.Home {
+		scopes = scopes[1:]
+	}
 	reports := []hostsettings.Report{}
-	for _, scope := range []hostsettings.Scope{hostsettings.Project, hostsettings.User} {
+	for _, scope := range scopes {
 		for _, h := range hostsettings.Hosts {
 			if r, found := h.Status(env, scope); found {
 				reports = append(reports, r)
@@ -316,7 +326,7 @@ func runHookStatus(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	for _, scope := range []hostsettings.Scope{hostsettings.Project, hostsettings.User} {
+	for _, scope := range scopes {
 		root := env.Project
 		if scope == hostsettings.User {
 			root = env.Home
