@@ -284,6 +284,87 @@ since. It never blocks the prompt.`,
 		run:    hookCommand("copilot-prompt"),
 	},
 	{
+		Name:    "hook install",
+		Summary: "add baton's stop hook to an agent host's settings (diff first; --dry-run)",
+		Text: `Adds baton's stop hook to an agent host's settings file, keeping every hook
+and setting already there (the rest of the file is left byte for byte):
+
+  claude   .claude/settings.json    UserPromptSubmit, PostToolUse, Stop
+                                    (baton hook claude-prompt, claude-tool, claude-stop)
+  codex    .codex/hooks.json        Stop         (baton hook codex-stop)
+  gemini   .gemini/settings.json    AfterAgent   (baton hook gemini-stop)
+  cursor   .cursor/hooks.json       stop         (baton hook cursor-stop)
+  copilot  .github/hooks/baton.json agentStop    (baton hook copilot-stop)
+
+With --user the file is the one in your home folder ($HOME): ~/.claude/,
+~/.codex/ ($CODEX_HOME), ~/.gemini/, ~/.cursor/, ~/.copilot/hooks/
+($COPILOT_HOME/hooks). It reads that file, prints the change as a unified
+diff on standard output, then writes the file atomically (a temporary file
+in the same folder, renamed over it; the permissions kept) and says what it
+added. A hook of baton's already there is left as it is. It refuses, and
+writes nothing, when the file is not valid JSON, not in the host's shape, a
+symbolic link or not a regular file.`,
+		Reads:  "the host's settings file (project or user); $HOME, $CODEX_HOME, $COPILOT_HOME.",
+		Writes: "the diff and what it added on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
+		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
+		extra: []flagHelp{
+			{Name: "host", Arg: "HOST", Usage: "the agent host: claude, codex, gemini, cursor or copilot"},
+			{Name: "project", Usage: "the project's settings (default): the Git work tree above the current folder, or the current folder"},
+			{Name: "user", Usage: "the user's settings, for every project"},
+			{Name: "dry-run", Usage: "print the diff and write nothing"},
+			{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+		},
+	},
+	{
+		Name:    "hook uninstall",
+		Summary: "remove baton's hooks, and nothing else, from an agent host's settings",
+		Text: `Removes from an agent host's settings file every hook whose command is
+baton's ("baton hook …"), and nothing else: a group of hooks holding other
+commands keeps them, and an event list or "hooks" left empty goes. After
+baton hook install, the file comes back byte for byte; a file install
+created is removed. For copilot every .github/hooks/*.json (or
+~/.copilot/hooks/*.json) is looked at. It prints the change as a unified
+diff on standard output, then writes the file atomically and says what it
+removed; it refuses, writing nothing, a file that is not valid JSON, a
+symbolic link or not a regular file.`,
+		Reads:  "the host's settings file (project or user); $HOME, $CODEX_HOME, $COPILOT_HOME.",
+		Writes: "the diff and what it removed on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
+		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
+		extra: []flagHelp{
+			{Name: "host", Arg: "HOST", Usage: "the agent host: claude, codex, gemini, cursor or copilot"},
+			{Name: "project", Usage: "the project's settings (default)"},
+			{Name: "user", Usage: "the user's settings"},
+			{Name: "dry-run", Usage: "print the diff and write nothing"},
+			{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+		},
+	},
+	{
+		Name:    "hook status",
+		Summary: "list each agent host found, whether baton's hook is installed, and its enforcement",
+		Text: `Lists, for the project (the Git work tree above the current folder, or
+DIR's) and for the user ($HOME), each agent host whose folder or settings
+file is there (.claude/, .codex/, .gemini/, .cursor/, .github/hooks/; in
+the home folder ~/.claude/, ~/.codex/, ~/.gemini/, ~/.cursor/,
+~/.copilot/), whether baton's hooks are in its settings, and the
+enforcement of the stop contract that gives, in the terms of specrew's
+proposal 188: hard (the host lets the hook block the stop), corrective
+(the hook can only send a follow-up after the stop), preventive (only
+context before a turn) or cooperative only (no hook: the agent's prompt
+alone). baton's Claude Code plugin (enabled in enabledPlugins) and its
+Gemini CLI extension (~/.gemini/extensions/baton) count as installed; a
+file that turns hooks off (disableAllHooks, hooksConfig.enabled: false)
+makes the host cooperative only. When the project is the home folder it
+is listed once, as the user's. It reads the settings files and writes
+nothing.`,
+		Reads:  "the hosts' settings files of the project and of the user ($HOME).",
+		Writes: "the report on standard output (JSON with --json); errors on standard error. It writes no file.",
+		Exit:   "0 reported; 2 usage error.",
+		extra: []flagHelp{
+			{Name: "json", Usage: "print the report as JSON"},
+			{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+		},
+	},
+	{
 		Name:    "audit",
 		Args:    "PATH…",
 		Summary: "judge every stop in agents' session transcripts as the stop hooks would",

@@ -68,6 +68,12 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch sub := args[0]; sub {
+	case "install":
+		return runHookInstall(args[1:], stdout, stderr)
+	case "uninstall":
+		return runHookUninstall(args[1:], stdout, stderr)
+	case "status":
+		return runHookStatus(args[1:], stdout, stderr)
 	case "claude-stop", "codex-stop", "gemini-stop", "cursor-stop", "copilot-stop":
 		return runStopHook(stopAdapters[strings.TrimSuffix(sub, "-stop")], args, stdin, stdout, stderr)
 	case "claude-prompt", "codex-prompt", "gemini-prompt", "cursor-prompt", "copilot-prompt":

@@ -1,0 +1,633 @@
+package hostsettings
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// Settings files as users keep them, written for these tests from each
+// host's documented format (the sources are listed above Hosts in
+// hosts.go): other keys, the user's own hooks, several indentations, CRLF
+// line ends, a file on one line.
+var realistic = []struct {
+	name, host, text string
+}{
+	{"claude settings with permissions and hooks", "claude", `{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "permissions": {
+    "allow": ["Bash(npm run test:*)", "Read(~/.zshrc)"],
+    "deny": ["Read(./.env)"]
+  },
+  "env": { "FOO": "bar" },
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          { "type": "command", "command": "~/.claude/check-bash.sh" }
+        ]
+      }
+    ],
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "notify-send 'Claude stopped'",
+            "timeout": 5
+          }
+        ]
+      }
+    ]
+  },
+  "model": "opus"
+}
+`},
+	{"claude settings, four spaces, CRLF, no hooks", "claude", "{\r\n    \"permissions\": {\r\n        \"allow\": [\r\n            \"Bash(go test:*)\"\r\n        ]\r\n    },\r\n    \"includeCoAuthoredBy\": false\r\n}\r\n"},
+	{"claude settings on one line", "claude", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say done"}]}]},"model":"sonnet"}`},
+	{"claude settings, hooks in a shared group", "claude", `{
+	"hooks": {
+		"UserPromptSubmit": [
+			{
+				"hooks": [
+					{"type": "command", "command": "python3 log_prompt.py"}
+				]
+			}
+		],
+		"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "npx prettier --write ."}]}]
+	}
+}
+`},
+	{"codex hooks.json", "codex", `{
+  "hooks": {
+    "SessionStart": [
+      {
+        "matcher": "startup|resume",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "python3 ~/.codex/hooks/session_start.py",
+            "statusMessage": "Loading notes"
+          }
+        ]
+      }
+    ],
+    "Stop": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "python3 ~/.codex/hooks/stop.py",
+            "timeout": 30
+          }
+        ]
+      }
+    ]
+  }
+}
+`},
+	{"gemini settings.json", "gemini", `{
+  "general": {
+    "vimMode": true
+  },
+  "ui": { "theme": "GitHub" },
+  "hooks": {
+    "BeforeTool": [
+      {
+        "matcher": "write_file|replace",
+        "hooks": [
+          {
+            "name": "secret-scanner",
+            "type": "command",
+            "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/block-secrets.sh",
+            "timeout": 5000
+          }
+        ]
+      }
+    ]
+  }
+}
+`},
+	{"cursor hooks.json", "cursor", `{
+  "version": 1,
+  "hooks": {
+    "afterFileEdit": [{ "command": "./hooks/format.sh" }],
+    "stop": [{ "command": "./hooks/audit.sh" }]
+  }
+}
+`},
+	{"copilot hooks file", "copilot", `{
+  "version": 1,
+  "hooks": {
+    "sessionStart": [
+      {
+        "type": "command",
+        "bash": "echo \"Session started: $(date)\" >> logs/session.log",
+        "powershell": "Add-Content -Path logs/session.log -Value \"Session started: $(Get-Date)\"",
+        "cwd": ".",
+        "timeoutSec": 10
+      }
+    ]
+  }
+}
+`},
+}
+
+func writeFile(t *testing.T, path, text string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestInstallUninstallRoundTrip installs each host's hooks into a settings
+// file holding other hooks, checks the result is the host's shape with
+// every old entry kept, then uninstalls: the file is the original byte for
+// byte, and its mode is kept throughout.
+func TestInstallUninstallRoundTrip(t *testing.T) {
+	type variant struct{ name, host, text string }
+	var cases []variant
+	for _, tc := range realistic {
+		cases = append(cases, variant{tc.name, tc.host, tc.text})
+		if !strings.Contains(tc.text, "\n") || strings.Contains(tc.text, "\r") {
+			continue
+		}
+		// The same file with CRLF line ends, indented with tabs, with a byte
+		// order mark, without its last line break.
+		cases = append(cases,
+			variant{tc.name + ", CRLF", tc.host, strings.ReplaceAll(tc.text, "\n", "\r\n")},
+			variant{tc.name + ", tabs", tc.host, strings.ReplaceAll(tc.text, "  ", "\t")},
+			variant{tc.name + ", BOM", tc.host, "\uFEFF" + tc.text},
+			variant{tc.name + ", no last line break", tc.host, strings.TrimSuffix(tc.text, "\n")},
+		)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := Lookup(tc.host)
+			path := filepath.Join(t.TempDir(), "settings.json")
+			writeFile(t, path, tc.text, 0o600)
+
+			c, err := h.PlanInstall(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Added) != len(h.Hooks) || !c.Changed() {
+				t.Fatalf("install added %v, want every hook of %s", c.Added, h.Name)
+			}
+			if err := c.Apply(); err != nil {
+				t.Fatal(err)
+			}
+			installed := readFile(t, path)
+			checkShape(t, h, tc.text, installed)
+			if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+				t.Errorf("mode after install = %v, want 0600 kept", fi.Mode().Perm())
+			}
+
+			again, err := h.PlanInstall(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Changed() || len(again.Already) != len(h.Hooks) {
+				t.Errorf("a second install changes the file (added %v, already %v)", again.Added, again.Already)
+			}
+
+			u, err := h.PlanUninstall(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(u.Removed) != len(h.Hooks) || u.Delete {
+				t.Errorf("uninstall removed %v (delete %v), want %d entries and the file kept", u.Removed, u.Delete, len(h.Hooks))
+			}
+			if err := u.Apply(); err != nil {
+				t.Fatal(err)
+			}
+			if got := readFile(t, path); got != tc.text {
+				t.Errorf("install then uninstall changed the file:\n--- before\n%s\n--- installed\n%s\n--- after\n%s", tc.text, installed, got)
+			}
+			if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+				t.Errorf("mode after uninstall = %v, want 0600 kept", fi.Mode().Perm())
+			}
+		})
+	}
+}
+
+// checkShape decodes the installed file as the host reads it: every key
+// of the original is there, every event list holds what it held first,
+// and baton's entries are at the end, in the host's documented shape.
+func checkShape(t *testing.T, h *Host, before, after string) {
+	t.Helper()
+	before, after = strings.TrimPrefix(before, "\uFEFF"), strings.TrimPrefix(after, "\uFEFF")
+	var old, now map[string]any
+	if err := json.Unmarshal([]byte(before), &old); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(after), &now); err != nil {
+		t.Fatalf("the installed file is not JSON: %v\n%s", err, after)
+	}
+	for k, v := range old {
+		if k == "hooks" {
+			continue
+		}
+		if b1, b2 := mustJSON(t, v), mustJSON(t, now[k]); b1 != b2 {
+			t.Errorf("key %q changed: %s, now %s", k, b1, b2)
+		}
+	}
+	oldHooks, _ := old["hooks"].(map[string]any)
+	nowHooks, ok := now["hooks"].(map[string]any)
+	if !ok {
+		t.Fatalf("no hooks object after install:\n%s", after)
+	}
+	for ev, list := range oldHooks {
+		was, _ := list.([]any)
+		is, _ := nowHooks[ev].([]any)
+		if len(is) < len(was) || mustJSON(t, is[:len(was)]) != mustJSON(t, was) {
+			t.Errorf("the user's %s hooks changed: %s, now %s", ev, mustJSON(t, was), mustJSON(t, is))
+		}
+	}
+	for _, hk := range h.Hooks {
+		list, _ := nowHooks[hk.Event].([]any)
+		if len(list) == 0 {
+			t.Errorf("no %s list after install", hk.Event)
+			continue
+		}
+		last, _ := list[len(list)-1].(map[string]any)
+		cmd := last
+		if h.grouped {
+			inner, _ := last["hooks"].([]any)
+			if len(inner) != 1 {
+				t.Errorf("%s: baton's group holds %d commands, want 1", hk.Event, len(inner))
+				continue
+			}
+			cmd, _ = inner[0].(map[string]any)
+		}
+		if h.Name != "cursor" && cmd["type"] != "command" {
+			t.Errorf("%s: type = %v, want command", hk.Event, cmd["type"])
+		}
+		if got := cmd[h.cmdKeys[0]]; got != hk.Command() {
+			t.Errorf("%s: %s = %v, want %q", hk.Event, h.cmdKeys[0], got, hk.Command())
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestInstallNewFile: with no settings file, install writes one in the
+// host's shape (0644, its folder made), and uninstall removes it again.
+func TestInstallNewFile(t *testing.T) {
+	for _, h := range Hosts {
+		t.Run(h.Name, func(t *testing.T) {
+			env := Env{Project: t.TempDir(), Home: t.TempDir()}
+			path := h.File(env, Project)
+			c, err := h.PlanInstall(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Apply(); err != nil {
+				t.Fatal(err)
+			}
+			got := readFile(t, path)
+			var v map[string]any
+			if err := json.Unmarshal([]byte(got), &v); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, got)
+			}
+			if h.version && v["version"] != float64(1) {
+				t.Errorf("version = %v, want 1", v["version"])
+			}
+			if !strings.HasSuffix(got, "}\n") || !strings.Contains(got, "\n  \"hooks\": {\n    \""+h.Hooks[0].Event+"\": [\n      {") {
+				t.Errorf("not laid out as a settings file is:\n%s", got)
+			}
+			if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+				t.Errorf("mode = %v, want 0644", fi.Mode().Perm())
+			}
+			u, err := h.PlanUninstall(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !u.Delete {
+				t.Fatalf("uninstall keeps a file holding only the skeleton:\n%s", u.New)
+			}
+			if err := u.Apply(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the file baton made is still there after uninstall: %v", err)
+			}
+		})
+	}
+}
+
+// TestEmptyObjectRoundTrip: "{}" and "{ }" files come back as they were.
+func TestEmptyObjectRoundTrip(t *testing.T) {
+	for _, text := range []string{"{}", "{}\n", "{ }\n", "{\n  \"model\": \"opus\"\n}"} {
+		h := Lookup("claude")
+		path := filepath.Join(t.TempDir(), "settings.json")
+		writeFile(t, path, text, 0o644)
+		c, err := h.PlanInstall(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Apply(); err != nil {
+			t.Fatal(err)
+		}
+		u, err := h.PlanUninstall(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text == "{}\n" {
+			// The skeleton itself: uninstall takes the file baton would have made.
+			if !u.Delete {
+				t.Errorf("%q: not removed", text)
+			}
+			continue
+		}
+		if u.Delete || string(u.New) != text {
+			t.Errorf("%q: uninstall gives %q (delete %v)", text, u.New, u.Delete)
+		}
+	}
+}
+
+// TestUninstallTakesOnlyBatons: a baton command the user put in a group of
+// their own goes, the group and its other commands stay; commands that
+// merely mention baton stay; baton run by a path counts as baton.
+func TestUninstallTakesOnlyBatons(t *testing.T) {
+	text := `{
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          { "type": "command", "command": "./notify.sh" },
+          { "type": "command", "command": "/usr/local/bin/baton hook claude-stop --lint" }
+        ]
+      },
+      { "hooks": [ { "type": "command", "command": "echo baton hook claude-stop" } ] },
+      { "hooks": [ { "type": "command", "command": "batonizer hook claude-stop" } ] }
+    ]
+  }
+}
+`
+	want := `{
+  "hooks": {
+    "Stop": [
+      {
+        "hooks": [
+          { "type": "command", "command": "./notify.sh" }
+        ]
+      },
+      { "hooks": [ { "type": "command", "command": "echo baton hook claude-stop" } ] },
+      { "hooks": [ { "type": "command", "command": "batonizer hook claude-stop" } ] }
+    ]
+  }
+}
+`
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, text, 0o644)
+	h := Lookup("claude")
+	// The install sees the Stop hook there already (run by a path, with a flag).
+	c, err := h.PlanInstall(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Already) != 1 || c.Already[0].Event != "Stop" || len(c.Added) != 2 {
+		t.Errorf("install: already %v, added %v; want Stop already there, the other two added", c.Already, c.Added)
+	}
+	u, err := h.PlanUninstall(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(u.New) != want {
+		t.Errorf("uninstall gives\n%s\nwant\n%s", u.New, want)
+	}
+	if len(u.Removed) != 1 || u.Removed[0] != "Stop: /usr/local/bin/baton hook claude-stop --lint" {
+		t.Errorf("removed %q", u.Removed)
+	}
+}
+
+func TestBatonSub(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"baton hook claude-stop":                   "claude-stop",
+		"  baton   hook codex-stop --max-blocks 2": "codex-stop",
+		"/opt/bin/baton hook gemini-stop":          "gemini-stop",
+		`C:\tools\baton.exe hook copilot-stop`:     "copilot-stop",
+		"baton check .":                            "-",
+		"echo baton hook claude-stop":              "-",
+		"notbaton hook claude-stop":                "-",
+		"":                                         "-",
+	} {
+		sub, ok := BatonSub(cmd)
+		if !ok {
+			sub = "-"
+		}
+		if sub != want {
+			t.Errorf("BatonSub(%q) = %q, want %q", cmd, sub, want)
+		}
+	}
+}
+
+// TestRefusals: baton never writes a settings file that is not JSON, not
+// in the documented shape, a link or not a regular file; the error says
+// which file and why, and the file is as it was.
+func TestRefusals(t *testing.T) {
+	dir := t.TempDir()
+	h := Lookup("claude")
+	cases := map[string]string{
+		"trailing comma":   "{\n  \"model\": \"opus\",\n}\n",
+		"comment":          "{\n  // mine\n  \"model\": \"opus\"\n}\n",
+		"truncated":        "{\n  \"hooks\": {\n",
+		"duplicate hooks":  `{"hooks": {}, "hooks": {}}`,
+		"array":            `[]`,
+		"hooks not object": `{"hooks": []}`,
+		"event not list":   `{"hooks": {"Stop": {"hooks": []}}}`,
+		"two values":       `{} {}`,
+	}
+	for name, text := range cases {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
+		writeFile(t, path, text, 0o644)
+		for op, plan := range map[string]func(string) (*Change, error){"install": h.PlanInstall, "uninstall": h.PlanUninstall} {
+			_, err := plan(path)
+			var ne *NotEditable
+			if name == "event not list" && op == "uninstall" {
+				if err != nil {
+					t.Errorf("%s: uninstall refused a file it need not edit: %v", name, err)
+				}
+				continue
+			}
+			if !errors.As(err, &ne) || !strings.Contains(err.Error(), path) {
+				t.Errorf("%s: %s error = %v, want a refusal naming the file", name, op, err)
+			}
+		}
+		if readFile(t, path) != text {
+			t.Errorf("%s: the file changed", name)
+		}
+	}
+	_, err := h.PlanInstall(filepath.Join(dir, "trailing-comma.json"))
+	if !strings.Contains(err.Error(), "line 3, column 1") {
+		t.Errorf("the JSON error does not say where: %v", err)
+	}
+
+	target := filepath.Join(dir, "real.json")
+	writeFile(t, target, "{}\n", 0o644)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.PlanInstall(link); err == nil || !strings.Contains(err.Error(), "symbolic link (to "+target+")") {
+		t.Errorf("install through a link: %v", err)
+	}
+	if _, err := h.PlanInstall(dir); err == nil || !strings.Contains(err.Error(), "a folder, not a regular file") {
+		t.Errorf("install into a folder: %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
+		if _, err := h.PlanInstall(fifo); err == nil || !strings.Contains(err.Error(), "a named pipe") {
+			t.Errorf("install into a named pipe: %v", err)
+		}
+	}
+}
+
+// TestApplyRefusesAReadOnlyFile: a settings file no one may write is
+// left as it is.
+func TestApplyRefusesAReadOnlyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, "{}\n", 0o444)
+	c, err := Lookup("claude").PlanInstall(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Apply(); err == nil || !strings.Contains(err.Error(), "read-only (mode 0444)") {
+		t.Errorf("Apply over a read-only file: %v", err)
+	}
+	if readFile(t, path) != "{}\n" {
+		t.Error("the read-only file was replaced")
+	}
+}
+
+// TestApplyRefusesAChangedFile: a settings file saved between the plan and
+// the write is not overwritten.
+func TestApplyRefusesAChangedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, "{}\n", 0o644)
+	c, err := Lookup("claude").PlanInstall(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, "{\"model\": \"opus\"}\n", 0o644)
+	if err := c.Apply(); err == nil || !strings.Contains(err.Error(), "changed since baton read it") {
+		t.Errorf("Apply over a changed file: %v", err)
+	}
+	if readFile(t, path) != "{\"model\": \"opus\"}\n" {
+		t.Error("the user's save was overwritten")
+	}
+}
+
+// TestStatus reports, per host and scope, whether baton's hooks are in
+// and the posture that gives.
+func TestStatus(t *testing.T) {
+	env := Env{Project: t.TempDir(), Home: t.TempDir(), Getenv: func(string) string { return "" }}
+	if _, found := Lookup("codex").Status(env, User); found {
+		t.Error("codex reported found with no ~/.codex")
+	}
+	for _, name := range []string{"claude", "cursor"} {
+		c, err := Lookup(name).PlanInstall(Lookup(name).File(env, Project))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Apply(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(env.Home, ".gemini", "settings.json"), `{"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "./mine.sh"}]}]}}`, 0o644)
+	writeFile(t, filepath.Join(env.Project, ".codex", "hooks.json"), `{"hooks": {"Stop": [`, 0o644)
+	writeFile(t, filepath.Join(env.Home, ".claude", "settings.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "baton hook claude-stop"}]}]}}`, 0o644)
+	writeFile(t, filepath.Join(env.Project, ".gemini", "settings.json"), `{"hooksConfig": {"enabled": false}, "hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "baton hook gemini-stop"}]}]}}`, 0o644)
+
+	// The plugin, enabled in the user's Claude Code settings, and the
+	// extension, installed in the user's Gemini CLI folder.
+	writeFile(t, filepath.Join(env.Home, ".gemini", "extensions", "baton", "gemini-extension.json"), `{"name": "baton", "version": "0.1.0"}`, 0o644)
+	plugEnv := Env{Project: t.TempDir(), Home: t.TempDir()}
+	writeFile(t, filepath.Join(plugEnv.Home, ".claude", "settings.json"), `{"enabledPlugins": {"formatter@tools": true, "baton@baton": true}}`, 0o644)
+	if r, _ := Lookup("claude").Status(plugEnv, User); r.Installed != "installed as the plugin baton@baton" || r.Posture != Hard {
+		t.Errorf("claude with the plugin: installed %q, posture %q", r.Installed, r.Posture)
+	}
+	writeFile(t, filepath.Join(plugEnv.Home, ".claude", "settings.json"), `{"enabledPlugins": {"baton@baton": false}}`, 0o644)
+	if r, _ := Lookup("claude").Status(plugEnv, User); r.Installed != "not installed" {
+		t.Errorf("claude with the plugin disabled: installed %q", r.Installed)
+	}
+
+	for _, want := range []struct {
+		host      string
+		scope     Scope
+		installed string
+		posture   Posture
+		err       bool
+	}{
+		{"claude", Project, "installed", Hard, false},
+		{"cursor", Project, "installed", Corrective, false},
+		{"gemini", User, "installed as the extension in " + filepath.Join(env.Home, ".gemini", "extensions", "baton"), Hard, false},
+		{"codex", Project, "not installed", Cooperative, true},
+		{"claude", User, "partly", Hard, false},
+		// Installed, but the settings turn every hook off.
+		{"gemini", Project, "installed", Cooperative, false},
+	} {
+		r, found := Lookup(want.host).Status(env, want.scope)
+		if !found {
+			t.Errorf("%s %s: not found", want.host, want.scope)
+			continue
+		}
+		if r.Installed != want.installed || r.Posture != want.posture || (r.Error != "") != want.err {
+			t.Errorf("%s %s: installed %q, posture %q, error %q; want %q, %q, error %v", want.host, want.scope, r.Installed, r.Posture, r.Error, want.installed, want.posture, want.err)
+		}
+		if off := r.Off != ""; off != (want.host == "gemini" && want.scope == Project) || (off && !strings.Contains(r.Off, "hooksConfig.enabled is false")) {
+			t.Errorf("%s %s: off = %q", want.host, want.scope, r.Off)
+		}
+	}
+}
+
+// TestUninstallAfterTheUserAddedHooks: hooks the user added after
+// baton's install stay, and the rest of the file is the original.
+func TestUninstallAfterTheUserAddedHooks(t *testing.T) {
+	h := Lookup("claude")
+	orig := []byte(realistic[0].text)
+	path := filepath.Join(t.TempDir(), "settings.json")
+	writeFile(t, path, string(orig), 0o644)
+	c, err := h.PlanInstall(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := item{value: obj{{"hooks", []any{obj{{"type", "command"}, {"command", "./after.sh"}}}}}}
+	addMine := func(text []byte) []byte {
+		root, _ := parseJSON(text)
+		return appendItem(text, root.get("hooks").get("Stop"), mine, detectStyle(text))
+	}
+	writeFile(t, path, string(addMine(c.New)), 0o644)
+	u, err := h.PlanUninstall(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := addMine(orig); string(u.New) != string(want) {
+		t.Errorf("uninstall gives\n%s\nwant\n%s", u.New, want)
+	}
+}
