@@ -244,7 +244,12 @@ func TestGeminiExtension(t *testing.T) {
 			}
 		}
 	}
-	if want := hostHooks("gemini"); !slices.Equal(got, want) {
+	// h.Hooks is a map: compare the hooks in one order.
+	byEvent := func(a, b installedHook) int { return strings.Compare(a.event+a.command, b.event+b.command) }
+	want := hostHooks("gemini")
+	slices.SortFunc(got, byEvent)
+	slices.SortFunc(want, byEvent)
+	if !slices.Equal(got, want) {
 		t.Errorf("the extension runs %v, baton hook install --host gemini writes %v", got, want)
 	}
 }

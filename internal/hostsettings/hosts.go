@@ -194,6 +194,7 @@ var Hosts = []*Host{
 		Posture: Hard, Why: "its Stop hook reads the final message and can block, continuing with the reason",
 		Note: "Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust baton's; project hooks load only in a trusted project",
 		Hooks: []Hook{
+			{Event: "UserPromptSubmit", Sub: "codex-prompt", entry: group(command("codex-prompt", kv{"timeout", 20}))},
 			{Event: "Stop", Sub: "codex-stop", entry: group(command("codex-stop", kv{"timeout", 30}))},
 		},
 		grouped: true, cmdKeys: []string{"command"},
@@ -206,6 +207,7 @@ var Hosts = []*Host{
 		Name: "gemini", Title: "Gemini CLI",
 		Posture: Hard, Why: "its AfterAgent hook reads the final response and can deny it, making the agent retry with the reason",
 		Hooks: []Hook{
+			{Event: "BeforeAgent", Sub: "gemini-prompt", entry: group(obj{{"name", "baton-turn"}, {"type", "command"}, {"command", "baton hook gemini-prompt"}, {"timeout", 20000}})},
 			{Event: "AfterAgent", Sub: "gemini-stop", entry: group(obj{{"name", "baton"}, {"type", "command"}, {"command", "baton hook gemini-stop"}, {"timeout", 30000}})},
 		},
 		grouped: true, cmdKeys: []string{"command"},
@@ -240,6 +242,7 @@ var Hosts = []*Host{
 		Posture: Corrective, Why: "its stop hook runs after the agent has finished and cannot block; it can only send a follow-up message",
 		Note: "Cursor reads hooks.json when it starts: restart it; loop_limit bounds the follow-ups baton sends",
 		Hooks: []Hook{
+			{Event: "beforeSubmitPrompt", Sub: "cursor-prompt", entry: obj{{"command", "baton hook cursor-prompt"}}},
 			{Event: "stop", Sub: "cursor-stop", entry: obj{{"command", "baton hook cursor-stop"}, {"loop_limit", 3}}},
 		},
 		cmdKeys: []string{"command"}, version: true,
@@ -253,6 +256,7 @@ var Hosts = []*Host{
 		Posture: Hard, Why: "the CLI's agentStop hook can block the stop, the reason becoming the next prompt (the cloud agent is not covered)",
 		Note: "Copilot CLI loads .github/hooks/*.json from the folder it runs in; commit the file for others to get it",
 		Hooks: []Hook{
+			{Event: "userPromptSubmitted", Sub: "copilot-prompt", entry: obj{{"type", "command"}, {"bash", "baton hook copilot-prompt"}, {"powershell", "baton hook copilot-prompt"}, {"timeoutSec", 20}}},
 			{Event: "agentStop", Sub: "copilot-stop", entry: obj{{"type", "command"}, {"bash", "baton hook copilot-stop"}, {"powershell", "baton hook copilot-stop"}, {"timeoutSec", 30}}},
 		},
 		cmdKeys: []string{"bash", "powershell"}, version: true, folderOfFiles: true,

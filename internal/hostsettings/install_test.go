@@ -562,7 +562,7 @@ func TestStatus(t *testing.T) {
 	writeFile(t, filepath.Join(env.Home, ".gemini", "settings.json"), `{"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "./mine.sh"}]}]}}`, 0o644)
 	writeFile(t, filepath.Join(env.Project, ".codex", "hooks.json"), `{"hooks": {"Stop": [`, 0o644)
 	writeFile(t, filepath.Join(env.Home, ".claude", "settings.json"), `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "baton hook claude-stop"}]}]}}`, 0o644)
-	writeFile(t, filepath.Join(env.Project, ".gemini", "settings.json"), `{"hooksConfig": {"enabled": false}, "hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "baton hook gemini-stop"}]}]}}`, 0o644)
+	writeFile(t, filepath.Join(env.Project, ".gemini", "settings.json"), `{"hooksConfig": {"enabled": false}, "hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "baton hook gemini-prompt"}]}], "AfterAgent": [{"hooks": [{"type": "command", "command": "baton hook gemini-stop"}]}]}}`, 0o644)
 
 	// The plugin, enabled in the user's Claude Code settings, and the
 	// extension, installed in the user's Gemini CLI folder.
