@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 )
 
@@ -35,10 +34,6 @@ commands:
   version           print baton's version
 `
 
-// version is set at link time for releases; otherwise the module version
-// recorded in the binary is used.
-var version = ""
-
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -64,7 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "usage: baton version")
 			return exitUsage
 		}
-		fmt.Fprintf(stdout, "baton %s\n", versionString())
+		printVersion(stdout)
 		return exitOK
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
@@ -73,16 +68,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "baton: unknown command %q\n\n%s", cmd, usage)
 		return exitUsage
 	}
-}
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }
 
 // printErr writes an error to standard error in baton's one form: each
