@@ -1,0 +1,325 @@
+// Package actiontest runs scripts/action.sh, the steps of baton's GitHub
+// Action, the way Actions runs them: the runner's variables (RUNNER_OS,
+// RUNNER_ARCH, RUNNER_TEMP, GITHUB_PATH, GITHUB_OUTPUT), the inputs as
+// INPUT_*, and a release made by scripts/release.sh served over HTTP laid
+// out as GitHub serves releases.
+package actiontest
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const version = "v9.9.9"
+
+var (
+	root = func() string { r, _ := filepath.Abs(filepath.Join("..", "..")); return r }()
+
+	releaseOnce sync.Once
+	releaseDir  string
+	releaseErr  string
+)
+
+// release builds this platform's archive with scripts/release.sh (which
+// checks it with scripts/releasecheck) once for the tests.
+func release(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a release")
+	}
+	releaseOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "baton-release")
+		if err != nil {
+			releaseErr = err.Error()
+			return
+		}
+		releaseDir = filepath.Join(dir, "release")
+		cmd := exec.Command(filepath.Join(root, "scripts", "release.sh"))
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "VERSION="+version, "COMMIT=0123abcd", "OUT="+releaseDir, "VSIX=0",
+			"PLATFORMS="+runtime.GOOS+"/"+runtime.GOARCH)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			releaseErr = err.Error() + "\n" + string(out)
+		}
+	})
+	if releaseErr != "" {
+		t.Fatalf("scripts/release.sh: %s", releaseErr)
+	}
+	return releaseDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if releaseDir != "" {
+		os.RemoveAll(filepath.Dir(releaseDir))
+	}
+	os.Exit(code)
+}
+
+// releases serves dir as GitHub serves a repository's releases: the
+// files of tag under /releases/download/TAG/, and /releases/latest
+// redirecting to /releases/tag/TAG. corrupt, when set, is served in place
+// of every archive.
+func releases(t *testing.T, dir, tag string, corrupt []byte) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/releases/latest", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/releases/tag/"+tag, http.StatusFound)
+	})
+	mux.HandleFunc("/releases/tag/", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("a release page\n")) })
+	mux.HandleFunc("/releases/download/"+tag+"/", func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/releases/download/"+tag+"/")
+		if strings.ContainsAny(name, `/\`) {
+			http.NotFound(w, r)
+			return
+		}
+		if corrupt != nil && name != "SHA256SUMS" {
+			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+				w.Write(corrupt)
+				return
+			}
+		}
+		http.ServeFile(w, r, filepath.Join(dir, name))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/releases"
+}
+
+// runner is one job's runner: its temporary folder and the files Actions
+// reads a step's outputs and PATH additions from.
+type runner struct {
+	temp, path, output, workspace string
+}
+
+func newRunner(t *testing.T) runner {
+	t.Helper()
+	dir := t.TempDir()
+	r := runner{temp: filepath.Join(dir, "_temp"), path: filepath.Join(dir, "path.txt"),
+		output: filepath.Join(dir, "output.txt"), workspace: filepath.Join(dir, "workspace")}
+	for _, d := range []string{r.temp, r.workspace} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{r.path, r.output} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
+}
+
+// runnerOS and runnerArch are what Actions calls this machine.
+func runnerOS() string {
+	return map[string]string{"linux": "Linux", "darwin": "macOS", "windows": "Windows"}[runtime.GOOS]
+}
+
+func runnerArch() string {
+	return map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH]
+}
+
+// step runs `action.sh STEP` as a composite action's bash step runs it.
+func (r runner) step(t *testing.T, step string, pathDirs []string, env ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("bash", filepath.Join(root, "scripts", "action.sh"), step)
+	cmd.Dir = r.workspace
+	base := []string{
+		"HOME=" + os.Getenv("HOME"),
+		"PATH=" + strings.Join(append(pathDirs, "/usr/bin", "/bin"), string(os.PathListSeparator)),
+		"RUNNER_OS=" + runnerOS(), "RUNNER_ARCH=" + runnerArch(), "RUNNER_TEMP=" + r.temp,
+		"GITHUB_PATH=" + r.path, "GITHUB_OUTPUT=" + r.output, "GITHUB_WORKSPACE=" + r.workspace,
+		"GITHUB_ACTION_PATH=" + root, "GITHUB_ACTIONS=true", "CI=true",
+	}
+	cmd.Env = append(base, env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// outputs reads the step outputs written so far.
+func (r runner) outputs(t *testing.T) map[string]string {
+	t.Helper()
+	f, err := os.Open(r.output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), "="); ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (r runner) pathAdded(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(r.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(data))
+}
+
+func copyExample(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, from))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestActionInstallAndCheck: with no version input and the action used at
+// a branch, install resolves the latest release, checks the archive
+// against SHA256SUMS and adds baton to PATH; check writes SARIF, prints
+// annotations, and reports exit status 1 as an output without failing.
+func TestActionInstallAndCheck(t *testing.T) {
+	url := releases(t, release(t), version, nil)
+	r := newRunner(t)
+	out, err := r.step(t, "install", nil, "BATON_RELEASES="+url, "INPUT_VERSION=", "INPUT_INSTALL=release", "ACTION_REF=main")
+	if err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "baton: installed baton_9.9.9_"+runtime.GOOS+"_"+runtime.GOARCH) {
+		t.Errorf("install said:\n%s", out)
+	}
+	path := r.pathAdded(t)
+	if len(path) != 1 {
+		t.Fatalf("GITHUB_PATH holds %q, want one folder", path)
+	}
+	outs := r.outputs(t)
+	if outs["version"] != version || outs["path"] != filepath.Join(path[0], "baton") {
+		t.Errorf("install outputs %v", outs)
+	}
+
+	copyExample(t, "examples/bad/missing-why-stopped.md", filepath.Join(r.workspace, "bad.md"))
+	copyExample(t, "examples/good/continue.md", filepath.Join(r.workspace, "good.md"))
+	out, err = r.step(t, "check", path, "INPUT_PATHS=bad.md\ngood.md", "INPUT_CONFIG=", "INPUT_FORMAT=github", "INPUT_SARIF_FILE=baton.sarif")
+	if err != nil {
+		t.Fatalf("check: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "::error file=bad.md,") {
+		t.Errorf("check printed no annotation for bad.md:\n%s", out)
+	}
+	outs = r.outputs(t)
+	if outs["exit-code"] != "1" || outs["sarif-file"] != "baton.sarif" {
+		t.Errorf("check outputs %v, want exit-code 1 and sarif-file baton.sarif", outs)
+	}
+	data, err := os.ReadFile(filepath.Join(r.workspace, "baton.sarif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sarif struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct{ Version string }
+			}
+			Results []json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(data, &sarif); err != nil {
+		t.Fatalf("SARIF: %v", err)
+	}
+	if len(sarif.Runs) != 1 || sarif.Runs[0].Tool.Driver.Version != version || len(sarif.Runs[0].Results) == 0 {
+		t.Errorf("SARIF runs %+v, want one run by baton %s with results", sarif.Runs, version)
+	}
+}
+
+// TestActionVersionFromRef: used at a release tag, the action installs
+// that release.
+func TestActionVersionFromRef(t *testing.T) {
+	url := releases(t, release(t), version, nil)
+	r := newRunner(t)
+	if out, err := r.step(t, "install", nil, "BATON_RELEASES="+url, "ACTION_REF="+version); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	if got := r.outputs(t)["version"]; got != version {
+		t.Errorf("version output %q, want %s", got, version)
+	}
+}
+
+// TestActionChecksumMismatch: an archive that does not match SHA256SUMS
+// is not installed, and nothing is added to PATH.
+func TestActionChecksumMismatch(t *testing.T) {
+	url := releases(t, release(t), version, []byte("not the archive"))
+	r := newRunner(t)
+	out, err := r.step(t, "install", nil, "BATON_RELEASES="+url, "INPUT_VERSION="+version)
+	if err == nil {
+		t.Fatalf("install succeeded with a corrupt archive:\n%s", out)
+	}
+	if !strings.Contains(out, "::error title=baton::") || !strings.Contains(out, "but SHA256SUMS says") {
+		t.Errorf("install said:\n%s", out)
+	}
+	if p := r.pathAdded(t); len(p) != 0 {
+		t.Errorf("GITHUB_PATH holds %q after a failed install", p)
+	}
+}
+
+// TestActionNoArchiveNoGo: a release without this runner's archive falls
+// back to go install, and says what to add when Go is not on PATH.
+func TestActionNoArchiveNoGo(t *testing.T) {
+	url := releases(t, release(t), "v9.9.8", nil)
+	r := newRunner(t)
+	out, err := r.step(t, "install", nil, "BATON_RELEASES="+url, "INPUT_VERSION=9.9.8")
+	if err == nil {
+		t.Fatalf("install succeeded without an archive or go:\n%s", out)
+	}
+	if !strings.Contains(out, "release v9.9.8 has no baton_9.9.8_") || !strings.Contains(out, "go is not on PATH") {
+		t.Errorf("install said:\n%s", out)
+	}
+}
+
+// TestActionBadInputs: a version that is not one, and an unknown install
+// method, fail with the input named.
+func TestActionBadInputs(t *testing.T) {
+	r := newRunner(t)
+	for _, tc := range []struct{ env, want string }{
+		{"INPUT_VERSION=main; rm -rf /", `version "main; rm -rf /"`},
+		{"INPUT_INSTALL=brew", `install "brew": want release or go`},
+	} {
+		out, err := r.step(t, "install", nil, "BATON_RELEASES=http://127.0.0.1:1/releases", tc.env)
+		if err == nil || !strings.Contains(out, tc.want) {
+			t.Errorf("%s: err %v, output:\n%s", tc.env, err, out)
+		}
+	}
+}
+
+// TestActionCheckUsageError: a configuration baton cannot read fails the
+// check step itself (exit status 2 is not a finding).
+func TestActionCheckUsageError(t *testing.T) {
+	path := []string{filepath.Dir(installed(t))}
+	r := newRunner(t)
+	copyExample(t, "examples/good/continue.md", filepath.Join(r.workspace, "good.md"))
+	out, err := r.step(t, "check", path, "INPUT_PATHS=good.md", "INPUT_CONFIG=missing.yaml", "INPUT_SARIF_FILE=")
+	if err == nil || !strings.Contains(out, "::error title=baton::baton check exited 2") {
+		t.Errorf("check with a missing configuration: err %v, output:\n%s", err, out)
+	}
+	if got := r.outputs(t)["exit-code"]; got != "2" {
+		t.Errorf("exit-code output %q, want 2", got)
+	}
+}
+
+// installed extracts the release's baton for the tests that only check.
+func installed(t *testing.T) string {
+	t.Helper()
+	url := releases(t, release(t), version, nil)
+	r := newRunner(t)
+	if out, err := r.step(t, "install", nil, "BATON_RELEASES="+url, "INPUT_VERSION="+version); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	return r.outputs(t)["path"]
+}
