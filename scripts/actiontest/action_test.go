@@ -2,7 +2,7 @@
 // Action, the way Actions runs them: the runner's variables (RUNNER_OS,
 // RUNNER_ARCH, RUNNER_TEMP, GITHUB_PATH, GITHUB_OUTPUT), the inputs as
 // INPUT_*, and a release made by scripts/release.sh served over HTTP laid
-// out as GitHub serves releases.
+// out as GitHub serves releases. It also holds release.sh to its refusals.
 package actiontest
 
 import (
@@ -322,4 +322,26 @@ func installed(t *testing.T) string {
 		t.Fatalf("install: %v\n%s", err, out)
 	}
 	return r.outputs(t)["path"]
+}
+
+// TestReleaseRefuses: scripts/release.sh builds nothing for a release tag
+// the extension's package.json disagrees with, nor for a version that is
+// not one.
+func TestReleaseRefuses(t *testing.T) {
+	for _, tc := range []struct{ version, want string }{
+		{"v99.0.0", "VERSION is v99.0.0 but editors/vscode/package.json says"},
+		{"v1.0.0;rm", "only letters, digits and . _ + - may appear"},
+	} {
+		out := filepath.Join(t.TempDir(), "release")
+		cmd := exec.Command(filepath.Join(root, "scripts", "release.sh"))
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "VERSION="+tc.version, "OUT="+out, "VSIX=1")
+		got, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(got), tc.want) {
+			t.Errorf("VERSION=%s: err %v, output:\n%s", tc.version, err, got)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("VERSION=%s: %s was made", tc.version, out)
+		}
+	}
 }
