@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 const version = "v9.9.9"
@@ -343,5 +345,83 @@ func TestReleaseRefuses(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("VERSION=%s: %s was made", tc.version, out)
 		}
+	}
+}
+
+// TestActionYAML holds action.yml to the script the other tests run: a
+// composite action whose bash steps run scripts/action.sh install and
+// check, each input used (passed as INPUT_* the way the tests pass it, or
+// read by a step's condition), and the SARIF uploaded by codeql-action.
+func TestActionYAML(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Inputs map[string]struct {
+			Description string `yaml:"description"`
+		} `yaml:"inputs"`
+		Runs struct {
+			Using string `yaml:"using"`
+			Steps []struct {
+				ID    string            `yaml:"id"`
+				If    string            `yaml:"if"`
+				Shell string            `yaml:"shell"`
+				Run   string            `yaml:"run"`
+				Uses  string            `yaml:"uses"`
+				Env   map[string]string `yaml:"env"`
+				With  map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatalf("action.yml: %v", err)
+	}
+	if action.Runs.Using != "composite" {
+		t.Errorf("runs.using %q, want composite", action.Runs.Using)
+	}
+	used := map[string]bool{}
+	runs := map[string]bool{}
+	var uploads bool
+	for _, s := range action.Runs.Steps {
+		if s.Run != "" && s.Shell != "bash" {
+			t.Errorf("step %q runs in shell %q, want bash", s.ID, s.Shell)
+		}
+		for _, sub := range []string{"install", "check"} {
+			if s.Run == `bash "$GITHUB_ACTION_PATH/scripts/action.sh" `+sub {
+				runs[sub] = true
+			}
+		}
+		for k, v := range s.Env {
+			if name, ok := strings.CutPrefix(v, "${{ inputs."); ok {
+				name = strings.TrimSuffix(name, " }}")
+				if want := "INPUT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_")); k != want {
+					t.Errorf("input %s passed as %s, want %s", name, k, want)
+				}
+				used[name] = true
+			}
+		}
+		for name := range action.Inputs {
+			if strings.Contains(s.If, "inputs."+name+" ") {
+				used[name] = true
+			}
+		}
+		if strings.HasPrefix(s.Uses, "github/codeql-action/upload-sarif@") && s.With["sarif_file"] == "${{ steps.check.outputs.sarif-file }}" {
+			uploads = true
+		}
+	}
+	for name, in := range action.Inputs {
+		if !used[name] {
+			t.Errorf("input %s is used by no step", name)
+		}
+		if in.Description == "" {
+			t.Errorf("input %s has no description", name)
+		}
+	}
+	if !runs["install"] || !runs["check"] {
+		t.Errorf("steps run action.sh %v, want install and check", runs)
+	}
+	if !uploads {
+		t.Error("no step uploads the SARIF with github/codeql-action/upload-sarif")
 	}
 }
