@@ -425,3 +425,75 @@ func TestActionYAML(t *testing.T) {
 		t.Error("no step uploads the SARIF with github/codeql-action/upload-sarif")
 	}
 }
+
+// TestVersionScript: scripts/version.sh prints git describe of the
+// checkout it sits in (the tag, then -dirty when the tree has changes),
+// and nothing outside a checkout or inside some other repository, where
+// the build links no version.
+func TestVersionScript(t *testing.T) {
+	script, err := os.ReadFile(filepath.Join(root, "scripts", "version.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	place := func(dir string) string {
+		t.Helper()
+		p := filepath.Join(dir, "scripts", "version.sh")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, script, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	env := append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	version := func(script string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(script, args...)
+		cmd.Env = env
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", script, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+
+	if got := version(place(t.TempDir())); got != "" {
+		t.Errorf("outside a checkout: %q, want nothing", got)
+	}
+
+	repo := t.TempDir()
+	s := place(repo)
+	git(repo, "init", "-q")
+	git(repo, "add", ".")
+	git(repo, "commit", "-qm", "first")
+	git(repo, "tag", "v1.2.3")
+	if got := version(s); got != "v1.2.3" {
+		t.Errorf("at the tag: %q, want v1.2.3", got)
+	}
+	if got := version(s, "--commit"); len(got) != 40 {
+		t.Errorf("--commit: %q, want a full commit", got)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "new.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(repo, "add", "new.txt")
+	if got := version(s); got != "v1.2.3-dirty" {
+		t.Errorf("with a change: %q, want v1.2.3-dirty", got)
+	}
+
+	// A copy of baton unpacked inside another repository.
+	nested := filepath.Join(repo, "vendor", "baton")
+	if got := version(place(nested)); got != "" {
+		t.Errorf("inside another repository: %q, want nothing", got)
+	}
+}
