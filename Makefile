@@ -1,11 +1,17 @@
 # baton: a language server and linter for the Markdown agents hand each other.
 GO ?= go
 BIN := bin/baton
+# What baton reports as its version and commit (baton version, SARIF, the
+# server): git describe of this checkout. Outside a checkout nothing is
+# linked, and baton reports the module version the go command recorded.
+VERSION ?= $(shell ./scripts/version.sh)
+COMMIT ?= $(shell ./scripts/version.sh --commit)
+LDFLAGS := $(if $(VERSION),-X main.version=$(VERSION)) $(if $(COMMIT),-X main.commit=$(COMMIT))
 
-.PHONY: build demo test unit e2e-setup docs vet fuzz goldmark-next soak stress bench realworld vsix clean
+.PHONY: build demo test unit e2e-setup docs vet fuzz goldmark-next soak stress bench realworld vsix release clean
 
 build:
-	$(GO) build -o $(BIN) ./cmd/baton
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/baton
 
 # Runs baton on its bundled examples. baton exits 1 because the bad examples
 # hold error findings; the demo is about the output, so that is not a failure.
@@ -77,9 +83,16 @@ realworld: build
 	@test -n "$(TREES)" || { echo 'make realworld TREES="PATH…" (upstream trees, checked out anywhere)'; exit 2; }
 	$(GO) run ./bench/cmd/realworld -baton $(BIN) $(REALWORLD_FLAGS) $(TREES)
 
-# The VS Code extension package, bundling a linux-x64 baton (editors/vscode/baton-<version>.vsix).
+# The VS Code extension package for this machine, bundling its baton
+# (editors/vscode/baton-<target>-<version>.vsix; TARGET=win32-arm64 for another).
 vsix:
-	./editors/vscode/build.sh
+	GO=$(GO) VERSION=$(VERSION) COMMIT=$(COMMIT) ./editors/vscode/build.sh
+
+# Every release artifact in bin/release/, then checked: archives for linux,
+# darwin and windows on amd64 and arm64, a VS Code package per platform, and
+# SHA256SUMS (scripts/release.sh).
+release:
+	GO=$(GO) VERSION=$(VERSION) COMMIT=$(COMMIT) ./scripts/release.sh
 
 clean:
 	rm -rf bin

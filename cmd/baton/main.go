@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 )
@@ -19,9 +18,6 @@ const (
 	exitUsage    = 2 // bad usage or an I/O error
 )
 
-// version is set at link time for releases; otherwise the module version
-// recorded in the binary is used.
-var version = ""
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
@@ -62,7 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "usage: baton version")
 			return exitUsage
 		}
-		fmt.Fprintf(stdout, "baton %s\n", versionString())
+		printVersion(stdout)
 		return exitOK
 	case "help", "-h", "-help", "--help":
 		return runHelp(rest, stdout, stderr)
@@ -75,16 +71,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // isHelpFlag reports whether an argument is -h, -help or --help.
 func isHelpFlag(a string) bool { return a == "-h" || a == "-help" || a == "--help" || a == "--h" }
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
-}
 
 // printErr writes an error to standard error in baton's one form: each
 // line "baton: MESSAGE", so an error of several lines (a configuration with
