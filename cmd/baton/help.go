@@ -452,11 +452,11 @@ their values. Load it with
 	{
 		Name:    "version",
 		Summary: "print baton's version",
-		Text:    `Prints baton's version, the commit it was built from (and whether the work tree was
+		Text: `Prints baton's version, the commit it was built from (and whether the work tree was
 modified), and the Go version and platform it was built with, one a line.`,
-		Reads:   "nothing.",
-		Writes:  "the version on standard output.",
-		Exit:    "0 printed; 2 usage error.",
+		Reads:  "nothing.",
+		Writes: "the version on standard output.",
+		Exit:   "0 printed; 2 usage error.",
 	},
 	{
 		Name:    "help",

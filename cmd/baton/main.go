@@ -18,7 +18,6 @@ const (
 	exitUsage    = 2 // bad usage or an I/O error
 )
 
-
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
