@@ -63,18 +63,24 @@ fi
 compare() { # compare LABEL DIR [baton flags…]
 	local label=$1 dir=$2
 	shift 2
-	local files
-	files=$(find "$dir" -name '*.md' -type f | wc -l)
-	local args=(-runs "$RUNS" -dir "$dir" -label "$label: $files files, $(du -sh --apparent-size "$dir" | cut -f1)"
+	# Every tool gets the same files: those baton's walk of DIR checks
+	# (.gitignore'd and hidden folders left out, as git and
+	# markdownlint-cli2's globs leave them), named one by one.
+	"$WORK/baton" check --format json "$@" "$dir" 2>/dev/null |
+		node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const f of JSON.parse(s).files)console.log(f.path)})' >"$WORK/files"
+	local files bytes
+	files=$(wc -l <"$WORK/files")
+	bytes=$(xargs -d '\n' cat <"$WORK/files" | wc -c)
+	local args=(-runs "$RUNS" -dir "$dir" -files "$WORK/files" -label "$label: $files files, $((bytes / 1024)) KB"
 		-tool "baton=$WORK/baton check $* DIR"
-		-tool "goldmark parse (floor)=$WORK/floor DIR"
-		-tool "rumdl $RUMDL_VERSION (cold)=$RUMDL check --no-cache DIR"
-		-tool "rumdl $RUMDL_VERSION*=$RUMDL check --cache-dir $WORK/rumdl-cache DIR")
+		-tool "goldmark parse (floor)=$WORK/floor FILES"
+		-tool "rumdl $RUMDL_VERSION (cold)=$RUMDL check --no-cache FILES"
+		-tool "rumdl $RUMDL_VERSION*=$RUMDL check --cache-dir $WORK/rumdl-cache FILES")
 	if [ -n "$MDSMITH" ]; then
-		args+=(-tool "mdsmith=$MDSMITH check DIR")
+		args+=(-tool "mdsmith=$MDSMITH check FILES")
 	fi
 	if [ "$files" -le "$MDL_MAX" ]; then
-		args+=(-tool "markdownlint-cli2 $MDL_VERSION=$MDL DIR/**/*.md")
+		args+=(-tool "markdownlint-cli2 $MDL_VERSION=$MDL FILES")
 	else
 		echo "markdownlint-cli2: skipped on $label ($files files > MDL_MAX=$MDL_MAX)"
 	fi

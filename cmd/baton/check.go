@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"slices"
 
 	"github.com/baton-md/baton/config"
@@ -57,6 +59,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "baton check: %v\n", err)
 		return exitUsage
 	}
+	batchGC(os.Getenv("GOGC"))
 	stopProfiles, err := prof.start()
 	defer func() {
 		if err := stopProfiles(); err != nil {
@@ -134,4 +137,17 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return code
+}
+
+// batchGCPercent is the collector's pace for one run of check: the live
+// heap is a few documents in flight, so collecting three times less often
+// costs little memory (27 MB instead of 20 MB at peak on specrew's 3,000
+// files) and a quarter of the run's time (docs/performance.md). GOGC set
+// in the environment wins.
+const batchGCPercent = 300
+
+func batchGC(gogc string) {
+	if gogc == "" {
+		debug.SetGCPercent(batchGCPercent)
+	}
 }

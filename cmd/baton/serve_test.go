@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -34,4 +35,19 @@ func TestReturnMemoryWhenIdle(t *testing.T) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	t.Fatalf("heap in use %d MB, released %d MB (was %d MB): the freed heap was not returned", ms.HeapInuse>>20, ms.HeapReleased>>20, before.HeapReleased>>20)
+}
+
+// TestBatchGC: check collects at its batch pace, unless GOGC says
+// otherwise.
+func TestBatchGC(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	batchGC("")
+	if got := debug.SetGCPercent(100); got != batchGCPercent {
+		t.Errorf("GC percent %d, want %d", got, batchGCPercent)
+	}
+	batchGC("50")
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set, GC percent %d, want it left alone (100)", got)
+	}
 }

@@ -9,7 +9,8 @@
 //	    -tool 'baton=bin/baton check DIR' -tool 'floor=/tmp/floor DIR' ...
 //
 // Every -tool is NAME=COMMAND (split on spaces; "{}" or DIR stands for
-// -dir). The first tool is the one the ratios are taken against. Each tool
+// -dir, and FILES for every path listed in -files, one argument each: the
+// same files for every tool, where their walks of DIR would differ). The first tool is the one the ratios are taken against. Each tool
 // runs once, untimed, before the rounds: the file system cache is warm for
 // all, and a tool with a result cache (a NAME ending in "*", marked so in
 // the report) is timed with it warm. Exit statuses are ignored: every
@@ -58,15 +59,31 @@ func main() {
 	dir := flag.String("dir", "", "the folder the tools run on (DIR and {} in a command)")
 	runs := flag.Int("runs", 5, "rounds")
 	label := flag.String("label", "", "what the files are, for the report")
+	list := flag.String("files", "", "a file of paths, one a line: FILES in a command")
 	flag.Parse()
+	var files []string
+	if *list != "" {
+		data, err := os.ReadFile(*list)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(2)
+		}
+		files = strings.Fields(string(data))
+	}
 	if len(ts) < 2 || *dir == "" || *runs < 1 {
 		fmt.Fprintln(os.Stderr, "usage: compare -dir DIR -runs N -tool NAME=COMMAND -tool NAME=COMMAND…")
 		os.Exit(2)
 	}
 	for _, t := range ts {
-		for i, a := range t.argv {
-			t.argv[i] = strings.ReplaceAll(strings.ReplaceAll(a, "{}", *dir), "DIR", *dir)
+		var argv []string
+		for _, a := range t.argv {
+			if a == "FILES" {
+				argv = append(argv, files...)
+				continue
+			}
+			argv = append(argv, strings.ReplaceAll(strings.ReplaceAll(a, "{}", *dir), "DIR", *dir))
 		}
+		t.argv = argv
 		// Warm-up: the file system cache, and a caching tool's cache.
 		if _, _, err := runOnce(t.argv); err != nil {
 			fmt.Fprintf(os.Stderr, "compare: %s: %v\n", t.name, err)
