@@ -66,8 +66,8 @@ compare() { # compare LABEL DIR [baton flags…]
 	# Every tool gets the same files: those baton's walk of DIR checks
 	# (.gitignore'd and hidden folders left out, as git and
 	# markdownlint-cli2's globs leave them), named one by one.
-	"$WORK/baton" check --format json "$@" "$dir" 2>/dev/null |
-		node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const f of JSON.parse(s).files)console.log(f.path)})' >"$WORK/files"
+	"$WORK/baton" check --format json "$@" "$dir" >"$WORK/files.json" 2>/dev/null || true
+	node -e 'for (const f of JSON.parse(require("fs").readFileSync(process.argv[1])).files) console.log(f.path)' "$WORK/files.json" >"$WORK/files"
 	local files bytes
 	files=$(wc -l <"$WORK/files")
 	bytes=$(xargs -d '\n' cat <"$WORK/files" | wc -c)
