@@ -40,8 +40,12 @@ unit:
 e2e-setup:
 	@./e2e/setup.sh
 
+# The generated documents: the rules reference, the man page and the
+# configuration's JSON Schema (tests fail when one is stale).
 docs:
 	$(GO) run ./cmd/baton explain --markdown > docs/rules.md
+	$(GO) run ./cmd/baton man > docs/baton.1
+	$(GO) run ./cmd/baton config schema > docs/baton.schema.json
 
 FUZZTIME ?= 20s
 # Every fuzz target of the module, each for FUZZTIME (scripts/fuzz.sh).
