@@ -121,7 +121,8 @@ type Request struct {
 	Path string
 	// Overlay, given the workspace root, returns the texts to read in
 	// place of files, by slash path relative to it (an editor's open
-	// documents); nil reads the disk.
+	// documents); nil reads the disk. It is called when the workspace is
+	// first read (a workflow's analysis), not for every environment.
 	Overlay func(root string) map[string]string
 	// Untitled is a document with no place on disk (an editor's unsaved
 	// buffer): no configuration file, workspace or specrew state applies.
@@ -167,11 +168,12 @@ func (e *Engine) Env(r Request) (*Env, error) {
 	}
 	if env.Path != "" {
 		env.Root = e.root(env.Path, f.ComponentDirsBase())
-		var overlay map[string]string
 		if r.Overlay != nil {
-			overlay = r.Overlay(env.Root)
+			root, overlay := env.Root, r.Overlay
+			env.WorkflowFS = workspace.LazyFS(root, func() map[string]string { return overlay(root) })
+		} else {
+			env.WorkflowFS = workspace.FS(env.Root, nil)
 		}
-		env.WorkflowFS = workspace.FS(env.Root, overlay)
 		env.WorkflowPath = workspace.Rel(env.Root, env.Path)
 		env.Dirs = e.src.Dirs(env.Root)
 	}

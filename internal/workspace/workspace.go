@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -54,6 +55,32 @@ func FS(root string, overlay map[string]string) fs.FS {
 	}
 	return overlayFS{m: overlay, disk: os.DirFS(root)}
 }
+
+// LazyFS is FS with the overlay made by overlay() when the view is first
+// read, if ever: only a workflow's analysis reads the workspace, and an
+// editor holding 1,000 open documents took a fifth of a millisecond to
+// list them for every other document's analysis too.
+func LazyFS(root string, overlay func() map[string]string) fs.FS {
+	return &lazyFS{root: root, make: overlay}
+}
+
+type lazyFS struct {
+	root string
+	make func() map[string]string
+	once sync.Once
+	fs   overlayFS
+}
+
+func (l *lazyFS) view() overlayFS {
+	l.once.Do(func() { l.fs = overlayFS{m: l.make(), disk: os.DirFS(l.root)} })
+	return l.fs
+}
+
+func (l *lazyFS) InMemory(name string) bool                  { return l.view().InMemory(name) }
+func (l *lazyFS) Open(name string) (fs.File, error)          { return l.view().Open(name) }
+func (l *lazyFS) Stat(name string) (fs.FileInfo, error)      { return l.view().Stat(name) }
+func (l *lazyFS) ReadFile(name string) ([]byte, error)       { return l.view().ReadFile(name) }
+func (l *lazyFS) ReadDir(name string) ([]fs.DirEntry, error) { return l.view().ReadDir(name) }
 
 type overlayFS struct {
 	m    map[string]string

@@ -134,3 +134,31 @@ func TestRootForConfigFolder(t *testing.T) {
 		t.Errorf("RootFor outside the configuration's folder = %q, want %q", r, want)
 	}
 }
+
+// TestLazyFSMakesItsOverlayWhenRead: the overlay is made once, when the
+// view is first read, and never for a view nobody reads.
+func TestLazyFSMakesItsOverlayWhenRead(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("disk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	overlay := func() map[string]string { made++; return map[string]string{"a.md": "open"} }
+	_ = LazyFS(dir, overlay)
+	if made != 0 {
+		t.Fatalf("an unread view made its overlay %d times", made)
+	}
+	fsys := LazyFS(dir, overlay)
+	for range 3 {
+		data, err := fs.ReadFile(fsys, "a.md")
+		if err != nil || string(data) != "open" {
+			t.Fatalf("a.md = %q, %v; want the open text", data, err)
+		}
+	}
+	if !fsys.(interface{ InMemory(string) bool }).InMemory("a.md") {
+		t.Error("a.md is not served from memory")
+	}
+	if made != 1 {
+		t.Errorf("the overlay was made %d times, want once", made)
+	}
+}

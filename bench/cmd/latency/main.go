@@ -23,8 +23,9 @@
 // is reported after them). With -load it also makes its own background load
 // while it measures: one of those other documents is edited every
 // -load-every (the server analyses it beside the measured one, allocates,
-// and collects), and a goroutine of this process keeps one CPU busy half the
-// time (5 ms on, 5 ms off: another process on the machine).
+// and collects), and (unless -load-cpu=false) a goroutine of this process
+// keeps one CPU busy half the time (5 ms on, 5 ms off: another process on
+// the machine).
 package main
 
 import (
@@ -34,6 +35,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -56,6 +58,7 @@ func main() {
 	flag.IntVar(&bg.size, "open-size", 16<<10, "bytes per other document")
 	flag.BoolVar(&bg.load, "load", false, "make a background load while measuring (needs -open)")
 	flag.DurationVar(&bg.every, "load-every", 20*time.Millisecond, "with -load, how often an other document is edited")
+	flag.BoolVar(&bg.cpu, "load-cpu", true, "with -load, also keep one CPU busy half the time (5 ms on, 5 ms off)")
 	flag.Parse()
 	if bg.load && bg.open == 0 {
 		bg.open = 1000
@@ -80,7 +83,7 @@ func main() {
 // measuring.
 var bg struct {
 	open, size int
-	load       bool
+	load, cpu  bool
 	every      time.Duration
 }
 
@@ -95,9 +98,17 @@ func background(c *lspclient.Client) (stop func() int, err error) {
 			return nil, err
 		}
 	}
-	for _, u := range uris {
-		if _, err := c.WaitPublish(u, 1, 5*time.Minute); err != nil {
-			return nil, err
+	// Every one's first diagnostics, in whatever order they come.
+	seen := map[string]bool{}
+	deadline := time.After(5 * time.Minute)
+	for len(seen) < len(uris) {
+		select {
+		case p := <-c.Publishes:
+			if p.Version == 1 && strings.HasPrefix(p.URI, "file:///bench/latency/other") {
+				seen[p.URI] = true
+			}
+		case <-deadline:
+			return nil, fmt.Errorf("diagnostics for %d of %d other documents after 5 minutes", len(seen), len(uris))
 		}
 	}
 	if !bg.load || len(uris) == 0 {
@@ -129,6 +140,9 @@ func background(c *lspclient.Client) (stop func() int, err error) {
 		}
 	}()
 	go func() { // another process: one CPU busy half the time
+		if !bg.cpu {
+			return
+		}
 		for {
 			select {
 			case <-quit:
@@ -159,7 +173,7 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 	}
 	defer c.Close()
 	dir, _ := os.Getwd()
-	c.Trace = "messages"
+	c.Trace = "verbose" // the server says where each edit's time went
 	if err := c.Initialize("file://"+dir, map[string]any{"debounce": 0, "diagnostics": "push"}); err != nil {
 		return err
 	}
@@ -185,6 +199,7 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 	r := rand.New(rand.NewPCG(1, 2))
 	lat := make([]time.Duration, 0, edits)
 	srv := make([]time.Duration, 0, edits) // as the server traces them
+	var parts []phases                     // where each edit's server time went
 	if profile != "" {
 		f, err := os.Create(profile)
 		if err != nil {
@@ -215,11 +230,12 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 			return err
 		}
 		lat = append(lat, p.Received.Sub(t0))
-		st, err := c.ServerTime(uri, v, time.Minute)
+		st, verbose, err := c.ServerTrace(uri, v, time.Minute)
 		if err != nil {
 			return err
 		}
 		srv = append(srv, st)
+		parts = append(parts, readPhases(st, verbose))
 	}
 	loadEdits := stopLoad()
 	if profile != "" {
@@ -227,6 +243,7 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 		fmt.Printf("CPU profile of the %s edits (in-process server) in %s\n", human(size), profile)
 	}
 	slices.Sort(lat)
+	tail := tailPhases(parts)
 	slices.Sort(srv)
 	parse, lint := inProcess(doc)
 	goal := 2*parse + time.Millisecond
@@ -235,7 +252,10 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 	if bg.open > 0 {
 		fmt.Printf("          beside %d other open documents of %s", bg.open, human(bg.size))
 		if bg.load {
-			fmt.Printf("; background load: %d edits to them (one every %v) and one CPU busy half the time", loadEdits, bg.every)
+			fmt.Printf("; background load: %d edits to them (one every %v)", loadEdits, bg.every)
+			if bg.cpu {
+				fmt.Printf(" and one CPU busy half the time")
+			}
 		}
 		if c.Cmd != nil {
 			if rss, hwm, err := lspclient.VmRSS(c.Cmd.Process.Pid); err == nil {
@@ -252,7 +272,53 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 		fmt.Printf("          %-44s p50 %v  p99 %v  max %v; p50 = %.2f x parse, p99 = %.2f x parse: %s\n", m.name+":",
 			rnd(p50), rnd(p99), rnd(m.lat[len(m.lat)-1]), float64(p50)/float64(parse), float64(p99)/float64(parse), verdict(p99 <= goal))
 	}
+	fmt.Printf("          where the server's time went (mean ms: applying the change, waiting for the analysis to begin, the analysis, converting and sending): %s\n", tail)
 	return nil
+}
+
+// phases is where one edit's server time went, from the verbose trace.
+type phases struct {
+	total, applied, waited, analysis, sending time.Duration
+}
+
+var durationRE = regexp.MustCompile(`[0-9.]+(?:ns|µs|us|ms|s)\b`)
+
+// readPhases reads "applied in A; waited W more …; analysis (parse and
+// rules) Z; converting and sending S".
+func readPhases(total time.Duration, verbose string) phases {
+	p := phases{total: total}
+	var ds []time.Duration
+	for _, m := range durationRE.FindAllString(verbose, -1) {
+		if d, err := time.ParseDuration(m); err == nil {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) == 4 {
+		p.applied, p.waited, p.analysis, p.sending = ds[0], ds[1], ds[2], ds[3]
+	}
+	return p
+}
+
+// tailPhases compares the slowest 1% of the edits with the middle tenth:
+// the mean of each phase in each.
+func tailPhases(ps []phases) string {
+	s := slices.Clone(ps)
+	slices.SortFunc(s, func(a, b phases) int { return int(a.total - b.total) })
+	mean := func(xs []phases) string {
+		var t phases
+		for _, x := range xs {
+			t.total += x.total
+			t.applied += x.applied
+			t.waited += x.waited
+			t.analysis += x.analysis
+			t.sending += x.sending
+		}
+		n := time.Duration(max(len(xs), 1))
+		ms := func(d time.Duration) string { return fmt.Sprintf("%.3f", float64(d/n)/1e6) }
+		return fmt.Sprintf("total %s = %s + %s + %s + %s", ms(t.total), ms(t.applied), ms(t.waited), ms(t.analysis), ms(t.sending))
+	}
+	n := len(s)
+	return fmt.Sprintf("middle tenth %s; slowest 1%% %s", mean(s[n*45/100:n*55/100]), mean(s[n*99/100:]))
 }
 
 func rng(l0, c0, l1, c1 int) map[string]any {

@@ -126,8 +126,12 @@ func (c *Client) read(r *bufio.Reader) {
 		case m.Method == "$/logTrace":
 			var p struct {
 				Message string `json:"message"`
+				Verbose string `json:"verbose"`
 			}
 			if json.Unmarshal(m.Params, &p) == nil {
+				if p.Verbose != "" {
+					p.Message += VerboseSep + p.Verbose
+				}
 				select {
 				case c.Traces <- p.Message:
 				default:
@@ -260,6 +264,16 @@ func VmRSS(pid int) (rss, hwm int64, err error) {
 // version v of uri, dropping others, and returns the time it says passed
 // from receiving that version to sending its diagnostics.
 func (c *Client) ServerTime(uri string, v int, timeout time.Duration) (time.Duration, error) {
+	d, _, err := c.ServerTrace(uri, v, timeout)
+	return d, err
+}
+
+// VerboseSep joins a trace's message and its verbose part in Traces.
+const VerboseSep = " | "
+
+// ServerTrace is ServerTime with the trace's verbose part (with Trace
+// "verbose": where the time went), "" when there is none.
+func (c *Client) ServerTrace(uri string, v int, timeout time.Duration) (time.Duration, string, error) {
 	deadline := time.After(timeout)
 	prefix := fmt.Sprintf("publishDiagnostics %s version %d ", uri, v)
 	for {
@@ -268,17 +282,18 @@ func (c *Client) ServerTime(uri string, v int, timeout time.Duration) (time.Dura
 			if !strings.HasPrefix(m, prefix) {
 				continue
 			}
+			m, verbose, _ := strings.Cut(m, VerboseSep)
 			_, rest, ok := strings.Cut(m, ": sent ")
 			took, ok2 := strings.CutSuffix(rest, " after the version was received")
 			d, err := time.ParseDuration(took)
 			if !ok || !ok2 || err != nil {
-				return 0, fmt.Errorf("cannot read the time in the trace %q", m)
+				return 0, "", fmt.Errorf("cannot read the time in the trace %q", m)
 			}
-			return d, nil
+			return d, verbose, nil
 		case <-deadline:
-			return 0, fmt.Errorf("no trace of %s version %d in %v", uri, v, timeout)
+			return 0, "", fmt.Errorf("no trace of %s version %d in %v", uri, v, timeout)
 		case <-c.done:
-			return 0, fmt.Errorf("the server closed its output")
+			return 0, "", fmt.Errorf("the server closed its output")
 		}
 	}
 }
