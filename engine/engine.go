@@ -64,6 +64,7 @@ type Engine struct {
 	configs    map[string]*loaded
 	dirs       map[string]*workflow.Dirs
 	workspaces map[string]*stopintent.Workspace
+	states     map[string]stopintent.State // Static: each workspace's state, by root and session
 }
 
 type loaded struct {
@@ -76,7 +77,7 @@ type loaded struct {
 // and specrew workspaces kept per root. src.Ledger has no default: nil
 // checks no handoff document against a session.
 func New(src Sources) *Engine {
-	e := &Engine{src: src, byDir: map[string]*dirFacts{}, configs: map[string]*loaded{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}}
+	e := &Engine{src: src, byDir: map[string]*dirFacts{}, configs: map[string]*loaded{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}, states: map[string]stopintent.State{}}
 	if e.src.Config == nil {
 		e.src.Config = e.nearestConfig
 	}
@@ -253,7 +254,7 @@ func SpecrewRoot(dir string) string {
 type dirFacts struct {
 	config      string // the nearest .baton.yaml's path, "" for none
 	configErr   error
-	root        string // workspace.Root of a document in the folder
+	root        string // the nearest marked folder at or above it (markedLocked), "" for none
 	specrewRoot string
 	have        uint8 // which of the above are known: haveConfig, haveRoot, haveSpecrew
 }
@@ -301,12 +302,27 @@ func (e *Engine) root(path, configDir string) string {
 	}
 	dir := filepath.Dir(path)
 	e.mu.Lock()
+	defer e.mu.Unlock()
+	if m := e.markedLocked(dir); m != "" {
+		return m
+	}
+	return dir // as workspace.Root: no marked folder above, the document's own
+}
+
+// markedLocked is the nearest folder at or above dir that workspace.Marked,
+// "" for none, each folder looked at once: a tree of 800 folders was
+// thousands of stat calls, each folder walking up to the top. e.mu is held.
+func (e *Engine) markedLocked(dir string) string {
 	f := e.facts(dir)
 	if f.have&haveRoot == 0 {
-		f.root = workspace.Root(path)
+		switch parent := filepath.Dir(dir); {
+		case workspace.Marked(dir):
+			f.root = dir
+		case parent != dir:
+			f.root = e.markedLocked(parent)
+		}
 		f.have |= haveRoot
 	}
-	e.mu.Unlock()
 	return f.root
 }
 
@@ -370,8 +386,22 @@ func (e *Engine) specrewState(root, session string) stopintent.State {
 		ws = stopintent.NewWorkspace(root)
 		e.workspaces[root] = ws
 	}
+	key := root + "\x00" + session
+	st, ok := e.states[key]
 	e.mu.Unlock()
-	return ws.State(session)
+	if ok {
+		return st // Static: read once a run
+	}
+	st = ws.State(session)
+	if e.src.Static {
+		// One run over files that do not change: the workspace's state
+		// files are read once, not stat'ed and compared for every packet
+		// (a fifth of check's time on specrew's own tree).
+		e.mu.Lock()
+		e.states[key] = st
+		e.mu.Unlock()
+	}
+	return st
 }
 
 // Explicit wraps a configuration file given by hand (--config) as a Config

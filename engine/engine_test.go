@@ -11,6 +11,7 @@ import (
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/internal/workspace"
 )
 
 func write(t *testing.T, dir string, files map[string]string) {
@@ -116,6 +117,33 @@ func TestStaticFindsOncePerFolder(t *testing.T) {
 		}
 		if found := env.File != nil; found == static {
 			t.Errorf("static %v: the .baton.yaml written during the run was found: %v", static, found)
+		}
+	}
+}
+
+// TestStaticRootIsWorkspaceRoot: a Static engine finds each folder's root
+// once, from its parent's, and finds the root workspace.Root finds.
+func TestStaticRootIsWorkspaceRoot(t *testing.T) {
+	top := t.TempDir()
+	for _, d := range []string{"a/b/c", "a/x", "m/n/o/p", "q"} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, marker := range []string{"a/.git", "m/n/.baton.yaml", "a/b/c/.baton.yaml"} {
+		if err := os.WriteFile(filepath.Join(top, marker), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := engine.New(engine.Sources{Registry: engine.Registry(), Static: true})
+	for _, doc := range []string{"a/b/c/d.md", "a/b/d.md", "a/x/d.md", "a/d.md", "m/n/o/p/d.md", "m/d.md", "q/d.md", "d.md", "a/b/c/e.md"} {
+		path := filepath.Join(top, doc)
+		env, err := e.Env(engine.Request{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := workspace.Root(path); env.Root != want {
+			t.Errorf("%s: root %s, want %s (workspace.Root)", doc, env.Root, want)
 		}
 	}
 }

@@ -18,10 +18,8 @@ import (
 func Root(docPath string) string {
 	dir := filepath.Dir(docPath)
 	for d := dir; ; {
-		for _, marker := range []string{".git", ".baton.yaml"} {
-			if _, err := os.Stat(filepath.Join(d, marker)); err == nil {
-				return d
-			}
+		if Marked(d) {
+			return d
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
@@ -29,6 +27,17 @@ func Root(docPath string) string {
 		}
 		d = parent
 	}
+}
+
+// Marked reports whether dir holds what makes a folder a root (.git or
+// .baton.yaml).
+func Marked(dir string) bool {
+	for _, marker := range []string{".git", ".baton.yaml"} {
+		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // RootFor is the root of a document whose configuration file, in folder
