@@ -2,6 +2,7 @@ package config
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -17,7 +18,9 @@ import (
 // document at any depth. The pattern is anchored at both ends. The only
 // error is path.ErrBadPattern, for a malformed pattern, whatever name is.
 func Match(pattern, name string) (bool, error) {
-	if !doublestar.ValidatePattern(pattern) {
+	// A pattern that is not UTF-8 is malformed (path.Match says so too):
+	// a byte that is no character cannot be meant as one.
+	if !utf8.ValidString(pattern) || !doublestar.ValidatePattern(pattern) {
 		return false, doublestar.ErrBadPattern
 	}
 	return doublestar.Match(segmentClasses(pattern), name)
