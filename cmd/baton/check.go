@@ -14,23 +14,10 @@ import (
 	"github.com/baton-md/baton/engine"
 )
 
-const checkUsage = `usage: baton check [--state-dir DIR] [PATH…|-]
-       baton check [--format FORMAT] [--color WHEN] [--fix | --diff] [PATH…|-]
-
-Lints files, folders (every *.md below them) or, with -, standard input.
-Handoff documents are checked against their session's read ledger, found in
---state-dir, then in clio-coder's documented state folders.
-Prints path:line:column: severity rule-id: message (1-based; the column counts
-bytes), or with --format json, sarif or github the same findings as JSON
-(docs/json-format.md), SARIF 2.1.0 or GitHub Actions workflow commands.
-
---fix applies the safe fixes and writes each changed file in place, then
-prints the findings that remain; with - it prints the fixed text instead, and
-the findings on standard error. --diff prints the safe fixes as a unified diff,
-the findings that would remain on standard error, and writes nothing.
-
-Exit status: 0 no error findings, 1 error findings (with --diff, also when
-there is anything to fix), 2 usage or I/O error.
+// checkUsage goes with the flags on standard error after a usage error;
+// the whole help is the help table's (help.go: baton help check).
+const checkUsage = `usage: baton check [flags] [PATH…|-]
+(baton help check says what it reads, writes and exits with)
 
 flags:`
 

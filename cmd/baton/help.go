@@ -69,8 +69,10 @@ in clio-coder's documented state folders.
 
 Prints path:line:column: severity rule-id: message for each finding (1-based;
 the column counts bytes), or with --format the same findings as JSON
-(docs/json-format.md), SARIF 2.1.0 or GitHub Actions workflow commands.
---fix applies the safe fixes in place, --diff prints them as a unified diff.`,
+(docs/json-format.md), SARIF 2.1.0, GitHub Actions workflow commands, JUnit
+XML or GitLab Code Quality JSON, each file as soon as the files before it are
+done. --fix applies the safe fixes in place, --diff prints them as a unified
+diff.`,
 		Reads: `the files and folders named, or standard input (-); the nearest .baton.yaml
 above each file (or --config); .gitignore files; for handoff documents,
 clio-coder's session state; NO_COLOR.`,
@@ -78,7 +80,9 @@ clio-coder's session state; NO_COLOR.`,
 configuration) on standard error. With --fix, each fixed file in place (with
 -, the fixed text on standard output and the findings on standard error).
 With --diff, the diff on standard output and the findings on standard error;
-no file. The profiles asked for with --cpuprofile, --memprofile, --trace.`,
+no file. On a terminal, the text format ends with a summary line on standard
+error (not with --quiet). The profiles asked for with --cpuprofile,
+--memprofile, --trace.`,
 		Exit:  "0 no error findings; 1 error findings (with --diff, also anything to fix); 2 usage, configuration or I/O error.",
 		Paths: true,
 		run:   runCheck,
