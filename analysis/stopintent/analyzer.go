@@ -2,6 +2,9 @@ package stopintent
 
 import (
 	"fmt"
+	"iter"
+	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
@@ -33,7 +36,7 @@ type Stop struct {
 	Markers   []*Marker      // the stop's own markers, exact or near misses
 	Intent    Intent         // what the exact markers declare; "" when none or both (ambiguous)
 	Ambiguous bool
-	Inputs    map[string]Input
+	Inputs    InputSet
 	Class     Classification
 	// Recorded: a saved gate record whose verdict is recorded, not a live stop.
 	Recorded bool
@@ -180,13 +183,13 @@ func classify(s *Stop, pm *packet.Model, ws State, overrides map[string]Tri) {
 		s.Intent = IntentIntermediate
 	}
 
-	in := make(map[string]Input, len(InputNames)) // sized for every input: growing it was half of classify
+	var in InputSet
 	fromText := func(name string, f packet.Fact) {
 		i := Input{Value: Of(f.Value), Source: "text", Why: f.Why}
 		if len(f.Spans) > 0 {
 			i.Span = f.Spans[0]
 		}
-		in[name] = i
+		in.set(name, i)
 	}
 	var c *packet.Consistency
 	if s.Packet != nil {
@@ -215,7 +218,7 @@ func classify(s *Stop, pm *packet.Model, ws State, overrides map[string]Tri) {
 		}
 		fromText(InComplete, complete)
 	}
-	in[InMarkerFromAsst] = Input{Value: True, Source: "text", Why: "a marker in the message itself is the assistant's own (quoted ones are ignored)"}
+	in.set(InMarkerFromAsst, Input{Value: True, Source: "text", Why: "a marker in the message itself is the assistant's own (quoted ones are ignored)"})
 	fromWS := func(name string, src Source) {
 		if !ws.Specrew || src.Value == Unknown {
 			return
@@ -224,26 +227,26 @@ func classify(s *Stop, pm *packet.Model, ws State, overrides map[string]Tri) {
 		if from == "" { // decided by a file's absence
 			from = "the .specrew/ workspace"
 		}
-		in[name] = Input{Value: src.Value, Source: from, Why: src.Note}
+		in.set(name, Input{Value: src.Value, Source: from, Why: src.Note})
 	}
 	fromWS(InBoundaryPending, ws.BoundaryPending)
 	fromWS(InAuthorized, ws.Authorized)
 	fromWS(InLoopGuardTripped, ws.LoopGuardTripped)
 	for name, v := range overrides {
-		in[name] = Input{Value: v, Source: "flag", Why: "set by hand"} // unknown too: a flag may undo the workspace
+		in.set(name, Input{Value: v, Source: "flag", Why: "set by hand"}) // unknown too: a flag may undo the workspace
 	}
 	why := "not known from the text"
 	if !ws.Specrew {
 		why = "not known from the text (the workspace is not a specrew project)"
 	}
-	for _, name := range InputNames {
-		if _, ok := in[name]; !ok {
-			in[name] = Input{Source: "unknown", Why: why}
+	for i, name := range InputNames {
+		if in.have&(1<<i) == 0 {
+			in.set(name, Input{Source: "unknown", Why: why})
 		}
 	}
 	s.Inputs = in
-	values := map[string]Tri{}
-	for name, i := range in {
+	values := make(map[string]Tri, len(InputNames))
+	for name, i := range in.All() {
 		values[name] = i.Value
 	}
 	s.Class = Classify(Inputs{Values: values, MarkerIntent: s.Intent})
@@ -277,7 +280,7 @@ func check(pass *analysis.Pass, s *Stop) {
 		return
 	}
 	mk := exact[0]
-	ua := s.Inputs[InUserAction]
+	ua := s.Inputs.Get(InUserAction)
 	switch {
 	case s.Intent == IntentContinue && ua.Value == True:
 		opts := []func(*analysis.Finding){analysis.WithFix(analysis.Fix{Title: "Remove the continue marker", Edits: []analysis.Edit{pass.Doc.Removal(mk.Span)}})}
@@ -324,4 +327,58 @@ func ownVerdictMarker(doc *analysis.Document, span analysis.Span) bool {
 		}
 	}
 	return false
+}
+
+// numInputs is len(InputNames).
+const numInputs = 9
+
+// InputSet holds the classifier's inputs of a stop, one for each of
+// InputNames: a map of them was 1.3 KB a document, held as long as an
+// editor keeps the document open.
+type InputSet struct {
+	in   [numInputs]Input
+	have uint16 // which are set, by index in InputNames
+}
+
+func inputIndex(name string) int { return slices.Index(InputNames, name) }
+
+// set sets the input name; a name that is not one of InputNames is ignored.
+func (s *InputSet) set(name string, in Input) {
+	if i := inputIndex(name); i >= 0 {
+		s.in[i], s.have = in, s.have|1<<i
+	}
+}
+
+// Lookup returns the input name and whether it is set.
+func (s *InputSet) Lookup(name string) (Input, bool) {
+	if i := inputIndex(name); i >= 0 && s.have&(1<<i) != 0 {
+		return s.in[i], true
+	}
+	return Input{}, false
+}
+
+// Get returns the input name, the zero Input when it is not set.
+func (s *InputSet) Get(name string) Input {
+	in, _ := s.Lookup(name)
+	return in
+}
+
+// All yields the inputs that are set, in InputNames' order.
+func (s *InputSet) All() iter.Seq2[string, Input] {
+	return func(yield func(string, Input) bool) {
+		for i, name := range InputNames {
+			if s.have&(1<<i) != 0 && !yield(name, s.in[i]) {
+				return
+			}
+		}
+	}
+}
+
+// Len is how many inputs are set.
+func (s *InputSet) Len() int { return bits.OnesCount16(s.have) }
+
+func init() {
+	if len(InputNames) != numInputs {
+		panic("stopintent: numInputs is not len(InputNames)")
+	}
 }

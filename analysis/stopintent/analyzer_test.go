@@ -138,11 +138,11 @@ func TestBuildContinueMessage(t *testing.T) {
 		stopintent.InAuthorized:      stopintent.Unknown,
 		stopintent.InInFlight:        stopintent.Unknown,
 	} {
-		if in := s.Inputs[name]; in.Value != want {
+		if in := s.Inputs.Get(name); in.Value != want {
 			t.Errorf("%s = %v (source %q), want %v", name, in.Value, in.Source, want)
 		}
 	}
-	if in := s.Inputs[stopintent.InAuthorized]; in.Source != "unknown" {
+	if in := s.Inputs.Get(stopintent.InAuthorized); in.Source != "unknown" {
 		t.Errorf("%s: source %q, want \"unknown\"", stopintent.InAuthorized, in.Source)
 	}
 }
@@ -163,7 +163,7 @@ func TestBuildReviewPacket(t *testing.T) {
 	} else if !p.EnforcePacket || p.EmitProgress {
 		t.Errorf("user action: enforce_packet %v, emit_progress %v; want true, false", p.EnforcePacket, p.EmitProgress)
 	}
-	ua := s.Inputs[stopintent.InUserAction]
+	ua := s.Inputs.Get(stopintent.InUserAction)
 	if ua.Value != stopintent.True || ua.Source != "text" {
 		t.Errorf("%s = %v from %q, want true from \"text\"", stopintent.InUserAction, ua.Value, ua.Source)
 	}
@@ -192,7 +192,7 @@ func TestBuildWorkspaceBoundaryPending(t *testing.T) {
 	for _, text := range []string{continueMessage, reviewPacket} {
 		_, m := build(t, text, analysis.Env{stopintent.EnvWorkspace: pendingState()})
 		s := m.Stops[0]
-		in := s.Inputs[stopintent.InBoundaryPending]
+		in := s.Inputs.Get(stopintent.InBoundaryPending)
 		if in.Value != stopintent.True || in.Source != pendingPath {
 			t.Errorf("%s = %v from %q, want true from %q", stopintent.InBoundaryPending, in.Value, in.Source, pendingPath)
 		}
@@ -211,7 +211,7 @@ func TestBuildWorkspaceNotSpecrew(t *testing.T) {
 	st.Specrew = false
 	_, m := build(t, continueMessage, analysis.Env{stopintent.EnvWorkspace: st})
 	s := m.Stops[0]
-	if in := s.Inputs[stopintent.InBoundaryPending]; in.Value != stopintent.Unknown || in.Source != "unknown" {
+	if in := s.Inputs.Get(stopintent.InBoundaryPending); in.Value != stopintent.Unknown || in.Source != "unknown" {
 		t.Errorf("%s = %v from %q, want unknown", stopintent.InBoundaryPending, in.Value, in.Source)
 	}
 	if s.Class.Outcome != "" {
@@ -234,11 +234,11 @@ func TestBuildOverridesWinOverWorkspace(t *testing.T) {
 	_, m := build(t, continueMessage, env)
 	s := m.Stops[0]
 	for _, name := range []string{stopintent.InBoundaryPending, stopintent.InAuthorized, stopintent.InLoopGuardTripped} {
-		if in := s.Inputs[name]; in.Source != "flag" {
+		if in := s.Inputs.Get(name); in.Source != "flag" {
 			t.Errorf("%s comes from %q, want \"flag\"", name, in.Source)
 		}
 	}
-	if in := s.Inputs[stopintent.InBoundaryPending]; in.Value != stopintent.False {
+	if in := s.Inputs.Get(stopintent.InBoundaryPending); in.Value != stopintent.False {
 		t.Errorf("%s = %v, want false (the override)", stopintent.InBoundaryPending, in.Value)
 	}
 	if got := reasons(s.Class); s.Class.Outcome != stopintent.Continue || len(got) != 1 || got[0] != stopintent.ReasonContinue {
@@ -249,10 +249,10 @@ func TestBuildOverridesWinOverWorkspace(t *testing.T) {
 	env[stopintent.EnvOverrides] = map[string]stopintent.Tri{stopintent.InInFlight: stopintent.True}
 	_, m = build(t, continueMessage, env)
 	s = m.Stops[0]
-	if in := s.Inputs[stopintent.InBoundaryPending]; in.Value != stopintent.True || in.Source != pendingPath {
+	if in := s.Inputs.Get(stopintent.InBoundaryPending); in.Value != stopintent.True || in.Source != pendingPath {
 		t.Errorf("%s = %v from %q, want true from the workspace", stopintent.InBoundaryPending, in.Value, in.Source)
 	}
-	if in := s.Inputs[stopintent.InInFlight]; in.Value != stopintent.True || in.Source != "flag" {
+	if in := s.Inputs.Get(stopintent.InInFlight); in.Value != stopintent.True || in.Source != "flag" {
 		t.Errorf("%s = %v from %q, want true from \"flag\"", stopintent.InInFlight, in.Value, in.Source)
 	}
 	if s.Class.Outcome != stopintent.Real {

@@ -140,7 +140,7 @@ func stopHover(doc *analysis.Document, st *Stop) string {
 			fmt.Fprintf(&b, "| %s | %s | the text |\n", name, v)
 			continue
 		}
-		in := st.Inputs[name]
+		in := st.Inputs.Get(name)
 		from := in.Source
 		switch {
 		case in.Source == "text" && in.Span != (analysis.Span{}):

@@ -272,7 +272,7 @@ func stopJSON(doc *analysis.Document, s *stopintent.Stop, specrew string) classi
 		r := settledResult(s)
 		c.EnforcePacket, c.EmitProgress, c.Reason = &r.EnforcePacket, &r.EmitProgress, r.Reason
 	}
-	for name, in := range s.Inputs {
+	for name, in := range s.Inputs.All() {
 		j := inputJSON{Value: in.Value.String(), Source: in.Source, Why: in.Why}
 		if in.Source == "flag" {
 			j.Why = "set on the command line (--" + flagNames[name] + ")"
@@ -309,7 +309,7 @@ func settledResult(s *stopintent.Stop) stopintent.Result {
 	values := map[string]stopintent.Tri{}
 	for _, name := range stopintent.InputNames {
 		values[name] = stopintent.False
-		if in, ok := s.Inputs[name]; ok && in.Value != stopintent.Unknown {
+		if in, ok := s.Inputs.Lookup(name); ok && in.Value != stopintent.Unknown {
 			values[name] = in.Value
 		}
 	}
