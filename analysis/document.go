@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -172,6 +173,10 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 				d.Headings = append(d.Headings, hd)
 			}
 		}
+	}
+	if cap(d.Headings) > len(d.Headings)+len(d.Headings)/4 {
+		// Held with the document as long as it is open: no spare room.
+		d.Headings = slices.Clone(d.Headings)
 	}
 	d.Kind = detectKind(d)
 	return d

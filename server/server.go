@@ -43,6 +43,7 @@ type Server struct {
 	conn   jsonrpc2.Conn
 	client protocol.Client
 	reqs   map[string]requestHandler
+	texts  textBlocks // the opened documents' texts, packed (texts.go)
 	notes  map[string]func(ctx context.Context, params []byte) error
 
 	mu       sync.Mutex

@@ -40,7 +40,8 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 	if old := s.docs[td.URI]; old != nil && old.timer != nil {
 		old.timer.Stop()
 	}
-	d := &document{version: td.Version, text: td.Text, lines: analysis.NewLineIndex(td.Text), received: received, applied: received}
+	text := s.texts.store(td.Text)
+	d := &document{version: td.Version, text: text, lines: analysis.NewLineIndex(text), received: received, applied: received}
 	if len(td.URI) > 7 && string(td.URI[:7]) == "file://" {
 		d.path = td.URI.FsPath()
 	}

@@ -116,7 +116,11 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 	// What Needs Your Review: its items and their classes.
 	var informational map[analysis.Span]bool // made at the first note: most packets have none
 	if rev := p.Section(NeedsReview); rev != nil && !ph.whole(ListPlaceholder, str(rev.Body)) {
-		for _, item := range reviewItems(pt, rev.Body) {
+		items := reviewItems(pt, rev.Body)
+		// Exactly as many as there are items: the model is held as long as
+		// an editor keeps the document open.
+		c.Items = make([]ReviewItem, 0, len(items))
+		for _, item := range items {
 			t := str(item)
 			ri := ReviewItem{Span: item}
 			lead := analysis.Span{Start: item.Start, End: min(item.End, item.Start+40)}
