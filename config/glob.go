@@ -51,6 +51,16 @@ func segmentClasses(pattern string) string {
 			b.WriteString("/]")
 			i = end
 			continue
+		case c == '[':
+			// A class that is not negated is copied whole: a "[^" inside
+			// it ("[[^]") is two of its members, not a class of its own.
+			end := classEnd(pattern, i+1)
+			if end < 0 {
+				break
+			}
+			b.WriteString(pattern[i : end+1])
+			i = end
+			continue
 		}
 		b.WriteByte(c)
 	}
