@@ -14,16 +14,7 @@ import (
 )
 
 const auditUsage = `usage: baton audit [--format text|json|html] [--since DURATION] [--host HOST] [--workspace DIR] PATH…
-
-Reads agents' session transcripts (files, or folders such as a host's
-session folder, walked for *.jsonl and *.json session files) of Claude Code,
-Codex, Gemini CLI, Cursor and Copilot CLI, and judges every stop in them as
-the stop hooks judge a message under --lint: each turn's last message, its
-blocking findings and its stop-intent outcome. It prints on standard output,
-per session and overall, how many stops there were, how many a hook would
-have blocked, and why, by rule: as text, JSON, or one self-contained HTML
-page (a timeline of stops per session, a table by rule). It writes no file.
-Files it cannot read are listed; it exits 2 when it could read none.
+(baton help audit says what it reads, writes and exits with)
 `
 
 func runAudit(args []string, stdout, stderr io.Writer) int {

@@ -15,82 +15,19 @@ import (
 
 // baton hook install | uninstall | status: baton's stop hooks in the agent
 // hosts' settings files. The editing, the hosts' file locations and shapes
-// and their enforcement postures are internal/hostsettings'.
+// and their enforcement postures are internal/hostsettings'. What each
+// command does, reads and writes is its entry in the help table (help.go).
 
 const hookInstallUsage = `usage: baton hook install --host HOST [--project | --user] [--dry-run] [--dir DIR]
-
-Adds baton's stop hook to an agent host's settings file, keeping every hook
-and setting already there (the rest of the file is left byte for byte):
-
-  claude   .claude/settings.json    UserPromptSubmit, PostToolUse, Stop
-                                    (baton hook claude-prompt, claude-tool, claude-stop)
-  codex    .codex/hooks.json        Stop         (baton hook codex-stop)
-  gemini   .gemini/settings.json    AfterAgent   (baton hook gemini-stop)
-  cursor   .cursor/hooks.json       stop         (baton hook cursor-stop)
-  copilot  .github/hooks/baton.json agentStop    (baton hook copilot-stop)
-
-With --user the file is the one in your home folder ($HOME): ~/.claude/,
-~/.codex/ ($CODEX_HOME), ~/.gemini/, ~/.cursor/, ~/.copilot/hooks/
-($COPILOT_HOME/hooks). It reads that file, prints the change as a unified
-diff on standard output, then writes the file atomically (a temporary file
-in the same folder, renamed over it; the permissions kept) and says what it
-added. A hook of baton's already there is left as it is. It refuses, and
-writes nothing, when the file is not valid JSON, not in the host's shape, a
-symbolic link or not a regular file.
-
-flags:
-  --host HOST  the agent host: claude, codex, gemini, cursor or copilot
-  --project    the project's settings (default): the Git work tree above the
-               current folder, or the current folder
-  --user       the user's settings, for every project
-  --dry-run    print the diff and write nothing
-  --dir DIR    the project folder (default: the current folder's)
+(baton help hook install says what it reads, writes and exits with)
 `
 
 const hookUninstallUsage = `usage: baton hook uninstall --host HOST [--project | --user] [--dry-run] [--dir DIR]
-
-Removes from an agent host's settings file every hook whose command is
-baton's ("baton hook …"), and nothing else: a group of hooks holding other
-commands keeps them, and an event list or "hooks" left empty goes. After
-baton hook install, the file comes back byte for byte; a file install
-created is removed. For copilot every .github/hooks/*.json (or
-~/.copilot/hooks/*.json) is looked at. It prints the change as a unified
-diff on standard output, then writes the file atomically and says what it
-removed; it refuses, writing nothing, a file that is not valid JSON, a
-symbolic link or not a regular file.
-
-flags:
-  --host HOST  the agent host: claude, codex, gemini, cursor or copilot
-  --project    the project's settings (default)
-  --user       the user's settings
-  --dry-run    print the diff and write nothing
-  --dir DIR    the project folder (default: the current folder's)
+(baton help hook uninstall says what it reads, writes and exits with)
 `
 
 const hookStatusUsage = `usage: baton hook status [--json] [--dir DIR]
-
-Lists, for the project (the Git work tree above the current folder, or
-DIR's) and for the user ($HOME), each agent host whose folder or settings
-file is there (.claude/, .codex/, .gemini/, .cursor/, .github/hooks/; in
-the home folder ~/.claude/, ~/.codex/, ~/.gemini/, ~/.cursor/,
-~/.copilot/), whether baton's hooks are in its settings, and the
-enforcement of the stop contract that gives, in the terms of specrew's
-proposal 188: hard (the host lets the hook block the stop), corrective
-(the hook can only send a follow-up after the stop), preventive (only
-context before a turn) or cooperative only (no hook: the agent's prompt
-alone). baton's Claude Code plugin (enabled in enabledPlugins) and its
-Gemini CLI extension (~/.gemini/extensions/baton) count as installed; a
-file that turns hooks off (disableAllHooks, hooksConfig.enabled: false)
-makes the host cooperative only. When the project is the home folder it
-is listed once, as the user's. It reads the settings files and writes
-nothing.
-
-flags:
-  --json     print the report as JSON: {"project", "home", "hosts": [{"host",
-             "title", "scope", "dir", "files", "installed", "hooks",
-             "posture", "capable", "why", "packaged", "off",
-             "error"}]}
-  --dir DIR  the project folder (default: the current folder's)
+(baton help hook status says what it reads, writes and exits with)
 `
 
 // parseFlags parses a subcommand's flags: --help prints its usage on
