@@ -101,59 +101,21 @@ func (it item) render(st style, indent string, oneLine bool) string {
 }
 
 func renderValue(b *strings.Builder, v any, st style, indent string, oneLine bool) {
-	sep, colon := ", ", ": "
+	colon := ": "
 	if st.minified {
-		sep, colon = ",", ":"
+		colon = ":"
 	}
 	switch v := v.(type) {
 	case obj:
-		if len(v) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{")
-		for i, m := range v {
-			if i > 0 {
-				if oneLine {
-					b.WriteString(sep)
-				} else {
-					b.WriteString(",")
-				}
-			}
-			if !oneLine {
-				b.WriteString(st.nl + indent + st.unit)
-			}
-			b.WriteString(quote(m.k))
+		renderSeq(b, "{", "}", len(v), st, indent, oneLine, func(i int) {
+			b.WriteString(quote(v[i].k))
 			b.WriteString(colon)
-			renderValue(b, m.v, st, indent+st.unit, oneLine)
-		}
-		if !oneLine {
-			b.WriteString(st.nl + indent)
-		}
-		b.WriteString("}")
+			renderValue(b, v[i].v, st, indent+st.unit, oneLine)
+		})
 	case []any:
-		if len(v) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[")
-		for i, e := range v {
-			if i > 0 {
-				if oneLine {
-					b.WriteString(sep)
-				} else {
-					b.WriteString(",")
-				}
-			}
-			if !oneLine {
-				b.WriteString(st.nl + indent + st.unit)
-			}
-			renderValue(b, e, st, indent+st.unit, oneLine)
-		}
-		if !oneLine {
-			b.WriteString(st.nl + indent)
-		}
-		b.WriteString("]")
+		renderSeq(b, "[", "]", len(v), st, indent, oneLine, func(i int) {
+			renderValue(b, v[i], st, indent+st.unit, oneLine)
+		})
 	case string:
 		b.WriteString(quote(v))
 	case int:
@@ -163,6 +125,38 @@ func renderValue(b *strings.Builder, v any, st style, indent string, oneLine boo
 	default:
 		panic(fmt.Sprintf("hostsettings: cannot render a %T", v))
 	}
+}
+
+// renderSeq writes an object or an array of n members between open and
+// close, each written by member: on one line, or one member a line at
+// indent plus one unit.
+func renderSeq(b *strings.Builder, open, close string, n int, st style, indent string, oneLine bool, member func(i int)) {
+	if n == 0 {
+		b.WriteString(open + close)
+		return
+	}
+	sep := ", "
+	if st.minified {
+		sep = ","
+	}
+	b.WriteString(open)
+	for i := range n {
+		if i > 0 {
+			if oneLine {
+				b.WriteString(sep)
+			} else {
+				b.WriteString(",")
+			}
+		}
+		if !oneLine {
+			b.WriteString(st.nl + indent + st.unit)
+		}
+		member(i)
+	}
+	if !oneLine {
+		b.WriteString(st.nl + indent)
+	}
+	b.WriteString(close)
 }
 
 func quote(s string) string {
