@@ -311,13 +311,7 @@ symbolic link or not a regular file.`,
 		Reads:  "the host's settings file (project or user); $HOME, $CODEX_HOME, $COPILOT_HOME.",
 		Writes: "the diff and what it added on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
-		extra: []flagHelp{
-			{Name: "host", Arg: "HOST", Usage: "the agent host: claude, codex, gemini, cursor or copilot"},
-			{Name: "project", Usage: "the project's settings (default): the Git work tree above the current folder, or the current folder"},
-			{Name: "user", Usage: "the user's settings, for every project"},
-			{Name: "dry-run", Usage: "print the diff and write nothing"},
-			{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
-		},
+		extra:  hookEditFlags,
 	},
 	{
 		Name:    "hook uninstall",
@@ -334,13 +328,7 @@ symbolic link or not a regular file.`,
 		Reads:  "the host's settings file (project or user); $HOME, $CODEX_HOME, $COPILOT_HOME.",
 		Writes: "the diff and what it removed on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
-		extra: []flagHelp{
-			{Name: "host", Arg: "HOST", Usage: "the agent host: claude, codex, gemini, cursor or copilot"},
-			{Name: "project", Usage: "the project's settings (default)"},
-			{Name: "user", Usage: "the user's settings"},
-			{Name: "dry-run", Usage: "print the diff and write nothing"},
-			{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
-		},
+		extra:  hookEditFlags,
 	},
 	{
 		Name:    "hook status",
@@ -471,6 +459,16 @@ modified), and the Go version and platform it was built with, one a line.`,
 		Writes:  "the help on standard output; an unknown command on standard error.",
 		Exit:    "0 printed; 2 no such command.",
 	},
+}
+
+// hookEditFlags are the flags of hook install and hook uninstall
+// (hookinstall.go parses them).
+var hookEditFlags = []flagHelp{
+	{Name: "host", Arg: "HOST", Usage: "the agent host: claude, codex, gemini, cursor or copilot"},
+	{Name: "project", Usage: "the project's settings (default): the Git work tree above the current folder, or the current folder"},
+	{Name: "user", Usage: "the user's settings, for every project"},
+	{Name: "dry-run", Usage: "print the diff and write nothing"},
+	{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
 }
 
 // hookCommand runs one hook subcommand.
