@@ -24,15 +24,12 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	host := fl.String("host", "", "read every file as this host's ("+strings.Join(transcript.Hosts, ", ")+"); default: tell each from its content")
 	since := fl.Duration("since", 0, "only the stops of this last span of time, e.g. 168h for a week (default: all)")
 	workspace := fl.String("workspace", "", "judge in this folder's .baton.yaml and workspace (default: each session's own folder if it exists, else the current one)")
-	usage := func(w io.Writer) {
-		fmt.Fprint(w, auditUsage+"\nflags:\n")
-		fl.SetOutput(w)
-		fl.PrintDefaults()
-		fl.SetOutput(stderr)
-	}
 	// Asked for, help is printed on standard output from the help table
 	// (help.go); -h reaching here prints the flags on standard error.
-	fl.Usage = func() { usage(stderr) }
+	fl.Usage = func() {
+		fmt.Fprint(stderr, auditUsage+"\nflags:\n")
+		fl.PrintDefaults()
+	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK

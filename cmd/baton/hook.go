@@ -90,23 +90,20 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // hookFlags parses a hook's flags; ok false means return code now.
-func hookFlags(args []string, stdout, stderr io.Writer) (o stoppolicy.Options, code int, ok bool) {
+func hookFlags(args []string, stderr io.Writer) (o stoppolicy.Options, code int, ok bool) {
 	fl := flag.NewFlagSet("hook "+args[0], flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	fl.IntVar(&o.MaxBlocks, "max-blocks", defaultMaxBlocks, "block at most this many times in a row in one session")
 	fl.BoolVar(&o.Lint, "lint", false, "also block a message that breaks baton's rules (errors), in any project")
 	fl.BoolVar(&o.RequirePacket, "require-packet", false, "demand the packet after material work in any Git project, not only a specrew one")
 	fl.StringVar(&o.StateDir, "state-dir", "", "where the hook keeps its per-session state (default: the user cache folder)")
-	usage := func(w io.Writer) {
-		fmt.Fprint(w, hookUsage+"\nflags:\n")
-		fl.SetOutput(w)
-		fl.PrintDefaults()
-		fl.SetOutput(stderr)
-	}
 	// Asked for, help is printed on standard output from the help table
 	// (help.go) before a hook runs; -h reaching here prints the flags on
 	// standard error, which is how the table reads them.
-	fl.Usage = func() { usage(stderr) }
+	fl.Usage = func() {
+		fmt.Fprint(stderr, hookUsage+"\nflags:\n")
+		fl.PrintDefaults()
+	}
 	if err := fl.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, exitOK, false
@@ -126,7 +123,7 @@ func hookFlags(args []string, stdout, stderr io.Writer) (o stoppolicy.Options, c
 // what the tree held before the person's prompt is not this turn's work.
 // It never blocks the prompt.
 func runPromptHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, code, ok := hookFlags(args, stdout, stderr)
+	o, code, ok := hookFlags(args, stderr)
 	if !ok {
 		return code
 	}
@@ -154,7 +151,7 @@ func runPromptHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr
 // runClaudeToolHook is Claude Code's PostToolUse lane: a change a tool
 // made is this session's, so another session's stop is not billed for it.
 func runClaudeToolHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, code, ok := hookFlags(args, stdout, stderr)
+	o, code, ok := hookFlags(args, stderr)
 	if !ok {
 		return code
 	}
@@ -176,7 +173,7 @@ func runClaudeToolHook(args []string, stdin io.Reader, stdout, stderr io.Writer)
 
 // runStopHook runs one host's stop hook.
 func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, code, ok := hookFlags(args, stdout, stderr)
+	o, code, ok := hookFlags(args, stderr)
 	if !ok {
 		return code
 	}
