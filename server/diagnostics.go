@@ -96,6 +96,7 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 	s.mu.Lock()
 	if d.result != nil && d.resultVer == snap.version && d.resultGen == snap.gen && d.resultEnv == envKey {
 		snap.res = d.result
+		s.keepLocked(u)
 		s.mu.Unlock()
 		return snap, true
 	}
@@ -120,6 +121,8 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 	s.mu.Lock()
 	if d := s.docs[u]; d != nil && d.version == snap.version && s.settings.gen == snap.gen {
 		d.result, d.resultVer, d.resultGen, d.resultEnv = snap.res, snap.version, snap.gen, envKey
+		d.kind = snap.res.Doc.Kind
+		s.keepLocked(u)
 	}
 	s.mu.Unlock()
 	return snap, true
@@ -263,25 +266,47 @@ func severity(s analysis.Severity) protocol.DiagnosticSeverity {
 // document version and settings generation, so an unchanged document
 // answers "unchanged".
 func (s *Server) pullDiagnostics(ctx context.Context, p *protocol.DocumentDiagnosticParams) (protocol.DocumentDiagnosticReport, error) {
-	snap, ok := s.snapshot(p.TextDocument.URI)
+	u := p.TextDocument.URI
+	if p.PreviousResultID != nil {
+		// Unchanged is known before any analysis: a document whose analysis
+		// is no longer kept is not analysed again to say so.
+		s.mu.Lock()
+		d := s.docs[u]
+		var v int32
+		var gen int
+		if d != nil {
+			v, gen = d.version, s.settings.gen
+		}
+		s.mu.Unlock()
+		if d != nil {
+			_, envKey, _ := s.envFor(u)
+			if id := resultID(v, gen, envKey); *p.PreviousResultID == id {
+				return &protocol.RelatedUnchangedDocumentDiagnosticReport{
+					UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{
+						Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id,
+					},
+				}, nil
+			}
+		}
+	}
+	snap, ok := s.snapshot(u)
 	if !ok {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document %s is not open", p.TextDocument.URI)
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "document %s is not open", u)
 	}
-	h := fnv.New32a()
-	h.Write([]byte(snap.envKey))
-	id := fmt.Sprintf("%d.%d.%x", snap.version, snap.gen, h.Sum32())
-	if p.PreviousResultID != nil && *p.PreviousResultID == id {
-		return &protocol.RelatedUnchangedDocumentDiagnosticReport{
-			UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{
-				Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id,
-			},
-		}, nil
-	}
+	id := resultID(snap.version, snap.gen, snap.envKey)
 	return &protocol.RelatedFullDocumentDiagnosticReport{
 		FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
 			Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: s.diagnostics(snap),
 		},
 	}, nil
+}
+
+// resultID names a pulled report: the document's version, the settings and
+// what its environment knew.
+func resultID(version int32, gen int, envKey string) string {
+	h := fnv.New32a()
+	h.Write([]byte(envKey))
+	return fmt.Sprintf("%d.%d.%x", version, gen, h.Sum32())
 }
 
 // mapper converts byte spans to positions in the negotiated encoding.

@@ -113,7 +113,7 @@ func (s *Server) pollSessions(stop <-chan struct{}) {
 		s.mu.Lock()
 		var uris []uri.URI
 		for u, d := range s.docs {
-			if configChanged || d.result != nil && d.result.Doc.Kind == analysis.KindHandoff {
+			if configChanged || d.kind == analysis.KindHandoff {
 				uris = append(uris, u)
 			}
 		}

@@ -64,6 +64,7 @@ type Server struct {
 	workflowGen int
 	analyses    chan struct{} // a slot for each analysis running off the read loop
 	docs        map[uri.URI]*document
+	recent      []uri.URI // the documents whose analysis is kept, the latest used first (results.go)
 	exitCode    int
 	exited      bool
 	inflight    map[string]context.CancelFunc // requests being handled, by ID

@@ -22,7 +22,8 @@ type document struct {
 	lines    *analysis.LineIndex // of text, for applying the next edits
 	timer    *time.Timer         // pending debounced analysis
 
-	result    *analysis.Result // analysis of resultVer under settings resultGen
+	result    *analysis.Result // analysis of resultVer under settings resultGen; nil once evicted (results.go)
+	kind      analysis.Kind    // of the latest analysis, kept when its result is evicted
 	resultVer int32
 	resultGen int
 	resultEnv string // what the environment knew then
@@ -73,11 +74,11 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 	}
 	d.text, d.lines, d.version, d.received, d.applied = text, lines, p.TextDocument.Version, received, time.Now()
 	s.scheduleLocked(u, d)
-	if d.result != nil && d.result.Doc.Kind == analysis.KindWorkflow {
+	if d.kind == analysis.KindWorkflow {
 		// Other open workflows may call this component: re-lint them too.
 		s.workflowGen++
 		for o, od := range s.docs {
-			if o != u && od.result != nil && od.result.Doc.Kind == analysis.KindWorkflow {
+			if o != u && od.kind == analysis.KindWorkflow {
 				s.scheduleLocked(o, od)
 			}
 		}
@@ -97,6 +98,7 @@ func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 		d.timer.Stop()
 	}
 	delete(s.docs, u)
+	s.forgetLocked(u)
 	s.mu.Unlock()
 
 	s.pubMu.Lock()
