@@ -24,6 +24,16 @@ func NewTextEditor(text string, lines *LineIndex) *TextEditor {
 	return &TextEditor{buf: []byte(text), starts: slices.Clone(lines.starts)}
 }
 
+// NewTextEditorIn is NewTextEditor editing in buf, whose bytes are
+// overwritten: a buffer the caller recycles. The edits stay in it while
+// they fit its capacity.
+func NewTextEditorIn(buf []byte, text string, lines *LineIndex) *TextEditor {
+	if lines == nil || !lines.indexes(text) {
+		lines = NewLineIndex(text)
+	}
+	return &TextEditor{buf: append(buf[:0], text...), starts: slices.Clone(lines.starts)}
+}
+
 // view is the index of the current text, valid until the next edit: it
 // shares the editor's bytes.
 func (e *TextEditor) view() *LineIndex {
@@ -74,6 +84,17 @@ func lineStartsIn(b []byte, from, to int, kept bool) []int32 {
 		}
 	}
 	return out
+}
+
+// ResultWith ends the editing as Result does, but the text is what seal
+// makes of the edited bytes (the buffer given to NewTextEditorIn, or a
+// larger one when the edits outgrew it): a caller that recycles its
+// buffers returns a view of them, and must not write the bytes while that
+// string is in use.
+func (e *TextEditor) ResultWith(seal func([]byte) string) (string, *LineIndex) {
+	text := seal(e.buf)
+	e.buf = nil
+	return text, &LineIndex{text: text, starts: e.starts}
 }
 
 // Result is the edited text and its index. The editor must not be used

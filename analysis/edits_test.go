@@ -77,3 +77,26 @@ func BenchmarkTextEditor10000Edits(b *testing.B) {
 		e.Result()
 	}
 }
+
+// TestTextEditorIn: an editor given a buffer edits in it while the edits
+// fit, and ResultWith hands the edited bytes to seal rather than copying
+// them; the index is that of the result.
+func TestTextEditorIn(t *testing.T) {
+	buf := make([]byte, 0, 64)
+	e := NewTextEditorIn(buf, "one\ntwo\n", nil)
+	e.Replace(4, 7, "2\r\nthree")
+	var sealed []byte
+	text, lines := e.ResultWith(func(b []byte) string { sealed = b; return string(b) })
+	if text != "one\n2\r\nthree\n" || &sealed[0] != &buf[:1][0] {
+		t.Fatalf("text %q; edited in the buffer given: %v", text, &sealed[0] == &buf[:1][0])
+	}
+	if !slices.Equal(lines.starts, NewLineIndex(text).starts) || !lines.indexes(text) {
+		t.Fatalf("starts %v", lines.starts)
+	}
+	// Edits that outgrow the buffer move to a larger one.
+	e = NewTextEditorIn(make([]byte, 0, 4), "ab", nil)
+	e.Replace(1, 1, strings.Repeat("x", 100))
+	if text, _ := e.ResultWith(func(b []byte) string { return string(b) }); text != "a"+strings.Repeat("x", 100)+"b" {
+		t.Fatalf("grown text %q", text)
+	}
+}

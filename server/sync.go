@@ -110,14 +110,21 @@ func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 // of the text the ones before it made. Nothing is applied when one is
 // malformed: the document keeps its last good version. A run of partial
 // changes is applied in place (analysis.TextEditor): one copy of the text,
-// not one per change.
+// not one per change. A large text is edited in a recycled buffer
+// (largeTexts), and its line starts are updated around the edit, not found
+// again in the whole text.
 func applyChanges(text string, lines *analysis.LineIndex, enc analysis.Encoding, changes []protocol.TextDocumentContentChangeEvent, clamped func(protocol.Range)) (string, *analysis.LineIndex, error) {
 	var ed *analysis.TextEditor
+	pooled := false
 	flush := func() {
-		if ed != nil {
+		switch {
+		case ed == nil:
+		case pooled:
+			text, lines = ed.ResultWith(largeTexts.seal)
+		default:
 			text, lines = ed.Result()
-			ed = nil
 		}
+		ed = nil
 	}
 	for i, ch := range changes {
 		switch ch := ch.(type) {
@@ -125,7 +132,7 @@ func applyChanges(text string, lines *analysis.LineIndex, enc analysis.Encoding,
 			ed = nil
 			text, lines = ch.Text, analysis.NewLineIndex(ch.Text)
 		case *protocol.TextDocumentContentChangePartial:
-			if len(changes) == 1 {
+			if ed == nil && len(changes) == 1 && len(text) <= textMaxPacked {
 				// The common case, one keystroke: a copy with the change.
 				t, exact, err := applyChange(text, lines, enc, ch.Range, ch.Text)
 				if err != nil {
@@ -138,7 +145,11 @@ func applyChanges(text string, lines *analysis.LineIndex, enc analysis.Encoding,
 				continue
 			}
 			if ed == nil {
-				ed = analysis.NewTextEditor(text, lines)
+				if pooled = len(text) > textMaxPacked; pooled {
+					ed = analysis.NewTextEditorIn(largeTexts.get(len(text)+len(ch.Text)), text, lines)
+				} else {
+					ed = analysis.NewTextEditor(text, lines)
+				}
 			}
 			start, ok1 := ed.Offset(position(ch.Range.Start), enc)
 			end, ok2 := ed.Offset(position(ch.Range.End), enc)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/baton-md/baton/analysis"
@@ -67,43 +68,58 @@ func FuzzApplyChanges(f *testing.F) {
 }
 
 // A didChange's changes, applied together in place, give what applying
-// them one by one to a string gives, and the line index of that text.
+// them one by one to a string gives, and the line index of that text: for
+// one change and for several, on a small text and on a large one (edited
+// in a recycled buffer).
 func FuzzApplyChangesInOrder(f *testing.F) {
 	f.Add("one\r\ntwo\rthree\n😀 four", uint32(0), uint32(1), "x\r", uint32(1), uint32(0), "\n", uint32(2), uint32(3), "", uint8(0))
 	f.Add("a\nb", uint32(0), uint32(0), "\r", uint32(0), uint32(1), "\n", uint32(9), uint32(9), "end", uint8(1))
+	padding := strings.Repeat("a line that makes the text large\n", textMaxPacked/32)
 	f.Fuzz(func(t *testing.T, text string, l1, c1 uint32, s1 string, l2, c2 uint32, s2 string, l3, c3 uint32, s3 string, enc uint8) {
 		e := analysis.Encoding(enc % 3)
 		var changes []protocol.TextDocumentContentChangeEvent
-		want := text
 		for _, c := range []struct {
 			l, c uint32
 			s    string
 		}{{l1, c1, s1}, {l2, c2, s2}, {l3, c3, s3}} {
 			r := rng(c.l%16, c.c%64, c.l%16, c.c%64+uint32(len(c.s))%3)
 			changes = append(changes, &protocol.TextDocumentContentChangePartial{Range: r, Text: c.s})
-			got, _, err := applyChange(want, analysis.NewLineIndex(want), e, r, c.s)
-			if err != nil {
-				return // a range that ends before it starts: not this test's subject
-			}
-			want = got
 		}
-		got, lines, err := applyChanges(text, analysis.NewLineIndex(text), e, changes, func(protocol.Range) {})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != want {
-			t.Fatalf("applyChanges = %q, one by one %q", got, want)
-		}
-		if w := analysis.NewLineIndex(want); lines.LineCount() != w.LineCount() {
-			t.Fatalf("%d lines, want %d", lines.LineCount(), w.LineCount())
-		} else {
-			for i := range w.LineCount() {
-				if lines.LineStart(i) != w.LineStart(i) {
-					t.Fatalf("line %d starts at %d, want %d", i, lines.LineStart(i), w.LineStart(i))
-				}
+		for _, text := range []string{text, text + "\n" + padding} {
+			for _, changes := range [][]protocol.TextDocumentContentChangeEvent{changes[:1], changes} {
+				checkInOrder(t, text, e, changes)
 			}
 		}
 	})
+}
+
+func checkInOrder(t *testing.T, text string, e analysis.Encoding, changes []protocol.TextDocumentContentChangeEvent) {
+	t.Helper()
+	want := text
+	for _, ch := range changes {
+		ch := ch.(*protocol.TextDocumentContentChangePartial)
+		got, _, err := applyChange(want, analysis.NewLineIndex(want), e, ch.Range, ch.Text)
+		if err != nil {
+			return // a range that ends before it starts: not this test's subject
+		}
+		want = got
+	}
+	got, lines, err := applyChanges(text, analysis.NewLineIndex(text), e, changes, func(protocol.Range) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Fatalf("applyChanges = %q, one by one %q", got, want)
+	}
+	if w := analysis.NewLineIndex(want); lines.LineCount() != w.LineCount() {
+		t.Fatalf("%d lines, want %d", lines.LineCount(), w.LineCount())
+	} else {
+		for i := range w.LineCount() {
+			if lines.LineStart(i) != w.LineStart(i) {
+				t.Fatalf("line %d starts at %d, want %d", i, lines.LineStart(i), w.LineStart(i))
+			}
+		}
+	}
 }
 
 func BenchmarkDidChange10000Ranges(b *testing.B) {

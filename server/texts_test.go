@@ -1,9 +1,11 @@
 package server
 
 import (
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -48,4 +50,77 @@ func TestTextBlocks(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// recycled waits until the pool hands out the buffer at address first (the
+// collector has found it unreachable and its finalizer has run), or gives
+// up after a while: false.
+func recycled(p *bufferPool, first uintptr, n, tries int) bool {
+	for range tries {
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+		if b := p.get(n); uintptr(unsafe.Pointer(unsafe.SliceData(b[:1]))) == first {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLargeTextBuffers: a sealed text's buffer comes back to the pool once
+// nothing refers to any byte of it, and not while a substring of it is in
+// use, whose bytes then stay as they were; a buffer that does not fit is
+// not handed out; and once gets stop, the pool keeps nothing.
+func TestLargeTextBuffers(t *testing.T) {
+	p := &bufferPool{keep: 2, idle: time.Minute}
+	const n = 200 << 10
+	b := append(p.get(n), strings.Repeat("x", n)...)
+	first := uintptr(unsafe.Pointer(unsafe.SliceData(b))) // a pointer would keep it reachable
+	text := p.seal(b)
+	part := strings.Clone(text[1000:1010]) // shares no bytes
+	kept := text[2000:2010]                // shares text's bytes
+	text, b = "", nil
+	if recycled(p, first, n, 40) {
+		t.Fatal("a buffer was handed out while a substring of its text was in use")
+	}
+	if kept != strings.Repeat("x", 10) || part != strings.Repeat("x", 10) {
+		t.Fatalf("substrings changed: %q %q", kept, part)
+	}
+	runtime.KeepAlive(kept)
+	kept = ""
+	if !recycled(p, first, n, 400) {
+		t.Fatal("the buffer of an unreachable text did not come back")
+	}
+
+	// A buffer far larger than asked for stays in the pool.
+	big := p.seal(append(p.get(8*n), 'x'))
+	bigFirst := uintptr(unsafe.Pointer(unsafe.StringData(big)))
+	big = ""
+	for range 20 {
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+	}
+	if b := p.get(n / 4); uintptr(unsafe.Pointer(unsafe.SliceData(b[:1]))) == bigFirst {
+		t.Error("a buffer 32 times the size asked for was handed out")
+	}
+
+	// Idle: nothing is taken back, and what was held is let go.
+	idle := &bufferPool{keep: 2, idle: 20 * time.Millisecond}
+	idle.put(make([]byte, n))
+	idle.lastGet = time.Now()
+	idle.put(make([]byte, n))
+	if len(idle.free) != 1 {
+		t.Fatalf("free = %d buffers, want the one put while gets came", len(idle.free))
+	}
+	idle.get(1) // starts the idle timer
+	time.Sleep(100 * time.Millisecond)
+	idle.mu.Lock()
+	held := len(idle.free)
+	idle.mu.Unlock()
+	if held != 0 {
+		t.Errorf("an idle pool still holds %d buffers", held)
+	}
+	idle.put(make([]byte, n))
+	if len(idle.free) != 0 {
+		t.Error("an idle pool took a buffer back")
+	}
 }

@@ -74,17 +74,23 @@ const idleAfter = time.Second
 // process has allocated nothing for one period after allocating: a burst of
 // work (opening 1,000 documents, a run of edits) grows the heap to about
 // twice what is live, and an idle editor's language server should hold
-// only what is live. One collection per burst, when nothing waits on it.
+// only what is live. One collection per burst, when nothing waits on it,
+// and one more when that one queued finalizers: an object with a finalizer
+// (a recycled text buffer, server/texts.go) outlives the collection that
+// finds it unreachable, and only the next one frees it.
 func returnMemoryWhenIdle(ctx context.Context, period time.Duration) {
-	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	read := func() uint64 {
-		metrics.Read(allocs)
-		if allocs[0].Value.Kind() != metrics.KindUint64 {
-			return 0
+	samples := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/finalizers/queued:finalizers"}}
+	read := func() (allocs, finalizers uint64) {
+		metrics.Read(samples)
+		for i, v := range []*uint64{&allocs, &finalizers} {
+			if samples[i].Value.Kind() == metrics.KindUint64 {
+				*v = samples[i].Value.Uint64()
+			}
 		}
-		return allocs[0].Value.Uint64()
+		return allocs, finalizers
 	}
-	last, returned := read(), true
+	last, _ := read()
+	returned := true
 	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
@@ -93,13 +99,16 @@ func returnMemoryWhenIdle(ctx context.Context, period time.Duration) {
 			return
 		case <-t.C:
 		}
-		now := read()
-		switch {
+		switch now, _ := read(); {
 		case now != last:
 			last, returned = now, false
 		case !returned:
+			_, before := read()
 			debug.FreeOSMemory()
-			last, returned = read(), true
+			var after uint64
+			last, after = read()
+			// What this collection found to finalize is freed by the next.
+			returned = after == before
 		}
 	}
 }
