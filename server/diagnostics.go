@@ -15,6 +15,7 @@ import (
 // snapshot is one version of a document with its analysis.
 type snapshot struct {
 	uri     uri.URI
+	doc     *document // the open document it is of
 	version int32
 	gen     int
 	envKey  string
@@ -89,7 +90,7 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 		s.mu.Unlock()
 		return nil, false
 	}
-	snap := &snapshot{uri: u, version: d.version, gen: s.settings.gen, enc: s.enc}
+	snap := &snapshot{uri: u, doc: d, version: d.version, gen: s.settings.gen, enc: s.enc}
 	s.mu.Unlock()
 	env, envKey, f := s.envFor(u)
 	snap.envKey = envKey
@@ -153,11 +154,13 @@ func (s *Server) publish(u uri.URI) {
 		return
 	}
 	diags := s.diagnostics(snap)
-	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
+	snap.doc.pub.Lock()
+	defer snap.doc.pub.Unlock()
 	s.mu.Lock()
 	d := s.docs[u]
-	current := d != nil && d.version == snap.version && s.settings.gen == snap.gen && !s.exited
+	// The same document (not one closed and opened again since, whose
+	// version may be the same), still at the version analysed.
+	current := d == snap.doc && d.version == snap.version && s.settings.gen == snap.gen && !s.exited
 	trace := s.trace
 	var received, applied time.Time
 	if current {

@@ -74,9 +74,6 @@ type Server struct {
 	drained    *sync.Cond
 	exitCh     chan struct{} // closed by exit
 
-	// pubMu orders every publishDiagnostics, so that a stale result never
-	// follows a newer one or the [] sent on close.
-	pubMu      sync.Mutex
 	wg         sync.WaitGroup // background analyses
 	requestsWG sync.WaitGroup // requests being handled concurrently
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/baton-md/baton/analysis"
@@ -21,6 +22,11 @@ type document struct {
 	applied  time.Time           // when it was applied and its analysis scheduled
 	lines    *analysis.LineIndex // of text, for applying the next edits
 	timer    *time.Timer         // pending debounced analysis
+	// pub orders the document's publishDiagnostics, so that a stale
+	// result never follows a newer one or the [] sent on close. Each
+	// document has its own: one document's publish, held up writing,
+	// does not hold up another's.
+	pub sync.Mutex
 
 	result    *analysis.Result // analysis of resultVer under settings resultGen; nil once evicted (results.go)
 	kind      analysis.Kind    // of the latest analysis, kept when its result is evicted
@@ -94,15 +100,18 @@ func (s *Server) didSave(ctx context.Context, p *protocol.DidSaveTextDocumentPar
 func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentParams) error {
 	u := p.TextDocument.URI
 	s.mu.Lock()
-	if d := s.docs[u]; d != nil && d.timer != nil {
+	d := s.docs[u]
+	if d != nil && d.timer != nil {
 		d.timer.Stop()
 	}
 	delete(s.docs, u)
 	s.forgetLocked(u)
 	s.mu.Unlock()
 
-	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
+	if d != nil {
+		d.pub.Lock() // after a publish of it being written; none follows
+		defer d.pub.Unlock()
+	}
 	return s.client.PublishDiagnostics(ctx, &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 }
 
