@@ -54,11 +54,12 @@ func (b *textBlocks) store(s string) string {
 // so no string that shares it can see it written again. The pool lets its
 // buffers go once edits stop coming, before the server returns its idle
 // memory (returnMemoryWhenIdle, after a second).
-var largeTexts = bufferPool{keep: 8, idle: 500 * time.Millisecond}
+var largeTexts = bufferPool{keep: 8, keepBytes: 16 << 20, idle: 500 * time.Millisecond}
 
 type bufferPool struct {
-	keep int           // buffers held at most
-	idle time.Duration // the buffers are let go this long after the last get
+	keep      int           // buffers held at most
+	keepBytes int           // and bytes: a 16 MB document's edits keep one
+	idle      time.Duration // the buffers are let go this long after the last get
 
 	mu      sync.Mutex
 	free    [][]byte
@@ -101,11 +102,15 @@ func (p *bufferPool) seal(b []byte) string {
 }
 
 // put takes back a buffer nothing refers to any more, unless edits have
-// stopped or the pool is full.
+// stopped or the pool is full (in buffers or in bytes).
 func (p *bufferPool) put(b []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.free) < p.keep && time.Since(p.lastGet) < p.idle {
+	held := cap(b)
+	for _, f := range p.free {
+		held += cap(f)
+	}
+	if len(p.free) < p.keep && held <= p.keepBytes && time.Since(p.lastGet) < p.idle {
 		p.free = append(p.free, b)
 	}
 }

@@ -69,9 +69,10 @@ func recycled(p *bufferPool, first uintptr, n, tries int) bool {
 // TestLargeTextBuffers: a sealed text's buffer comes back to the pool once
 // nothing refers to any byte of it, and not while a substring of it is in
 // use, whose bytes then stay as they were; a buffer that does not fit is
-// not handed out; and once gets stop, the pool keeps nothing.
+// not handed out; a full pool takes nothing back; and once gets stop, it
+// keeps nothing.
 func TestLargeTextBuffers(t *testing.T) {
-	p := &bufferPool{keep: 2, idle: time.Minute}
+	p := &bufferPool{keep: 2, keepBytes: 64 << 20, idle: time.Minute}
 	const n = 200 << 10
 	b := append(p.get(n), strings.Repeat("x", n)...)
 	first := uintptr(unsafe.Pointer(unsafe.SliceData(b))) // a pointer would keep it reachable
@@ -104,7 +105,16 @@ func TestLargeTextBuffers(t *testing.T) {
 	}
 
 	// Idle: nothing is taken back, and what was held is let go.
-	idle := &bufferPool{keep: 2, idle: 20 * time.Millisecond}
+	// Full, in bytes: a third buffer of n is not taken back when two fill it.
+	full := &bufferPool{keep: 8, keepBytes: 2 * n, idle: time.Minute, lastGet: time.Now()}
+	for range 3 {
+		full.put(make([]byte, n))
+	}
+	if len(full.free) != 2 {
+		t.Errorf("a pool of %d bytes holds %d buffers of %d", 2*n, len(full.free), n)
+	}
+
+	idle := &bufferPool{keep: 2, keepBytes: 64 << 20, idle: 20 * time.Millisecond}
 	idle.put(make([]byte, n))
 	idle.lastGet = time.Now()
 	idle.put(make([]byte, n))
