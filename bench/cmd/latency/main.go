@@ -23,9 +23,9 @@
 // is reported after them). With -load it also makes its own background load
 // while it measures: one of those other documents is edited every
 // -load-every (the server analyses it beside the measured one, allocates,
-// and collects), and (unless -load-cpu=false) a goroutine of this process
-// keeps one CPU busy half the time (5 ms on, 5 ms off: another process on
-// the machine).
+// and collects), and (unless -load-cpu=false) another process (this
+// program, started again) keeps one CPU busy half the time (5 ms on, 5 ms
+// off).
 package main
 
 import (
@@ -35,6 +35,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"regexp"
 	"runtime/pprof"
 	"slices"
@@ -51,6 +52,9 @@ import (
 )
 
 func main() {
+	if os.Getenv(hogEnv) != "" {
+		hogCPU()
+	}
 	bin := flag.String("baton", "bin/baton", "the baton binary")
 	edits := flag.Int("edits", 1000, "edits per document")
 	cpu := flag.String("cpuprofile", "", "run the server in-process and write a CPU profile of the 1 MB edits here")
@@ -139,22 +143,40 @@ func background(c *lspclient.Client) (stop func() int, err error) {
 			n++
 		}
 	}()
-	go func() { // another process: one CPU busy half the time
-		if !bg.cpu {
-			return
+	var hog *exec.Cmd
+	if bg.cpu {
+		// Another process, as the name says: a goroutine of this one
+		// would also compete with this client's own reading.
+		self, err := os.Executable()
+		if err != nil {
+			return nil, err
 		}
-		for {
-			select {
-			case <-quit:
-				return
-			default:
-			}
-			for t0 := time.Now(); time.Since(t0) < 5*time.Millisecond; {
-			}
-			time.Sleep(5 * time.Millisecond)
+		hog = exec.Command(self)
+		hog.Env = append(os.Environ(), hogEnv+"=1")
+		if err := hog.Start(); err != nil {
+			return nil, err
 		}
-	}()
-	return func() int { close(quit); return <-done }, nil
+	}
+	return func() int {
+		if hog != nil {
+			hog.Process.Kill()
+			hog.Wait()
+		}
+		close(quit)
+		return <-done
+	}, nil
+}
+
+// hogEnv makes this program the CPU load: one CPU busy half the time, 5 ms
+// on and 5 ms off, until it is killed.
+const hogEnv = "BATON_LATENCY_HOG"
+
+func hogCPU() {
+	for {
+		for t0 := time.Now(); time.Since(t0) < 5*time.Millisecond; {
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // startInProcess runs the server in this process, over pipes.
