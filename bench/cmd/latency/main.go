@@ -9,8 +9,10 @@
 // server's own time for each edit, from receiving the change to sending its
 // diagnostics, from the $/logTrace the server sends with trace "messages".
 // It prints p50, p99 and max of both, and their ratio to the document's
-// goldmark parse time (the median of in-process parses of the same text);
-// the goal is p99 <= 2 x parse + 1 ms.
+// goldmark parse time (the median of 200 in-process parses of the same
+// text, after the edits, on the quiet machine); the goal is p99 <= 2 x
+// parse + 1 ms. The p99 of those parses is printed too: the floor's own
+// tail, which on a shared virtual machine can itself reach the goal.
 //
 //	go build -o bin/baton ./cmd/baton && go run ./bench/cmd/latency -baton bin/baton
 //
@@ -267,10 +269,10 @@ func run(start func() (*lspclient.Client, error), profile string, size, edits in
 	slices.Sort(lat)
 	tail := tailPhases(parts)
 	slices.Sort(srv)
-	parse, lint := inProcess(doc)
+	parse, parseP99, lint := inProcess(doc)
 	goal := 2*parse + time.Millisecond
-	fmt.Printf("%7s document (%d bytes), %d edits; goldmark parse %v, in-process lint %v; goal p99 <= 2 x parse + 1 ms = %v\n",
-		human(size), len(doc), len(lat), rnd(parse), rnd(lint), rnd(goal))
+	fmt.Printf("%7s document (%d bytes), %d edits; goldmark parse %v (p99 of its own %v, %.2f x the goal), in-process lint %v; goal p99 <= 2 x parse + 1 ms = %v\n",
+		human(size), len(doc), len(lat), rnd(parse), rnd(parseP99), float64(parseP99)/float64(goal), rnd(lint), rnd(goal))
 	if bg.open > 0 {
 		fmt.Printf("          beside %d other open documents of %s", bg.open, human(bg.size))
 		if bg.load {
@@ -347,12 +349,13 @@ func rng(l0, c0, l1, c1 int) map[string]any {
 	return map[string]any{"start": map[string]any{"line": l0, "character": c0}, "end": map[string]any{"line": l1, "character": c1}}
 }
 
-// inProcess returns the median goldmark parse time of doc and the median
-// time of baton's whole analysis of it.
-func inProcess(doc string) (parse, lint time.Duration) {
+// inProcess returns the median goldmark parse time of doc, the 99th
+// percentile of those parses (the floor's own tail on this machine), and
+// the median time of baton's whole analysis of it.
+func inProcess(doc string) (parse, parseP99, lint time.Duration) {
 	md := goldmark.New()
 	reg := engine.Registry()
-	n := max(5, min(200, (64<<20)/len(doc)))
+	const n = 200
 	ps, ls := make([]time.Duration, n), make([]time.Duration, n)
 	for i := range n {
 		t0 := time.Now()
@@ -363,7 +366,7 @@ func inProcess(doc string) (parse, lint time.Duration) {
 	}
 	slices.Sort(ps)
 	slices.Sort(ls)
-	return ps[n/2], ls[n/2]
+	return ps[n/2], ps[n*99/100], ls[n/2]
 }
 
 func human(n int) string {
