@@ -75,21 +75,26 @@ func Read(path, host string) (*Session, error) {
 			return nil, fmt.Errorf("%s: not a session file of any host baton reads (%s)", path, strings.Join(Hosts, ", "))
 		}
 	}
+	return readAs(host, path, data)
+}
+
+// lineReaders reads each JSON-lines format; Gemini CLI's is one document.
+var lineReaders = map[string]func(lines [][]byte, s *Session){
+	Claude: readClaude, Codex: readCodex, Cursor: readCursor, Copilot: readCopilot,
+}
+
+// readAs reads data, the file at path, as host's format.
+func readAs(host, path string, data []byte) (*Session, error) {
 	s := &Session{Host: host, Path: path}
-	switch host {
-	case Claude:
-		readClaude(splitLines(data), s)
-	case Codex:
-		readCodex(splitLines(data), s)
-	case Gemini:
+	if host == Gemini {
 		readGemini(data, s)
-	case Cursor:
-		readCursor(splitLines(data), s)
-	case Copilot:
-		readCopilot(splitLines(data), s)
-	default:
+		return s, nil
+	}
+	read, ok := lineReaders[host]
+	if !ok {
 		return nil, fmt.Errorf("unknown host %q (one of %s)", host, strings.Join(Hosts, ", "))
 	}
+	read(splitLines(data), s)
 	return s, nil
 }
 
@@ -109,20 +114,7 @@ func ReadTail(path, host string) (*Session, error) {
 			data = data[i+1:]
 		}
 	}
-	s := &Session{Host: host, Path: path}
-	switch host {
-	case Claude:
-		readClaude(splitLines(data), s)
-	case Codex:
-		readCodex(splitLines(data), s)
-	case Cursor:
-		readCursor(splitLines(data), s)
-	case Copilot:
-		readCopilot(splitLines(data), s)
-	default:
-		return nil, fmt.Errorf("unknown host %q (one of %s)", host, strings.Join(Hosts, ", "))
-	}
-	return s, nil
+	return readAs(host, path, data)
 }
 
 // tailWindow is how much of a JSON-lines file ReadTail reads.
