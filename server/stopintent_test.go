@@ -564,6 +564,43 @@ func TestStopIntentWorkspaceState(t *testing.T) {
 	}
 }
 
+// In a specrew project the async inputs are what specrew's stop provider
+// passes (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1):
+// false, so a packet that asks nothing is a real stop, as baton classify and
+// the hooks say; outside one, intermediate stays possible.
+func TestStopIntentSpecrewAsyncInputs(t *testing.T) {
+	dir := t.TempDir()
+	ctx := filepath.Join(dir, ".specrew", "start-context.json")
+	if err := os.MkdirAll(filepath.Dir(ctx), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ctx, []byte(`{"session_state":{"boundary_type":"plan"},"boundary_enforcement":{"last_authorized_boundary":"plan"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t)
+	c.initialize(pushCaps(), "")
+	in, out := uri.File(filepath.Join(dir, "stop.md")), uri.URI("file:///ws/stop.md")
+	c.open(in, quietPacket)
+	c.open(out, quietPacket)
+	c.waitPush(in, version(1))
+	const wantReal = "Stop intent: real — no current-turn continue marker with authorization, no async in flight, and no other trigger; normal real-stop enforcement applies"
+	if l := c.codeLenses(in); len(l) != 1 || l[0].Command.Title != wantReal {
+		t.Errorf("lens in a specrew project = %+v, want %q", l, wantReal)
+	}
+	h := c.hoverText(in, 0, 4)
+	for _, name := range []string{"OwnedWorkInFlight", "RuntimeWorkKnownTerminal"} {
+		if row := inputRow(h, name); !strings.HasPrefix(row, "| "+name+" | false | specrew's stop provider: ") || !strings.Contains(row, "specrew-conformance-provider.ps1") {
+			t.Errorf("%s row in a specrew project = %q", name, row)
+		}
+	}
+	if l := c.codeLenses(out); len(l) != 1 || !strings.HasPrefix(l[0].Command.Title, "Stop intent: intermediate or real") {
+		t.Errorf("lens outside a specrew project = %+v", l)
+	}
+	if row := inputRow(c.hoverText(out, 0, 4), "OwnedWorkInFlight"); !strings.HasPrefix(row, "| OwnedWorkInFlight | unknown | unknown") {
+		t.Errorf("OwnedWorkInFlight row outside a specrew project = %q", row)
+	}
+}
+
 func boolPtr(v bool) *bool { return &v }
 
 func (c *client) pushCount(u uri.URI) int {

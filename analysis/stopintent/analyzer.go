@@ -23,9 +23,32 @@ const (
 // Input is one classifier input, its value and where it came from.
 type Input struct {
 	Value  Tri
-	Source string        // "text", a workspace file, "flag", or "unknown"
+	Source string        // "text", a workspace file, SourceSpecrew, "flag", or "unknown"
 	Span   analysis.Span // in the text, when the text decided it
 	Why    string
+}
+
+// SourceSpecrew is the source of the inputs specrew's stop provider passes
+// its classifier as constants.
+//
+// In a specrew project OwnedWorkInFlight and RuntimeWorkKnownTerminal are
+// false, as specrew's stop provider passes them: it calls
+// Resolve-ContinuousCoReviewStopIntent with -OwnedWorkInFlight:$false
+// -RuntimeWorkKnownTerminal:$false whatever the stop, since those are
+// "host-native async signals this provider does not track (an
+// `intermediate` marker is the async fallback)"
+// (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1 in
+// alonf/specrew). So a plain stop there, without a marker or a request, is
+// real, as specrew's tests/integration/conformance-stop-intent-wiring.tests.ps1
+// (case (c), "I updated the provider and tests. Stopping here.") requires,
+// and only an intermediate marker makes a stop intermediate. Outside a
+// specrew project nothing says what tracks async work: they stay unknown.
+const SourceSpecrew = "specrew"
+
+// providerWhy says why each input SourceSpecrew gives is false.
+var providerWhy = map[string]string{
+	InInFlight:      "specrew's stop provider tracks no owned async work and passes OwnedWorkInFlight as false (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1); only an intermediate marker declares async work",
+	InKnownTerminal: "specrew's stop provider tracks no owned async work and passes RuntimeWorkKnownTerminal as false (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1)",
 }
 
 // Stop is one stop message: a packet, or a whole document without packet
@@ -232,6 +255,11 @@ func classify(s *Stop, pm *packet.Model, ws State, overrides map[string]Tri) {
 	fromWS(InBoundaryPending, ws.BoundaryPending)
 	fromWS(InAuthorized, ws.Authorized)
 	fromWS(InLoopGuardTripped, ws.LoopGuardTripped)
+	if ws.Specrew {
+		for _, name := range []string{InInFlight, InKnownTerminal} {
+			in.set(name, Input{Value: False, Source: SourceSpecrew, Why: providerWhy[name]})
+		}
+	}
 	for name, v := range overrides {
 		in.set(name, Input{Value: v, Source: "flag", Why: "set by hand"}) // unknown too: a flag may undo the workspace
 	}

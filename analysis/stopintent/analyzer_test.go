@@ -279,3 +279,85 @@ func TestBuildQuotedAndAmbiguous(t *testing.T) {
 		t.Errorf("both markers: continue is possible (%q), want no continue without an intent", reasons(s.Class))
 	}
 }
+
+// The plain stop of specrew's tests/integration/conformance-stop-intent-wiring.tests.ps1,
+// case (c): no marker, no request.
+const plainStop = "I updated the provider and tests. Stopping here.\n"
+
+// authorizedState is that test's fixture (-Working 'plan' -LastAuth 'plan'):
+// an authorized phase, nothing pending, no loop guard.
+func authorizedState() stopintent.State {
+	ctx := "/ws/.specrew/start-context.json"
+	return stopintent.State{
+		Specrew:          true,
+		BoundaryPending:  stopintent.Source{Value: stopintent.False, Path: ctx, Note: "no verdict is pending"},
+		Authorized:       stopintent.Source{Value: stopintent.True, Path: ctx, Note: `boundary "plan", last authorized boundary "plan"`},
+		LoopGuardTripped: stopintent.Source{Value: stopintent.False, Note: "no continue guard file"},
+	}
+}
+
+// In a specrew project the async inputs are what specrew's stop provider
+// passes (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1):
+// false. A plain stop there is real, for the default reason alone, as
+// specrew's tests require; outside a specrew project they stay unknown and
+// intermediate stays possible.
+func TestBuildPlainStopAsyncInputs(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		env    analysis.Env
+		text   string
+		want   stopintent.Outcome   // "" when several are possible
+		possib []stopintent.Outcome // the possible outcomes
+		async  stopintent.Tri
+		source string
+	}{
+		{"specrew project, authorized", analysis.Env{stopintent.EnvWorkspace: authorizedState()}, plainStop,
+			stopintent.Real, []stopintent.Outcome{stopintent.Real}, stopintent.False, stopintent.SourceSpecrew},
+		// A .specrew/ with nothing in it: still specrew's provider, still
+		// real (whether for the default reason or a pending boundary).
+		{"empty specrew project", analysis.Env{stopintent.EnvWorkspace: stopintent.State{Specrew: true}}, plainStop,
+			stopintent.Real, []stopintent.Outcome{stopintent.Real}, stopintent.False, stopintent.SourceSpecrew},
+		// The provider's async fallback: the intermediate marker alone
+		// (the wiring test's case (b)).
+		{"specrew project, intermediate marker", analysis.Env{stopintent.EnvWorkspace: authorizedState()}, "Waiting for CI.\n\n" + stopintent.IntermediateMarker + "\n",
+			stopintent.Intermediate, []stopintent.Outcome{stopintent.Intermediate}, stopintent.False, stopintent.SourceSpecrew},
+		{"not a specrew project", nil, plainStop,
+			"", []stopintent.Outcome{stopintent.Real, stopintent.Intermediate}, stopintent.Unknown, "unknown"},
+		{"not a specrew project (State says so)", analysis.Env{stopintent.EnvWorkspace: stopintent.State{}}, plainStop,
+			"", []stopintent.Outcome{stopintent.Real, stopintent.Intermediate}, stopintent.Unknown, "unknown"},
+		// A flag wins over the provider's constant.
+		{"specrew project, --in-flight true", analysis.Env{stopintent.EnvWorkspace: authorizedState(), stopintent.EnvOverrides: map[string]stopintent.Tri{stopintent.InInFlight: stopintent.True}}, plainStop,
+			stopintent.Intermediate, []stopintent.Outcome{stopintent.Intermediate}, stopintent.False, stopintent.SourceSpecrew},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			// As the stop hooks and baton classify read it: a plain
+			// message is a stop message too.
+			doc := analysis.Parse("input.md", tt.text)
+			doc.Kind = analysis.KindPacket
+			s := stopintent.Build(doc, packet.BuildWith(doc, nil), tt.env).Stops[0]
+			if s.Class.Outcome != tt.want || !slices.Equal(outcomes(s.Class), tt.possib) {
+				t.Errorf("outcome %q, possible %v (%q); want %q, possible %v", s.Class.Outcome, outcomes(s.Class), reasons(s.Class), tt.want, tt.possib)
+			}
+			if tt.name == "specrew project, authorized" {
+				if got := reasons(s.Class); len(got) != 1 || got[0] != stopintent.ReasonDefault {
+					t.Errorf("reasons %q, want the default reason alone", got)
+				}
+			}
+			if _, flagged := tt.env[stopintent.EnvOverrides]; flagged {
+				if in := s.Inputs.Get(stopintent.InInFlight); in.Value != stopintent.True || in.Source != "flag" {
+					t.Errorf("%s = %v from %q, want true from the flag", stopintent.InInFlight, in.Value, in.Source)
+				}
+				return
+			}
+			for _, name := range []string{stopintent.InInFlight, stopintent.InKnownTerminal} {
+				in := s.Inputs.Get(name)
+				if in.Value != tt.async || in.Source != tt.source {
+					t.Errorf("%s = %v from %q, want %v from %q", name, in.Value, in.Source, tt.async, tt.source)
+				}
+				if tt.source == stopintent.SourceSpecrew && !strings.Contains(in.Why, "specrew-conformance-provider.ps1") {
+					t.Errorf("%s: why %q does not cite specrew's provider", name, in.Why)
+				}
+			}
+		})
+	}
+}

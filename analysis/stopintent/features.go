@@ -149,6 +149,8 @@ func stopHover(doc *analysis.Document, st *Stop) string {
 			from = "the text"
 		case in.Source == "unknown":
 			from = "unknown"
+		case in.Source == SourceSpecrew:
+			from = "specrew's stop provider"
 		}
 		if in.Why != "" {
 			from += ": " + analysis.EscapeCell(in.Why)

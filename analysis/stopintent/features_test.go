@@ -78,3 +78,51 @@ func TestCompleteMarker(t *testing.T) {
 		t.Errorf("completion on a heading = %+v, want none", c)
 	}
 }
+
+// In a specrew project the hover's table says the async inputs come from
+// specrew's stop provider, and the outcome is real.
+func TestHoverSpecrewProviderInputs(t *testing.T) {
+	reg, err := analysis.NewRegistry(packet.Analyzer, stopintent.Analyzer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := reg.AnalyzeEnv(analysis.Parse("stop.md", donePacketNoReview), nil, analysis.Env{stopintent.EnvWorkspace: authorizedState()})
+	hs := stopintent.Hover(res, 4)
+	if len(hs) == 0 {
+		t.Fatal("no hover on the first heading")
+	}
+	h := hs[len(hs)-1].Markdown
+	for _, want := range []string{
+		"**Stop intent: real** — " + stopintent.ReasonDefault,
+		"| OwnedWorkInFlight | false | specrew's stop provider: ",
+		"| RuntimeWorkKnownTerminal | false | specrew's stop provider: ",
+		"specrew-conformance-provider.ps1",
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("hover lacks %q:\n%s", want, h)
+		}
+	}
+}
+
+// donePacketNoReview is a material-work packet that asks nothing and says
+// nothing of completion.
+const donePacketNoReview = `## What I Just Did
+
+Moved the retry cap into the client.
+
+## Why I Stopped
+
+A checkpoint after the change.
+
+## What Needs Your Review
+
+Nothing.
+
+## What Happens Next
+
+The timeout handling, in the same task.
+
+## What I Need From You
+
+Nothing.
+`

@@ -24,9 +24,10 @@ prints the classification as JSON: one object, or an array of objects when
 the file holds several packets. A plain message without packet headings is
 a stop message too, classified as the stop hook does. Inputs the text does
 not decide come from the specrew workspace (the first directory above FILE
-holding .specrew/), or from the flags; with inputs still unknown, every
-possible outcome is listed with the condition under which it holds, and
-"outcome" is "". The nearest .baton.yaml (above FILE, or the working folder
+holding .specrew/), or from the flags. In a specrew project --in-flight and
+--known-terminal are false, as specrew's stop provider passes them (it
+tracks no async work); with inputs still unknown, every possible outcome is
+listed with the condition under which it holds, and "outcome" is "". The nearest .baton.yaml (above FILE, or the working folder
 for standard input) applies as it does to baton check: its phrases change
 what the text says.
 
