@@ -48,13 +48,40 @@ func TestParseKind(t *testing.T) {
 		{"empty", "", analysis.KindOther},
 		{"plain prose", "Just some notes.\n", analysis.KindOther},
 
-		{"handoff with Goal", "# Handoff\n\n**Goal:** ship the parser.\n", analysis.KindHandoff},
-		{"handoff, any case of the title", "# HANDOFF\n\n**Goal:** ship it.\n", analysis.KindHandoff},
+		// clio's session line decides...
 		{"handoff carried from session", "# Handoff\n\nCarried from session 12.\n", analysis.KindHandoff},
-		{"handoff wins over packet headings", "# Handoff\n\n**Goal:** x\n\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n", analysis.KindHandoff},
+		{"handoff with goal and session line", "# Handoff\n\n**Goal:** ship the parser.\n\nCarried from session `s1`.\n", analysis.KindHandoff},
+		{"handoff, any case of the title, with the session line", "# HANDOFF\n\n**Goal:** ship it.\n\nCarried from session `s1`.\n", analysis.KindHandoff},
+		{"session line in the goal's paragraph", "# Handoff\n**Goal:** ship the parser.\nCarried from session `s1`.\n", analysis.KindHandoff},
+		{"session line over sections clio does not write", "# Handoff\n\n**Goal:** x\n\nCarried from session `s1`.\n\n## Notes\n\nprose\n", analysis.KindHandoff},
+		{"handoff wins over packet headings", "# Handoff\n\n**Goal:** x\n\nCarried from session `s1`.\n\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n", analysis.KindHandoff},
+		{"session line after a section", "# Handoff\n\n**Goal:** ship the parser.\n\n## Notes\n\nCarried from session `s1`.\n", analysis.KindOther},
+		{"session line in code", "# Handoff\n\n**Goal:** ship the parser.\n\n```\nCarried from session `s1`.\n```\n", analysis.KindOther},
+		{"session line in a list", "# Handoff\n\n- Carried from session `s1`.\n", analysis.KindOther},
+		// ... and without it, clio's layout exactly does.
+		{"clio's layout without the session line", "# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\n- the lexer is done\n", analysis.KindHandoff},
+		{"every section of clio's, in order", "# Handoff\n\n**Goal:** ship the parser.\n\n## Decisions\n\n- a\n  why\n\n## Facts\n\n- b\n\n## Files\n\n- `a.go`: c\n\n### dropped (not in this session's read ledger)\n\n- `b.go`: d\n\n## Commands\n\n- `go test`: e\n\n## Open questions\n\n- f?\n\n## Bounds applied\n\n- facts: kept 32 of 40; the rest were dropped by the facts bound\n", analysis.KindHandoff},
+		{"only the dropped section", "# Handoff\n\n**Goal:** ship the parser.\n\n### dropped (not in this session's read ledger)\n\n- `b.go`: d\n", analysis.KindHandoff},
+		{"an emptied section and a comment", "# Handoff\n\n**Goal:** ship the parser.\n\n<!-- reviewed -->\n\n## Facts\n\n## Commands\n\n- `go test`: e\n", analysis.KindHandoff},
+		{"the session line mangled past its words", "# Handoff\n\n**Goal:** ship the parser.\n\ncarried from sesion s1\n\n## Facts\n\n- b\n", analysis.KindHandoff},
+		{"clio's layout with an agent's items", "# Handoff\n\n**Goal:** ship the parser.\n\n## Files\n\n- `a.go` — the lexer\n", analysis.KindHandoff},
+		{"handoff title and goal alone", "# Handoff\n\n**Goal:** ship the parser.\n", analysis.KindOther},
+		{"handoff title and goal over sections of a note", "# Handoff\n\n**Goal:** ship the parser.\n\n## Files\n\n- `a.go` — the lexer\n\n## Next steps\n\n- wire it in\n", analysis.KindOther},
+		{"handoff title and goal over packet headings", "# Handoff\n\n**Goal:** x\n\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n", analysis.KindPacket},
+		{"prose under a section", "# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\nThe lexer is done.\n", analysis.KindOther},
+		{"a second line of prose under the goal", "# Handoff\n\n**Goal:** ship the parser.\n\nBranch `feat/parser`.\n\n## Facts\n\n- b\n", analysis.KindOther},
+		{"the goal over two lines", "# Handoff\n\n**Goal:** ship the parser.\n**Status:** half done\n\n## Facts\n\n- b\n", analysis.KindOther},
+		{"sections out of clio's order", "# Handoff\n\n**Goal:** ship the parser.\n\n## Files\n\n- `a.go`: c\n\n## Facts\n\n- b\n", analysis.KindOther},
+		{"a section twice", "# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\n- a\n\n## Facts\n\n- b\n", analysis.KindOther},
+		{"a section not as clio writes it", "# Handoff\n\n**Goal:** ship the parser.\n\n## facts:\n\n- b\n", analysis.KindOther},
+		{"a setext section", "# Handoff\n\n**Goal:** ship the parser.\n\nFacts\n-----\n\n- b\n", analysis.KindOther},
+		{"no goal", "# Handoff\n\n## Facts\n\n- b\n", analysis.KindOther},
+		{"a list before any section", "# Handoff\n\n**Goal:** ship the parser.\n\n- b\n\n## Facts\n\n- b\n", analysis.KindOther},
+		{"text before the title", "Notes.\n\n# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\n- b\n", analysis.KindOther},
+		{"the title in another case", "# HANDOFF\n\n**Goal:** ship the parser.\n\n## Facts\n\n- b\n", analysis.KindOther},
 		{"handoff title without Goal", "# Handoff\n\nSome notes.\n", analysis.KindOther},
-		{"handoff as an h2", "## Handoff\n\n**Goal:** x\n", analysis.KindOther},
-		{"Goal without handoff title", "# Notes\n\n**Goal:** x\n", analysis.KindOther},
+		{"handoff as an h2", "## Handoff\n\n**Goal:** x\n\nCarried from session `s1`.\n", analysis.KindOther},
+		{"Goal without handoff title", "# Notes\n\n**Goal:** x\n\nCarried from session `s1`.\n", analysis.KindOther},
 
 		{"front matter props", "---\nprops:\n  name: string\n---\n# Flow\n", analysis.KindWorkflow},
 		{"front matter required", "---\nrequired: [a]\n---\n", analysis.KindWorkflow},
@@ -547,7 +574,7 @@ func TestParseByteOrderMark(t *testing.T) {
 	if doc.FrontMatter == nil || doc.FrontMatter.Data["props"] == nil {
 		t.Errorf("front matter after a BOM = %+v", doc.FrontMatter)
 	}
-	doc = analysis.Parse("x.md", "\ufeff# Handoff\n\n**Goal:** finish\n")
+	doc = analysis.Parse("x.md", "\ufeff# Handoff\n\n**Goal:** finish\n\n## Facts\n\n- the lexer is done\n")
 	if doc.Kind != analysis.KindHandoff {
 		t.Errorf("a handoff document with a BOM is %v", doc.Kind)
 	}

@@ -94,7 +94,7 @@ func TestKindDetectorsAreParses(t *testing.T) {
 			t.Errorf("kind %v has no features or no analyzers", k.Kind)
 		}
 	}
-	if got := analysis.Parse("x.md", "# Handoff\n\n**Goal:** finish the retry rules\n\n## Files\n\n## What I Just Did\n\n## Why I Stopped\n\n## What Happens Next\n").Kind; got != analysis.KindHandoff {
+	if got := analysis.Parse("x.md", "# Handoff\n\n**Goal:** finish the retry rules\n\nCarried from session `s1`.\n\n## Files\n\n## What I Just Did\n\n## Why I Stopped\n\n## What Happens Next\n").Kind; got != analysis.KindHandoff {
 		t.Errorf("a handoff quoting packet headings is %v: the handoff detector must come first", got)
 	}
 }
