@@ -56,11 +56,11 @@ var commands = []*command{
 	{
 		Name:    "check",
 		Args:    "[PATH…|-]",
-		Summary: "lint files, folders (every *.md below them) or standard input",
-		Text: `Lints the Markdown files named, every *.md file below the folders named (the
-working folder without arguments), or with - standard input. A folder walk
-skips hidden folders, node_modules and what .gitignore and the ignore: section
-of .baton.yaml ignore. A quoted glob (check 'docs/**/*.md') is expanded as
+		Summary: "lint files, folders (every *.md and *.markdown below them) or standard input",
+		Text: `Lints the Markdown files named, every *.md and *.markdown file below the
+folders named (the working folder without arguments), or with - standard
+input. A folder walk skips hidden folders, node_modules and what .gitignore
+and the ignore: section of .baton.yaml ignore. A quoted glob (check 'docs/**/*.md') is expanded as
 markdownlint-cli2 expands one, dot files included, less what ignore: ignores:
 a path that exists is taken as it is, :PATH is literal, and a pattern starting
 with ! (or #) removes what it matches from the ones before. Handoff documents

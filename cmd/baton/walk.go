@@ -13,8 +13,8 @@ import (
 	"github.com/baton-md/baton/internal/ignore"
 )
 
-// markdownFiles expands a path: a file is itself, a folder every *.md file
-// below it, sorted. A folder walk skips hidden folders, node_modules, what
+// markdownFiles expands a path: a file is itself, a folder every Markdown
+// file below it (markdownExt), sorted. A folder walk skips hidden folders, node_modules, what
 // the .gitignore files it passes ignore (those of the folders above it
 // too, up to the root of its Git repository), and what the ignore: list of
 // the .baton.yaml that applies ignores. A file named on the command line
@@ -54,7 +54,7 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 			errs = append(errs, gerrs...)
 			return nil
 		}
-		if strings.EqualFold(filepath.Ext(p), ".md") && gi.Ignored(rel, false) == nil && c.configIgnores(p, false) == nil {
+		if markdownExt(p) && gi.Ignored(rel, false) == nil && c.configIgnores(p, false) == nil {
 			files = append(files, p)
 			if d.Type()&fs.ModeSymlink != 0 {
 				if c.linked == nil {
@@ -67,6 +67,15 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 	})
 	slices.Sort(files)
 	return files, errs
+}
+
+// markdownExt reports whether a folder walk reads the file p: *.md and
+// *.markdown, in any case, the extensions markdownlint-cli2 lints (it reads
+// "markdownlint-cli2 ." as the glob "*.{md,markdown}", dotOnlySubstitute in
+// its markdownlint-cli2.mjs).
+func markdownExt(p string) bool {
+	ext := filepath.Ext(p)
+	return strings.EqualFold(ext, ".md") || strings.EqualFold(ext, ".markdown")
 }
 
 // configIgnores returns the ignore: pattern of the .baton.yaml applying to
