@@ -343,6 +343,55 @@ func TestRenderedDocumentsPass(t *testing.T) {
 	}
 }
 
+// TestRenderedWithoutSessionLine deletes the session line from documents
+// clio renders, as an operator may in $EDITOR: what is left is still clio's
+// layout, so still a handoff, and the one finding is the missing line. With
+// every list empty, "# Handoff" and a goal are all that is left, a shape
+// anyone writes: no handoff.
+func TestRenderedWithoutSessionLine(t *testing.T) {
+	reg, err := analysis.NewRegistry(handoff.Analyzer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hc := range append(namedCases(), randomCases(60)...) {
+		t.Run(hc.name, func(t *testing.T) {
+			text, _ := hc.build()
+			line := "Carried from session `" + hc.id + "`.\n\n"
+			if !strings.Contains(text, line) {
+				line = strings.TrimSuffix(line, "\n")
+			}
+			text = strings.Replace(text, line, "", 1)
+			doc := analysis.Parse(hc.name+".md", text)
+			if want := strings.Contains(text, "\n#"); (doc.Kind == analysis.KindHandoff) != want {
+				t.Fatalf("kind = %v, a handoff: %v\n%s", doc.Kind, want, text)
+			}
+			if doc.Kind != analysis.KindHandoff {
+				return
+			}
+			var got []string
+			for _, f := range reg.Analyze(doc, nil).Findings {
+				got = append(got, analysistest.Format(doc, f))
+			}
+			if len(got) != 1 || !strings.HasPrefix(got[0], "1:1 handoff/session-line") {
+				t.Errorf("findings %q, want the session line's alone\n%s", got, text)
+			}
+		})
+	}
+	// Every section clio renders, as CanonicalHeading writes it, in render
+	// order: the detector's list of them is the handoff package's.
+	var b strings.Builder
+	b.WriteString("# Handoff\n\n**Goal:** finish the eviction rules\n\n")
+	for _, name := range []string{handoff.Decisions, handoff.Facts, handoff.Files, handoff.Dropped, handoff.Commands, handoff.OpenQuestions, handoff.BoundsApplied} {
+		b.WriteString(handoff.CanonicalHeading(name) + "\n\n- item\n\n")
+		if k := analysis.Parse("one.md", "# Handoff\n\n**Goal:** finish the eviction rules\n\n"+handoff.CanonicalHeading(name)+"\n\n- item\n").Kind; k != analysis.KindHandoff {
+			t.Errorf("a document of the goal and %q is %v", handoff.CanonicalHeading(name), k)
+		}
+	}
+	if k := analysis.Parse("all.md", b.String()).Kind; k != analysis.KindHandoff {
+		t.Errorf("a document of every section in render order is %v", k)
+	}
+}
+
 func namedCases() []handoffCase {
 	canned := rawExtraction{
 		Decisions:     []rec{{"summary": "keep the lease in terminal-lease.ts", "rationale": "one terminal owner"}},
