@@ -47,7 +47,10 @@ var (
 			"settled decision against them; without it (or with an id it cannot use) those checks cannot run.\n\n" +
 			"Write it exactly as clio renders it, under the goal: the id in backticks, a full stop after. An id is " +
 			"one safe path component (letters, digits, `.`, `_`, `-`; not `.` or `..`); clio mints 12-character " +
-			"base36 ids such as `k3x9m2p7q1wz`. The quick fix rewrites a line whose id can be read.",
+			"base36 ids such as `k3x9m2p7q1wz`. The quick fix rewrites a line whose id can be read.\n\n" +
+			"A document without the line is taken for a handoff only when the rest is clio's layout exactly " +
+			"(`# Handoff`, the `**Goal:**` line, then only clio's sections in its order, only lists under them); " +
+			"a `# Handoff` note of another shape is not checked at all.",
 	}
 	RuleListBound = &analysis.Rule{
 		ID:       "handoff/list-bound",
