@@ -60,12 +60,15 @@ var commands = []*command{
 		Text: `Lints the Markdown files named, every *.md and *.markdown file below the
 folders named (the working folder without arguments), or with - standard
 input. A folder walk skips hidden folders, node_modules and what .gitignore
-and the ignore: section of .baton.yaml ignore. A quoted glob (check 'docs/**/*.md') is expanded as
-markdownlint-cli2 expands one, dot files included, less what ignore: ignores:
-a path that exists is taken as it is, :PATH is literal, and a pattern starting
-with ! (or #) removes what it matches from the ones before. Handoff documents
-are checked against their session's read ledger, found in --state-dir, then
-in clio-coder's documented state folders.
+and the ignore: section of .baton.yaml ignore, but in a specrew project it
+reads .specrew/handover/, where specrew keeps the packets agents write, even
+when .gitignore ignores it (specrew init has it ignore that folder). A quoted
+glob (check 'docs/**/*.md') is expanded as markdownlint-cli2 expands one, dot
+files included, less what ignore: ignores: a path that exists is taken as it
+is, :PATH is literal, and a pattern starting with ! (or #) removes what it
+matches from the ones before. Handoff documents are checked against their
+session's read ledger, found in --state-dir, then in clio-coder's documented
+state folders.
 
 Prints path:line:column: severity rule-id: message for each finding (1-based;
 the column counts bytes), or with --format the same findings as JSON

@@ -14,14 +14,30 @@ import (
 )
 
 // markdownFiles expands a path: a file is itself, a folder every Markdown
-// file below it (markdownExt), sorted. A folder walk skips hidden folders, node_modules, what
-// the .gitignore files it passes ignore (those of the folders above it
-// too, up to the root of its Git repository), and what the ignore: list of
-// the .baton.yaml that applies ignores. A file named on the command line
-// is checked unless that ignore: list ignores it, which is said on
-// standard error: a pre-commit hook names files one by one, and an ignored
-// file must stay ignored there. A folder that cannot be read is reported
-// and the walk goes on.
+// file below it (markdownExt), sorted. A folder walk skips hidden folders,
+// node_modules, what the .gitignore files it passes ignore (those of the
+// folders above it too, up to the root of its Git repository), and what the
+// ignore: list of the .baton.yaml that applies ignores. A file named on the
+// command line is checked unless that ignore: list ignores it, which is said
+// on standard error: a pre-commit hook names files one by one, and an
+// ignored file must stay ignored there. A folder that cannot be read is
+// reported and the walk goes on.
+//
+// One hidden folder is read: in a specrew project (a folder holding a
+// .specrew folder), .specrew/handover/, where specrew keeps the packets
+// agents write. Its rolling session handover,
+// .specrew/handover/session-handover.md, ends with the agent's boundary
+// packet captured verbatim at the stop ("Authored boundary packet (captured
+// at stop)", scripts/internal/bootstrap/HandoverStore.ps1 of alonf/specrew;
+// the file's contract is in its docs/data-contracts.md). Nothing else under
+// .specrew/ is an agent's packet (runtime/pending-verdict-stop.md is
+// specrew's instruction to render one), so the rest stays skipped. specrew
+// init adds .specrew/handover/ to the project's .gitignore
+// (scripts/internal/file-classification.ps1): it is per-session state, not
+// to be committed, which is no reason not to lint it, so .gitignore does not
+// hide that folder from the walk, also when the walk starts in it or at
+// .specrew itself (a named folder is walked whole); the ignore: list of
+// .baton.yaml still does.
 func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, errs []error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -36,16 +52,38 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 	}
 	gi, root, gerrs := gitignoreAbove(path)
 	errs = append(errs, gerrs...)
+	// specrew holds the .specrew folders entered below path; handover is the
+	// .specrew/handover folder the walk is in ("" for none), which .gitignore
+	// does not hide (nor, when path is in one, the folders above).
+	specrew, handover := map[string]bool{}, ""
+	if inHandover(path) {
+		handover = path
+	}
 	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			errs = append(errs, err)
 			return nil // WalkDir skips what it could not read
 		}
+		if handover != "" && !inside(handover, p) {
+			handover = ""
+		}
 		rel := relSlash(root, p)
+		gitignored := func(isDir bool) bool { return handover == "" && gi.Ignored(rel, isDir) != nil }
 		if d.IsDir() {
 			if p != path {
-				if strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" ||
-					gi.Ignored(rel, true) != nil || c.configIgnores(p, true) != nil {
+				name := d.Name()
+				if handover == "" && name == specrewHandover && filepath.Base(filepath.Dir(p)) == specrewDir {
+					handover = p
+				}
+				switch {
+				case specrew[filepath.Dir(p)] && name != specrewHandover:
+					return filepath.SkipDir
+				case name == specrewDir:
+					if c.configIgnores(p, true) != nil {
+						return filepath.SkipDir
+					}
+					specrew[p] = true
+				case strings.HasPrefix(name, ".") || name == "node_modules" || gitignored(true) || c.configIgnores(p, true) != nil:
 					return filepath.SkipDir
 				}
 			}
@@ -54,7 +92,10 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 			errs = append(errs, gerrs...)
 			return nil
 		}
-		if markdownExt(p) && gi.Ignored(rel, false) == nil && c.configIgnores(p, false) == nil {
+		if specrew[filepath.Dir(p)] {
+			return nil // .specrew's own files are specrew's, not agents' packets
+		}
+		if markdownExt(p) && !gitignored(false) && c.configIgnores(p, false) == nil {
 			files = append(files, p)
 			if d.Type()&fs.ModeSymlink != 0 {
 				if c.linked == nil {
@@ -69,6 +110,13 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 	return files, errs
 }
 
+// The folder that makes a specrew project, and the one in it where specrew
+// keeps agents' packets (see markdownFiles).
+const (
+	specrewDir      = ".specrew"
+	specrewHandover = "handover"
+)
+
 // markdownExt reports whether a folder walk reads the file p: *.md and
 // *.markdown, in any case, the extensions markdownlint-cli2 lints (it reads
 // "markdownlint-cli2 ." as the glob "*.{md,markdown}", dotOnlySubstitute in
@@ -76,6 +124,28 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 func markdownExt(p string) bool {
 	ext := filepath.Ext(p)
 	return strings.EqualFold(ext, ".md") || strings.EqualFold(ext, ".markdown")
+}
+
+// inHandover reports whether the folder dir is a .specrew/handover folder
+// or below one.
+func inHandover(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if filepath.Base(d) == specrewHandover && filepath.Base(filepath.Dir(d)) == specrewDir {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
+}
+
+// inside reports whether p is dir or below it.
+func inside(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
 // configIgnores returns the ignore: pattern of the .baton.yaml applying to
