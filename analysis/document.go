@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -48,6 +49,30 @@ type Document struct {
 	// TooLarge is the size of a text over MaxDocumentBytes, which is not
 	// parsed (Root is empty, the kind other), else 0.
 	TooLarge int
+
+	// KindWhy is the evidence that decided Kind, in a few words ("`<If>`
+	// is XMD's own construct"); "" for a document of no kind.
+	KindWhy string
+	// KindSpan is where that evidence is written (the tag, the code
+	// block's info string, the front matter key), or empty.
+	KindSpan Span
+	// Components are the tags XMD's grammar closes, outside code, whose
+	// names are not XMD's own (see XMDOwnName): a component only if it
+	// resolves in the workspace, which the workflow kind's Confirm asks.
+	// An HTML name in any case (<H2>, <Section>) is one of them: the
+	// engine resolves a capitalised tag like any other. Each name once, at its first tag, at most
+	// maxComponents; nil for a workflow and a document with none.
+	Components []TagRef
+
+	xmdScanned bool   // the XMD evidence below was looked for
+	xmdWhy     string // the text's own evidence of XMD, or ""
+	xmdSpan    Span   // where it is written
+}
+
+// TagRef is a tag's name and the span of its "<Name".
+type TagRef struct {
+	Name string
+	Span Span
 }
 
 // FrontMatter is a leading YAML block between "---" lines.
@@ -350,6 +375,14 @@ func PacketHeadingIndex(text string) int {
 type Detector struct {
 	Kind   Kind
 	Detect func(*Document) bool
+	// Why says, of a document Detect recognised, what decided it (nil: the
+	// kind's name alone).
+	Why func(*Document) string
+	// Confirm, when set, recognises from its environment a document that
+	// its text alone left of no kind (an XMD component that resolves to a
+	// file of the workspace): ok and why as Detect and Why would say. When
+	// it does not, why may say what it looked for.
+	Confirm func(*Document, Env) (why string, ok bool)
 }
 
 // detectors are tried in order; the first that recognises a document
@@ -358,9 +391,10 @@ type Detector struct {
 // without the engine.
 var detectors = DefaultDetectors()
 
-// DefaultDetectors are the built-in kinds' detectors, in order.
+// DefaultDetectors are the built-in kinds' detectors, in order. Without
+// the engine no environment confirms a kind.
 func DefaultDetectors() []Detector {
-	return []Detector{{KindHandoff, IsHandoff}, {KindPacket, IsStopMessage}, {KindWorkflow, IsXMD}}
+	return []Detector{{KindHandoff, IsHandoff, HandoffWhy, nil}, {KindPacket, IsStopMessage, StopMessageWhy, nil}, {KindWorkflow, IsXMD, XMDWhy, nil}}
 }
 
 // SetDetectors sets the detectors Parse tries, in order. It is for the
@@ -370,10 +404,68 @@ func SetDetectors(ds []Detector) { detectors = ds }
 func detectKind(d *Document) Kind {
 	for _, det := range detectors {
 		if det.Detect(d) {
+			if det.Why != nil {
+				d.KindWhy = det.Why(d)
+			}
+			if det.Kind == KindWorkflow {
+				d.KindSpan = d.xmdSpan
+			}
 			return det.Kind
 		}
 	}
+	// A document of no kind still says which tags might make it a workflow.
+	d.scanXMD()
 	return KindOther
+}
+
+// KindIn is the kind of doc in its environment: the kind cfg forces (a
+// .baton.yaml override's kind), else the kind its text shows, else the
+// kind a detector's Confirm finds in env. The document is returned as it
+// is when its kind stands, else as a copy that differs only in Kind and
+// KindWhy (a document is shared and never changed).
+func KindIn(doc *Document, cfg *Config, env Env) *Document {
+	if cfg != nil && cfg.Kind != nil {
+		if *cfg.Kind == doc.Kind {
+			return doc
+		}
+		return withKind(doc, *cfg.Kind, "the configuration says so ("+cfg.KindFrom+")")
+	}
+	if doc.Kind != KindOther || len(doc.Components) == 0 || doc.TooLarge > 0 {
+		return doc
+	}
+	other := ""
+	for _, det := range detectors {
+		if det.Confirm == nil {
+			continue
+		}
+		why, ok := det.Confirm(doc, env)
+		if ok {
+			c := withKind(doc, det.Kind, why)
+			// The tag that resolved is the one the reason names.
+			for _, t := range doc.Components {
+				if strings.Contains(why, "`<"+t.Name+">`") {
+					c.KindSpan = t.Span
+					break
+				}
+			}
+			return c
+		}
+		if other == "" {
+			other = why
+		}
+	}
+	if other == "" {
+		other = "`<" + doc.Components[0].Name + ">` resolves to no component here, and nothing else shows XMD"
+	}
+	c := withKind(doc, KindOther, other)
+	c.KindSpan = doc.Components[0].Span
+	return c
+}
+
+func withKind(doc *Document, k Kind, why string) *Document {
+	c := *doc
+	c.Kind, c.KindWhy, c.KindSpan = k, why, Span{}
+	return &c
 }
 
 // IsHandoff recognises the review document clio-coder's /handoff renders
@@ -500,9 +592,62 @@ func IsStopMessage(d *Document) bool {
 	return seen >= 3 || hasStopIntentMarker(d)
 }
 
-// IsXMD recognises an XMD workflow: front matter with XMD's keys, or a
-// component tag XMD's grammar closes, outside code.
-func IsXMD(d *Document) bool { return hasXMDFrontMatter(d.FrontMatter) || hasComponentTag(d) }
+// IsXMD recognises an XMD workflow by what only XMD shows: front matter
+// with XMD's keys, or a closed tag, outside code, of XMD's structural
+// grammar or of a component its engine registers (XMDOwnName). A document
+// whose tags are only other capitalised names is no workflow by its text:
+// MDX and Vue components, prompt files' <CRITICAL> and <TOPIC>, HTML in
+// any case. Such a tag makes it one only when it resolves (see
+// Detector.Confirm).
+func IsXMD(d *Document) bool { d.scanXMD(); return d.xmdWhy != "" }
+
+// XMDWhy is what made a document a workflow by its text.
+func XMDWhy(d *Document) string { d.scanXMD(); return d.xmdWhy }
+
+// StopMessageWhy is what made a document a stop message.
+func StopMessageWhy(d *Document) string {
+	seen := 0
+	var have [8]bool
+	for _, h := range d.Headings {
+		if i := h.Packet; i >= 0 && !have[i] {
+			have[i] = true
+			seen++
+		}
+	}
+	if seen >= 3 {
+		return fmt.Sprintf("%d of the six packet headings", seen)
+	}
+	return "a stop-intent marker"
+}
+
+// HandoffWhy is what made a document a clio-coder handoff.
+func HandoffWhy(d *Document) string {
+	if strings.Contains(d.Text, "Carried from session") {
+		return "a \"# Handoff\" title with clio-coder's session line"
+	}
+	return "a \"# Handoff\" title with clio-coder's structure"
+}
+
+// maxComponents bounds Document.Components: a workspace is asked about a
+// few names, not every tag of a long page.
+const maxComponents = 16
+
+// scanXMD looks, once, for the text's own evidence of XMD, and lists the
+// other component tags while it has none.
+func (d *Document) scanXMD() {
+	if d.xmdScanned {
+		return
+	}
+	d.xmdScanned = true
+	if why := xmdFrontMatter(d.FrontMatter); why != "" {
+		d.xmdWhy, d.xmdSpan = why, d.FrontMatter.Span
+		return
+	}
+	d.xmdWhy, d.xmdSpan, d.Components = scanComponentTags(d)
+	if d.xmdWhy != "" {
+		d.Components = nil
+	}
+}
 
 var stopIntentLike = regexp.MustCompile(`(?i)<!--[^>]*stop[\s_-]*intent`)
 
@@ -512,32 +657,36 @@ func hasStopIntentMarker(d *Document) bool {
 	return stopIntentLike.MatchString(d.Text) && walkHTML(d, func(b []byte) bool { return stopIntentLike.Match(b) })
 }
 
-// hasXMDFrontMatter reports front matter that only XMD gives a meaning:
+// xmdFrontMatter says which key makes front matter XMD's ("" for none):
 // the keys its engine reserves (props, required, returns;
 // packages/core/src/frontmatter.ts) or a workflow root's
 // `workflow.components` bundle.
-func hasXMDFrontMatter(fm *FrontMatter) bool {
+func xmdFrontMatter(fm *FrontMatter) string {
 	if fm == nil {
-		return false
+		return ""
 	}
 	for _, k := range []string{"props", "required", "returns"} {
 		if _, ok := fm.Data[k]; ok {
-			return true
+			return "its front matter has XMD's `" + k + "` key"
 		}
 	}
 	w, _ := fm.Data["workflow"].(map[string]any)
-	_, ok := w["components"]
-	return ok
+	if _, ok := w["components"]; ok {
+		return "its front matter declares an XMD bundle (`workflow.components`)"
+	}
+	return ""
 }
 
-// hasComponentTag reports a component invocation, as XMD's scanner reads
-// one (see xmdScan), starting in the document's text or HTML outside code
-// and block quotes: in CommonMark's reading a component is raw HTML when
-// its attributes look like HTML's, and text otherwise ({...spread},
-// <Session.Launch>). HTML comments are passed over.
-func hasComponentTag(d *Document) bool {
-	if !mayHoldComponent(d.Source) {
-		return false
+// scanComponentTags reads the component invocations, as XMD's scanner
+// reads one (see xmdScan), starting in the document's text or HTML outside
+// code and block quotes: in CommonMark's reading a component is raw HTML
+// when its attributes look like HTML's, and text otherwise ({...spread},
+// <Session.Launch>). HTML comments are passed over. It stops at the first
+// tag of XMD's own (why says which); until then it lists the others that
+// are not HTML.
+func scanComponentTags(d *Document) (why string, at Span, comps []TagRef) {
+	if !mayHoldComponent(d.Source) && !bytes.Contains(d.Source, []byte("exec")) && !bytes.Contains(d.Source, []byte("eval")) {
+		return "", Span{}, nil
 	}
 	s := xmdScan{text: d.Source}
 	try := func(start, stop int) bool {
@@ -546,8 +695,28 @@ func hasComponentTag(d *Document) bool {
 			return false
 		}
 		for i := bytes.IndexByte(seg, '<'); i >= 0; {
-			if start+i+1 < len(d.Source) && isUpper(d.Source[start+i+1]) && s.isXMDTag(start+i) {
-				return true
+			at0 := start + i
+			if at0+1 < len(d.Source) && isUpper(d.Source[at0+1]) && s.isXMDTag(at0) {
+				end := at0 + 1
+				for end < len(d.Source) && (isASCIILetter(d.Source[end]) || isDigit(d.Source[end]) || d.Source[end] == '.' || d.Source[end] == '_') {
+					end++
+				}
+				name := string(d.Source[at0+1 : end])
+				switch XMDOwnName(name) {
+				case "structural":
+					why = "`<" + name + ">` is XMD's own construct"
+				case "registered":
+					why = "`<" + name + ">` is a component the XMD engine registers"
+				case "host":
+					why = "`<" + name + ">` is a component XMD's workflow host registers"
+				}
+				if why != "" {
+					at = Span{Start: at0, End: end}
+					return true
+				}
+				if len(comps) < maxComponents && !slices.ContainsFunc(comps, func(t TagRef) bool { return t.Name == name }) {
+					comps = append(comps, TagRef{Name: name, Span: Span{Start: at0, End: end}})
+				}
 			}
 			j := bytes.IndexByte(seg[i+1:], '<')
 			if j < 0 {
@@ -563,7 +732,14 @@ func hasComponentTag(d *Document) bool {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
-		case *ast.Blockquote, *ast.CodeBlock, *ast.FencedCodeBlock, *ast.CodeSpan:
+		case *ast.FencedCodeBlock:
+			if n.Info != nil && executableInfo(n.Info.Segment.Value(d.Source)) {
+				why, found = "a code block XMD executes (`"+string(bytes.TrimSpace(n.Info.Segment.Value(d.Source)))+"`)", true
+				at = Span{Start: n.Info.Segment.Start, End: n.Info.Segment.Stop}
+				return ast.WalkStop, nil
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.Blockquote, *ast.CodeBlock, *ast.CodeSpan:
 			return ast.WalkSkipChildren, nil
 		case *ast.HTMLBlock:
 			if segs := n.Lines(); segs.Len() > 0 {
@@ -581,7 +757,20 @@ func hasComponentTag(d *Document) bool {
 		}
 		return ast.WalkContinue, nil
 	})
-	return found
+	return why, at, comps
+}
+
+// executableInfo reports a fenced code block's info string that makes it
+// executable to XMD: `exec` or `eval`, case-sensitive, among the words
+// after the language (the language specification, §3.2 "Detection rule").
+func executableInfo(info []byte) bool {
+	words := bytes.Fields(info)
+	for _, w := range words[min(1, len(words)):] {
+		if string(w) == "exec" || string(w) == "eval" {
+			return true
+		}
+	}
+	return false
 }
 
 // mayHoldComponent reports a "<" before a capital letter anywhere in src.

@@ -158,3 +158,24 @@ func (d *Document) HeadingSymbols() []Symbol {
 
 // EscapeCell makes s safe in a cell of a Markdown table.
 func EscapeCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// KindHover says, over the text that decided a document's kind (its
+// KindSpan: the first tag of a document with capitalised tags, the tag or
+// code block that makes it a workflow), what baton reads it as and why, and
+// how to say otherwise. It is offered for every kind, other included.
+func KindHover(doc *Document, off int) (HoverResult, bool) {
+	if doc.KindWhy == "" || doc.KindSpan.Len() == 0 || !(doc.KindSpan.Contains(off) || off == doc.KindSpan.End) {
+		return HoverResult{}, false
+	}
+	what := "an XMD workflow"
+	switch doc.Kind {
+	case KindOther:
+		what = "ordinary Markdown, not an XMD workflow (baton checks nothing in it)"
+	case KindPacket:
+		what = "a stop packet"
+	case KindHandoff:
+		what = "a handoff document"
+	}
+	return HoverResult{Span: doc.KindSpan, Markdown: "**baton** reads this document as " + what + ", because " + doc.KindWhy +
+		".\n\nA `.baton.yaml` override's `kind` (packet, handoff, workflow or other) decides it for the files it matches."}, true
+}

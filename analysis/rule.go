@@ -39,6 +39,11 @@ type Config struct {
 	// Phrases extends the phrase lists rules read text with, by list name
 	// (each analyzer documents its lists).
 	Phrases map[string][]string
+	// Kind, when set, is the kind the document is taken for whatever its
+	// text shows (a .baton.yaml override's kind:); KindFrom says which
+	// override set it.
+	Kind     *Kind
+	KindFrom string
 }
 
 // Env is what the world around a document tells the rules (state read
@@ -223,10 +228,11 @@ func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 	if doc.TooLarge > 0 {
 		return r.tooLarge(doc, cfg)
 	}
-	res := &Result{Doc: doc, models: map[*Analyzer]any{}}
 	if cfg == nil {
 		cfg = &Config{}
 	}
+	doc = KindIn(doc, cfg, env)
+	res := &Result{Doc: doc, models: map[*Analyzer]any{}}
 	failed := map[*Analyzer]bool{}
 	for _, a := range r.analyzers {
 		if a.Kind != doc.Kind {

@@ -14,8 +14,8 @@ func TestXMDScanBudget(t *testing.T) {
 		text string
 		want Kind
 	}{
-		{"nested unclosed, one closer", strings.Repeat("<A>", 20000) + "</A>", KindWorkflow},
-		{"nested unclosed with text", strings.Repeat("<A>x ", 20000) + "</A></A>", KindWorkflow},
+		{"nested unclosed, one closer", strings.Repeat("<If>", 20000) + "</If>", KindWorkflow},
+		{"nested unclosed with text", strings.Repeat("<If>x ", 20000) + "</If></If>", KindWorkflow},
 		{"unterminated values", strings.Repeat("<A x=\"", 20000), KindOther},
 		{"unterminated expressions", strings.Repeat("<A {", 20000), KindOther},
 		{"distinct names, never closed", func() string {

@@ -7,6 +7,8 @@
 //	overrides:                  # applied in order, after rules, to the documents they match
 //	  - files: ["drafts/**", "**/*.draft.md"]
 //	    rules: { packet/review-not-held: warning }
+//	  - files: "docs/design/**"
+//	    kind: other               # packet | handoff | workflow | other, whatever the text shows
 //	handoff:
 //	  state-dir: ~/.local/state/clio-coder
 //	phrases:                    # extra phrases per list name (the names of packet.DefaultPhrases)
@@ -93,6 +95,10 @@ type Override struct {
 	Files        []string // patterns, as written (less a leading "./"); see Match
 	Rules        map[string]analysis.Severity
 	RulePatterns []RulePattern
+	// Kind, when set, is the kind the matching documents are taken for,
+	// whatever their text shows (a document that reads as a workflow but
+	// only quotes one, or a workflow with no sign baton can see).
+	Kind *analysis.Kind
 }
 
 // Settings are what the configuration says beyond the analysis.Config.
@@ -426,6 +432,13 @@ func (p *parser) overrides(n *yaml.Node) {
 				}
 			case "rules":
 				o.Rules, o.RulePatterns = p.rules(v, what+".rules")
+			case "kind":
+				k, ok := kindNamed[v.Value]
+				if v.Kind != yaml.ScalarNode || !ok {
+					p.errorf(v, "%s.kind must be packet, handoff, workflow or other, not %s", what, describe(v))
+					return
+				}
+				o.Kind = &k
 			}
 		})
 		if item.Kind == yaml.MappingNode && !hasFiles {
@@ -434,6 +447,10 @@ func (p *parser) overrides(n *yaml.Node) {
 		p.f.Overrides = append(p.f.Overrides, o)
 	}
 }
+
+// kindNamed are the kinds an override may force, by the names the JSON
+// output gives them.
+var kindNamed = map[string]analysis.Kind{"packet": analysis.KindPacket, "handoff": analysis.KindHandoff, "workflow": analysis.KindWorkflow, "other": analysis.KindOther}
 
 // checkPattern returns a files pattern as it is matched.
 func checkPattern(pat string) (string, error) {
@@ -563,11 +580,14 @@ func (f *File) For(path string) (analysis.Config, Settings) {
 	cfg := analysis.Config{Phrases: maps.Clone(f.Phrases)}
 	f.apply(&cfg, f.RulePatterns, f.Rules)
 	rel := f.relative(path)
-	for _, o := range f.Overrides {
+	for i, o := range f.Overrides {
 		if rel == "" || !o.matches(rel) {
 			continue
 		}
 		f.apply(&cfg, o.RulePatterns, o.Rules)
+		if o.Kind != nil {
+			cfg.Kind, cfg.KindFrom = o.Kind, fmt.Sprintf("%s overrides[%d]", filepath.Base(f.Path), i)
+		}
 	}
 	return cfg, Settings{StateDir: f.StateDir}
 }

@@ -109,8 +109,12 @@ func TestParseErrors(t *testing.T) {
 			`.baton.yaml:2:1: unknown key "rule" in the configuration (want rules, overrides, handoff, phrases, ignore or workflow)`},
 		{"unknown handoff key", "handoff:\n  stateDir: /x\n",
 			`.baton.yaml:2:3: unknown key "stateDir" in handoff (want state-dir)`},
+		{"unknown kind", "overrides:\n  - files: x\n    kind: prompt\n",
+			`.baton.yaml:3:11: overrides[0].kind must be packet, handoff, workflow or other, not "prompt"`},
+		{"kind a list", "overrides:\n  - files: x\n    kind: [other]\n",
+			`.baton.yaml:3:11: overrides[0].kind must be packet, handoff, workflow or other, not a list`},
 		{"unknown override key", "overrides:\n  - files: x\n    severity: {}\n",
-			`.baton.yaml:3:5: unknown key "severity" in overrides[0] (want files or rules)`},
+			`.baton.yaml:3:5: unknown key "severity" in overrides[0] (want files, rules or kind)`},
 		{"duplicate top-level key", "rules: {}\nphrases: {}\nrules: {}\n",
 			`.baton.yaml:3:1: the configuration sets rules twice (first at line 1)`},
 		{"duplicate rule", "rules:\n  packet/x: off\n  packet/x: error\n",
@@ -469,6 +473,34 @@ phrases:
 		}
 	})
 }
+
+// An override's kind forces the kind of the documents it matches; the
+// last matching override that sets one wins, and says so.
+func TestForKind(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, config.FileName)
+	write(t, path, "overrides:\n  - files: \"docs/**\"\n    kind: other\n  - files: \"docs/flows/*.md\"\n    kind: workflow\n  - files: \"docs/flows/x.md\"\n    rules: { packet/heading-level: off }\n")
+	f, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path     string
+		want     *analysis.Kind
+		wantFrom string
+	}{
+		{"README.md", nil, ""},
+		{"docs/a.md", ptr(analysis.KindOther), ".baton.yaml overrides[0]"},
+		{"docs/flows/x.md", ptr(analysis.KindWorkflow), ".baton.yaml overrides[1]"},
+	} {
+		cfg, _ := f.For(filepath.Join(dir, filepath.FromSlash(tt.path)))
+		if d := cmp.Diff(tt.want, cfg.Kind); d != "" || cfg.KindFrom != tt.wantFrom {
+			t.Errorf("%s: Kind (-want +got):\n%s, from %q (want %q)", tt.path, d, cfg.KindFrom, tt.wantFrom)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // Rule patterns apply before the rule IDs of the same mapping, whatever
 // the order written; an override's patterns apply after the top level.

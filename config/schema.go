@@ -20,7 +20,7 @@ type key struct {
 var (
 	topKeys = []key{
 		{"rules", "Per-rule severity: a rule ID (or a rule pattern holding * ? [ or {) and error, warning, info, hint or off."},
-		{"overrides", "Rule severities for the documents matching patterns, applied in order after rules."},
+		{"overrides", "Rule severities, or the document kind, for the documents matching patterns, applied in order after rules."},
 		{"handoff", "How handoff documents find their clio-coder session."},
 		{"phrases", "Phrases added to baton's built-in phrase lists."},
 		{"ignore", "gitignore patterns, relative to this file's folder: the documents baton does not check."},
@@ -29,6 +29,7 @@ var (
 	overrideKeys = []key{
 		{"files", "Patterns matched against the document's path relative to this file's folder (doublestar syntax: * ? [ ] { } and ** across folders)."},
 		{"rules", "Severities, as the top-level rules."},
+		{"kind", "The kind the matching documents are taken for, whatever their text shows: packet, handoff, workflow or other (other: baton checks nothing in them)."},
 	}
 	handoffKeys = []key{
 		{"state-dir", "The folder clio-coder's sessions are looked for in first; ~ is your home folder, a relative path is relative to this file's folder."},
@@ -117,6 +118,7 @@ func Schema(reg *analysis.Registry) []byte {
 				obj{"type": "array", "minItems": 1, "items": obj{"type": "string", "minLength": 1}},
 			}},
 			"rules": obj{"description": ov["rules"], "$ref": "#/definitions/rules"},
+			"kind":  obj{"description": ov["kind"], "enum": []string{"packet", "handoff", "workflow", "other"}},
 		},
 		"additionalProperties": false,
 	}

@@ -18,7 +18,11 @@ type Kind struct {
 	Kind analysis.Kind
 	// Detect recognises a document of the kind; analysis.Parse tries the
 	// kinds' detectors in the order of Kinds.
-	Detect    func(*analysis.Document) bool
+	Detect func(*analysis.Document) bool
+	// Why says what made Detect recognise a document; Confirm recognises
+	// from the environment one the text alone did not (analysis.Detector).
+	Why       func(*analysis.Document) string
+	Confirm   func(*analysis.Document, analysis.Env) (string, bool)
 	Analyzers []*analysis.Analyzer
 	Features  *analysis.Features
 }
@@ -29,15 +33,15 @@ type Kind struct {
 // stop packet's.
 var Kinds = []Kind{
 	// A handoff document quotes packet headings: it is recognised first.
-	{Kind: analysis.KindHandoff, Detect: analysis.IsHandoff, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
-	{Kind: analysis.KindPacket, Detect: analysis.IsStopMessage, Analyzers: []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
-	{Kind: analysis.KindWorkflow, Detect: analysis.IsXMD, Analyzers: []*analysis.Analyzer{workflow.Analyzer}, Features: workflow.Features},
+	{Kind: analysis.KindHandoff, Detect: analysis.IsHandoff, Why: analysis.HandoffWhy, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
+	{Kind: analysis.KindPacket, Detect: analysis.IsStopMessage, Why: analysis.StopMessageWhy, Analyzers: []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
+	{Kind: analysis.KindWorkflow, Detect: analysis.IsXMD, Why: analysis.XMDWhy, Confirm: workflow.Confirm, Analyzers: []*analysis.Analyzer{workflow.Analyzer}, Features: workflow.Features},
 }
 
 func init() {
 	ds := make([]analysis.Detector, len(Kinds))
 	for i, k := range Kinds {
-		ds[i] = analysis.Detector{Kind: k.Kind, Detect: k.Detect}
+		ds[i] = analysis.Detector{Kind: k.Kind, Detect: k.Detect, Why: k.Why, Confirm: k.Confirm}
 	}
 	analysis.SetDetectors(ds)
 }

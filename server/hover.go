@@ -20,6 +20,10 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	off := m.offset(p.Position)
 	var parts []string
 	var span *analysis.Span
+	if h, ok := analysis.KindHover(snap.res.Doc, off); ok {
+		parts = append(parts, h.Markdown)
+		span = &h.Span
+	}
 	if f := snap.features(); f.Hover != nil {
 		for _, h := range f.Hover(snap.res, off) {
 			parts = append(parts, h.Markdown)

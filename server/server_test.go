@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -599,5 +600,26 @@ func TestWholeAndOutOfRangeChanges(t *testing.T) {
 	p := c.waitPush(docURI, version(3))
 	if got := codes(p.Diagnostics); strings.Join(got, ",") != "packet/section-order" {
 		t.Errorf("codes after appending Why I Stopped at the end = %v", got)
+	}
+}
+
+// The tag that decided a document's kind says, on hover, what baton reads
+// the document as and why: ordinary Markdown for an MDX page's component,
+// a workflow for XMD's own construct. Elsewhere it says nothing.
+func TestHoverKind(t *testing.T) {
+	c := start(t)
+	c.initialize(pushCaps(), "")
+	mdx := uri.File(filepath.Join(t.TempDir(), "state.md"))
+	c.open(mdx, "# State\n\n<Intro>\nState lets a component remember what the user typed.\n</Intro>\n")
+	if got := c.hoverText(mdx, 2, 2); !strings.Contains(got, "ordinary Markdown") || !strings.Contains(got, "`<Intro>`") || !strings.Contains(got, "resolves to no component") {
+		t.Errorf("hover on <Intro> = %q", got)
+	}
+	if got := c.hoverText(mdx, 3, 3); got != "" {
+		t.Errorf("hover on the prose = %q, want none", got)
+	}
+	flow := uri.File(filepath.Join(t.TempDir(), "flow.md"))
+	c.open(flow, "# Flow\n\n<If condition={ready}>\nGo.\n</If>\n")
+	if got := c.hoverText(flow, 2, 2); !strings.Contains(got, "an XMD workflow") || !strings.Contains(got, "`<If>` is XMD's own construct") {
+		t.Errorf("hover on <If> = %q", got)
 	}
 }

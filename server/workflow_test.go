@@ -223,7 +223,7 @@ func TestWorkflowBundleOnDiskFollowsChanges(t *testing.T) {
 	bundled := "---\nworkflow:\n  components:\n    Planning: ./stages/Planning.md\n    Review: ./review/Review.md\n---\n\n<Planning />\n"
 	write("start.md", plain, time.Hour)
 	write("review/Review.md", "Review.\n", time.Hour)
-	member := "<Review as=\"r\" />\n"
+	member := "---\nrequired: []\n---\n\n<Review as=\"r\" />\n" // a workflow by its front matter, bundled or not
 	u := uri.File(filepath.Join(dir, "stages", "Planning.md"))
 	write("stages/Planning.md", member, time.Hour)
 

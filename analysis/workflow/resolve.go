@@ -2,6 +2,8 @@ package workflow
 
 import (
 	"errors"
+	"fmt"
+	"github.com/baton-md/baton/analysis"
 	"io/fs"
 	"path"
 	"slices"
@@ -58,28 +60,12 @@ type Resolution struct {
 	OutsideBundle bool
 }
 
-// Structural are the language's own constructs (packages/core/src/structural.ts,
-// RESERVED_STRUCTURAL).
-var Structural = set("Content", "Output", "Return", "Let", "Each", "If", "Else", "Loop", "Break", "PrintErrors", "Answers", "Answer")
+// Structural are the language's own constructs (analysis.XMDStructural).
+var Structural = analysis.XMDStructural
 
 // Registered are the components the engine's packages register for every
-// document `xmd run` and `xmd test` execute (packages/cli/src/cli.ts,
-// installDocumentComponents): core's defaults (packages/core/src/components/registry.ts),
-// its agent components (packages/core/src/agent/components.ts), the testing
-// package's Testing, AssertThrows, its nested-execution harness and the
-// ASSERTIONS table, bare Assert included (packages/testing/src/components.ts,
-// execution-harness.ts, assertions.ts), the test agent's
-// (packages/test-agent/src/components.ts) and WebForm (packages/web/src/components.ts).
-// WhenPrompt is registered inside a test agent's worker, for the scripts it
-// reads (packages/test-agent/src/worker/when-prompt.ts).
-var Registered = set(
-	"Elicit", "TempDir", "Fetch", "File", "Glob", "Json", "Parse", "SafeParse", "Test",
-	"AgentProvider", "Agent", "Session", "Session.Launch", "Prompt", "ApproveAll", "AskPermission",
-	"Testing", "AssertThrows", "Execution", "WorkflowRun", "DiagnosticJournal", "CollectOutput", "CollectJournal",
-	"Assert", "AssertFalse", "AssertExists", "AssertEquals", "AssertNotEquals", "AssertStrictEquals",
-	"AssertNotStrictEquals", "AssertStringIncludes", "AssertMatch", "AssertNotMatch", "AssertGreater",
-	"AssertGreaterOrEqual", "AssertLess", "AssertLessOrEqual",
-	"TestAgent", "TestAgent.Scenario", "WhenPrompt", "WebForm")
+// document `xmd run` and `xmd test` execute (analysis.XMDRegistered).
+var Registered = analysis.XMDRegistered
 
 // coreDefaults are the names core registers itself
 // (packages/core/src/components/registry.ts, CORE_COMPONENT_NAMES): a
@@ -89,9 +75,8 @@ var Registered = set(
 var coreDefaults = set("Elicit", "TempDir", "Fetch", "File", "Glob", "Json", "Parse", "SafeParse", "Test")
 
 // HostRegistered are registered only by the workflow host
-// (packages/workflow/src/composition/installation.ts).
-var HostRegistered = set("Repository", "Worktree", "Dir", "Git.Switch", "Git.Add", "Git.Commit", "Git.Push",
-	"PullRequest", "IssueTracker", "Issue")
+// (analysis.XMDHostRegistered).
+var HostRegistered = analysis.XMDHostRegistered
 
 // isRegisteredValue reports the registered components that declare
 // `returns`: they render nothing and must be invoked with `as`. A switch,
@@ -796,4 +781,79 @@ func (d *Dirs) liveRoots(fsys fs.FS, dir string) []string {
 	d.live[dir] = next
 	d.mu.Unlock()
 	return out
+}
+
+// Confirm recognises, from its workspace, a workflow whose text shows no
+// sign only XMD gives (analysis.IsXMD): one of its component tags
+// (doc.Components) resolves as the engine would resolve it, to a file of
+// the search folders, an entry of the bundle that lists the document, or a
+// name the configuration says a host registers. Without a workspace
+// nothing resolves, and the document stays ordinary Markdown: an MDX page's
+// <Intro>, a prompt's <CRITICAL> resolve to nothing.
+func Confirm(doc *analysis.Document, env analysis.Env) (why string, ok bool) {
+	if len(doc.Components) == 0 {
+		return "", false
+	}
+	first := doc.Components[0].Name
+	more := ""
+	if n := len(doc.Components) - 1; n == 1 {
+		more = " and 1 other tag"
+	} else if n > 1 {
+		more = fmt.Sprintf(" and %d other tags", n)
+	}
+	fsys, _ := env[EnvFS].(fs.FS)
+	registered, _ := env[EnvRegistered].([]string)
+	if fsys == nil && len(registered) == 0 {
+		return "`<" + first + ">`" + more + " may be XMD components, but there is no workspace to resolve them in, and nothing else shows XMD", false
+	}
+	docPath, _ := env[EnvPath].(string)
+	dirs, _ := env[EnvDirs].(*Dirs)
+	componentDirs, _ := env[EnvComponentDirs].([]string)
+	docPath = path.Clean(strings.TrimPrefix(docPath, "/"))
+	if docPath == "." {
+		docPath = ""
+	}
+	r := newResolver(fsys, dirs, docPath, &Component{}, componentDirs, registered)
+	// The engine searches its default folders relative to the folder it
+	// runs in, which may be any folder above the document (`cd
+	// packages/core && xmd run examples/hello-world.md`): a component file
+	// there shows the document is XMD too, whether or not this
+	// configuration's search would find it (the workflow's own rules then
+	// report it as the configured search does).
+	var above *resolver
+	if componentDirs == nil && fsys != nil {
+		var dirs []string
+		for dir := r.docDir(); ; dir = path.Dir(dir) {
+			dirs = append(dirs, path.Join(dir, "components"), dir)
+			if dir == "." || dir == "/" {
+				break
+			}
+		}
+		above = newResolver(fsys, nil, docPath, &Component{}, dirs, nil)
+	}
+	for _, t := range doc.Components {
+		res := r.resolve(t.Name)
+		if res.Kind != ResolveFile && above != nil {
+			if a := above.resolve(t.Name); a.Kind == ResolveFile {
+				res = a
+			}
+		}
+		switch {
+		case res.Kind == ResolveRegistered && res.Configured:
+			return "`<" + t.Name + ">` is a component the configuration registers", true
+		case res.Kind == ResolveBundle && res.Path != "":
+			return "`<" + t.Name + ">` is a component of the bundle of " + r.bundle.RootPath + " (" + res.Path + ")", true
+		case res.Kind == ResolveFile:
+			return "`<" + t.Name + ">` resolves to the component file " + res.Path, true
+		}
+	}
+	where := strings.Join(r.search, ", ")
+	if above != nil {
+		where = strings.Join(above.search, ", ")
+	}
+	verb := " resolve"
+	if more == "" {
+		verb = " resolves"
+	}
+	return "`<" + first + ">`" + more + verb + " to no component (no file in " + where + ", no bundle entry, no configured name), and nothing else shows XMD", false
 }

@@ -18,6 +18,7 @@ type (
 	jsonFile struct {
 		Path     string        `json:"path"`
 		Kind     string        `json:"kind"`
+		Reason   string        `json:"kind_reason"`
 		Findings []jsonFinding `json:"findings"`
 	}
 	jsonFinding struct {
@@ -127,7 +128,7 @@ type jsonFormatter struct {
 }
 
 func (j *jsonFormatter) file(r *fileResult) error {
-	jf := jsonFile{Path: r.name, Kind: kindID(r.doc.Kind), Findings: []jsonFinding{}}
+	jf := jsonFile{Path: r.name, Kind: kindID(r.doc.Kind), Reason: r.doc.KindWhy, Findings: []jsonFinding{}}
 	for _, f := range r.findings {
 		jf.Findings = append(jf.Findings, jsonFindingOf(r.doc, f))
 	}

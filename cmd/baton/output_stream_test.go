@@ -113,7 +113,7 @@ func TestJSONStreamIsOneDocument(t *testing.T) {
 		for i, text := range texts {
 			r := analyzed(t, reg, fmt.Sprintf("f%d.md", i), text)
 			results = append(results, r)
-			jf := jsonFile{Path: r.name, Kind: kindID(r.doc.Kind), Findings: []jsonFinding{}}
+			jf := jsonFile{Path: r.name, Kind: kindID(r.doc.Kind), Reason: r.doc.KindWhy, Findings: []jsonFinding{}}
 			for _, f := range r.findings {
 				jf.Findings = append(jf.Findings, jsonFindingOf(r.doc, f))
 			}

@@ -132,7 +132,7 @@ func TestJSONFields(t *testing.T) {
 	var paths []string
 	counts := map[string]int{}
 	for _, f := range files {
-		file := keys("a file", f, "path", "kind", "findings")
+		file := keys("a file", f, "path", "kind", "kind_reason", "findings")
 		paths = append(paths, file["path"].(string))
 		for _, fi := range array("findings", file["findings"]) {
 			finding := keys("a finding", fi, "rule", "severity", "message", "start", "end", "related", "fixes", "help")
