@@ -498,21 +498,8 @@ func IsHandoff(d *Document) bool {
 	line := func(n ast.Node, i int) string { // paragraph n's line i, indent aside
 		return strings.TrimLeft(d.Lines.Line(d.Lines.LineOf(n.Lines().At(i).Start)), " \t")
 	}
-	if strings.Contains(d.Text, "Carried from session") {
-		end := len(d.Text)
-		if len(d.Headings) > 1 {
-			end = d.Headings[1].Span.Start
-		}
-		for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
-			if _, ok := n.(*ast.Paragraph); !ok {
-				continue
-			}
-			for i := 0; i < n.Lines().Len() && n.Lines().At(i).Start < end; i++ {
-				if strings.HasPrefix(line(n, i), "Carried from session") {
-					return true
-				}
-			}
-		}
+	if hasSessionLine(d) {
+		return true
 	}
 	sections := [...]struct {
 		level int
@@ -620,9 +607,34 @@ func StopMessageWhy(d *Document) string {
 	return "a stop-intent marker"
 }
 
+// hasSessionLine reports clio's session line ("Carried from session …")
+// starting a line of a top-level paragraph before the title's first
+// section, where the handoff parser reads it.
+func hasSessionLine(d *Document) bool {
+	if len(d.Headings) == 0 || !strings.Contains(d.Text, "Carried from session") {
+		return false
+	}
+	end := len(d.Text)
+	if len(d.Headings) > 1 {
+		end = d.Headings[1].Span.Start
+	}
+	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
+		if _, ok := n.(*ast.Paragraph); !ok {
+			continue
+		}
+		for i := 0; i < n.Lines().Len() && n.Lines().At(i).Start < end; i++ {
+			l := strings.TrimLeft(d.Lines.Line(d.Lines.LineOf(n.Lines().At(i).Start)), " \t")
+			if strings.HasPrefix(l, "Carried from session") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // HandoffWhy is what made a document a clio-coder handoff.
 func HandoffWhy(d *Document) string {
-	if strings.Contains(d.Text, "Carried from session") {
+	if hasSessionLine(d) {
 		return "a \"# Handoff\" title with clio-coder's session line"
 	}
 	return "a \"# Handoff\" title with clio-coder's structure"
