@@ -158,8 +158,17 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 		body := str(need.Body)
 		switch {
 		case strings.TrimSpace(body) == "":
-			c.NeedsFromUserStatesResponse.Why = "What I Need From You is empty"
-		case ph.whole(ListPlaceholder, body):
+			// No prose, but perhaps code: the gate-stop skill's verdict
+			// menu copied with its fence.
+			c.NeedsFromUserStatesResponse = namedReply(pt, ph, need.Body)
+			switch {
+			case c.NeedsFromUserStatesResponse.Value:
+			case strings.TrimSpace(doc.String(need.Body)) == "":
+				c.NeedsFromUserStatesResponse.Why = "What I Need From You is empty"
+			default:
+				c.NeedsFromUserStatesResponse.Why = "What I Need From You has no prose, and its code names no reply"
+			}
+		case ph.whole(ListPlaceholder, body) && !hasCode(pt, need.Body):
 			c.Placeholder = trimSpan(text, need.Body)
 			c.NeedsFromUserStatesResponse.Why = "What I Need From You is a placeholder that asks for nothing"
 		default:
@@ -419,7 +428,7 @@ func held(pt *proseText, ph *phrases, body analysis.Span, gates []string) (Fact,
 }
 
 // statesResponse reads What I Need From You: a request, a quoted reply, a
-// list of options, or a question.
+// reply named in code (namedReply), a list of options, or a question.
 func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
 	t := pt.at(body)
 	text := pt.b
@@ -433,6 +442,9 @@ func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
 		if loc := quotedReply.FindStringIndex(t); loc != nil {
 			return at(loc, "What I Need From You quotes the reply wanted")
 		}
+	}
+	if f := namedReply(pt, ph, body); f.Value {
+		return f
 	}
 	items := 0
 	for start := body.Start; ; { // each line, as the text breaks them
