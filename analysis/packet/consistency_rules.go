@@ -27,8 +27,9 @@ is a held statement. The quick fix replaces the sentence with one that holds the
 		Severity: analysis.Error,
 		Doc: `A review request must say exactly what the user should answer (FR-045a: *` + ReasonResponseMissing + `*).
 baton accepts an actionable request (approve, reply, confirm, choose, decide, sign off, send back,
-review, tell me …), a quoted reply such as ` + "`approved for plan`" + `, a list of verdict options, or a
-question. Write the reply you want, e.g. ` + "`Reply \"approve\" or \"send back\" with what to change.`" + `
+review, tell me …), a quoted reply such as ` + "`approved for plan`" + `, a reply named in code (below), a
+list of verdict options, or a question. Write the reply you want, e.g.
+` + "`Reply \"approve\" or \"send back\" with what to change.`" + `
 
 Where specrew's code decides, baton decides the same way. Its validator
 (` + "`extensions/specrew-speckit/validators/handoff-governance-validator.ps1`" + `, ` + "`Test-HasEmptyUserActionSection`" + `)
@@ -41,7 +42,41 @@ discuss, give me, share (specrew's own boundary packets offer "approve as-is, ap
 instructions, send back, or discuss prompt #N"), a quoted reply, a list of options, a question.
 specrew's whole-text "next step" check (` + "`Test-HasExplicitNextStep`" + `) also counts continue; baton does
 not take "continue" as the user's response: it is the agent's step, and "I'll continue" is one of
-FR-045a's automatic continuations.`,
+FR-045a's automatic continuations.
+
+Packets often name the reply in code. baton reads a packet's prose with its code set aside, so it
+reads What I Need From You's code on its own:
+
+- A reply verb put to the user (type, enter, paste, say, write or send, starting its clause, as in
+  "Type one of these:", "please paste …", "you can say …") states the response when it names the
+  reply: in inline code later in its sentence ("Say ` + "`cap`" + ` or ` + "`no cap`" + `"), as its
+  object ("type your verdict"), or in the code block (fenced or indented) or list right after it.
+  These words are not in the ` + "`request`" + ` list: alone they are as often nouns or the agent's own
+  steps ("the type of change", "enter the plan phase").
+- Inline code, or a line of a code block, that is a verdict reply states the response with no
+  request word: a reply that starts with approve, approved or approves (after an optional option
+  label such as "1." or "Option 2:", a "yes," or an "I"/"we"), send back, reject or discuss, and
+  is neither a question nor an approval put off ("approve once the tests pass"). That is what
+  specrew's verdict reader takes as a verdict (` + "`Test-SpecrewHumanVerdictToken`" + ` in
+  ` + "`scripts/internal/bootstrap/ConversationCaptureAccessor.ps1`" + `), except that baton wants send back,
+  reject and discuss at the start of the line as well, so that a log line mentioning a rejection
+  is not read as an option. So ` + "`approved for tasks`" + `, a list of backticked replies, and the
+  gate-stop skill's "What's your verdict?" menu copied with the fence the skill shows it in
+  (` + "`.claude/skills/specrew-gate-stop/SKILL.md`" + `) state the response.
+
+specrew reads that code too: its validator matches the section's raw text, code and all
+(` + "`Get-InteractionModelSectionMap`" + ` in ` + "`extensions/specrew-speckit/scripts/shared-governance.ps1`" + `
+keeps every line of it), and its design-analysis gate looks for the verdict shape
+` + "`approved for plan with Option <X>`" + ` before it strips code (` + "`Test-SpecrewDesignAnalysisGatePacket`" + ` in
+` + "`scripts/internal/design-analysis-gate.ps1`" + `). The validator's word list holds neither "approved" nor
+"type", so it gives a section that only says "Type one of these:" over ` + "`approved for tasks`" + ` its
+soft warning ` + "`soft-warning.empty-user-action-section`" + `; baton follows specrew's verdict reader
+there, which takes that reply as the approval.
+
+Still missing: an empty section or code block, a code block of log or command output with no
+request, code that only mentions a file, and "nothing", "none", "n/a" and the like, which are
+` + "`packet/review-placeholder`" + ` (a list whose only item is code is not the placeholder "-", though its
+prose, code set aside, reads so).`,
 	}
 	RulePlaceholder = &analysis.Rule{
 		ID:       "packet/review-placeholder",
