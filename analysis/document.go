@@ -418,6 +418,17 @@ func detectKind(d *Document) Kind {
 	return KindOther
 }
 
+// DetectKind runs the detectors again on a parsed document, on a copy, and
+// returns the kind and the reason Parse gave it: for tests and for the
+// benchmark that weighs detection against the parse.
+func DetectKind(d *Document) (Kind, string) {
+	c := *d
+	c.KindWhy, c.KindSpan, c.Components = "", Span{}, nil
+	c.xmdScanned, c.xmdWhy, c.xmdSpan = false, "", Span{}
+	k := detectKind(&c)
+	return k, c.KindWhy
+}
+
 // KindIn is the kind of doc in its environment: the kind cfg forces (a
 // .baton.yaml override's kind), else the kind its text shows, else the
 // kind a detector's Confirm finds in env. The document is returned as it
@@ -697,7 +708,7 @@ func xmdFrontMatter(fm *FrontMatter) string {
 // tag of XMD's own (why says which); until then it lists the others that
 // are not HTML.
 func scanComponentTags(d *Document) (why string, at Span, comps []TagRef) {
-	if !mayHoldComponent(d.Source) && !bytes.Contains(d.Source, []byte("exec")) && !bytes.Contains(d.Source, []byte("eval")) {
+	if !mayHoldComponent(d.Source) && !mayHoldExecutableFence(d.Source) {
 		return "", Span{}, nil
 	}
 	s := xmdScan{text: d.Source}
@@ -708,12 +719,17 @@ func scanComponentTags(d *Document) (why string, at Span, comps []TagRef) {
 		}
 		for i := bytes.IndexByte(seg, '<'); i >= 0; {
 			at0 := start + i
-			if at0+1 < len(d.Source) && isUpper(d.Source[at0+1]) && s.isXMDTag(at0) {
-				end := at0 + 1
-				for end < len(d.Source) && (isASCIILetter(d.Source[end]) || isDigit(d.Source[end]) || d.Source[end] == '.' || d.Source[end] == '_') {
-					end++
-				}
-				name := string(d.Source[at0+1 : end])
+			end := at0 + 1
+			for end < len(d.Source) && (isASCIILetter(d.Source[end]) || isDigit(d.Source[end]) || d.Source[end] == '.' || d.Source[end] == '_') {
+				end++
+			}
+			// The grammar is read only where its answer matters: for XMD's
+			// own names, and for a name not yet listed while there is room.
+			name := d.Source[at0+1 : end]
+			own := XMDOwnName(string(name)) != ""
+			wanted := own || (len(comps) < maxComponents && !slices.ContainsFunc(comps, func(t TagRef) bool { return t.Name == string(name) }))
+			if end > at0+1 && isUpper(name[0]) && wanted && s.isXMDTag(at0) {
+				name := string(name)
 				switch XMDOwnName(name) {
 				case "structural":
 					why = "`<" + name + ">` is XMD's own construct"
@@ -726,9 +742,7 @@ func scanComponentTags(d *Document) (why string, at Span, comps []TagRef) {
 					at = Span{Start: at0, End: end}
 					return true
 				}
-				if len(comps) < maxComponents && !slices.ContainsFunc(comps, func(t TagRef) bool { return t.Name == name }) {
-					comps = append(comps, TagRef{Name: name, Span: Span{Start: at0, End: end}})
-				}
+				comps = append(comps, TagRef{Name: name, Span: Span{Start: at0, End: end}})
 			}
 			j := bytes.IndexByte(seg[i+1:], '<')
 			if j < 0 {
@@ -780,6 +794,29 @@ func executableInfo(info []byte) bool {
 	for _, w := range words[min(1, len(words)):] {
 		if string(w) == "exec" || string(w) == "eval" {
 			return true
+		}
+	}
+	return false
+}
+
+// mayHoldExecutableFence reports a line of src that may open a code block
+// XMD executes: "```" or "~~~" and an info string with an exec or eval
+// word (see executableInfo). Most documents have none, and are not walked.
+func mayHoldExecutableFence(src []byte) bool {
+	for _, fence := range [...]string{"```", "~~~"} {
+		for rest := src; ; {
+			i := bytes.Index(rest, []byte(fence))
+			if i < 0 {
+				break
+			}
+			line := rest[i+3:]
+			if j := bytes.IndexByte(line, '\n'); j >= 0 {
+				line = line[:j]
+			}
+			if executableInfo(bytes.TrimLeft(line, fence[:1])) {
+				return true
+			}
+			rest = rest[i+3:]
 		}
 	}
 	return false

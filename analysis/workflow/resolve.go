@@ -639,6 +639,8 @@ type Dirs struct {
 	m    map[string]*staticDir
 	live map[string]*liveDir // NewLiveDirs: what each folder held when last looked at
 	now  func() time.Time
+	// names are, for a NewDirs, each folder's entries (mayHold).
+	names map[string]map[string]bool
 }
 
 // NewDirs returns an empty Dirs, for one run over one file system root.
@@ -719,6 +721,52 @@ func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 	d.mu.Unlock()
 	sd.once.Do(func() { sd.roots = list() })
 	return sd.roots
+}
+
+// mayHold reports whether one of dirs holds an entry a component file of
+// name would start with (N.md, N.ts or the folder N, N the name's first
+// dotted part): most tags of a page that is no workflow resolve to
+// nothing, and a listing answers that without a Stat per candidate. A
+// NewDirs lists each folder once per run; a live or nil one lists it at
+// each call.
+func (d *Dirs) mayHold(fsys fs.FS, dirs []string, name string) bool {
+	if fsys == nil {
+		return false
+	}
+	first, _, dotted := strings.Cut(name, ".")
+	for _, dir := range dirs {
+		names := d.entries(fsys, dir)
+		if names[first] || (!dotted && (names[first+".md"] || names[first+".ts"])) {
+			return true
+		}
+	}
+	return false
+}
+
+// entries are the names in dir, listed once by a NewDirs.
+func (d *Dirs) entries(fsys fs.FS, dir string) map[string]bool {
+	list := func() map[string]bool {
+		es, _ := fs.ReadDir(fsys, dir)
+		m := make(map[string]bool, len(es))
+		for _, e := range es {
+			m[e.Name()] = true
+		}
+		return m
+	}
+	if d == nil || d.m == nil {
+		return list()
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.names == nil {
+		d.names = map[string]map[string]bool{}
+	}
+	m, ok := d.names[dir]
+	if !ok {
+		m = list()
+		d.names[dir] = m
+	}
+	return m
 }
 
 // markdownFiles lists the paths of dir's .md files.
@@ -829,9 +877,14 @@ func Confirm(doc *analysis.Document, env analysis.Env) (why string, ok bool) {
 				break
 			}
 		}
-		above = newResolver(fsys, nil, docPath, &Component{}, dirs, nil)
+		// No bundle: the configured resolver r already looked for one.
+		above = &resolver{fsys: fsys, docPath: docPath, self: &Component{}, search: SearchDirs(docPath, dirs)}
 	}
 	for _, t := range doc.Components {
+		if _, bundled := r.bundleEntry(t.Name); !bundled && !registeredByHost(registered, t.Name) &&
+			!dirs.mayHold(fsys, r.search, t.Name) && (above == nil || !dirs.mayHold(fsys, above.search, t.Name)) {
+			continue // no file of that name in any search folder: nothing to read
+		}
 		res := r.resolve(t.Name)
 		if res.Kind != ResolveFile && above != nil {
 			if a := above.resolve(t.Name); a.Kind == ResolveFile {
