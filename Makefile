@@ -75,7 +75,7 @@ soak:
 
 # Benchmarks and side-by-side scripts; docs/performance.md records the figures.
 bench: build
-	$(GO) test ./bench/ -run '^$$' -bench 'KindRatio|LintToParseRatio|Retained|LedgerAppendBytes' -benchtime 5x
+	$(GO) test ./bench/ -run '^$$' -bench 'KindRatio|DetectKind|LintToParseRatio|Retained|LedgerAppendBytes' -benchtime 5x
 	$(GO) test ./handoff/session/ -run '^$$' -bench . -benchtime 3x
 	$(GO) test ./analysis/packet/ ./analysis/workflow/ ./handoff/ -run '^$$' -bench 'Build|Analyze|BundleLookup' -benchtime 10x -benchmem
 	./bench/compare.sh
