@@ -60,8 +60,9 @@ type Document struct {
 	// names are not XMD's own (see XMDOwnName): a component only if it
 	// resolves in the workspace, which the workflow kind's Confirm asks.
 	// An HTML name in any case (<H2>, <Section>) is one of them: the
-	// engine resolves a capitalised tag like any other. Each name once, at its first tag, at most
-	// maxComponents; nil for a workflow and a document with none.
+	// engine resolves a capitalised tag like any other. Each name once, at
+	// its first tag, at most maxComponents; nil for a workflow and a
+	// document with none.
 	Components []TagRef
 
 	xmdScanned bool   // the XMD evidence below was looked for
@@ -380,9 +381,10 @@ type Detector struct {
 	Why func(*Document) string
 	// Confirm, when set, recognises from its environment a document that
 	// its text alone left of no kind (an XMD component that resolves to a
-	// file of the workspace): ok and why as Detect and Why would say. When
-	// it does not, why may say what it looked for.
-	Confirm func(*Document, Env) (why string, ok bool)
+	// file of the workspace): ok and why as Detect and Why would say, at
+	// the span that decided. When it does not, why may say what it looked
+	// for, and at where.
+	Confirm func(*Document, Env) (why string, at Span, ok bool)
 }
 
 // detectors are tried in order; the first that recognises a document
@@ -439,43 +441,33 @@ func KindIn(doc *Document, cfg *Config, env Env) *Document {
 		if *cfg.Kind == doc.Kind {
 			return doc
 		}
-		return withKind(doc, *cfg.Kind, "the configuration says so ("+cfg.KindFrom+")")
+		return withKind(doc, *cfg.Kind, "the configuration says so ("+cfg.KindFrom+")", Span{})
 	}
 	if doc.Kind != KindOther || len(doc.Components) == 0 || doc.TooLarge > 0 {
 		return doc
 	}
-	other := ""
+	other, otherAt := "", doc.Components[0].Span
 	for _, det := range detectors {
 		if det.Confirm == nil {
 			continue
 		}
-		why, ok := det.Confirm(doc, env)
+		why, at, ok := det.Confirm(doc, env)
 		if ok {
-			c := withKind(doc, det.Kind, why)
-			// The tag that resolved is the one the reason names.
-			for _, t := range doc.Components {
-				if strings.Contains(why, "`<"+t.Name+">`") {
-					c.KindSpan = t.Span
-					break
-				}
-			}
-			return c
+			return withKind(doc, det.Kind, why, at)
 		}
 		if other == "" {
-			other = why
+			other, otherAt = why, at
 		}
 	}
 	if other == "" {
 		other = "`<" + doc.Components[0].Name + ">` resolves to no component here, and nothing else shows XMD"
 	}
-	c := withKind(doc, KindOther, other)
-	c.KindSpan = doc.Components[0].Span
-	return c
+	return withKind(doc, KindOther, other, otherAt)
 }
 
-func withKind(doc *Document, k Kind, why string) *Document {
+func withKind(doc *Document, k Kind, why string, at Span) *Document {
 	c := *doc
-	c.Kind, c.KindWhy, c.KindSpan = k, why, Span{}
+	c.Kind, c.KindWhy, c.KindSpan = k, why, at
 	return &c
 }
 
@@ -579,6 +571,12 @@ func IsHandoff(d *Document) bool {
 // packet headings as headings), or a marker-only continue or intermediate
 // message.
 func IsStopMessage(d *Document) bool {
+	return packetHeadingsSeen(d) >= 3 || hasStopIntentMarker(d)
+}
+
+// packetHeadingsSeen counts the distinct packet sections the document's own
+// headings name.
+func packetHeadingsSeen(d *Document) int {
 	seen := 0
 	var have [8]bool
 	for _, h := range d.Headings {
@@ -587,7 +585,7 @@ func IsStopMessage(d *Document) bool {
 			seen++
 		}
 	}
-	return seen >= 3 || hasStopIntentMarker(d)
+	return seen
 }
 
 // IsXMD recognises an XMD workflow by what only XMD shows: front matter
@@ -604,15 +602,7 @@ func XMDWhy(d *Document) string { d.scanXMD(); return d.xmdWhy }
 
 // StopMessageWhy is what made a document a stop message.
 func StopMessageWhy(d *Document) string {
-	seen := 0
-	var have [8]bool
-	for _, h := range d.Headings {
-		if i := h.Packet; i >= 0 && !have[i] {
-			have[i] = true
-			seen++
-		}
-	}
-	if seen >= 3 {
+	if seen := packetHeadingsSeen(d); seen >= 3 {
 		return fmt.Sprintf("%d of the six packet headings", seen)
 	}
 	return "a stop-intent marker"

@@ -44,9 +44,9 @@ type xmdScan struct {
 	// for.
 	lastSelfClose int
 	selfCloseRead bool
-	// lastClose caches, per name, where "</Name>" last occurs (-1: never):
-	// a tag whose name is never closed after it fails without a scan of
-	// the rest of the text.
+	// lastClose holds, per name, where "</Name>" last occurs (absent:
+	// never), indexed in one pass when first asked: a tag whose name is
+	// never closed after it fails without a scan of the rest of the text.
 	lastClose map[string]int
 }
 
@@ -79,17 +79,32 @@ func (s *xmdScan) roughTag(start int) bool {
 	return s.lastSelfClose >= pos || s.closerAt(string(s.text[start+1:pos])) >= pos
 }
 
-// closerAt is where "</name>" last occurs, or -1.
+// closerAt is where "</name>" last occurs, or -1. The first call indexes
+// every closing tag of the text in one pass: a page of many component
+// names asked each in a search of its own.
 func (s *xmdScan) closerAt(name string) int {
-	last, ok := s.lastClose[name]
-	if !ok {
-		last = bytes.LastIndex(s.text, []byte("</"+name+">"))
-		if s.lastClose == nil {
-			s.lastClose = map[string]int{}
+	if s.lastClose == nil {
+		s.lastClose = map[string]int{}
+		t := s.text
+		for i := bytes.Index(t, []byte("</")); i >= 0; {
+			end := i + 2
+			for end < len(t) && (isASCIILetter(t[end]) || isDigit(t[end]) || t[end] == '.' || t[end] == '_') {
+				end++
+			}
+			if end > i+2 && end < len(t) && t[end] == '>' {
+				s.lastClose[string(t[i+2:end])] = i
+			}
+			j := bytes.Index(t[i+2:], []byte("</"))
+			if j < 0 {
+				break
+			}
+			i += 2 + j
 		}
-		s.lastClose[name] = last
 	}
-	return last
+	if last, ok := s.lastClose[name]; ok {
+		return last
+	}
+	return -1
 }
 
 // spend takes n steps from the budget, reporting false once it is spent.
@@ -200,7 +215,7 @@ func (s *xmdScan) attributes(pos, limit int) (int, bool) {
 func (s *xmdScan) children(pos int, name string, depth int) (int, bool) {
 	t := s.text
 	closer := "</" + name + ">"
-	if _, ok := s.lastClose[name]; !ok && !s.spend(len(t)/16) {
+	if s.lastClose == nil && !s.spend(len(t)/16) { // the closers' index, once
 		return 0, false
 	}
 	last := s.closerAt(name)

@@ -22,7 +22,7 @@ type Kind struct {
 	// Why says what made Detect recognise a document; Confirm recognises
 	// from the environment one the text alone did not (analysis.Detector).
 	Why       func(*analysis.Document) string
-	Confirm   func(*analysis.Document, analysis.Env) (string, bool)
+	Confirm   func(*analysis.Document, analysis.Env) (string, analysis.Span, bool)
 	Analyzers []*analysis.Analyzer
 	Features  *analysis.Features
 }

@@ -838,9 +838,9 @@ func (d *Dirs) liveRoots(fsys fs.FS, dir string) []string {
 // name the configuration says a host registers. Without a workspace
 // nothing resolves, and the document stays ordinary Markdown: an MDX page's
 // <Intro>, a prompt's <CRITICAL> resolve to nothing.
-func Confirm(doc *analysis.Document, env analysis.Env) (why string, ok bool) {
+func Confirm(doc *analysis.Document, env analysis.Env) (why string, at analysis.Span, ok bool) {
 	if len(doc.Components) == 0 {
-		return "", false
+		return "", analysis.Span{}, false
 	}
 	first := doc.Components[0].Name
 	more := ""
@@ -852,7 +852,7 @@ func Confirm(doc *analysis.Document, env analysis.Env) (why string, ok bool) {
 	fsys, _ := env[EnvFS].(fs.FS)
 	registered, _ := env[EnvRegistered].([]string)
 	if fsys == nil && len(registered) == 0 {
-		return "`<" + first + ">`" + more + " may be XMD components, but there is no workspace to resolve them in, and nothing else shows XMD", false
+		return "`<" + first + ">`" + more + " may be XMD components, but there is no workspace to resolve them in, and nothing else shows XMD", doc.Components[0].Span, false
 	}
 	docPath, _ := env[EnvPath].(string)
 	dirs, _ := env[EnvDirs].(*Dirs)
@@ -893,11 +893,11 @@ func Confirm(doc *analysis.Document, env analysis.Env) (why string, ok bool) {
 		}
 		switch {
 		case res.Kind == ResolveRegistered && res.Configured:
-			return "`<" + t.Name + ">` is a component the configuration registers", true
+			return "`<" + t.Name + ">` is a component the configuration registers", t.Span, true
 		case res.Kind == ResolveBundle && res.Path != "":
-			return "`<" + t.Name + ">` is a component of the bundle of " + r.bundle.RootPath + " (" + res.Path + ")", true
+			return "`<" + t.Name + ">` is a component of the bundle of " + r.bundle.RootPath + " (" + res.Path + ")", t.Span, true
 		case res.Kind == ResolveFile:
-			return "`<" + t.Name + ">` resolves to the component file " + res.Path, true
+			return "`<" + t.Name + ">` resolves to the component file " + res.Path, t.Span, true
 		}
 	}
 	where := strings.Join(r.search, ", ")
@@ -908,5 +908,5 @@ func Confirm(doc *analysis.Document, env analysis.Env) (why string, ok bool) {
 	if more == "" {
 		verb = " resolves"
 	}
-	return "`<" + first + ">`" + more + verb + " to no component (no file in " + where + ", no bundle entry, no configured name), and nothing else shows XMD", false
+	return "`<" + first + ">`" + more + verb + " to no component (no file in " + where + ", no bundle entry, no configured name), and nothing else shows XMD", doc.Components[0].Span, false
 }
