@@ -121,6 +121,10 @@ func (c *CodeBlock) NodeSpan() analysis.Span { return c.Span }
 type SyntaxError struct {
 	Span    analysis.Span
 	Message string
+	// Text is true for a closing tag that closes nothing: the engine reads
+	// it as plain text and runs the document (RuleStrayClose), so it is no
+	// error.
+	Text bool
 }
 
 // scanner reads a body. Tags start at "<" and a capital letter anywhere in
@@ -195,7 +199,13 @@ func pooled[T any](xs []T) []T {
 const maxTag = 8 << 10
 
 func (s *scanner) errorf(span analysis.Span, msg string) {
-	s.c.Errors = append(s.c.Errors, SyntaxError{span, msg})
+	s.c.Errors = append(s.c.Errors, SyntaxError{Span: span, Message: msg})
+}
+
+// stray records a closing tag that closes nothing, which the engine reads
+// as text.
+func (s *scanner) stray(span analysis.Span, msg string) {
+	s.c.Errors = append(s.c.Errors, SyntaxError{Span: span, Message: msg, Text: true})
 }
 
 func (s *scanner) parent() *Tag {
@@ -750,7 +760,7 @@ func (s *scanner) closeTag(i, end int) int {
 		j++
 	}
 	if j >= end || text[j] != '>' {
-		s.errorf(analysis.Span{Start: i, End: nameEnd}, "</"+text[i+2:nameEnd]+" is not a closing tag: it needs \">\"")
+		s.stray(analysis.Span{Start: i, End: nameEnd}, "</"+text[i+2:nameEnd]+" is not a closing tag (it needs \">\"): the engine renders it as text")
 		return nameEnd
 	}
 	name := text[i+2 : nameEnd]
@@ -771,7 +781,7 @@ func (s *scanner) closeTag(i, end int) int {
 		t.Close, t.CloseName = close, analysis.Span{Start: i + 2, End: nameEnd}
 		return j + 1
 	}
-	s.errorf(close, "</"+name+"> closes no open <"+name+">")
+	s.stray(close, "</"+name+"> closes no open <"+name+">: the engine renders it as text, into the output")
 	return j + 1
 }
 

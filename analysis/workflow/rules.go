@@ -246,14 +246,27 @@ var (
 		Doc: "baton reads XMD as the engine's boundary scanner does: a tag starts at `<` and a capital letter " +
 			"(outside fenced code, inline code and HTML comments), attributes are `name=\"text\"`, " +
 			"`name={expression}`, `name` or `{...spread}`, and a block tag is closed by `</Name>`. What cannot be " +
-			"read — a tag never closed, a closing tag with no opening one, an unterminated value, malformed front " +
-			"matter — is reported, and baton goes on reading after it. A tag never closed is text to the engine " +
-			"(packages/core/src/scanner.ts): it runs nothing and resolves nothing, so it is reported here only.\n\n" +
+			"read — a tag never closed, an unterminated value, malformed front matter — is reported, and baton goes " +
+			"on reading after it. A tag never closed is text to the engine (packages/core/src/scanner.ts): it runs " +
+			"nothing and resolves nothing, so the engine renders the document differently from what was written " +
+			"and never says so; only baton reports it. Malformed front matter fails the component when the engine " +
+			"loads it. A closing tag that closes nothing is workflow/stray-closing-tag, not this.\n\n" +
 			"A document is read as a workflow only when it is XMD: its front matter has a key the engine reserves " +
 			"(`props`, `required`, `returns`) or `workflow.components`, or its text (outside code and block " +
 			"quotes) holds an element the engine's scanner closes — `<Name …/>`, or `<Name …>` with `</Name>` " +
 			"further on. Ordinary Markdown's `Option <X>`, `<Low | Medium | High>` or `array<Record>` is not one, " +
 			"and such a document is not checked as a workflow at all.",
+	}
+	RuleStrayClose = &analysis.Rule{
+		ID:       "workflow/stray-closing-tag",
+		Summary:  "A closing tag closes nothing: the engine renders it as text.",
+		Severity: analysis.Hint,
+		Doc: "The engine's scanner (packages/core/src/scanner.ts) starts an element only at `<` and a capital " +
+			"letter (scanSegments), and a block element's children end at the first `</Name>` of its own name " +
+			"(parseChildren): a `</Comp>` that closes no open `<Comp>` is plain text. The document runs, and the " +
+			"text `</Comp>` goes into the output as written — into the prompt an agent reads. The engine fails " +
+			"nothing, so this is only a hint from baton: usually a leftover of an edit, or the closer of a tag " +
+			"whose name was changed. Remove it, or close the element it was meant to close.",
 	}
 	RuleBundle = &analysis.Rule{
 		ID:       "workflow/bundle",
@@ -276,7 +289,7 @@ var Rules = []*analysis.Rule{
 	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp,
 	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
-	RuleDirectiveForm, RuleSyntax, RuleBundle,
+	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.

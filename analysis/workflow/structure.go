@@ -16,7 +16,11 @@ func (k *checker) checkSyntax() {
 			"the front matter cannot be read: "+fm.Err.Error())
 	}
 	for _, e := range k.c.Errors {
-		k.report(RuleSyntax, e.Span, e.Message)
+		if e.Text {
+			k.report(RuleStrayClose, e.Span, e.Message)
+		} else {
+			k.report(RuleSyntax, e.Span, e.Message)
+		}
 	}
 }
 
