@@ -99,6 +99,9 @@ type Override struct {
 	// whatever their text shows (a document that reads as a workflow but
 	// only quotes one, or a workflow with no sign baton can see).
 	Kind *analysis.Kind
+	// Workflow, when set, is how XMD components resolve for the matching
+	// documents: each key it sets replaces the top-level one (WorkflowFor).
+	Workflow *Workflow
 }
 
 // Settings are what the configuration says beyond the analysis.Config.
@@ -350,7 +353,7 @@ func (p *parser) file(n *yaml.Node) {
 		case "phrases":
 			p.phrases(v)
 		case "workflow":
-			p.workflow(v)
+			p.workflow(v, "workflow", &p.f.Workflow)
 		}
 	})
 }
@@ -439,6 +442,9 @@ func (p *parser) overrides(n *yaml.Node) {
 					return
 				}
 				o.Kind = &k
+			case "workflow":
+				o.Workflow = &Workflow{}
+				p.workflow(v, what+".workflow", o.Workflow)
 			}
 		})
 		if item.Kind == yaml.MappingNode && !hasFiles {

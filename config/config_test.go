@@ -114,7 +114,7 @@ func TestParseErrors(t *testing.T) {
 		{"kind a list", "overrides:\n  - files: x\n    kind: [other]\n",
 			`.baton.yaml:3:11: overrides[0].kind must be packet, handoff, workflow or other, not a list`},
 		{"unknown override key", "overrides:\n  - files: x\n    severity: {}\n",
-			`.baton.yaml:3:5: unknown key "severity" in overrides[0] (want files, rules or kind)`},
+			`.baton.yaml:3:5: unknown key "severity" in overrides[0] (want files, rules, kind or workflow)`},
 		{"duplicate top-level key", "rules: {}\nphrases: {}\nrules: {}\n",
 			`.baton.yaml:3:1: the configuration sets rules twice (first at line 1)`},
 		{"duplicate rule", "rules:\n  packet/x: off\n  packet/x: error\n",

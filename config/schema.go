@@ -30,6 +30,7 @@ var (
 		{"files", "Patterns matched against the document's path relative to this file's folder (doublestar syntax: * ? [ ] { } and ** across folders)."},
 		{"rules", "Severities, as the top-level rules."},
 		{"kind", "The kind the matching documents are taken for, whatever their text shows: packet, handoff, workflow or other (other: baton checks nothing in them)."},
+		{"workflow", "How XMD components resolve for the matching documents, as the top-level workflow section; a key set here replaces the top-level one."},
 	}
 	handoffKeys = []key{
 		{"state-dir", "The folder clio-coder's sessions are looked for in first; ~ is your home folder, a relative path is relative to this file's folder."},
@@ -37,6 +38,7 @@ var (
 	workflowKeys = []key{
 		{"component-dirs", "The folders XMD component files are searched in, relative to this file's folder; they replace the engine's defaults (components and .)."},
 		{"registered", "Names of components a host registers at run time (* matches any run of characters)."},
+		{"mode", "How the engine runs the documents: run (xmd run), test (xmd test: the document's folder is searched first) or workflow (xmd workflow start: the workflow host's components exist). Default: test for *.test.md, else run, and the workflow host's components are taken as registered."},
 	}
 )
 
@@ -109,6 +111,11 @@ func Schema(reg *analysis.Registry) []byte {
 	for _, list := range slices.Sorted(maps.Keys(packet.DefaultPhrases)) {
 		phraseProps[list] = stringList("Phrases added to the "+list+" list.", true)
 	}
+	workflowProps := obj{
+		"component-dirs": stringList(wf["component-dirs"], true),
+		"registered":     stringList(wf["registered"], true),
+		"mode":           obj{"description": wf["mode"], "enum": []string{"run", "test", "workflow"}},
+	}
 	override := obj{
 		"type":     "object",
 		"required": []string{"files"},
@@ -117,8 +124,9 @@ func Schema(reg *analysis.Registry) []byte {
 				obj{"type": "string", "minLength": 1},
 				obj{"type": "array", "minItems": 1, "items": obj{"type": "string", "minLength": 1}},
 			}},
-			"rules": obj{"description": ov["rules"], "$ref": "#/definitions/rules"},
-			"kind":  obj{"description": ov["kind"], "enum": []string{"packet", "handoff", "workflow", "other"}},
+			"rules":    obj{"description": ov["rules"], "$ref": "#/definitions/rules"},
+			"kind":     obj{"description": ov["kind"], "enum": []string{"packet", "handoff", "workflow", "other"}},
+			"workflow": mapping(ov["workflow"], workflowProps),
 		},
 		"additionalProperties": false,
 	}
@@ -135,12 +143,9 @@ func Schema(reg *analysis.Registry) []byte {
 			"handoff": mapping(top["handoff"], obj{
 				"state-dir": obj{"description": ho["state-dir"], "type": "string", "minLength": 1},
 			}),
-			"phrases": mapping(top["phrases"], phraseProps),
-			"ignore":  stringList(top["ignore"], true),
-			"workflow": mapping(top["workflow"], obj{
-				"component-dirs": stringList(wf["component-dirs"], true),
-				"registered":     stringList(wf["registered"], true),
-			}),
+			"phrases":  mapping(top["phrases"], phraseProps),
+			"ignore":   stringList(top["ignore"], true),
+			"workflow": mapping(top["workflow"], workflowProps),
 		},
 		"additionalProperties": false,
 	}

@@ -16,6 +16,10 @@ import (
 //	workflow:
 //	  component-dirs: [smoke-test, packages/core/components]  # the engine's --component-dir
 //	  registered: [TestAgent.*, Probe]                        # names a host registers at run time
+//	  mode: run                                               # run | test | workflow
+//
+// An override may hold a workflow section too, for the documents it
+// matches: each key it sets replaces the top-level one.
 type Workflow struct {
 	// ComponentDirs are the folders component files are searched in, slash
 	// paths relative to the folder holding the configuration file, cleaned;
@@ -23,14 +27,29 @@ type Workflow struct {
 	// searched), empty when set to an empty list (no folder is).
 	ComponentDirs []string
 	// Registered are names, * matching any run of characters, of the
-	// components a host registers in TypeScript; they resolve.
+	// components a host registers in TypeScript; they resolve. nil when
+	// unset, as ComponentDirs.
 	Registered []string
+	// Mode is how the engine runs the documents (workflow.ModeRun,
+	// ModeTest, ModeWorkflow), or "" to tell by the document (see
+	// workflow.EnvMode).
+	Mode string
 }
 
-// workflow reads the workflow section.
-func (p *parser) workflow(n *yaml.Node) {
-	p.mapping(n, "workflow", keysOf(workflowKeys), func(key string, k, v *yaml.Node) {
-		what := "workflow." + key
+// workflow reads the workflow section (what: where it is, "workflow" or
+// "overrides[i].workflow").
+func (p *parser) workflow(n *yaml.Node, what0 string, w *Workflow) {
+	p.mapping(n, what0, keysOf(workflowKeys), func(key string, k, v *yaml.Node) {
+		what := what0 + "." + key
+		if key == "mode" {
+			switch {
+			case v.Kind != yaml.ScalarNode || isNull(v) || !slices.Contains([]string{workflow.ModeRun, workflow.ModeTest, workflow.ModeWorkflow}, v.Value):
+				p.errorf(v, "%s must be run, test or workflow, not %s", what, describe(v))
+			default:
+				w.Mode = v.Value
+			}
+			return
+		}
 		values, nodes, ok := p.stringList(v, what)
 		if !ok {
 			return
@@ -48,14 +67,15 @@ func (p *parser) workflow(n *yaml.Node) {
 					dirs = append(dirs, clean)
 				}
 			}
-			p.f.Workflow.ComponentDirs = dirs
+			w.ComponentDirs = dirs
 		case "registered":
+			w.Registered = []string{}
 			for i, name := range values {
 				if msg := registeredName(name); msg != "" {
 					p.errorf(nodes[i], "%s: %q %s", what, name, msg)
 					continue
 				}
-				p.f.Workflow.Registered = append(p.f.Workflow.Registered, name)
+				w.Registered = append(w.Registered, name)
 			}
 		}
 	})
@@ -94,27 +114,57 @@ func registeredName(name string) string {
 	return ""
 }
 
-// ComponentDirsBase is the folder the component folders are relative to,
-// the configuration file's, or "" when it names none (or f is nil).
-func (f *File) ComponentDirsBase() string {
-	if f == nil || f.Workflow.ComponentDirs == nil {
+// WorkflowFor is the workflow section that applies to the document at
+// path: the top-level one, then each matching override's keys in order.
+func (f *File) WorkflowFor(path string) Workflow {
+	if f == nil {
+		return Workflow{}
+	}
+	w := f.Workflow
+	rel := f.relative(path)
+	for _, o := range f.Overrides {
+		if o.Workflow == nil || rel == "" || !o.matches(rel) {
+			continue
+		}
+		if o.Workflow.ComponentDirs != nil {
+			w.ComponentDirs = o.Workflow.ComponentDirs
+		}
+		if o.Workflow.Registered != nil {
+			w.Registered = o.Workflow.Registered
+		}
+		if o.Workflow.Mode != "" {
+			w.Mode = o.Workflow.Mode
+		}
+	}
+	return w
+}
+
+// ComponentDirsBase is the folder the component folders of the document
+// at path are relative to, the configuration file's, or "" when it names
+// none for it (or f is nil).
+func (f *File) ComponentDirsBase(path string) string {
+	if f == nil || f.WorkflowFor(path).ComponentDirs == nil {
 		return ""
 	}
 	return f.Dir
 }
 
-// AddWorkflowEnv puts the workflow section in env, for a document whose
-// workspace root is root: the component folders when root is the folder
-// they are relative to (ComponentDirsBase), the names hosts register
-// always. A nil File adds nothing.
-func (f *File) AddWorkflowEnv(env analysis.Env, root string) {
+// AddWorkflowEnv puts the workflow section that applies to the document at
+// path in env, for a workspace root of root: the component folders when
+// root is the folder they are relative to (ComponentDirsBase), the names
+// hosts register and the mode always. A nil File adds nothing.
+func (f *File) AddWorkflowEnv(env analysis.Env, root, path string) {
 	if f == nil {
 		return
 	}
-	if f.Workflow.ComponentDirs != nil && root == f.Dir {
-		env[workflow.EnvComponentDirs] = f.Workflow.ComponentDirs
+	w := f.WorkflowFor(path)
+	if w.ComponentDirs != nil && root == f.Dir {
+		env[workflow.EnvComponentDirs] = w.ComponentDirs
 	}
-	if len(f.Workflow.Registered) > 0 {
-		env[workflow.EnvRegistered] = f.Workflow.Registered
+	if len(w.Registered) > 0 {
+		env[workflow.EnvRegistered] = w.Registered
+	}
+	if w.Mode != "" {
+		env[workflow.EnvMode] = w.Mode
 	}
 }

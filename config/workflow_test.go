@@ -2,6 +2,8 @@ package config_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/baton-md/baton/config"
@@ -44,7 +46,7 @@ func TestParseWorkflowErrors(t *testing.T) {
 		want       string
 	}{
 		{"unknown key", "workflow:\n  component-dir: [x]\n",
-			`.baton.yaml:2:3: unknown key "component-dir" in workflow (want component-dirs or registered)`},
+			`.baton.yaml:2:3: unknown key "component-dir" in workflow (want component-dirs, registered or mode)`},
 		{"not a mapping", "workflow: [x]\n",
 			`.baton.yaml:1:11: workflow must be a mapping, not a list`},
 		{"folders not a list", "workflow:\n  component-dirs: {a: b}\n",
@@ -71,5 +73,35 @@ func TestParseWorkflowErrors(t *testing.T) {
 				t.Errorf("message:\n got %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// An override's workflow section replaces, for the documents it matches,
+// each key it sets; the others stay the top-level ones.
+func TestWorkflowFor(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, config.FileName)
+	text := "workflow:\n  component-dirs: [components]\n  registered: [Probe]\n" +
+		"overrides:\n  - files: \"agent/**\"\n    workflow: { component-dirs: [agent/components] }\n" +
+		"  - files: \"**/*.test.md\"\n    workflow: { mode: test, registered: [] }\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path string
+		want config.Workflow
+	}{
+		{"README.md", config.Workflow{ComponentDirs: []string{"components"}, Registered: []string{"Probe"}}},
+		{"agent/README.md", config.Workflow{ComponentDirs: []string{"agent/components"}, Registered: []string{"Probe"}}},
+		{"agent/a.test.md", config.Workflow{ComponentDirs: []string{"agent/components"}, Registered: []string{}, Mode: "test"}},
+	} {
+		got := f.WorkflowFor(filepath.Join(dir, filepath.FromSlash(tt.path)))
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.path, d)
+		}
 	}
 }

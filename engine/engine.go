@@ -168,7 +168,7 @@ func (e *Engine) Env(r Request) (*Env, error) {
 		env.Ledger = e.src.Ledger(settings.StateDir)
 	}
 	if env.Path != "" {
-		env.Root = e.root(env.Path, f.ComponentDirsBase())
+		env.Root = e.root(env.Path, f.ComponentDirsBase(env.Path))
 		if r.Overlay != nil {
 			root, overlay := env.Root, r.Overlay
 			env.WorkflowFS = workspace.LazyFS(root, func() map[string]string { return overlay(root) })
@@ -199,7 +199,7 @@ func (env *Env) Analysis() analysis.Env {
 		m[workflow.EnvFS] = env.WorkflowFS
 		m[workflow.EnvPath] = env.WorkflowPath
 		m[workflow.EnvDirs] = env.Dirs
-		env.File.AddWorkflowEnv(m, env.Root)
+		env.File.AddWorkflowEnv(m, env.Root, env.Path)
 	}
 	if env.Specrew != nil {
 		m[stopintent.EnvWorkspace] = *env.Specrew

@@ -73,20 +73,21 @@ func run(pass *analysis.Pass) *Model {
 	var fsys fs.FS
 	var dirs *Dirs
 	var componentDirs, registered []string
-	docPath := ""
+	docPath, mode := "", ""
 	if pass.Env != nil {
 		fsys, _ = pass.Env[EnvFS].(fs.FS)
 		docPath, _ = pass.Env[EnvPath].(string)
 		dirs, _ = pass.Env[EnvDirs].(*Dirs)
 		componentDirs, _ = pass.Env[EnvComponentDirs].([]string)
 		registered, _ = pass.Env[EnvRegistered].([]string)
+		mode, _ = pass.Env[EnvMode].(string)
 	}
 	docPath = path.Clean(strings.TrimPrefix(docPath, "/"))
 	if docPath == "." {
 		docPath = ""
 	}
 	c.Path = docPath
-	r := newResolver(fsys, dirs, docPath, c, componentDirs, registered)
+	r := newResolver(fsys, dirs, docPath, c, componentDirs, registered, mode)
 	m := &Model{Component: c, Tags: c.Tags, Resolutions: make(map[*Tag]Resolution, len(c.Tags)), r: r}
 	if r.bundle != nil {
 		m.BundleRoot = r.bundle.RootPath

@@ -71,6 +71,20 @@ const EnvDirs = "workflow.dirs"
 // DefaultComponentDirs.
 const EnvComponentDirs = "workflow.component-dirs"
 
+// EnvMode is the Env key of how the engine runs the document, one of
+// ModeRun, ModeTest and ModeWorkflow; absent, it is told by the document:
+// a test document (IsTestDocument) as `xmd test` runs it, any other as
+// `xmd run` does, with the workflow host's components taken as
+// registered (a document may be run either way).
+const EnvMode = "workflow.mode"
+
+// The modes the engine runs a document in (EnvMode).
+const (
+	ModeRun      = "run"      // xmd run DOC
+	ModeTest     = "test"     // xmd test: the document's own folder searched first
+	ModeWorkflow = "workflow" // xmd workflow start: the workflow host registers its components
+)
+
 // EnvRegistered is the Env key of the []string of component names (* a
 // wildcard) a host registers at run time: they resolve as registered.
 const EnvRegistered = "workflow.registered"

@@ -115,6 +115,12 @@ var DefaultComponentDirs = []string{"components", "."}
 // document's folder, the test root, then the configured ones). A folder is
 // listed once.
 func SearchDirs(docPath string, configured []string) []string {
+	return searchDirs(docPath, configured, "")
+}
+
+// searchDirs is SearchDirs in a mode (EnvMode): in ModeTest every document
+// is searched as a test document, in ModeRun and ModeWorkflow none is.
+func searchDirs(docPath string, configured []string, mode string) []string {
 	dirs := configured
 	if dirs == nil {
 		dirs = DefaultComponentDirs
@@ -126,7 +132,7 @@ func SearchDirs(docPath string, configured []string) []string {
 			out = append(out, d)
 		}
 	}
-	if IsTestDocument(docPath) {
+	if mode == ModeTest || (mode == "" && IsTestDocument(docPath)) {
 		for dir := path.Dir(docPath); ; dir = path.Dir(dir) {
 			add(dir)
 			if dir == "." || dir == "/" {
@@ -192,6 +198,9 @@ type resolver struct {
 	// (SearchDirs); registered the names a host registers at run time.
 	search     []string
 	registered []string
+	// mode is how the engine runs the document (EnvMode), "" when told by
+	// the document.
+	mode string
 	// parsed, missing and cache are made on their first entry: most
 	// documents resolve one or two names through the workspace. The
 	// document itself is self, at docPath, without an entry.
@@ -209,9 +218,9 @@ type bundle struct {
 	Entries  map[string]string // name -> normalized path
 }
 
-func newResolver(fsys fs.FS, dirs *Dirs, docPath string, self *Component, componentDirs, registered []string) *resolver {
-	r := &resolver{fsys: fsys, dirs: dirs, docPath: docPath, self: self, registered: registered}
-	r.search = SearchDirs(docPath, componentDirs)
+func newResolver(fsys fs.FS, dirs *Dirs, docPath string, self *Component, componentDirs, registered []string, mode string) *resolver {
+	r := &resolver{fsys: fsys, dirs: dirs, docPath: docPath, self: self, registered: registered, mode: mode}
+	r.search = searchDirs(docPath, componentDirs, mode)
 	r.bundle = r.findBundle()
 	return r
 }
@@ -514,7 +523,10 @@ func (r *resolver) resolve(name string) *Resolution {
 		// it may not claim core's own names (see coreDefaults).
 		res = new(Resolution)
 		*res = r.resolveUncached(name)
-	} else if reg, host := isRegistered(name); reg {
+	} else if reg, host := isRegistered(name); reg && !(host && (r.mode == ModeRun || r.mode == ModeTest)) {
+		// The workflow host's components exist only in a workflow run;
+		// unless the configuration says how the document runs, they are
+		// taken as registered.
 		res = &resRegistered
 		if host {
 			res = &resHost
@@ -861,7 +873,8 @@ func Confirm(doc *analysis.Document, env analysis.Env) (why string, at analysis.
 	if docPath == "." {
 		docPath = ""
 	}
-	r := newResolver(fsys, dirs, docPath, &Component{}, componentDirs, registered)
+	mode, _ := env[EnvMode].(string)
+	r := newResolver(fsys, dirs, docPath, &Component{}, componentDirs, registered, mode)
 	// The engine searches its default folders relative to the folder it
 	// runs in, which may be any folder above the document (`cd
 	// packages/core && xmd run examples/hello-world.md`): a component file
@@ -878,7 +891,7 @@ func Confirm(doc *analysis.Document, env analysis.Env) (why string, at analysis.
 			}
 		}
 		// No bundle: the configured resolver r already looked for one.
-		above = &resolver{fsys: fsys, docPath: docPath, self: &Component{}, search: SearchDirs(docPath, dirs)}
+		above = &resolver{fsys: fsys, docPath: docPath, self: &Component{}, search: searchDirs(docPath, dirs, mode), mode: mode}
 	}
 	for _, t := range doc.Components {
 		if _, bundled := r.bundleEntry(t.Name); !bundled && !registeredByHost(registered, t.Name) &&
