@@ -218,9 +218,16 @@ var (
 	}
 	RuleLoopWithoutMax = &analysis.Rule{
 		ID:       "workflow/loop-without-max",
-		Summary:  "`<Loop>` has no `max`.",
+		Summary:  "`<Loop>` has no `max`, or one that is not a positive integer.",
 		Severity: analysis.Error,
-		Doc:      "`<Loop>` has no unbounded form: `max` (a positive integer, `max={5}`) is required.",
+		Doc: "`<Loop>` has no unbounded form: `max`, a positive integer (`max={5}`), is required. The engine " +
+			"decides it when execution reaches the loop (packages/core/src/expand.ts, loopBound): without `max`, " +
+			"or with a value that is not a number (`max=\"3\"` is the string \"3\"), not an integer or less than 1 " +
+			"(`Prop \"max\" on <Loop> must be a positive integer. Got: 0.`), it fails the loop — nothing in it " +
+			"runs, and the error is printed, or raised under a throwing error mode. baton checks every loop, taken " +
+			"or not, and reads `max` as the engine's scanner does (packages/core/src/scanner.ts, " +
+			"parseExpressionValue): a JSON literal (`{0}`, `{-1}`, `{2.5}`, `{\"3\"}`, `{null}`) is known before " +
+			"anything runs; an expression (`{props.rounds}`, `{n + 1}`) is evaluated only then, and is not checked.",
 	}
 	RuleCaptureRenamed = &analysis.Rule{
 		ID:       "workflow/capture-renamed",

@@ -1,9 +1,12 @@
 package workflow
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
@@ -178,8 +181,12 @@ func (k *checker) checkStructure() {
 				k.report(RuleDirectiveForm, t.NameSpan, "<Break> takes no content: a malformed <Break> ends no loop")
 			}
 		case "Loop":
-			if t.Attr("max") == nil {
+			if a := t.Attr("max"); a == nil {
 				k.report(RuleLoopWithoutMax, t.NameSpan, "<Loop> without max: the bound is required (max={5})")
+			} else if v, ok := literalValue(t, a); ok {
+				if msg := loopMaxRefusal(t, v); msg != "" {
+					k.report(RuleLoopWithoutMax, a.Span, fmt.Sprintf("%s: the engine refuses the loop when it reaches it, and runs nothing (%q)", k.c.Text[a.Span.Start:a.Span.End], msg))
+				}
 			}
 		case "If":
 			if t.Attr("condition") == nil {
@@ -229,6 +236,51 @@ func (k *checker) checkStructure() {
 			}
 		}
 	}
+}
+
+// loopMaxRefusal is the engine's error for a <Loop> bound it refuses, ""
+// for one it takes (packages/core/src/expand.ts, loopBound): max must be a
+// number, an integer, at least 1.
+func loopMaxRefusal(t *Tag, max any) string {
+	tag := "<Loop>"
+	if a := t.Attr("name"); a != nil {
+		if v, ok := literalValue(t, a); ok {
+			if s, ok := v.(string); ok && s != "" {
+				tag = "<Loop name=\"" + s + "\">"
+			}
+		}
+	}
+	n, ok := max.(json.Number)
+	if !ok {
+		return fmt.Sprintf("Prop \"max\" on %s must be a positive integer, not %s.", tag, jsonKind(max))
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err == nil && f >= 1 && f == math.Trunc(f) {
+		return ""
+	}
+	got := string(n)
+	if err == nil && math.Abs(f) < 1e21 {
+		got = strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprintf("Prop \"max\" on %s must be a positive integer. Got: %s.", tag, got)
+}
+
+// jsonKind names a JSON value's kind as the engine's messages do
+// (packages/core/src/expand.ts, jsonKind).
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	}
+	return "a number"
 }
 
 func allowedList(allowed []string) string {

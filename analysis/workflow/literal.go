@@ -1,0 +1,96 @@
+package workflow
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// The engine's scanner resolves an attribute to a JSON value before
+// anything runs when it can (packages/core/src/scanner.ts, parseAttributes
+// and parseExpressionValue); what it cannot is an expression, evaluated when
+// the element expands. literalValue reads the first kind as the scanner
+// does, so that a rule can check the very value the engine will validate.
+
+var (
+	// The scanner's two rewrites before JSON.parse, in its order: a bare
+	// key after "{" or "," is quoted, and a single-quoted value after ":"
+	// double-quoted.
+	literalKey    = regexp.MustCompile(`(\{|,)\s*([A-Za-z_]\w*)\s*:`)
+	literalSingle = regexp.MustCompile(`:\s*'([^']*)'`)
+	literalNumber = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
+)
+
+// literalValue is the value attribute a of tag t has before anything runs,
+// as the engine's scanner resolves it, and whether it has one: a quoted
+// value is its text, a bare attribute true, an expression a JSON literal
+// (numbers as json.Number). An expression the scanner leaves to run time
+// (a name, a call, `undefined` for a component's prop, <Let value>) has
+// none, nor has a spread.
+func literalValue(t *Tag, a *Attr) (any, bool) {
+	switch a.Kind {
+	case AttrString:
+		return a.Value, true
+	case AttrBool:
+		return true, true
+	case AttrExpr:
+	default:
+		return nil, false
+	}
+	expr := strings.TrimSpace(a.Value)
+	if t.Name == "Let" && a.Name == "value" {
+		return nil, false // bound by reference (structural.ts, bindsByReference)
+	}
+	if expr == "undefined" && !Structural[t.Name] {
+		return nil, false // the prop is absent when the expression runs
+	}
+	candidate := literalKey.ReplaceAllString(expr, `${1} "${2}":`)
+	candidate = literalSingle.ReplaceAllString(candidate, `: "${1}"`)
+	if v, ok := decodeJSON(candidate); ok {
+		return v, true
+	}
+	switch {
+	case literalNumber.MatchString(expr):
+		// What JSON refuses and Number() reads, such as 007.
+		n := strings.TrimLeft(strings.TrimPrefix(expr, "-"), "0")
+		if n == "" || n[0] == '.' {
+			n = "0" + n
+		}
+		if strings.HasPrefix(expr, "-") {
+			n = "-" + n
+		}
+		return json.Number(n), true
+	case expr == "null", expr == "undefined":
+		return nil, true
+	}
+	return nil, false
+}
+
+// decodeJSON decodes one JSON value, numbers as json.Number, as JSON.parse
+// would: the whole text, nothing after it.
+func decodeJSON(s string) (any, bool) {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	if _, err := d.Token(); !errors.Is(err, io.EOF) {
+		return nil, false
+	}
+	return v, true
+}
+
+// jsonText is v written as JSON, as the engine's messages quote it.
+func jsonText(v any) string {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return "?"
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
