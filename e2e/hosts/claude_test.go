@@ -1,0 +1,386 @@
+package hosts
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// claudeEnv is what Claude Code needs to run headless against the mock:
+// the model's address and a key it does not check, and nothing sent
+// anywhere else. The proxy catches any request that would still leave the
+// machine (the mock's loopback address bypasses it).
+func claudeEnv(m *modelMock) []string {
+	return []string{
+		"ANTHROPIC_BASE_URL=" + m.URL(),
+		"ANTHROPIC_API_KEY=sk-ant-e2e-not-a-key",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+		"DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"HTTPS_PROXY=http://127.0.0.1:9",
+		"HTTP_PROXY=http://127.0.0.1:9",
+		"NO_PROXY=127.0.0.1,localhost",
+	}
+}
+
+// newUUID returns a random (version 4) UUID: a session ID for
+// `claude --session-id`.
+func newUUID(t *testing.T) string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// claudeRun is one headless `claude -p` in the scratch repository.
+type claudeRun struct {
+	transcript string
+	result     string // the final message claude printed
+	took       time.Duration
+}
+
+// runClaude runs one headless prompt in the scratch repository, in a new
+// session or, with resume set, in that session again.
+func runClaude(t *testing.T, s *scratch, claude string, m *modelMock, session string, resume bool, prompt string) claudeRun {
+	t.Helper()
+	args := []string{"-p", prompt, "--output-format", "json"}
+	if resume {
+		args = append(args, "--resume", session)
+	} else {
+		args = append(args, "--session-id", session)
+	}
+	start := time.Now()
+	out, err := s.exec(s.repo, claudeEnv(m), 3*time.Minute, claude, args...)
+	took := time.Since(start)
+	if err != nil {
+		t.Fatalf("claude -p: %v\n%s", err, out)
+	}
+	var res struct {
+		Result  string `json:"result"`
+		IsError bool   `json:"is_error"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.IsError {
+		t.Fatalf("claude -p printed no successful result (%v):\n%s", err, out)
+	}
+	matches, _ := filepath.Glob(filepath.Join(s.home, ".claude", "projects", "*", session+".jsonl"))
+	if len(matches) != 1 {
+		t.Fatalf("no transcript of session %s under %s/.claude/projects (found %v)", session, s.home, matches)
+	}
+	return claudeRun{transcript: matches[0], result: res.Result, took: took}
+}
+
+// installClaude runs `baton hook install --host claude --project` in the
+// scratch repository and makes sure the Stop hook runs with --lint.
+//
+// Issue 24: the hook install writes does not enforce baton's rules outside
+// a specrew project (it blocks them only with --lint, and install has no
+// flag for it), so the inconsistent packet would go through. Until install
+// enforces by default, the test adds --lint to the installed command, which
+// Claude Code allows (it does not pin a hook's command).
+func installClaude(t *testing.T, s *scratch) {
+	t.Helper()
+	out := s.run(t, s.repo, s.baton, "hook", "install", "--host", "claude", "--project")
+	path := filepath.Join(s.repo, ".claude", "settings.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("baton hook install wrote no %s: %v\n%s", path, err, out)
+	}
+	var settings map[string]any
+	if err := json.Unmarshal(b, &settings); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	hooks, _ := settings["hooks"].(map[string]any)
+	groups, _ := hooks["Stop"].([]any)
+	found := false
+	for _, g := range groups {
+		g, _ := g.(map[string]any)
+		list, _ := g["hooks"].([]any)
+		for _, h := range list {
+			h, _ := h.(map[string]any)
+			cmd, _ := h["command"].(string)
+			if !strings.Contains(cmd, "hook claude-stop") {
+				continue
+			}
+			found = true
+			if !strings.Contains(cmd, "--lint") {
+				h["command"] = cmd + " --lint"
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("%s has no Stop hook running `baton hook claude-stop`:\n%s", path, b)
+	}
+	b, err = json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// claudeLine is the part of a Claude Code transcript line the test reads.
+type claudeLine struct {
+	Type    string `json:"type"`
+	Subtype string `json:"subtype"`
+	IsMeta  bool   `json:"isMeta"`
+	Message *struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+	HookInfos []struct {
+		Command    string `json:"command"`
+		DurationMs *int   `json:"durationMs"`
+	} `json:"hookInfos"`
+	HookErrors []string `json:"hookErrors"`
+}
+
+// claudeTranscript is what a session's transcript shows of its stops.
+type claudeTranscript struct {
+	assistant []string // each assistant message's text, in order
+	feedback  []string // the hook's reasons, as Claude Code recorded them for the model
+	stops     int      // Stop hook runs (stop_hook_summary lines)
+	blocked   int      // of which blocked (with an error, the reason)
+	hookMs    []int    // the durations Claude Code recorded for baton's Stop hook
+}
+
+func readClaudeTranscript(t *testing.T, path string) claudeTranscript {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ct claudeTranscript
+	for n, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var l claudeLine
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("%s:%d: %v", path, n+1, err)
+		}
+		switch {
+		case l.Type == "assistant" && l.Message != nil:
+			if text := contentText(l.Message.Content); text != "" {
+				ct.assistant = append(ct.assistant, text)
+			}
+		case l.Type == "user" && l.IsMeta && l.Message != nil:
+			if text := contentText(l.Message.Content); strings.HasPrefix(text, "Stop hook feedback") {
+				ct.feedback = append(ct.feedback, text)
+			}
+		case l.Type == "system" && l.Subtype == "stop_hook_summary":
+			for _, h := range l.HookInfos {
+				if strings.Contains(h.Command, "hook claude-stop") {
+					ct.stops++
+					if h.DurationMs != nil {
+						ct.hookMs = append(ct.hookMs, *h.DurationMs)
+					}
+				}
+			}
+			if len(l.HookErrors) > 0 {
+				ct.blocked++
+			}
+		}
+	}
+	return ct
+}
+
+// The stop packets the scripted model sends: examples/bad/review-auto-continue.md
+// (a review request, "I'll proceed", "Nothing blocking"), and the same
+// packet fixed (the work held, the exact response asked for).
+const (
+	claudePrompt = "Migrate the session store to SQLite."
+	fixedPacket  = `## What I Just Did
+
+Moved the session store from JSON files to SQLite and migrated the existing sessions.
+
+## Why I Stopped
+
+The migration deletes the JSON files once it has copied them.
+
+## What Needs Your Review
+
+- Do you approve deleting the JSON files after migration, or should they be kept as a backup?
+
+## What Happens Next
+
+I will wait for your answer before deleting anything.
+
+## What I Need From You
+
+Reply "delete" to remove the JSON files, or "keep" to keep them as a backup.
+`
+	// blockReason is the start of every reason baton's stop hook gives.
+	blockReason = "baton: this stop does not meet the stop contract"
+)
+
+func badPacket(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "bad", "review-auto-continue.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// turnHas reports whether any message of the request contains s.
+func turnHas(r recordedRequest, s string) bool {
+	for _, msg := range r.Messages {
+		if strings.Contains(msg.Text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestClaudeCode(t *testing.T) {
+	claude := hostBinary(t, "claude", "claude")
+	baton := batonBinary(t)
+
+	t.Run("BadPacketBlockedUntilFixed", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installClaude(t, s)
+		m := newModelMock(t, badPacket(t), fixedPacket)
+		run := runClaude(t, s, claude, m, newUUID(t), false, claudePrompt)
+		t.Logf("claude -p took %v", run.took.Round(time.Millisecond))
+
+		turns := m.Turns()
+		if len(turns) != 2 {
+			t.Fatalf("the model was asked %d times, want 2 (the bad packet, then the fixed one)", len(turns))
+		}
+		if turnHas(turns[0], blockReason) {
+			t.Errorf("the first request already holds the hook's reason")
+		}
+		for _, want := range []string{blockReason, "packet/review-auto-continue", "packet/review-not-held"} {
+			if !turnHas(turns[1], want) {
+				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
+			}
+		}
+		if strings.TrimSpace(run.result) != strings.TrimSpace(fixedPacket) {
+			t.Errorf("claude ended the turn with %q, want the fixed packet", run.result)
+		}
+
+		ct := readClaudeTranscript(t, run.transcript)
+		t.Logf("Stop hook durations recorded by Claude Code: %v ms", ct.hookMs)
+		if ct.stops != 2 || ct.blocked != 1 {
+			t.Errorf("transcript: %d stops, %d blocked; want 2 stops, 1 blocked", ct.stops, ct.blocked)
+		}
+		if len(ct.feedback) != 1 || !strings.Contains(ct.feedback[0], "packet/review-auto-continue") {
+			t.Errorf("transcript: stop hook feedback %q, want one naming packet/review-auto-continue", ct.feedback)
+		}
+		if n := len(ct.assistant); n != 2 || strings.TrimSpace(ct.assistant[n-1]) != strings.TrimSpace(fixedPacket) {
+			t.Errorf("transcript: %d assistant messages, want 2 ending with the fixed packet", n)
+		}
+		checkAudit(t, s, run.transcript)
+	})
+
+	t.Run("ConversationNeverBlocked", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installClaude(t, s)
+		replies := []string{
+			"The README has one heading, `# scratch`, and nothing else.",
+			"Yes: it is the only Markdown file in the repository.",
+			"You're welcome. Ask again whenever you like.",
+		}
+		m := newModelMock(t, replies...)
+		session := newUUID(t)
+		var run claudeRun
+		for i, prompt := range []string{"What is in the README?", "Is it the only Markdown file?", "Thanks!"} {
+			run = runClaude(t, s, claude, m, session, i > 0, prompt)
+			t.Logf("claude -p (turn %d) took %v", i+1, run.took.Round(time.Millisecond))
+			if run.result != replies[i] {
+				t.Errorf("turn %d ended with %q, want %q", i+1, run.result, replies[i])
+			}
+		}
+		turns := m.Turns()
+		if len(turns) != len(replies) {
+			t.Errorf("the model was asked %d times, want %d (one per prompt, nothing blocked)", len(turns), len(replies))
+		}
+		for i, r := range turns {
+			if turnHas(r, blockReason) {
+				t.Errorf("request %d holds the hook's reason: a conversational reply was blocked", i+1)
+			}
+		}
+		ct := readClaudeTranscript(t, run.transcript)
+		t.Logf("Stop hook durations recorded by Claude Code: %v ms", ct.hookMs)
+		if ct.stops != len(replies) || ct.blocked != 0 || len(ct.feedback) != 0 {
+			t.Errorf("transcript: %d stops, %d blocked, feedback %q; want %d stops, none blocked", ct.stops, ct.blocked, ct.feedback, len(replies))
+		}
+	})
+
+	t.Run("LoopBoundReleases", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installClaude(t, s)
+		bad := badPacket(t)
+		m := newModelMock(t, bad)
+		m.repeatLast = true // a model that never fixes its packet
+		run := runClaude(t, s, claude, m, newUUID(t), false, claudePrompt)
+		t.Logf("claude -p took %v", run.took.Round(time.Millisecond))
+
+		// baton blocks three times in a row (--max-blocks' default), then
+		// lets the fourth stop through.
+		turns := m.Turns()
+		if len(turns) != 4 {
+			t.Errorf("the model was asked %d times, want 4 (three blocks, then released)", len(turns))
+		}
+		for i, r := range turns[1:] {
+			if !turnHas(r, blockReason) {
+				t.Errorf("request %d does not hold the hook's reason", i+2)
+			}
+		}
+		if strings.TrimSpace(run.result) != strings.TrimSpace(bad) {
+			t.Errorf("claude ended the turn with %q, want the bad packet, released", run.result)
+		}
+		ct := readClaudeTranscript(t, run.transcript)
+		t.Logf("Stop hook durations recorded by Claude Code: %v ms", ct.hookMs)
+		if ct.stops != 4 || ct.blocked != 3 || len(ct.feedback) != 3 {
+			t.Errorf("transcript: %d stops, %d blocked, %d feedback; want 4 stops, 3 blocked", ct.stops, ct.blocked, len(ct.feedback))
+		}
+		checkAudit(t, s, run.transcript)
+	})
+}
+
+// checkAudit runs `baton audit --format json` on the transcript Claude Code
+// wrote: it must read the session and find the bad packet's rules.
+//
+// Issue 24 (defect 6): audit does not yet count the stops a hook blocked in
+// Claude Code's transcripts as stops of their own, so the counts are only
+// logged here, not compared with the hook's.
+func checkAudit(t *testing.T, s *scratch, transcript string) {
+	t.Helper()
+	out, err := s.exec(s.repo, nil, time.Minute, s.baton, "audit", "--format", "json", transcript)
+	if err != nil {
+		t.Fatalf("baton audit: %v\n%s", err, out)
+	}
+	var rep struct {
+		Stops   int `json:"stops"`
+		Blocked int `json:"blocked"`
+		ByRule  []struct {
+			Rule string `json:"rule"`
+		} `json:"by_rule"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("baton audit --format json: %v\n%s", err, out)
+	}
+	t.Logf("baton audit: %d stops, %d would be blocked", rep.Stops, rep.Blocked)
+	if rep.Stops < 1 || rep.Blocked < 1 {
+		t.Errorf("baton audit found %d stops, %d blocked; want the bad packet's stop found and blocked\n%s", rep.Stops, rep.Blocked, out)
+	}
+	if !slices.ContainsFunc(rep.ByRule, func(r struct {
+		Rule string `json:"rule"`
+	}) bool {
+		return r.Rule == "packet/review-auto-continue"
+	}) {
+		t.Errorf("baton audit names no packet/review-auto-continue:\n%s", out)
+	}
+}

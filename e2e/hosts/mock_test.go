@@ -1,0 +1,237 @@
+package hosts
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+// modelMock is a scripted model on 127.0.0.1: every turn of the agent gets
+// the next scripted reply, in order, and every request body is recorded.
+// Side requests a host makes besides the agent's turns (a title, a quota
+// check, a token count) get a harmless answer and consume nothing.
+type modelMock struct {
+	t      *testing.T
+	srv    *httptest.Server
+	mu     sync.Mutex
+	script []string
+	// repeatLast answers every turn after the script's end with its last
+	// reply (a model that never fixes its packet); otherwise a turn past the
+	// end is an error of the test.
+	repeatLast bool
+	turns      []recordedRequest // the agent's turns, in order
+	side       []recordedRequest // everything else
+}
+
+// recordedRequest is one request the host made.
+type recordedRequest struct {
+	Path string
+	Body []byte
+	// Messages is the conversation the host sent (Anthropic Messages),
+	// each message's text joined.
+	Messages []mockMessage
+	Reply    string
+}
+
+type mockMessage struct {
+	Role string
+	Text string
+}
+
+// newModelMock starts a mock serving script. httptest listens on
+// 127.0.0.1 only.
+func newModelMock(t *testing.T, script ...string) *modelMock {
+	m := &modelMock{t: t, script: script}
+	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
+	t.Cleanup(func() {
+		m.srv.Close()
+		for _, r := range m.Side() {
+			t.Logf("model mock: side request %s", r.Path)
+		}
+	})
+	return m
+}
+
+func (m *modelMock) URL() string { return m.srv.URL }
+
+// Turns returns the agent's turns recorded so far.
+func (m *modelMock) Turns() []recordedRequest {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]recordedRequest(nil), m.turns...)
+}
+
+// Side returns the side requests recorded so far.
+func (m *modelMock) Side() []recordedRequest {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]recordedRequest(nil), m.side...)
+}
+
+func (m *modelMock) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	switch {
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
+		m.anthropicMessages(w, r, body)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
+		m.record(false, recordedRequest{Path: r.URL.Path, Body: body})
+		writeJSON(w, map[string]any{"input_tokens": 100})
+	default:
+		// Anything else the host asks (a quota, a setting, an event sink)
+		// is recorded and answered with an empty object.
+		m.record(false, recordedRequest{Path: r.Method + " " + r.URL.Path, Body: body})
+		writeJSON(w, map[string]any{})
+	}
+}
+
+func (m *modelMock) record(turn bool, rr recordedRequest) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if turn {
+		m.turns = append(m.turns, rr)
+	} else {
+		m.side = append(m.side, rr)
+	}
+}
+
+// nextReply takes the next scripted reply for an agent turn.
+func (m *modelMock) nextReply(rr recordedRequest) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := len(m.turns)
+	var reply string
+	switch {
+	case i < len(m.script):
+		reply = m.script[i]
+	case m.repeatLast && len(m.script) > 0:
+		reply = m.script[len(m.script)-1]
+	default:
+		m.t.Errorf("model mock: turn %d asked for, the script has %d", i+1, len(m.script))
+		reply = "The script has no more replies."
+	}
+	rr.Reply = reply
+	m.turns = append(m.turns, rr)
+	return reply
+}
+
+// anthropicRequest is the part of a Messages request the mock reads.
+type anthropicRequest struct {
+	Model    string          `json:"model"`
+	Stream   bool            `json:"stream"`
+	Tools    json.RawMessage `json:"tools"`
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+}
+
+// contentText joins the text of a message's content: a string, or blocks
+// of which text and tool results count.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type    string          `json:"type"`
+		Text    string          `json:"text"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return ""
+	}
+	var parts []string
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			parts = append(parts, b.Text)
+		case "tool_result":
+			parts = append(parts, contentText(b.Content))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// anthropicMessages answers POST /v1/messages. A request offering tools is
+// one of the agent's turns; one without is a side request of the host's.
+func (m *modelMock) anthropicMessages(w http.ResponseWriter, r *http.Request, body []byte) {
+	var req anthropicRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		m.t.Errorf("model mock: %s: %v", r.URL.Path, err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	rr := recordedRequest{Path: r.URL.Path, Body: body}
+	for _, msg := range req.Messages {
+		rr.Messages = append(rr.Messages, mockMessage{Role: msg.Role, Text: contentText(msg.Content)})
+	}
+	var text string
+	if len(req.Tools) > 0 && string(req.Tools) != "null" && string(req.Tools) != "[]" {
+		text = m.nextReply(rr)
+	} else {
+		text = "OK"
+		rr.Reply = text
+		m.record(false, rr)
+	}
+	model := req.Model
+	if model == "" {
+		model = "claude-mock"
+	}
+	id := fmt.Sprintf("msg_mock_%d", len(m.Turns())+len(m.Side()))
+	usage := map[string]int{"input_tokens": 100, "output_tokens": 20}
+	if !req.Stream {
+		writeJSON(w, map[string]any{
+			"id": id, "type": "message", "role": "assistant", "model": model,
+			"content":     []any{map[string]any{"type": "text", "text": text}},
+			"stop_reason": "end_turn", "stop_sequence": nil, "usage": usage,
+		})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	event := func(name string, data any) {
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
+		"id": id, "type": "message", "role": "assistant", "model": model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil,
+		"usage": map[string]int{"input_tokens": 100, "output_tokens": 1},
+	}})
+	event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+		"content_block": map[string]any{"type": "text", "text": ""}})
+	// Two deltas, as a model streams; the host joins them.
+	half := len(text) / 2
+	for half > 0 && !utf8.RuneStart(text[half]) {
+		half--
+	}
+	for _, part := range []string{text[:half], text[half:]} {
+		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+			"delta": map[string]any{"type": "text_delta", "text": part}})
+	}
+	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	event("message_delta", map[string]any{"type": "message_delta",
+		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
+		"usage": map[string]int{"output_tokens": 20}})
+	event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
