@@ -78,17 +78,6 @@ var coreDefaults = set("Elicit", "TempDir", "Fetch", "File", "Glob", "Json", "Pa
 // (analysis.XMDHostRegistered).
 var HostRegistered = analysis.XMDHostRegistered
 
-// isRegisteredValue reports the registered components that declare
-// `returns`: they render nothing and must be invoked with `as`. A switch,
-// not a set: it is asked of every registered tag.
-func isRegisteredValue(name string) bool {
-	switch name {
-	case "Parse", "SafeParse", "Elicit", "Glob":
-		return true
-	}
-	return false
-}
-
 func isRegistered(name string) (registered, host bool) {
 	switch {
 	case Registered[name]:

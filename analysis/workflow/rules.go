@@ -197,9 +197,17 @@ var (
 		ID:       "workflow/value-without-as",
 		Summary:  "A value component is invoked without `as`.",
 		Severity: analysis.Error,
-		Doc: "A value component (its `returns` declared; `Parse`, `SafeParse`, `Elicit` and `Glob` among the " +
-			"registered ones) renders nothing, so it must be invoked with `as=\"name\"` to bind what it returns; " +
-			"without it the invocation fails before the component runs.",
+		Doc: "A value component (its `returns` declared) renders nothing, so it must be invoked with " +
+			"`as=\"name\"` to bind what it returns; without it the engine fails the invocation before the " +
+			"component runs (packages/core/src/expand.ts: \"declares `returns`, so it renders nothing and must be " +
+			"invoked with `as`\"), a printed error or, under a throwing error mode, a failed run. It decides this " +
+			"when execution reaches the element; baton checks every branch.\n\n" +
+			"Of the components the engine and its hosts register, those declaring `returns` are core's `Elicit`, " +
+			"`Glob`, `Parse` and `SafeParse` (packages/core/src/components/registry.ts), `WebForm` " +
+			"(packages/web/src/components.ts) and the workflow host's `Git.Commit`, `PullRequest` and `Issue` " +
+			"(packages/workflow/src/composition/installation.ts); the others (`Prompt`, `Agent`, `File`, `Json`, " +
+			"`Git.Add`, `Repository`, …) render text and need no `as`. A component file declares `returns` in its " +
+			"front matter.",
 	}
 	RuleElsePlacement = &analysis.Rule{
 		ID:       "workflow/else-placement",

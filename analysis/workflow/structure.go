@@ -366,9 +366,16 @@ func (k *checker) checkInvocations() {
 	for _, t := range k.c.Tags {
 		res := k.resOf(t)
 		callee := res.Component
-		isValue := (callee != nil && callee.Returns != nil) || (res.Kind == ResolveRegistered && isRegisteredValue(t.Name))
-		if isValue && t.Attr("as") == nil && k.tags[t.Index].cp == nil {
-			k.report(RuleValueWithoutAs, t.NameSpan, fmt.Sprintf("<%s> is a value component (it declares returns): it renders nothing and must be invoked with as=\"name\"", t.Name))
+		why := ""
+		switch {
+		case callee != nil && callee.Returns != nil:
+			why = "it declares returns"
+		case res.Kind == ResolveRegistered && isRegisteredValue(t.Name):
+			why = "the engine registers it with returns"
+		}
+		// A tag never closed is text to the engine, and invokes nothing.
+		if why != "" && t.Closed && t.Attr("as") == nil && k.tags[t.Index].cp == nil {
+			k.report(RuleValueWithoutAs, t.NameSpan, fmt.Sprintf("<%s> is a value component (%s): it renders nothing and must be invoked with as=\"name\"", t.Name, why))
 		}
 		if callee == nil || callee == k.c || callee.Props.Form == PropsInvalid || (res.Kind != ResolveFile && res.Kind != ResolveBundle) {
 			continue
