@@ -323,7 +323,7 @@ func TestClaudeCode(t *testing.T) {
 		installClaude(t, s)
 		bad := badPacket(t)
 		m := newModelMock(t, bad)
-		m.repeatLast = true // a model that never fixes its packet
+		m.RepeatLast() // a model that never fixes its packet
 		run := runClaude(t, s, claude, m, newUUID(t), false, claudePrompt)
 		t.Logf("claude -p took %v", run.took.Round(time.Millisecond))
 

@@ -60,6 +60,13 @@ func newModelMock(t *testing.T, script ...string) *modelMock {
 
 func (m *modelMock) URL() string { return m.srv.URL }
 
+// RepeatLast makes every turn after the script's end get its last reply.
+func (m *modelMock) RepeatLast() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.repeatLast = true
+}
+
 // Turns returns the agent's turns recorded so far.
 func (m *modelMock) Turns() []recordedRequest {
 	m.mu.Lock()
