@@ -26,9 +26,10 @@ import (
 // baseline taken at the start of the turn (baton hook claude-prompt) or at
 // the last stop that owed nothing. With no baseline the delta is measured
 // from HEAD with a clean tree, as specrew's degraded baseline does. Paths
-// that agents' tools manage (.claude/, .specrew/, .gitignore …) never count.
+// that agents' tools manage (.claude/, .codex/, .gemini/, .specrew/,
+// .gitignore …) never count: `baton hook install` writes some of them.
 
-var managedPath = regexp.MustCompile(`^\.(agents|claude|copilot|cursor|github|specify|squad|specrew)[/\\]|^\.(gitattributes|gitignore|markdownlint\.json)$`)
+var managedPath = regexp.MustCompile(`^\.(agents|claude|codex|copilot|cursor|gemini|github|specify|squad|specrew)[/\\]|^\.(gitattributes|gitignore|markdownlint\.json)$`)
 
 // turnEntry is one changed path of a snapshot.
 type turnEntry struct {
