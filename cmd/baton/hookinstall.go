@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -18,7 +19,7 @@ import (
 // and their enforcement postures are internal/hostsettings'. What each
 // command does, reads and writes is its entry in the help table (help.go).
 
-const hookInstallUsage = `usage: baton hook install --host HOST [--project | --user] [--dry-run] [--dir DIR]
+const hookInstallUsage = `usage: baton hook install --host HOST [--project | --user] [--lint=false] [--require-packet] [--max-blocks N] [--dry-run] [--dir DIR]
 (baton help hook install says what it reads, writes and exits with)
 `
 
@@ -55,6 +56,7 @@ type hookEdit struct {
 	scope  hostsettings.Scope
 	env    hostsettings.Env
 	dryRun bool
+	opts   hostsettings.Options // install's flags for the hooks
 }
 
 func parseHookEdit(name string, args []string, usage string, stdout, stderr io.Writer) (*hookEdit, int, bool) {
@@ -64,8 +66,21 @@ func parseHookEdit(name string, args []string, usage string, stdout, stderr io.W
 	user := fl.Bool("user", false, "")
 	dryRun := fl.Bool("dry-run", false, "")
 	dir := fl.String("dir", ".", "")
+	var opts hostsettings.Options
+	if name == "install" {
+		// --lint by default: without it the stop hook blocks nothing
+		// outside a specrew project, and a packet is the contract install
+		// promises. It never blocks a message that is not a packet.
+		fl.BoolVar(&opts.Lint, "lint", true, "")
+		fl.BoolVar(&opts.RequirePacket, "require-packet", false, "")
+		fl.IntVar(&opts.MaxBlocks, "max-blocks", 0, "")
+	}
 	if code, ok := parseFlags(fl, args, usage, stdout, stderr); !ok {
 		return nil, code, false
+	}
+	if opts.MaxBlocks < 0 {
+		fmt.Fprintln(stderr, "baton: --max-blocks must be 1 or more")
+		return nil, exitUsage, false
 	}
 	h := hostsettings.Lookup(*host)
 	if h == nil {
@@ -89,7 +104,7 @@ func parseHookEdit(name string, args []string, usage string, stdout, stderr io.W
 	if *user {
 		scope = hostsettings.User
 	}
-	return &hookEdit{host: h, scope: scope, env: env, dryRun: *dryRun}, 0, true
+	return &hookEdit{host: h, scope: scope, env: env, dryRun: *dryRun, opts: opts}, 0, true
 }
 
 // display names a settings file as people read it: relative to the
@@ -137,7 +152,7 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change\n", e.host.Title, e.display(filepath.Dir(path)))
 		return exitOK
 	}
-	c, err := e.host.PlanInstall(path)
+	c, err := e.host.PlanInstall(path, e.opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
 		return exitUsage
@@ -145,35 +160,71 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 	name := e.display(path)
 	if !c.Changed() {
 		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change\n", e.host.Title, name)
+		if r, found := e.host.Status(e.env, e.scope); found {
+			printEnforcement(stdout, e.host, r)
+		}
 		return exitOK
 	}
 	if !e.apply(c, stdout, stderr) {
 		return exitUsage
 	}
-	verb := "added"
+	verb, changed := "added", "changed"
 	if e.dryRun {
-		verb = "would add (--dry-run: nothing written)"
+		verb, changed = "would add (--dry-run: nothing written)", "would change (--dry-run: nothing written)"
 	}
 	for _, hk := range c.Added {
-		fmt.Fprintf(stdout, "baton: %s to %s: %s → %s\n", verb, name, hk.Event, hk.Command())
+		fmt.Fprintf(stdout, "baton: %s to %s: %s → %s\n", verb, name, hk.Event, hk.Line(e.opts))
+	}
+	for _, u := range c.Updated {
+		fmt.Fprintf(stdout, "baton: %s in %s: %s → %s (was %s)\n", changed, name, u.Event, u.New, u.Old)
 	}
 	for _, hk := range c.Already {
-		fmt.Fprintf(stdout, "baton: already in %s: %s → %s\n", name, hk.Event, hk.Command())
+		fmt.Fprintf(stdout, "baton: already in %s: %s → %s\n", name, hk.Event, hk.Line(e.opts))
 	}
 	for _, hk := range c.Added {
 		// The host will run the command at every stop: say so if this
 		// baton cannot.
-		if runHook([]string{hk.Sub, "--help"}, strings.NewReader(""), io.Discard, io.Discard) != exitOK {
-			fmt.Fprintf(stderr, "baton: warning: this baton has no working `%s`; update baton before %s runs it\n", hk.Command(), e.host.Title)
+		if runHook(append([]string{hk.Sub}, append(e.opts.Args(hk.Stop()), "--help")...), strings.NewReader(""), io.Discard, io.Discard) != exitOK {
+			fmt.Fprintf(stderr, "baton: warning: this baton has no working `%s`; update baton before %s runs it\n", hk.Line(e.opts), e.host.Title)
 		}
 	}
 	if !e.dryRun {
-		fmt.Fprintf(stdout, "baton: %s now enforces the stop contract: %s (%s)\n", e.host.Title, e.host.Posture, e.host.Why)
-		if e.host.Note != "" {
-			fmt.Fprintf(stdout, "baton: %s\n", e.host.Note)
+		if r, found := e.host.Status(e.env, e.scope); found {
+			printEnforcement(stdout, e.host, r)
 		}
 	}
 	return exitOK
+}
+
+// printEnforcement says, after an install, what the host will enforce
+// now: what its stop hook blocks and lets through where it is, and
+// whether the host will run it at all (its trust records).
+func printEnforcement(w io.Writer, h *hostsettings.Host, r hostsettings.Report) {
+	en := r.Enforcement
+	switch {
+	case en == nil:
+		return
+	case en.Nothing():
+		fmt.Fprintf(w, "baton: %s enforces nothing here: %s blocks nothing in this project (not a specrew project; no --lint, no --require-packet)\n", h.Title, en.Command)
+	default:
+		fmt.Fprintf(w, "baton: %s now enforces the stop contract: %s (%s)\n", h.Title, r.Capable, r.Why)
+		fmt.Fprintf(w, "baton: %s blocks: %s\n", en.Command, strings.Join(en.Blocks, "; "))
+	}
+	if len(en.Passes) > 0 {
+		fmt.Fprintf(w, "baton: it lets through: %s\n", strings.Join(en.Passes, "; "))
+	}
+	if t := r.Trust; t != nil && !t.Runs {
+		fmt.Fprintf(w, "baton: %s will not run the hook yet: %s\n", h.Title, t.Detail)
+		fmt.Fprintf(w, "baton: to have it run: %s\n", t.Fix)
+	} else if t != nil && t.State != "trusted" && t.State != "not required" {
+		fmt.Fprintf(w, "baton: note: %s\n", t.Detail)
+		if t.Fix != "" {
+			fmt.Fprintf(w, "baton: to fix: %s\n", t.Fix)
+		}
+	}
+	if h.Note != "" {
+		fmt.Fprintf(w, "baton: %s\n", h.Note)
+	}
 }
 
 func runHookUninstall(args []string, stdout, stderr io.Writer) int {
@@ -269,13 +320,16 @@ func runHookStatus(args []string, stdout, stderr io.Writer) int {
 			root = env.Home
 		}
 		fmt.Fprintf(stdout, "%s (%s):\n", scope, root)
-		tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-		n := 0
+		// The hosts' rows are aligned as a table; each row's details
+		// follow it, indented, outside the table, so that a long detail
+		// does not widen the columns.
+		var rows bytes.Buffer
+		tw := tabwriter.NewWriter(&rows, 2, 8, 2, ' ', 0)
+		var details [][]string
 		for _, r := range reports {
 			if r.Scope != scope {
 				continue
 			}
-			n++
 			files := make([]string, 0, len(r.Files))
 			for _, f := range r.Files {
 				files = append(files, displayPath(env, scope, f))
@@ -284,31 +338,78 @@ func runHookStatus(args []string, stdout, stderr io.Writer) int {
 			if where == "" {
 				where = displayPath(env, scope, r.Dir) + "/ (no settings file)"
 			}
-			posture := string(r.Posture)
-			if r.Posture != r.Capable {
-				posture += fmt.Sprintf(" (%s with baton's hook)", r.Capable)
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.Title, where, r.Installed, posture)
-			if r.Installed == "partly" {
-				var missing []string
-				for _, hs := range r.Hooks {
-					if !hs.Installed {
-						missing = append(missing, hs.Event+" → "+hs.Command)
-					}
-				}
-				fmt.Fprintf(tw, "  \t  missing: %s\t\t\n", strings.Join(missing, ", "))
-			}
-			if r.Off != "" {
-				fmt.Fprintf(tw, "  \t  hooks turned off: %s\t\t\n", r.Off)
-			}
-			if r.Error != "" {
-				fmt.Fprintf(tw, "  \t  cannot read: %s\t\t\n", r.Error)
-			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.Title, where, r.Installed, statusPosture(r))
+			details = append(details, statusDetails(r))
 		}
 		tw.Flush()
-		if n == 0 {
+		if len(details) == 0 {
 			fmt.Fprintln(stdout, "  no agent host found")
+			continue
+		}
+		for i, row := range strings.SplitAfter(strings.TrimSuffix(rows.String(), "\n"), "\n") {
+			fmt.Fprintln(stdout, strings.TrimSuffix(row, "\n"))
+			for _, d := range details[i] {
+				fmt.Fprintf(stdout, "      %s\n", d)
+			}
 		}
 	}
 	return exitOK
+}
+
+// statusDetails are the lines status prints under a host's row: what its
+// stop hook blocks and lets through, whether the host will run it, and
+// what keeps it from running.
+func statusDetails(r hostsettings.Report) []string {
+	var d []string
+	if en := r.Enforcement; en != nil && r.Off == "" {
+		blocks := "nothing here (not a specrew project; no --lint, no --require-packet)"
+		if !en.Nothing() {
+			blocks = strings.Join(en.Blocks, "; ")
+		}
+		d = append(d, en.Command+" blocks: "+blocks)
+		if len(en.Passes) > 0 {
+			d = append(d, "lets through: "+strings.Join(en.Passes, "; "))
+		}
+	}
+	if t := r.Trust; t != nil && !t.Runs {
+		d = append(d, "not run: "+t.Detail, "to have it run: "+t.Fix)
+	} else if t != nil && t.State != "trusted" && t.State != "not required" {
+		d = append(d, "trust: "+t.Detail)
+	}
+	if r.Installed == "partly" {
+		var missing []string
+		for _, hs := range r.Hooks {
+			if !hs.Installed {
+				missing = append(missing, hs.Event+" → "+hs.Command)
+			}
+		}
+		d = append(d, "missing: "+strings.Join(missing, ", "))
+	}
+	if r.Off != "" {
+		d = append(d, "hooks turned off: "+r.Off)
+	}
+	if r.Error != "" {
+		d = append(d, "cannot read: "+r.Error)
+	}
+	return d
+}
+
+// statusPosture is a report's posture as status prints it: the posture
+// now and, when that is less than the host can give, what would give it.
+func statusPosture(r hostsettings.Report) string {
+	p := string(r.Posture)
+	if r.Posture == r.Capable {
+		return p
+	}
+	switch {
+	case r.Installed == "not installed" || r.Installed == "partly":
+		return p + fmt.Sprintf(" (%s with baton's hook)", r.Capable)
+	case r.Off != "":
+		return p + fmt.Sprintf(" (%s with hooks on)", r.Capable)
+	case r.Trust != nil && !r.Trust.Runs:
+		return p + fmt.Sprintf(" (%s once trusted)", r.Capable)
+	case r.Enforcement != nil && r.Enforcement.Nothing():
+		return p + fmt.Sprintf(" (%s with --lint or --require-packet)", r.Capable)
+	}
+	return p
 }

@@ -38,11 +38,20 @@ const (
 type Hook struct {
 	Event string // the host's event name, e.g. "Stop"
 	Sub   string // baton's adapter: the command is "baton hook " + Sub
-	entry obj    // the entry as it goes in the event's list
+	// entry is the entry as it goes in the event's list, running line.
+	entry func(line string) obj
 }
 
-// Command is the command line of the hook.
+// Command is the command line of the hook, without flags.
 func (h Hook) Command() string { return "baton hook " + h.Sub }
+
+// Stop says whether this is the host's stop hook, the one that blocks.
+func (h Hook) Stop() bool { return strings.HasSuffix(h.Sub, "-stop") }
+
+// Line is the command line install writes for the hook with o.
+func (h Hook) Line(o Options) string {
+	return strings.Join(append([]string{h.Command()}, o.Args(h.Stop())...), " ")
+}
 
 // Host is an agent host whose settings baton can edit.
 type Host struct {
@@ -75,6 +84,10 @@ type Host struct {
 	// folderOfFiles: every *.json in the file's folder is a hooks file
 	// (Copilot's .github/hooks/); baton writes its own, baton.json.
 	folderOfFiles bool
+	// trust reads the host's own records of what it trusts (never writes
+	// them) and says whether it will run baton's hooks in scope; nil for
+	// a host that asks for no trust.
+	trust func(h *Host, e Env, s Scope) *Trust
 }
 
 // Env is where the project and the user's files are.
@@ -119,9 +132,12 @@ func gitRoot(dir string) string {
 	}
 }
 
-// command is a command entry as Claude Code, Codex and Gemini CLI take it.
-func command(sub string, extra ...kv) obj {
-	return append(obj{{"type", "command"}, {"command", "baton hook " + sub}}, extra...)
+// command is a command entry as Claude Code and Codex take it, in a
+// matcher group of its own.
+func command(timeout int) func(string) obj {
+	return func(line string) obj {
+		return group(obj{{"type", "command"}, {"command", line}, {"timeout", timeout}})
+	}
 }
 
 // group is a matcher group holding one command.
@@ -159,9 +175,9 @@ var Hosts = []*Host{
 		Name: "claude", Title: "Claude Code",
 		Posture: Hard, Why: "its Stop hook reads the final message and can block the stop",
 		Hooks: []Hook{
-			{Event: "UserPromptSubmit", Sub: "claude-prompt", entry: group(command("claude-prompt", kv{"timeout", 20}))},
-			{Event: "PostToolUse", Sub: "claude-tool", entry: group(command("claude-tool", kv{"timeout", 20}))},
-			{Event: "Stop", Sub: "claude-stop", entry: group(command("claude-stop", kv{"timeout", 20}))},
+			{Event: "UserPromptSubmit", Sub: "claude-prompt", entry: command(20)},
+			{Event: "PostToolUse", Sub: "claude-tool", entry: command(20)},
+			{Event: "Stop", Sub: "claude-stop", entry: command(20)},
 		},
 		grouped: true, cmdKeys: []string{"command"},
 		off: func(_ []byte, root *node) string {
@@ -192,12 +208,12 @@ var Hosts = []*Host{
 	{
 		Name: "codex", Title: "Codex",
 		Posture: Hard, Why: "its Stop hook reads the final message and can block, continuing with the reason",
-		Note: "Codex runs a new or changed hook only once you trust it: open /hooks in Codex and trust baton's; project hooks load only in a trusted project",
 		Hooks: []Hook{
-			{Event: "UserPromptSubmit", Sub: "codex-prompt", entry: group(command("codex-prompt", kv{"timeout", 20}))},
-			{Event: "Stop", Sub: "codex-stop", entry: group(command("codex-stop", kv{"timeout", 30}))},
+			{Event: "UserPromptSubmit", Sub: "codex-prompt", entry: command(20)},
+			{Event: "Stop", Sub: "codex-stop", entry: command(30)},
 		},
 		grouped: true, cmdKeys: []string{"command"},
+		trust:       codexTrust,
 		projectFile: func(e Env) string { return filepath.Join(e.Project, ".codex", "hooks.json") },
 		userFile:    func(e Env) string { return filepath.Join(codexHome(e), "hooks.json") },
 		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".codex") },
@@ -207,8 +223,12 @@ var Hosts = []*Host{
 		Name: "gemini", Title: "Gemini CLI",
 		Posture: Hard, Why: "its AfterAgent hook reads the final response and can deny it, making the agent retry with the reason",
 		Hooks: []Hook{
-			{Event: "BeforeAgent", Sub: "gemini-prompt", entry: group(obj{{"name", "baton-turn"}, {"type", "command"}, {"command", "baton hook gemini-prompt"}, {"timeout", 20000}})},
-			{Event: "AfterAgent", Sub: "gemini-stop", entry: group(obj{{"name", "baton"}, {"type", "command"}, {"command", "baton hook gemini-stop"}, {"timeout", 30000}})},
+			{Event: "BeforeAgent", Sub: "gemini-prompt", entry: func(line string) obj {
+				return group(obj{{"name", "baton-turn"}, {"type", "command"}, {"command", line}, {"timeout", 20000}})
+			}},
+			{Event: "AfterAgent", Sub: "gemini-stop", entry: func(line string) obj {
+				return group(obj{{"name", "baton"}, {"type", "command"}, {"command", line}, {"timeout", 30000}})
+			}},
 		},
 		grouped: true, cmdKeys: []string{"command"},
 		// An installed extension is a folder of ~/.gemini/extensions named
@@ -232,6 +252,7 @@ var Hosts = []*Host{
 			}
 			return ""
 		},
+		trust:       geminiTrust,
 		projectFile: func(e Env) string { return filepath.Join(e.Project, ".gemini", "settings.json") },
 		userFile:    func(e Env) string { return filepath.Join(e.Home, ".gemini", "settings.json") },
 		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".gemini") },
@@ -242,8 +263,8 @@ var Hosts = []*Host{
 		Posture: Corrective, Why: "its stop hook runs after the agent has finished and cannot block; it can only send a follow-up message",
 		Note: "Cursor reads hooks.json when it starts: restart it; loop_limit bounds the follow-ups baton sends",
 		Hooks: []Hook{
-			{Event: "beforeSubmitPrompt", Sub: "cursor-prompt", entry: obj{{"command", "baton hook cursor-prompt"}}},
-			{Event: "stop", Sub: "cursor-stop", entry: obj{{"command", "baton hook cursor-stop"}, {"loop_limit", 3}}},
+			{Event: "beforeSubmitPrompt", Sub: "cursor-prompt", entry: func(line string) obj { return obj{{"command", line}} }},
+			{Event: "stop", Sub: "cursor-stop", entry: func(line string) obj { return obj{{"command", line}, {"loop_limit", 3}} }},
 		},
 		cmdKeys: []string{"command"}, version: true,
 		projectFile: func(e Env) string { return filepath.Join(e.Project, ".cursor", "hooks.json") },
@@ -256,15 +277,22 @@ var Hosts = []*Host{
 		Posture: Hard, Why: "the CLI's agentStop hook can block the stop, the reason becoming the next prompt (the cloud agent is not covered)",
 		Note: "Copilot CLI loads .github/hooks/*.json from the folder it runs in; commit the file for others to get it",
 		Hooks: []Hook{
-			{Event: "userPromptSubmitted", Sub: "copilot-prompt", entry: obj{{"type", "command"}, {"bash", "baton hook copilot-prompt"}, {"powershell", "baton hook copilot-prompt"}, {"timeoutSec", 20}}},
-			{Event: "agentStop", Sub: "copilot-stop", entry: obj{{"type", "command"}, {"bash", "baton hook copilot-stop"}, {"powershell", "baton hook copilot-stop"}, {"timeoutSec", 30}}},
+			{Event: "userPromptSubmitted", Sub: "copilot-prompt", entry: copilotCommand(20)},
+			{Event: "agentStop", Sub: "copilot-stop", entry: copilotCommand(30)},
 		},
 		cmdKeys: []string{"bash", "powershell"}, version: true, folderOfFiles: true,
+		trust:       copilotTrust,
 		projectFile: func(e Env) string { return filepath.Join(e.Project, ".github", "hooks", "baton.json") },
 		userFile:    func(e Env) string { return filepath.Join(copilotHome(e), "hooks", "baton.json") },
 		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".github", "hooks") },
 		userDir:     copilotHome,
 	},
+}
+
+func copilotCommand(timeout int) func(string) obj {
+	return func(line string) obj {
+		return obj{{"type", "command"}, {"bash", line}, {"powershell", line}, {"timeoutSec", timeout}}
+	}
 }
 
 func codexHome(e Env) string {

@@ -27,8 +27,18 @@ type Change struct {
 	New     []byte      // the content to write
 	Delete  bool        // remove the file: what is left is only the skeleton baton started it from
 	Added   []Hook      // hooks the install adds
-	Already []Hook      // hooks the install finds there already
-	Removed []string    // command lines the uninstall takes out, "Event: command"
+	Already []Hook      // hooks the install finds there already, as it would write them
+	// Updated are hooks of baton's the install finds with other flags:
+	// their command line is replaced, every other byte of the entry kept.
+	Updated []Update
+	Options Options  // the flags the install writes
+	Removed []string // command lines the uninstall takes out, "Event: command"
+}
+
+// Update is one of baton's hooks whose command line an install changes.
+type Update struct {
+	Hook
+	Old, New string // the command line it had, and has
 }
 
 // Changed says whether the file changes.
@@ -127,51 +137,112 @@ func (h *Host) parseSettings(path string, text []byte) (root, hooks *node, err e
 }
 
 // PlanInstall is the change that adds the host's hooks to its settings
-// file at path: each hook goes at the end of its event's list (the event
-// and "hooks" are added when missing); a hook of baton's already there for
-// that adapter is kept as it is. The file is read, not written.
-func (h *Host) PlanInstall(path string) (*Change, error) {
+// file at path, their command lines carrying o's flags: each hook goes at
+// the end of its event's list (the event and "hooks" are added when
+// missing). A hook of baton's already there for that adapter is kept; if
+// its command line has other flags, only that line is replaced. The file
+// is read, not written.
+func (h *Host) PlanInstall(path string, o Options) (*Change, error) {
 	old, existed, mode, err := read(path)
 	if err != nil {
 		return nil, err
 	}
-	c := &Change{Host: h, Path: path, Existed: existed, Mode: mode, Old: old}
+	c := &Change{Host: h, Path: path, Existed: existed, Mode: mode, Old: old, Options: o}
 	text := old
 	if !existed {
 		text = h.skeleton()
 	}
 	st := detectStyle(text)
 	for _, hk := range h.Hooks {
+		line := hk.Line(o)
 		root, hooks, err := h.parseSettings(path, text)
 		if err != nil {
 			return nil, err
 		}
 		if hooks == nil {
-			text = appendItem(text, root, item{key: "hooks", value: obj{{hk.Event, []any{hk.entry}}}}, st)
+			text = appendItem(text, root, item{key: "hooks", value: obj{{hk.Event, []any{hk.entry(line)}}}}, st)
 			c.Added = append(c.Added, hk)
 			continue
 		}
 		ev := hooks.get(hk.Event)
 		if ev == nil {
-			text = appendItem(text, hooks, item{key: hk.Event, value: []any{hk.entry}}, st)
+			text = appendItem(text, hooks, item{key: hk.Event, value: []any{hk.entry(line)}}, st)
 			c.Added = append(c.Added, hk)
 			continue
 		}
 		if ev.kind != '[' {
 			return nil, &NotEditable{Path: path, Reason: fmt.Sprintf("its hooks.%s is not a list", hk.Event)}
 		}
-		if slices.Contains(h.subsIn(text, ev), hk.Sub) {
-			c.Already = append(c.Already, hk)
+		cmd := h.batonCommand(text, ev, hk.Sub)
+		if cmd == nil {
+			text = appendItem(text, ev, item{value: hk.entry(line)}, st)
+			c.Added = append(c.Added, hk)
 			continue
 		}
-		text = appendItem(text, ev, item{value: hk.entry}, st)
-		c.Added = append(c.Added, hk)
+		if was := h.cmdLine(text, cmd); ParseArgs(was) != ParseArgs(line) {
+			now := relined(was, hk, o)
+			text = h.setLine(text, cmd, now)
+			c.Updated = append(c.Updated, Update{Hook: hk, Old: was, New: now})
+			continue
+		}
+		c.Already = append(c.Already, hk)
 	}
 	c.New = text
 	if _, _, err := h.parseSettings(path, text); err != nil {
 		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
 	}
 	return c, nil
+}
+
+// relined is an installed command line of baton's with o's flags: the
+// program as it was named (/usr/local/bin/baton), the flags install does
+// not write (--state-dir) kept.
+func relined(was string, hk Hook, o Options) string {
+	f := strings.Fields(was)
+	out := append([]string{f[0], "hook", hk.Sub}, o.Args(hk.Stop())...)
+	for i := 3; i < len(f); i++ {
+		name, _, hasVal := strings.Cut(strings.TrimLeft(f[i], "-"), "=")
+		switch name {
+		case "lint", "require-packet":
+		case "max-blocks":
+			if !hasVal {
+				i++
+			}
+		default:
+			out = append(out, f[i])
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// batonCommand is the first command entry of an event's list that runs
+// baton's adapter sub, or nil.
+func (h *Host) batonCommand(text []byte, ev *node, sub string) *node {
+	for _, cmd := range h.commands(ev) {
+		if s, ok := h.cmdSub(text, cmd); ok && s == sub {
+			return cmd
+		}
+	}
+	return nil
+}
+
+// setLine replaces the command line in every key of cmd that holds one
+// of baton's (Copilot's bash and powershell), from the last to the first
+// so that the earlier offsets stay good.
+func (h *Host) setLine(text []byte, cmd *node, line string) []byte {
+	var spans [][2]int
+	for _, k := range h.cmdKeys {
+		if v := cmd.get(k); v != nil {
+			if _, ok := BatonSub(v.str(text)); ok {
+				spans = append(spans, [2]int{v.start, v.end})
+			}
+		}
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return b[0] - a[0] })
+	for _, sp := range spans {
+		text = splice(text, sp[0], sp[1], quote(line))
+	}
+	return text
 }
 
 // cmdSub is the baton adapter a command entry runs.
@@ -196,17 +267,6 @@ func (h *Host) commands(ev *node) []*node {
 		}
 	}
 	return cmds
-}
-
-// subsIn are the baton adapters an event's list runs.
-func (h *Host) subsIn(text []byte, ev *node) []string {
-	var subs []string
-	for _, c := range h.commands(ev) {
-		if sub, ok := h.cmdSub(text, c); ok {
-			subs = append(subs, sub)
-		}
-	}
-	return subs
 }
 
 // PlanUninstall is the change that takes out of the settings file at path
@@ -426,7 +486,15 @@ type Report struct {
 	Packaged string `json:"packaged,omitempty"`
 	// Off says which setting turns the host's hooks off, if one does:
 	// then the posture is cooperative only, whatever is installed.
-	Off   string `json:"off,omitempty"`
+	Off string `json:"off,omitempty"`
+	// Enforcement is what the installed stop hook blocks (nil when it is
+	// not installed). A hook that blocks nothing here makes the posture
+	// cooperative only.
+	Enforcement *Enforcement `json:"enforcement,omitempty"`
+	// Trust says whether the host will run baton's hooks, as its own
+	// trust records say (nil for a host that asks for no trust). A host
+	// that will not run them makes the posture cooperative only.
+	Trust *Trust `json:"trust,omitempty"`
 	Error string `json:"error,omitempty"`
 }
 
@@ -438,7 +506,7 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 	if dirErr != nil && len(r.Files) == 0 {
 		return r, false
 	}
-	subs := map[string]map[string]bool{} // event -> adapters
+	subs := map[string]map[string]string{} // event -> adapter -> its command line
 	for _, f := range r.Files {
 		text, existed, _, err := read(f)
 		if err == nil && existed {
@@ -456,11 +524,17 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 					if m.val.kind != '[' {
 						continue
 					}
-					for _, sub := range h.subsIn(text, m.val) {
-						if subs[m.key] == nil {
-							subs[m.key] = map[string]bool{}
+					for _, cmd := range h.commands(m.val) {
+						sub, ok := h.cmdSub(text, cmd)
+						if !ok {
+							continue
 						}
-						subs[m.key][sub] = true
+						if subs[m.key] == nil {
+							subs[m.key] = map[string]string{}
+						}
+						if _, seen := subs[m.key][sub]; !seen {
+							subs[m.key][sub] = h.cmdLine(text, cmd)
+						}
 					}
 				}
 			}
@@ -473,12 +547,18 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 		r.Packaged = h.packaged(e, s, nil, nil)
 	}
 	in := 0
+	stopLine := ""
 	for _, hk := range h.Hooks {
-		ok := subs[hk.Event][hk.Sub]
+		line, ok := subs[hk.Event][hk.Sub]
 		if ok {
 			in++
+		} else {
+			line = hk.Command()
 		}
-		r.Hooks = append(r.Hooks, HookState{Event: hk.Event, Command: hk.Command(), Installed: ok})
+		if ok && hk.Stop() {
+			stopLine = line
+		}
+		r.Hooks = append(r.Hooks, HookState{Event: hk.Event, Command: line, Installed: ok})
 	}
 	switch {
 	case in == len(h.Hooks):
@@ -490,6 +570,22 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 	default:
 		r.Installed, r.Posture = "not installed", Cooperative
 	}
+	if r.Packaged != "" && stopLine == "" && in == 0 {
+		// The plugin and the extension run the command without flags.
+		stopLine = h.Hooks[len(h.Hooks)-1].Command()
+	}
+	if stopLine != "" {
+		r.Enforcement = Enforces(stopLine, e, s)
+		if r.Enforcement.Nothing() {
+			r.Posture = Cooperative
+		}
+	}
+	if r.Installed != "not installed" && h.trust != nil {
+		r.Trust = h.trust(h, e, s)
+		if r.Trust != nil && !r.Trust.Runs {
+			r.Posture = Cooperative
+		}
+	}
 	if r.Off != "" {
 		r.Posture = Cooperative
 	}
@@ -499,9 +595,9 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 // partial is the posture with some of the hooks in: the stop hook is what
 // enforces; the others (Claude Code's prompt and tool hooks) only say what
 // the turn changed.
-func (h *Host) partial(subs map[string]map[string]bool) Posture {
+func (h *Host) partial(subs map[string]map[string]string) Posture {
 	stop := h.Hooks[len(h.Hooks)-1]
-	if subs[stop.Event][stop.Sub] {
+	if _, ok := subs[stop.Event][stop.Sub]; ok {
 		return h.Posture
 	}
 	return Cooperative

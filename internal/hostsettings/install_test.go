@@ -184,7 +184,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "settings.json")
 			writeFile(t, path, tc.text, 0o600)
 
-			c, err := h.PlanInstall(path)
+			c, err := h.PlanInstall(path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,7 +200,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 				t.Errorf("mode after install = %v, want 0600 kept", fi.Mode().Perm())
 			}
 
-			again, err := h.PlanInstall(path)
+			again, err := h.PlanInstall(path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -302,7 +302,7 @@ func TestInstallNewFile(t *testing.T) {
 		t.Run(h.Name, func(t *testing.T) {
 			env := Env{Project: t.TempDir(), Home: t.TempDir()}
 			path := h.File(env, Project)
-			c, err := h.PlanInstall(path)
+			c, err := h.PlanInstall(path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -346,7 +346,7 @@ func TestEmptyObjectRoundTrip(t *testing.T) {
 		h := Lookup("claude")
 		path := filepath.Join(t.TempDir(), "settings.json")
 		writeFile(t, path, text, 0o644)
-		c, err := h.PlanInstall(path)
+		c, err := h.PlanInstall(path, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -407,7 +407,7 @@ func TestUninstallTakesOnlyBatons(t *testing.T) {
 	writeFile(t, path, text, 0o644)
 	h := Lookup("claude")
 	// The install sees the Stop hook there already (run by a path, with a flag).
-	c, err := h.PlanInstall(path)
+	c, err := h.PlanInstall(path, Options{Lint: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +466,7 @@ func TestRefusals(t *testing.T) {
 	for name, text := range cases {
 		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
 		writeFile(t, path, text, 0o644)
-		for op, plan := range map[string]func(string) (*Change, error){"install": h.PlanInstall, "uninstall": h.PlanUninstall} {
+		for op, plan := range map[string]func(string) (*Change, error){"install": func(p string) (*Change, error) { return h.PlanInstall(p, Options{}) }, "uninstall": h.PlanUninstall} {
 			_, err := plan(path)
 			var ne *NotEditable
 			if name == "event not list" && op == "uninstall" {
@@ -483,7 +483,7 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("%s: the file changed", name)
 		}
 	}
-	_, err := h.PlanInstall(filepath.Join(dir, "trailing-comma.json"))
+	_, err := h.PlanInstall(filepath.Join(dir, "trailing-comma.json"), Options{})
 	if !strings.Contains(err.Error(), "line 3, column 1") {
 		t.Errorf("the JSON error does not say where: %v", err)
 	}
@@ -494,15 +494,15 @@ func TestRefusals(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.PlanInstall(link); err == nil || !strings.Contains(err.Error(), "symbolic link (to "+target+")") {
+	if _, err := h.PlanInstall(link, Options{}); err == nil || !strings.Contains(err.Error(), "symbolic link (to "+target+")") {
 		t.Errorf("install through a link: %v", err)
 	}
-	if _, err := h.PlanInstall(dir); err == nil || !strings.Contains(err.Error(), "a folder, not a regular file") {
+	if _, err := h.PlanInstall(dir, Options{}); err == nil || !strings.Contains(err.Error(), "a folder, not a regular file") {
 		t.Errorf("install into a folder: %v", err)
 	}
 	fifo := filepath.Join(dir, "fifo.json")
 	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
-		if _, err := h.PlanInstall(fifo); err == nil || !strings.Contains(err.Error(), "a named pipe") {
+		if _, err := h.PlanInstall(fifo, Options{}); err == nil || !strings.Contains(err.Error(), "a named pipe") {
 			t.Errorf("install into a named pipe: %v", err)
 		}
 	}
@@ -513,7 +513,7 @@ func TestRefusals(t *testing.T) {
 func TestApplyRefusesAReadOnlyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	writeFile(t, path, "{}\n", 0o444)
-	c, err := Lookup("claude").PlanInstall(path)
+	c, err := Lookup("claude").PlanInstall(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -530,7 +530,7 @@ func TestApplyRefusesAReadOnlyFile(t *testing.T) {
 func TestApplyRefusesAChangedFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	writeFile(t, path, "{}\n", 0o644)
-	c, err := Lookup("claude").PlanInstall(path)
+	c, err := Lookup("claude").PlanInstall(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,7 +551,7 @@ func TestStatus(t *testing.T) {
 		t.Error("codex reported found with no ~/.codex")
 	}
 	for _, name := range []string{"claude", "cursor"} {
-		c, err := Lookup(name).PlanInstall(Lookup(name).File(env, Project))
+		c, err := Lookup(name).PlanInstall(Lookup(name).File(env, Project), Options{Lint: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -613,7 +613,7 @@ func TestUninstallAfterTheUserAddedHooks(t *testing.T) {
 	orig := []byte(realistic[0].text)
 	path := filepath.Join(t.TempDir(), "settings.json")
 	writeFile(t, path, string(orig), 0o644)
-	c, err := h.PlanInstall(path)
+	c, err := h.PlanInstall(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
