@@ -104,7 +104,7 @@ func run(pass *analysis.Pass) *Model {
 	n := len(c.Placeholders)
 	for _, t := range c.Tags {
 		for _, a := range t.Attrs {
-			if a.Kind == AttrExpr || a.Kind == AttrSpread {
+			if a.Kind == AttrExpr {
 				n++
 			}
 		}
@@ -165,7 +165,8 @@ func (k *checker) visit(t *Tag) {
 	k.m.Resolutions[t] = *rp
 	k.tags[t.Index].res = rp
 	for _, a := range t.Attrs {
-		if a.Kind == AttrExpr || a.Kind == AttrSpread {
+		// A spread is never evaluated: the engine's scanner drops it.
+		if a.Kind == AttrExpr {
 			for _, ref := range k.expr.freeRefs(a.Value, a.ValueSpan.Start) {
 				k.refExpr(ref, t, a)
 			}

@@ -46,8 +46,8 @@ func (t *Tag) Attr(name string) *Attr {
 	return nil
 }
 
-// HasSpread reports a {...spread} attribute, after which the props a tag
-// passes cannot be known.
+// HasSpread reports a {...spread} attribute, which the engine's scanner
+// drops: it passes nothing.
 func (t *Tag) HasSpread() bool {
 	for _, a := range t.Attrs {
 		if a.Kind == AttrSpread {
@@ -64,7 +64,7 @@ const (
 	AttrString AttrKind = iota // name="text" or name='text'
 	AttrExpr                   // name={expression}
 	AttrBool                   // name alone: true
-	AttrSpread                 // {...expression}
+	AttrSpread                 // {...expression}, which the engine drops
 )
 
 // Attr is one attribute of an opening tag.
@@ -669,6 +669,12 @@ func (s *scanner) openTag(i, end int) int {
 			s.stack = append(s.stack, t)
 			s.kidStart = append(s.kidStart, len(s.kids))
 			return j + 1
+		case c == '{' && !strings.HasPrefix(text[j:end], "{.."):
+			// The engine's scanner takes "{.." for a spread and anything
+			// else at a name's place for no attribute: the tag is text
+			// (packages/core/src/scanner.ts, parseAttributes).
+			s.errorf(analysis.Span{Start: j, End: j + 1}, "<"+t.Name+" is text to the engine, not an element: a \"{\" here is neither name={…} nor a {...spread}")
+			return nameEnd
 		case c == '{':
 			k, ok := skipExpr(text, j, end)
 			if !ok {

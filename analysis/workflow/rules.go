@@ -104,9 +104,26 @@ var (
 		ID:       "workflow/missing-required-prop",
 		Summary:  "A component is invoked without a prop it requires.",
 		Severity: analysis.Error,
-		Doc: "A prop named in the component's `required` (without a `default`) must be passed; the invocation " +
-			"otherwise fails validation before the component's body runs. After a `{...spread}` baton cannot " +
-			"know what is passed and does not check.",
+		Doc: "A prop named in the component's `required` (without a `default`) must be passed; the engine " +
+			"otherwise fails the invocation's prop validation before the component's body runs (a printed " +
+			"error, or a failed run under a throwing error mode), when execution reaches it. baton checks every " +
+			"branch. A prop given only by a `{...spread}` is missing too: the engine's scanner drops a spread " +
+			"entirely (packages/core/src/scanner.ts, parseAttributes: \"We don't evaluate spread props — just skip " +
+			"them\"), so `<Comp {...{name: \"x\"}} />` passes no `name` (see workflow/spread-dropped).",
+	}
+	RuleSpreadDropped = &analysis.Rule{
+		ID:       "workflow/spread-dropped",
+		Summary:  "A `{...spread}` passes nothing: the engine's scanner drops it.",
+		Severity: analysis.Warning,
+		Doc: "JSX's `<Comp {...props} />` passes an object's entries as props; XMD's does not. The engine's " +
+			"scanner (packages/core/src/scanner.ts, parseAttributes) skips a `{...expression}` without evaluating " +
+			"it: the element receives none of it, the expression never runs (so a name in it is not checked " +
+			"either), and a directive (`<If>`, `<Loop>`, …) works as if it were not written. The engine reports " +
+			"nothing, and renders the element without those props: an optional prop takes its default or is " +
+			"absent, and a required one fails validation (workflow/missing-required-prop). Pass each prop by name " +
+			"(`name={args.name}`).\n\n" +
+			"Only `{..` starts a spread: any other `{` where an attribute's name belongs makes the engine read the " +
+			"whole tag as text (workflow/syntax).",
 	}
 	RuleUndefinedName = &analysis.Rule{
 		ID:       "workflow/undefined-name",
@@ -301,7 +318,7 @@ var (
 // Rules is every rule of the analyzer.
 var Rules = []*analysis.Rule{
 	RuleUngatedTransition, RuleUnboundCheckpoint, RuleCheckpointNoDecision, RuleBarePropReference,
-	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp,
+	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp, RuleSpreadDropped,
 	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,

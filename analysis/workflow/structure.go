@@ -121,9 +121,7 @@ func (k *checker) checkStructure() {
 		if res.Kind == ResolveStructural || res.Kind == ResolveUnknown {
 			if allowed, ok := directiveProps[t.Name]; ok {
 				for _, a := range t.Attrs {
-					if a.Kind == AttrSpread {
-						k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("<%s> takes no spread props", t.Name))
-					} else if !slices.Contains(allowed, a.Name) {
+					if a.Kind != AttrSpread && !slices.Contains(allowed, a.Name) {
 						k.report(RuleDirectiveForm, a.NameSpan, fmt.Sprintf("<%s> does not take %s%s", t.Name, a.Name, allowedList(allowed)))
 					}
 				}
@@ -364,6 +362,11 @@ func (k *checker) reportUnresolved(t *Tag, res Resolution) {
 // and `as` on value components.
 func (k *checker) checkInvocations() {
 	for _, t := range k.c.Tags {
+		for _, a := range t.Attrs {
+			if a.Kind == AttrSpread && t.Closed {
+				k.report(RuleSpreadDropped, a.Span, fmt.Sprintf("the engine's scanner drops %s: <%s> receives none of it", k.c.Text[a.Span.Start:a.Span.End], t.Name))
+			}
+		}
 		res := k.resOf(t)
 		callee := res.Component
 		why := ""
@@ -391,9 +394,6 @@ func (k *checker) checkInvocations() {
 				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) does not declare the prop %s%s", t.Name, res.Path, a.Name, declaredList(callee)))
 			}
 		}
-		if t.HasSpread() {
-			continue
-		}
 		var missing []string
 		for _, p := range callee.Props.List {
 			if p.Required && !p.HasDefault && !passed(t, p.Name) {
@@ -405,7 +405,11 @@ func (k *checker) checkInvocations() {
 			if len(missing) == 1 {
 				s = ""
 			}
-			k.report(RuleMissingRequiredProp, t.NameSpan, fmt.Sprintf("<%s> (%s) requires the prop%s %s", t.Name, res.Path, s, strings.Join(missing, ", ")))
+			msg := fmt.Sprintf("<%s> (%s) requires the prop%s %s", t.Name, res.Path, s, strings.Join(missing, ", "))
+			if t.HasSpread() {
+				msg += ", and a {...spread} passes nothing: the engine's scanner drops it"
+			}
+			k.report(RuleMissingRequiredProp, t.NameSpan, msg)
 		}
 	}
 }
