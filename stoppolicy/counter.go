@@ -125,3 +125,56 @@ func (c Counter) reset() {
 		_ = os.Remove(p)
 	}
 }
+
+// markTurn records that a turn started in the session (the prompt hook
+// ran): a mark of its own, so the duplicate check tells the turn's stops
+// from the last turn's. Any error only weakens that check.
+func (c Counter) markTurn() {
+	p := c.Path()
+	if p == "" {
+		return
+	}
+	_ = os.MkdirAll(filepath.Dir(p), 0o700)
+	_ = os.WriteFile(p+".prompt", []byte(strconv.FormatInt(time.Now().UnixNano(), 10)), 0o600)
+}
+
+// turnMark is the mark of the session's current turn; "" for none.
+func (c Counter) turnMark() string {
+	p := c.Path()
+	if p == "" {
+		return ""
+	}
+	b, _ := readState(p + ".prompt")
+	return strings.TrimSpace(string(b))
+}
+
+// Appended keeps, per session, the text a host sent at its last stop (a
+// length and a hash, not the text), and reports what text adds to it:
+// when text is that text, a newline and more, added is the more and ok is
+// true. It is for a host that sends the turn's responses so far, joined by
+// a newline, in place of the last (Gemini CLI's prompt_response after a
+// retry): the split is made only where the last stop's text is known to
+// end, never guessed. Any error only means no split.
+func (c Counter) Appended(text string) (added string, ok bool) {
+	p := c.Path()
+	if p == "" {
+		return "", false
+	}
+	p += ".response"
+	var last struct {
+		Len int    `json:"len"`
+		Sum string `json:"sha256"`
+	}
+	if b, err := readState(p); err == nil && json.Unmarshal(b, &last) == nil && last.Len > 0 && len(text) > last.Len+1 && text[last.Len] == '\n' {
+		sum := sha256.Sum256([]byte(text[:last.Len]))
+		if hex.EncodeToString(sum[:]) == last.Sum {
+			added, ok = text[last.Len+1:], true
+		}
+	}
+	sum := sha256.Sum256([]byte(text))
+	if b, err := json.Marshal(map[string]any{"len": len(text), "sha256": hex.EncodeToString(sum[:])}); err == nil {
+		_ = os.MkdirAll(filepath.Dir(p), 0o700)
+		_ = os.WriteFile(p, b, 0o600)
+	}
+	return added, ok
+}

@@ -38,11 +38,17 @@ const dedupWindow = 60 * time.Second
 
 // fireIdentity names one observable stop: the hook's arguments, the
 // message, the session's block count and whether this hook caused the stop,
-// the configuration, the lifecycle state and the work tree (snap). A
-// forced re-render after a block differs in its count, so only a true
-// duplicate delivery matches.
-func fireIdentity(in Stop, count int, snap *turnSnapshot) string {
-	parts := append([]string{in.Cwd, in.SessionID, in.Message, strconv.FormatBool(in.Active), strconv.Itoa(count)}, in.Args...)
+// the turn (the host's name for it, the prompt hook's mark, the
+// transcript's last person message), the configuration, the lifecycle
+// state and the work tree (snap). A forced re-render after a block differs
+// in its count, and the same message in the next turn in its turn, so only
+// a true duplicate delivery matches.
+func fireIdentity(in Stop, count int, turnMark string, snap *turnSnapshot) string {
+	anchor := ""
+	if in.History != nil {
+		_, anchor = in.History.StepsSincePerson()
+	}
+	parts := append([]string{in.Cwd, in.SessionID, in.Message, strconv.FormatBool(in.Active), strconv.Itoa(count), in.Turn, turnMark, anchor}, in.Args...)
 	if path, err := config.Discover(in.Cwd); err == nil && path != "" {
 		b, _ := readState(path)
 		parts = append(parts, string(b))
@@ -167,8 +173,11 @@ func decide(in Stop, counter Counter, lint bool, root string, snap *turnSnapshot
 	return d, nil
 }
 
+// reasonOpening is the first sentence of every reason the policy gives.
+const reasonOpening = "baton: this stop does not meet the stop contract."
+
 // ReasonPrefix opens every reason the policy gives.
-const ReasonPrefix = "baton: this stop does not meet the stop contract. Fix it and stop again:\n- "
+const ReasonPrefix = reasonOpening + " Fix it and stop again:\n- "
 
 // stopPolicy is the provider's block decision ($blockKind, in its order):
 // a pending boundary whose stage evidence is missing (no marker asked for),

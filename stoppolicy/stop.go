@@ -48,8 +48,13 @@ type Stop struct {
 	// NoActiveFlag says the host cannot tell whether a stop follows a
 	// block: baton's own count decides, and a stop let through resets it.
 	NoActiveFlag bool
-	History      History  // the session's transcript; nil when there is none
-	Args         []string // the adapter's arguments: part of a stop's identity
+	// Turn names the turn the stop ends, where the host names it (Codex's
+	// turn_id); "" when it does not. With the prompt hook's mark and the
+	// transcript's last person message it keeps two turns' identical stops
+	// apart in the duplicate check.
+	Turn    string
+	History History  // the session's transcript; nil when there is none
+	Args    []string // the adapter's arguments: part of a stop's identity
 }
 
 func (s Stop) sessionDir() string {
@@ -133,7 +138,7 @@ func Evaluate(in Stop, o Options) Outcome {
 	if root != "" {
 		snap, _ = takeSnapshot(root) // nil outside a Git work tree
 	}
-	if counter.duplicate(fireIdentity(in, counter.get(), snap)) {
+	if counter.duplicate(fireIdentity(in, counter.get(), counter.turnMark(), snap)) {
 		return Outcome{Duplicate: true}
 	}
 	d, err := decide(in, counter, o.Lint, root, snap)
@@ -155,25 +160,43 @@ func Evaluate(in Stop, o Options) Outcome {
 	return out
 }
 
+// IsBlockReason reports whether text is (or quotes) a reason this policy
+// gave: Gemini CLI and Copilot CLI send a block's reason to the agent as a
+// new prompt, and run the prompt hook on it.
+func IsBlockReason(text string) bool {
+	return strings.Contains(text, reasonOpening)
+}
+
 // TurnStart takes the turn's baseline at the start of a turn (a person's
-// prompt): what the tree holds now is not this turn's work.
-func TurnStart(cwd, sessionID string, o Options) error {
+// prompt, the text prompt; "" when the host does not say): what the tree
+// holds now is not this turn's work. A prompt that is the host's retry
+// after a block is no new turn: the work that caused the block is still
+// owed, so the baseline is kept, and kept says why ("" when it was taken).
+// So is an unknown prompt while a block is pending in the session.
+func TurnStart(cwd, sessionID, prompt string, o Options) (kept string, err error) {
+	counter := Counter{Dir: o.StateDir, Session: sessionID}
+	switch {
+	case IsBlockReason(prompt):
+		return "the prompt is baton's block reason (the host's retry), not a new turn", nil
+	case strings.TrimSpace(prompt) == "" && counter.get() > 0:
+		return "a block is pending in this session and the prompt is not given", nil
+	}
+	counter.markTurn()
 	root := materialRoot(cwd, o.RequirePacket)
 	if root == "" {
-		return nil
+		return "", nil
 	}
 	snap, err := takeSnapshot(root)
 	if err != nil {
-		return nil // not a Git work tree: nothing to measure
+		return "", nil // not a Git work tree: nothing to measure
 	}
-	counter := Counter{Dir: o.StateDir, Session: sessionID}
 	t := counter.loadTurn(root)
 	snap.Event = "UserPromptSubmit"
 	t.Baseline = snap
 	if err := counter.saveTurn(root, t); err != nil {
-		return fmt.Errorf("keep the turn baseline: %w", err)
+		return "", fmt.Errorf("keep the turn baseline: %w", err)
 	}
-	return nil
+	return "", nil
 }
 
 // ToolDone records, after a tool call, that a change it made is this

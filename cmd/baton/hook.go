@@ -142,8 +142,17 @@ func runPromptHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "baton hook: %v; no baseline taken\n", err)
 		return exitOK
 	}
-	if err := stoppolicy.TurnStart(in.stop.Cwd, in.stop.SessionID, o); err != nil {
+	// Every host's prompt hook input names the prompt "prompt".
+	var p struct {
+		Prompt string `json:"prompt"`
+	}
+	_ = json.Unmarshal(trimBOM(raw), &p)
+	kept, err := stoppolicy.TurnStart(in.stop.Cwd, in.stop.SessionID, p.Prompt, o)
+	if err != nil {
 		fmt.Fprintf(stderr, "baton hook: %v\n", err)
+	}
+	if kept != "" {
+		fmt.Fprintf(stderr, "baton hook: %s; the turn's baseline is kept\n", kept)
 	}
 	return exitOK
 }

@@ -448,3 +448,78 @@ func TestHostsDocTable(t *testing.T) {
 		}
 	}
 }
+
+// copilotStamp is an agentStop input's timestamp, in Unix milliseconds.
+const copilotStamp = 1764496800000
+
+// Gemini CLI (BeforeAgent) and Copilot CLI (userPromptSubmitted) run the
+// prompt hook again for the retry after a block, with the block's reason
+// as the prompt. That is no new turn: the work that caused the block is
+// still owed, so with --require-packet the stops go block, block, pass
+// (the packet), not block, pass.
+func TestPromptHookRetryKeepsTheBaseline(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	prompts := map[string]func(cwd, session, prompt string) []byte{
+		"gemini": func(cwd, session, prompt string) []byte {
+			return hostJSON(map[string]any{"session_id": session, "transcript_path": "", "cwd": cwd, "hook_event_name": "BeforeAgent", "timestamp": "2026-11-30T10:00:00.000Z", "prompt": prompt})
+		},
+		"copilot": func(cwd, session, prompt string) []byte {
+			return hostJSON(map[string]any{"sessionId": session, "timestamp": copilotStamp, "cwd": cwd, "prompt": prompt})
+		},
+	}
+	for _, host := range []string{"gemini", "copilot"} {
+		t.Run(host, func(t *testing.T) {
+			repo := gitRepo(t)
+			state := t.TempDir()
+			prompt := func(text string) string {
+				var out, errb bytes.Buffer
+				runHook([]string{host + "-prompt", "--require-packet", "--state-dir", state}, bytes.NewReader(prompts[host](repo, "r", text)), &out, &errb)
+				return errb.String()
+			}
+			stop := func(msg string, active bool) string {
+				hc := hostCases[2]
+				if host == "copilot" {
+					hc = hostCases[4]
+				}
+				r, _ := fireHost(t, hc, repo, "r", msg, state, active, "--require-packet")
+				return r
+			}
+			if e := prompt("Add the cap."); e != "" {
+				t.Fatalf("the person's prompt: %s", e)
+			}
+			os.WriteFile(filepath.Join(repo, "cap.go"), []byte("package a // the cap\n"), 0o644)
+			reason := stop("Done.", false)
+			if !strings.Contains(reason, "material work") {
+				t.Fatalf("the first stop: %q", reason)
+			}
+			if e := prompt(reason); !strings.Contains(e, "baseline is kept") {
+				t.Errorf("the retry's prompt hook: stderr %q", e)
+			}
+			if r := stop("Done, really.", true); !strings.Contains(r, "material work") {
+				t.Fatalf("after the retry's prompt hook the work was forgotten: %q", r)
+			}
+			if r := stop(consistentMsg, true); r != "" {
+				t.Fatalf("the packet: %q", r)
+			}
+		})
+	}
+}
+
+// gitRepo is a Git work tree with one commit.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"config", "user.email", "t@example.com"}, {"config", "user.name", "t"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	os.WriteFile(filepath.Join(repo, "a.go"), []byte("package a\n"), 0o644)
+	exec.Command("git", "-C", repo, "add", ".").Run()
+	if out, err := exec.Command("git", "-C", repo, "commit", "-qm", "a").CombinedOutput(); err != nil {
+		t.Fatalf("commit: %v %s", err, out)
+	}
+	return repo
+}
