@@ -2,23 +2,33 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/baton-md/baton/internal/safefile"
 )
 
 // Claude Code's session transcript is JSON lines, one entry a line: a
-// "type" ("user", "assistant", "summary", …) and, for messages, a
-// "message" with its "role" and "content" (a string, or a list of blocks
-// of which "text" blocks carry what was said and "tool_result" blocks
-// what a tool answered). One assistant response is written as several
-// lines, one per content block, sharing the message's "id" (msg_…).
+// "type" ("user", "assistant", "system", "attachment", "summary", …) and,
+// for messages, a "message" with its "role" and "content" (a string, or a
+// list of blocks of which "text" blocks carry what was said and
+// "tool_result" blocks what a tool answered). One assistant response is
+// written as several lines, one per content block, sharing the message's
+// "id" (msg_…). Only a line's "type" says it is a message: other lines
+// carry an API message too ("api-request-blob", a request's copy of one)
+// and are not the session's. A Stop hook's block is a user line with
+// "isMeta": true whose content is "Stop hook feedback:\n" and the reason;
+// each stop the Stop hooks ran at is a "system" line of subtype
+// "stop_hook_summary" whose "hookErrors" hold the blocks' reasons (none
+// when the stop went through; a "hookLabel" names another event's hooks).
 // Source: Claude Code's hooks reference (code.claude.com/docs/en/hooks,
-// "transcript_path") and the Messages API content blocks
-// (docs.anthropic.com/en/api/messages).
+// "transcript_path"), the Messages API content blocks
+// (docs.anthropic.com/en/api/messages), and the record types of Claude
+// Code 2.1.328 (npm @anthropic-ai/claude-code, bin/claude.exe).
 
 // MaxTail is how much of a transcript's end a hook reads.
 const MaxTail = 64 << 20
@@ -49,18 +59,62 @@ func ClaudeLastMessage(path string) (string, error) {
 
 // claudeLine is the part of a Claude Code transcript line baton reads.
 type claudeLine struct {
-	Type        string `json:"type"`
-	IsMeta      bool   `json:"isMeta"`
-	IsSidechain bool   `json:"isSidechain"`
-	Timestamp   string `json:"timestamp"`
-	SessionID   string `json:"sessionId"`
-	Cwd         string `json:"cwd"`
-	Message     struct {
+	Type        string          `json:"type"`
+	Subtype     string          `json:"subtype"`
+	IsMeta      bool            `json:"isMeta"`
+	IsSidechain bool            `json:"isSidechain"`
+	Timestamp   string          `json:"timestamp"`
+	SessionID   string          `json:"sessionId"`
+	Cwd         string          `json:"cwd"`
+	HookLabel   string          `json:"hookLabel"`
+	HookErrors  json.RawMessage `json:"hookErrors"`
+	// FailedHookErrorIndexes are the hookErrors of hooks that failed
+	// rather than blocked.
+	FailedHookErrorIndexes json.RawMessage `json:"failedHookErrorIndexes"`
+	Message                struct {
 		ID      string          `json:"id"`
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 }
+
+// role is the line's role as a message: its type, for a line that has
+// one; the message's role only for a line with no type. "" for a line
+// that is no message.
+func (e *claudeLine) role() string {
+	switch e.Type {
+	case "user", "assistant":
+		return e.Type
+	case "":
+		return e.Message.Role
+	}
+	return ""
+}
+
+// stopBlocks are the reasons of the blocks a stop_hook_summary line
+// records: its hookErrors but those of hooks that failed.
+func (e *claudeLine) stopBlocks() []string {
+	var errs []json.RawMessage
+	var failed []int
+	_ = json.Unmarshal(e.HookErrors, &errs)
+	_ = json.Unmarshal(e.FailedHookErrorIndexes, &failed)
+	var out []string
+	for i, r := range errs {
+		if slices.Contains(failed, i) {
+			continue
+		}
+		var t string
+		if json.Unmarshal(r, &t) != nil {
+			t = string(r) // a shape of another version: kept as it is
+		}
+		out = append(out, cmp.Or(strings.TrimSpace(t), "(no reason given)"))
+	}
+	return out
+}
+
+// stopFeedback opens the user line Claude Code writes when a Stop hook
+// blocks, before the hook's reason.
+const stopFeedback = "Stop hook feedback:"
 
 // lastAssistantIn is the text of the last assistant entry with text in
 // data, JSON lines (a torn or unknown line is skipped).
@@ -77,7 +131,7 @@ func lastAssistantIn(data []byte) string {
 			continue
 		}
 		var e claudeLine
-		if json.Unmarshal(line, &e) == nil && (e.Type == "assistant" || e.Message.Role == "assistant") {
+		if json.Unmarshal(line, &e) == nil && e.role() == "assistant" {
 			if t := contentText(e.Message.Content); len(t) > 0 {
 				return strings.Join(t, "\n\n")
 			}
@@ -192,7 +246,7 @@ func (h ClaudeHistory) LastMarked(marked func(string) bool) string {
 	found := ""
 	for _, line := range lines {
 		var e claudeLine
-		if json.Unmarshal([]byte(line), &e) != nil || (e.Type != "assistant" && e.Message.Role != "assistant") {
+		if json.Unmarshal([]byte(line), &e) != nil || e.role() != "assistant" {
 			continue
 		}
 		if t := strings.Join(contentText(e.Message.Content), "\n\n"); marked(t) {
@@ -204,9 +258,9 @@ func (h ClaudeHistory) LastMarked(marked func(string) bool) string {
 
 // readClaude reads a whole Claude Code transcript into entries, one a
 // line as the hook reads them; tool results and meta lines (text a hook or
-// the host injected) are user entries that no person wrote, and a
-// side-chain lines (isSidechain: a delegated task's exchange) are not the
-// session's turns.
+// the host injected) are user entries that no person wrote, a Stop hook's
+// feedback and summary lines are Hook entries, and side-chain lines
+// (isSidechain: a delegated task's exchange) are not the session's turns.
 func readClaude(lines [][]byte, s *Session) {
 	for n, line := range lines {
 		var e claudeLine
@@ -220,19 +274,26 @@ func readClaude(lines [][]byte, s *Session) {
 		if e.IsSidechain {
 			continue // a delegated task's exchange with the main agent
 		}
-		role := e.Message.Role
-		if role == "" {
-			role = e.Type
-		}
-		switch role {
+		at := parseTime(e.Timestamp)
+		switch e.role() {
 		case "assistant":
 			text := strings.Join(contentText(e.Message.Content), "\n\n")
-			s.add(Entry{Role: Assistant, Text: text, Line: n + 1, Time: parseTime(e.Timestamp)})
+			s.add(Entry{Role: Assistant, Text: text, Line: n + 1, Time: at})
 		case "user":
+			text := strings.Join(contentText(e.Message.Content), "\n\n")
+			if reason, ok := strings.CutPrefix(strings.TrimSpace(text), stopFeedback); e.IsMeta && ok {
+				s.add(Entry{Role: Hook, Text: strings.TrimSpace(reason), Blocked: true, Line: n + 1, Time: at})
+				continue
+			}
 			person := !e.IsMeta && !hasToolResult(e.Message.Content)
-			s.add(Entry{Role: User, Text: strings.Join(contentText(e.Message.Content), "\n\n"), Person: person, Line: n + 1, Time: parseTime(e.Timestamp)})
+			s.add(Entry{Role: User, Text: text, Person: person, Line: n + 1, Time: at})
 		default:
-			// summaries, file snapshots, system lines: not messages
+			if e.Type == "system" && e.Subtype == "stop_hook_summary" && (e.HookLabel == "" || e.HookLabel == "Stop") {
+				reasons := e.stopBlocks()
+				s.add(Entry{Role: Hook, Text: joinText(reasons...), Blocked: len(reasons) > 0, Line: n + 1, Time: at})
+			}
+			// summaries, file snapshots, API request copies, other system
+			// lines: not messages
 		}
 	}
 }

@@ -11,12 +11,14 @@ import (
 // Any bytes, read as any host's session, give entries or skipped lines,
 // never a panic; a stop's text is always an assistant entry's.
 func FuzzRead(f *testing.F) {
-	a, err := txtar.ParseFile(filepath.Join("testdata", "sessions.txtar"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, file := range a.Files {
-		f.Add(file.Data)
+	for _, name := range []string{"sessions.txtar", "hostshapes.txtar"} {
+		a, err := txtar.ParseFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, file := range a.Files {
+			f.Add(file.Data)
+		}
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {

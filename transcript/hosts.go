@@ -3,8 +3,10 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"html"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Codex writes a session as a rollout file
@@ -12,11 +14,20 @@ import (
 // {"timestamp", "type", "payload"}. "session_meta" carries the session's
 // id and cwd; "response_item" a model item, of which a "message" has a
 // "role" and "content" blocks ("input_text", "output_text"); "event_msg"
-// an event, of which "user_message" is what the person typed (the
-// response items of role user also carry injected context, so only these
-// count as a person's). Source: codex-rs/protocol/src/protocol.rs
-// (RolloutLine, RolloutItem, EventMsg) and codex-rs/protocol/src/models.rs
-// (ResponseItem, ContentItem) in openai/codex.
+// an event. What the person typed is an event: "user_message" (its
+// "message") before Codex 0.169, and from 0.169 "item_completed" with an
+// "item" of type "UserMessage" (its "content", inputs of which "text" ones
+// carry the text). The response items of role user also carry injected
+// context, so only these events count as a person's. A Stop hook's block
+// is written twice: a response item of role user whose text is
+// <hook_prompt hook_run_id="…">reason</hook_prompt>, and an
+// "item_completed" of type "HookPrompt" whose "fragments" hold the
+// reason's "text". Source: codex-rs/protocol/src/protocol.rs (RolloutLine,
+// RolloutItem, EventMsg, ItemCompletedEvent), codex-rs/protocol/src/
+// items.rs (TurnItem, UserMessageItem, HookPromptItem) and
+// codex-rs/protocol/src/models.rs (ResponseItem, ContentItem) in
+// openai/codex, and the rollouts Codex CLI 0.169.0 (npm @openai/codex)
+// writes.
 func readCodex(lines [][]byte, s *Session) {
 	for n, line := range lines {
 		if line == nil {
@@ -32,15 +43,13 @@ func readCodex(lines [][]byte, s *Session) {
 			continue
 		}
 		var p struct {
-			Type    string `json:"type"`
-			ID      string `json:"id"`
-			Cwd     string `json:"cwd"`
-			Role    string `json:"role"`
-			Message string `json:"message"`
-			Content []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			} `json:"content"`
+			Type    string          `json:"type"`
+			ID      string          `json:"id"`
+			Cwd     string          `json:"cwd"`
+			Role    string          `json:"role"`
+			Message string          `json:"message"`
+			Content []codexContent  `json:"content"`
+			Item    json.RawMessage `json:"item"`
 		}
 		if json.Unmarshal(l.Payload, &p) != nil {
 			s.Skipped++
@@ -51,19 +60,100 @@ func readCodex(lines [][]byte, s *Session) {
 		case l.Type == "session_meta":
 			s.ID, s.Cwd = p.ID, p.Cwd
 		case l.Type == "response_item" && p.Type == "message" && p.Role == "assistant":
-			var parts []string
-			for _, c := range p.Content {
-				if c.Type == "output_text" {
-					parts = append(parts, c.Text)
-				}
+			s.add(Entry{Role: Assistant, Text: codexText(p.Content, "output_text"), Line: n + 1, Time: at})
+		case l.Type == "response_item" && p.Type == "message" && p.Role == "user":
+			if reason, ok := hookPrompt(codexText(p.Content, "input_text")); ok {
+				s.add(Entry{Role: Hook, Text: reason, Blocked: true, Line: n + 1, Time: at})
 			}
-			s.add(Entry{Role: Assistant, Text: joinText(parts...), Line: n + 1, Time: at})
 		case l.Type == "response_item" && (p.Type == "function_call" || p.Type == "local_shell_call" || p.Type == "custom_tool_call"):
 			s.add(Entry{Role: Assistant, Line: n + 1, Time: at}) // a step without text
 		case l.Type == "event_msg" && p.Type == "user_message":
-			s.add(Entry{Role: User, Text: p.Message, Person: true, Line: n + 1, Time: at})
+			codexPerson(s, p.Message, n+1, at)
+		case l.Type == "event_msg" && p.Type == "item_completed":
+			codexItem(s, p.Item, n+1, at)
 		}
 	}
+}
+
+// codexContent is a content block of a response item, or an input of a
+// UserMessage item.
+type codexContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// codexText joins the text of the blocks of type typ.
+func codexText(content []codexContent, typ string) string {
+	var parts []string
+	for _, c := range content {
+		if c.Type == typ {
+			parts = append(parts, c.Text)
+		}
+	}
+	return joinText(parts...)
+}
+
+// codexItem reads a completed turn item: a person's message, or a Stop
+// hook's block. Other items (the agent's message, already read from its
+// response item; tool calls; plans) add nothing.
+func codexItem(s *Session, raw json.RawMessage, line int, at time.Time) {
+	var it struct {
+		Type      string         `json:"type"`
+		Content   []codexContent `json:"content"`
+		Fragments []struct {
+			Text string `json:"text"`
+		} `json:"fragments"`
+	}
+	if json.Unmarshal(raw, &it) != nil {
+		s.Skipped++
+		return
+	}
+	switch it.Type {
+	case "UserMessage":
+		var parts []string
+		for _, c := range it.Content {
+			if c.Type == "text" {
+				parts = append(parts, c.Text)
+			}
+		}
+		codexPerson(s, strings.Join(parts, ""), line, at)
+	case "HookPrompt":
+		var parts []string
+		for _, f := range it.Fragments {
+			parts = append(parts, f.Text)
+		}
+		s.add(Entry{Role: Hook, Text: joinText(parts...), Blocked: true, Line: line, Time: at})
+	}
+}
+
+// codexPerson adds what the person typed; a version that writes it both as
+// a user_message event and a UserMessage item gives it once, and a hook's
+// prompt written as one is the hook's.
+func codexPerson(s *Session, text string, line int, at time.Time) {
+	if reason, ok := hookPrompt(text); ok {
+		s.add(Entry{Role: Hook, Text: reason, Blocked: true, Line: line, Time: at})
+		return
+	}
+	if k := len(s.Entries); k > 0 && s.Entries[k-1].Person && s.Entries[k-1].Text == text {
+		return
+	}
+	s.add(Entry{Role: User, Text: text, Person: true, Line: line, Time: at})
+}
+
+// hookPrompt is the reason inside a <hook_prompt …>…</hook_prompt> text
+// (Codex's record of a Stop hook's block, as the model is sent it).
+func hookPrompt(text string) (string, bool) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "<hook_prompt") {
+		return "", false
+	}
+	var out []string
+	for _, frag := range strings.Split(t, "</hook_prompt>") {
+		if _, body, ok := strings.Cut(frag, ">"); ok && strings.Contains(frag, "<hook_prompt") {
+			out = append(out, html.UnescapeString(strings.TrimSpace(body)))
+		}
+	}
+	return joinText(out...), true
 }
 
 // Gemini CLI records a session as one JSON file
@@ -71,11 +161,19 @@ func readCodex(lines [][]byte, s *Session) {
 // record {"sessionId", "projectHash", "startTime", "lastUpdated",
 // "messages"}, each message {"id", "timestamp", "type" ("user", "gemini",
 // "info", "error", "warning"), "content" (a string or a list of parts with
-// "text"), "toolCalls"}. Newer versions append the same records as JSON
-// lines; both are read. Source: packages/core/src/services/
-// chatRecordingService.ts (ConversationRecord, MessageRecord) in
-// google-gemini/gemini-cli, and its hooks reference (docs/hooks/
-// reference.md: transcript_path is the session's JSON transcript).
+// "text"), "toolCalls"}. Newer versions (0.61) append records as JSON lines
+// (session-….jsonl): the conversation's metadata first, then each message
+// as written, again with the same "id" each time it changes (its tool
+// calls, its token counts), {"$set": {…}} to update the metadata (after
+// every message; "messages" in it replaces them all), and {"$rewindTo":
+// id} to drop the messages from that one on. A tool's answer is a user
+// message of "functionResponse" parts, no person's. Both forms are read.
+// Source: packages/core/src/services/chatRecordingService.ts
+// (ConversationRecord, MessageRecord, loadConversationRecord) in
+// google-gemini/gemini-cli, as bundled in Gemini CLI 0.61.0 (npm
+// @google/gemini-cli, bundle/chunk-*.js), and its hooks reference
+// (docs/hooks/reference.md: transcript_path is the session's JSON
+// transcript).
 func readGemini(data []byte, s *Session) {
 	var whole struct {
 		SessionID string            `json:"sessionId"`
@@ -83,8 +181,9 @@ func readGemini(data []byte, s *Session) {
 	}
 	if t := bytes.TrimLeft(data, " \t\r\n\uFEFF"); bytes.HasPrefix(t, []byte("{")) && json.Unmarshal(t, &whole) == nil && whole.Messages != nil {
 		s.ID = whole.SessionID
+		g := geminiLog{s: s}
 		for _, m := range whole.Messages {
-			if !geminiMessage(m, 0, s) {
+			if !g.message(m, 0) {
 				s.Skipped++
 			}
 		}
@@ -92,51 +191,115 @@ func readGemini(data []byte, s *Session) {
 	}
 	// JSON lines, or a whole file torn at its end: each line on its own
 	// (a message of the whole file's list ends with a comma).
+	g := geminiLog{s: s}
 	for n, line := range splitLines(data) {
 		line = bytes.TrimSuffix(bytes.TrimSpace(line), []byte(","))
 		if len(line) == 0 {
 			continue
 		}
-		var meta struct {
-			SessionID string `json:"sessionId"`
-			Type      string `json:"type"`
+		var rec struct {
+			SessionID string          `json:"sessionId"`
+			ID        json.RawMessage `json:"id"`
+			Type      json.RawMessage `json:"type"`
+			Set       *struct {
+				Messages []json.RawMessage `json:"messages"`
+			} `json:"$set"`
+			RewindTo *string `json:"$rewindTo"`
 		}
-		if json.Unmarshal(line, &meta) != nil {
+		if json.Unmarshal(line, &rec) != nil {
 			s.Skipped++
 			continue
 		}
-		if meta.Type == "" {
-			if meta.SessionID != "" {
-				s.ID = meta.SessionID
-			} else {
+		switch {
+		case rec.RewindTo != nil:
+			g.rewind(*rec.RewindTo)
+		case rec.Set != nil:
+			if rec.Set.Messages != nil {
+				g.rewind("")
+				for _, m := range rec.Set.Messages {
+					g.message(m, n+1)
+				}
+			}
+		case len(rec.ID) > 0 || len(rec.Type) > 0:
+			if !g.message(line, n+1) {
 				s.Skipped++
 			}
-			continue
-		}
-		if !geminiMessage(line, n+1, s) {
+		case rec.SessionID != "":
+			s.ID = rec.SessionID // the metadata
+		default:
 			s.Skipped++
 		}
 	}
 }
 
-func geminiMessage(raw json.RawMessage, line int, s *Session) bool {
+// geminiLog replays a chat file's records: a message written again under
+// its id replaces the one before, and a rewind drops messages.
+type geminiLog struct {
+	s   *Session
+	ids []string // the id of each entry (for the whole-file form, "")
+}
+
+// message adds (or replaces, by id) a message record; false when it is
+// none.
+func (g *geminiLog) message(raw json.RawMessage, line int) bool {
 	var m struct {
+		ID        string          `json:"id"`
 		Timestamp string          `json:"timestamp"`
 		Type      string          `json:"type"`
 		Content   json.RawMessage `json:"content"`
-		ToolCalls []any           `json:"toolCalls"`
 	}
 	if json.Unmarshal(raw, &m) != nil || m.Type == "" {
 		return false
 	}
 	at := parseTime(m.Timestamp)
+	var e Entry
 	switch m.Type {
 	case "gemini":
-		s.add(Entry{Role: Assistant, Text: geminiText(m.Content), Line: line, Time: at})
+		e = Entry{Role: Assistant, Text: geminiText(m.Content), Line: line, Time: at}
 	case "user":
-		s.add(Entry{Role: User, Text: geminiText(m.Content), Person: true, Line: line, Time: at})
+		text := geminiText(m.Content)
+		e = Entry{Role: User, Text: text, Person: strings.TrimSpace(text) != "" || !geminiToolAnswer(m.Content), Line: line, Time: at}
 	default:
-		// info, error and warning lines are the CLI's own
+		return true // info, error and warning lines are the CLI's own
+	}
+	if m.ID != "" {
+		for i := len(g.ids) - 1; i >= 0; i-- {
+			if g.ids[i] == m.ID {
+				g.s.Entries[i] = e
+				return true
+			}
+		}
+	}
+	g.s.add(e)
+	g.ids = append(g.ids, m.ID)
+	return true
+}
+
+// rewind drops the entries from the message id on ("" or an id not read:
+// all of them, as Gemini CLI does).
+func (g *geminiLog) rewind(id string) {
+	cut := 0
+	for i, have := range g.ids {
+		if id != "" && have == id {
+			cut = i
+			break
+		}
+	}
+	g.s.Entries, g.ids = g.s.Entries[:cut], g.ids[:cut]
+}
+
+// geminiToolAnswer reports whether a user message's content is parts that
+// answer tool calls (functionResponse), which Gemini CLI records as the
+// user's.
+func geminiToolAnswer(raw json.RawMessage) bool {
+	var parts []map[string]json.RawMessage
+	if json.Unmarshal(raw, &parts) != nil || len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		if _, ok := p["functionResponse"]; !ok {
+			return false
+		}
 	}
 	return true
 }

@@ -36,15 +36,21 @@ var Hosts = []string{Claude, Codex, Gemini, Cursor, Copilot}
 const (
 	User      = "user"
 	Assistant = "assistant"
+	// Hook is the host's record of what its stop hook answered at the stop
+	// before it: a block (the reason, sent back to the agent) or a stop let
+	// through. Claude Code and Codex record it; it is no message of a
+	// person's and does not end the turn.
+	Hook = "hook"
 )
 
 // Entry is one message of a session.
 type Entry struct {
-	Role   string    // User or Assistant
-	Text   string    // what was said ("" for a tool call or a tool's answer)
-	Person bool      // a user entry a person wrote, not a tool's answer or injected text
-	Line   int       // the line of the file it came from (1-based); 0 for a whole-file format
-	Time   time.Time // when, if the host recorded it
+	Role    string    // User, Assistant or Hook
+	Text    string    // what was said ("" for a tool call or a tool's answer); a Hook's reason
+	Person  bool      // a user entry a person wrote, not a tool's answer or injected text
+	Blocked bool      // a Hook entry that blocked the stop
+	Line    int       // the line of the file it came from (1-based); 0 for a whole-file format
+	Time    time.Time // when, if the host recorded it
 }
 
 // Session is one session file, read.
@@ -196,23 +202,31 @@ type Stop struct {
 	Text  string // the message
 	Line  int
 	Time  time.Time
-	Steps int // assistant entries of the turn
+	Steps int // assistant entries since the turn began or the stop before it
+	// Hooked: the host recorded its stop hook's answer to this stop;
+	// Blocked, that the hook blocked it, and Reason why (the hook's text).
+	Hooked  bool
+	Blocked bool
+	Reason  string
 }
 
 // Stops are the session's stops: for each turn (what follows a person's
 // message, up to the next), the last assistant entry with text, as a Stop
-// hook sees it when the agent ends the turn. A turn with no assistant text
-// has no stop.
+// hook sees it when the agent ends the turn; and within a turn, each
+// message a stop hook answered (a Hook entry), so a stop the hook blocked
+// is a stop of its own, and the agent's next message after the block the
+// next one. A turn with no assistant text has no stop.
 func (s *Session) Stops() []Stop {
 	var out []Stop
 	cur := -1
 	steps := 0
+	hooked := -1 // the stop last ended by a Hook entry, while no step follows it
 	flush := func() {
 		if cur >= 0 {
 			e := s.Entries[cur]
 			out = append(out, Stop{Index: cur, Text: e.Text, Line: e.Line, Time: e.Time, Steps: steps})
 		}
-		cur, steps = -1, 0
+		cur, steps, hooked = -1, 0, -1
 	}
 	for i, e := range s.Entries {
 		switch {
@@ -220,8 +234,24 @@ func (s *Session) Stops() []Stop {
 			flush()
 		case e.Role == Assistant:
 			steps++
+			hooked = -1
 			if strings.TrimSpace(e.Text) != "" {
 				cur = i
+			}
+		case e.Role == Hook:
+			if cur >= 0 {
+				flush()
+				hooked = len(out) - 1
+			}
+			// A host may record one answer twice (Claude Code's feedback
+			// line and its summary; Codex's prompt item and its event):
+			// both are the same stop's.
+			if hooked >= 0 {
+				st := &out[hooked]
+				st.Hooked = true
+				if e.Blocked && !st.Blocked {
+					st.Blocked, st.Reason = true, e.Text
+				}
 			}
 		}
 	}

@@ -14,7 +14,13 @@ import (
 // folder.
 func sessions(t *testing.T) string {
 	t.Helper()
-	a, err := txtar.ParseFile(filepath.Join("testdata", "sessions.txtar"))
+	return layout(t, "sessions.txtar")
+}
+
+// layout writes the files of testdata/name into a new folder and returns it.
+func layout(t *testing.T, name string) string {
+	t.Helper()
+	a, err := txtar.ParseFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
