@@ -21,6 +21,10 @@ import (
 type configFiles struct {
 	mu    sync.Mutex
 	files map[string]*loadedConfig // by path
+	// shown holds the errors of looking for a file (a .baton.yaml that is
+	// a folder, a named pipe, a dangling link) that the user was shown, so
+	// that each is shown once, not at every analysis.
+	shown map[string]bool
 }
 
 type loadedConfig struct {
@@ -36,7 +40,13 @@ func (s *Server) configFor(u uri.URI) (*config.File, string) {
 		return nil, ""
 	}
 	path, err := config.Discover(filepath.Dir(u.FsPath()))
-	if err != nil || path == "" {
+	if err != nil {
+		// baton check exits 2 here; the editor goes on with the defaults
+		// and says why, as for a file that does not parse.
+		s.showConfigError(err)
+		return nil, "config error " + err.Error()
+	}
+	if path == "" {
 		return nil, ""
 	}
 	s.watchFiles(path)
@@ -53,15 +63,39 @@ func (s *Server) configFor(u uri.URI) (*config.File, string) {
 	cf.mu.Unlock()
 	if lc.err != nil {
 		if fresh {
-			s.log.Warn("configuration ignored", "err", lc.err)
-			_ = s.client.ShowMessage(context.Background(), &protocol.ShowMessageParams{
-				Type:    protocol.MessageTypeError,
-				Message: fmt.Sprintf("baton: %v (the file is not used until it is fixed)", lc.err),
-			})
+			s.tellConfigIgnored(lc.err)
 		}
 		return nil, fmt.Sprintf("config %s broken %v", path, st)
 	}
 	return lc.file, fmt.Sprintf("config %s %v", path, st)
+}
+
+// showConfigError tells the user, once per error, that the configuration
+// could not be looked for.
+func (s *Server) showConfigError(err error) {
+	cf := s.configs
+	cf.mu.Lock()
+	seen := cf.shown[err.Error()]
+	if !seen {
+		if cf.shown == nil {
+			cf.shown = map[string]bool{}
+		}
+		cf.shown[err.Error()] = true
+	}
+	cf.mu.Unlock()
+	if !seen {
+		s.tellConfigIgnored(err)
+	}
+}
+
+// tellConfigIgnored logs a configuration the server does not use and shows
+// the user why.
+func (s *Server) tellConfigIgnored(err error) {
+	s.log.Warn("configuration ignored", "err", err)
+	_ = s.client.ShowMessage(context.Background(), &protocol.ShowMessageParams{
+		Type:    protocol.MessageTypeError,
+		Message: fmt.Sprintf("baton: %v (the file is not used until it is fixed)", err),
+	})
 }
 
 // effective merges a document's configuration file with the client's

@@ -3,13 +3,15 @@ package workflow
 import (
 	"errors"
 	"fmt"
-	"github.com/baton-md/baton/analysis"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // ResolutionKind is the tier that answers a component name.
@@ -321,19 +323,14 @@ var errTooLarge = errors.New("larger than baton reads")
 // readRegular reads p when it is a regular file of at most maxRead bytes,
 // asking its size and kind first: a component file of a gigabyte is not
 // read at every analysis to be refused, and a named pipe would block the
-// read for ever. A file that is not regular reads as a folder would (it is
-// no component); one too large as errTooLarge.
+// read for ever (internal/safefile). A file that is not regular reads as a
+// folder would (it is no component); one too large as errTooLarge.
 func readRegular(fsys fs.FS, p string) ([]byte, error) {
-	st, err := fs.Stat(fsys, p)
-	switch {
-	case err != nil:
-		return nil, err
-	case !st.Mode().IsRegular():
-		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrInvalid}
-	case st.Size() > maxRead:
+	data, err := safefile.ReadFileFS(fsys, p, maxRead)
+	if errors.Is(err, safefile.ErrTooLarge) {
 		return nil, errTooLarge
 	}
-	return fs.ReadFile(fsys, p)
+	return data, err
 }
 
 // maxRead is the largest file read parses.
@@ -598,7 +595,7 @@ func (r *resolver) resolveUncached(name string) Resolution {
 // analysed; a folder of hundreds of workflows made that hundreds of full
 // reads and parses per document. Only the start of each file is read.
 func mayDeclareBundle(fsys fs.FS, p string) bool {
-	f, err := fsys.Open(p)
+	f, _, err := safefile.OpenFS(fsys, p) // a named pipe beside a workflow must not block its analysis
 	if err != nil {
 		return false
 	}

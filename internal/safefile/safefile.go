@@ -15,7 +15,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"slices"
 )
 
 // ErrNotRegular is wrapped by the error for a file that is not a regular
@@ -38,7 +37,7 @@ func Open(name string) (*os.File, os.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, What(fi.Mode()))}
+		return nil, nil, notRegular(name, fi.Mode())
 	}
 	// A regular file opened non-blocking reads as any other: O_NONBLOCK
 	// has no effect on regular files, so it is not cleared (two system
@@ -56,27 +55,9 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 	if fi.Size() > limit {
 		return nil, TooLarge(name, fi.Size(), limit)
 	}
-	// Read into a buffer of the size the stat gave, one byte more to see
-	// the file grew: no growing and copying in the common case. The size
-	// may change between the stat and the read: never read past the bound
-	// whatever the file does.
-	buf := make([]byte, 0, min(fi.Size(), limit)+1)
-	for {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, max(1, min(len(buf), int(limit)+1-len(buf))))
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > limit {
-			return nil, TooLarge(name, int64(len(buf)), limit)
-		}
-		if errors.Is(err, io.EOF) {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
-		}
-	}
+	// The size may change between the stat and the read: never read past
+	// the bound whatever the file does.
+	return readBounded(f, name, fi.Size(), limit)
 }
 
 // TooLarge is the error for a file of size bytes over limit.

@@ -77,3 +77,35 @@ func TestReadTail(t *testing.T) {
 		t.Errorf("/dev/zero: %v", err)
 	}
 }
+
+func TestFSRefusesSpecialFilesWithoutBlocking(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.md"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := os.DirFS(dir)
+	for name, what := range map[string]string{"pipe.md": "a named pipe", "zero.md": "a character device", ".": "a folder"} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadFileFS(fsys, name, 1<<20); done <- err }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), what) {
+				t.Errorf("%s: err = %v, want not a regular file: %s", name, err, what)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the read blocked", name)
+		}
+	}
+	if data, err := ReadFileFS(fsys, "a.md", 5); err != nil || string(data) != "text\n" {
+		t.Errorf("a.md: %q, %v", data, err)
+	}
+	if _, err := ReadFileFS(fsys, "a.md", 4); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a.md over the bound: %v", err)
+	}
+}
