@@ -21,14 +21,16 @@ import (
 // says why on standard error. docs/hosts.md says what each host's contract
 // is and where it is documented.
 
-// hookInput is what Claude Code sends a Stop hook.
+// hookInput is what Claude Code sends a Stop hook; Copilot CLI sends the
+// same fields, and a timestamp, to the hooks of .claude/settings.json.
 type hookInput struct {
-	SessionID            string `json:"session_id"`
-	TranscriptPath       string `json:"transcript_path"`
-	Cwd                  string `json:"cwd"`
-	HookEventName        string `json:"hook_event_name"`
-	StopHookActive       bool   `json:"stop_hook_active"`
-	LastAssistantMessage string `json:"last_assistant_message"`
+	SessionID            string          `json:"session_id"`
+	TranscriptPath       string          `json:"transcript_path"`
+	Cwd                  string          `json:"cwd"`
+	HookEventName        string          `json:"hook_event_name"`
+	StopHookActive       bool            `json:"stop_hook_active"`
+	LastAssistantMessage string          `json:"last_assistant_message"`
+	Timestamp            json.RawMessage `json:"timestamp"`
 }
 
 // hookDecision is the reply that blocks the stop (Claude Code, Codex,
@@ -210,8 +212,23 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 	}
 	stop := in.stop
 	stop.Host, stop.Args = a.host, args
+	// format is the transcript's: Copilot CLI runs the hooks of
+	// .claude/settings.json with a Claude Code input naming its own events.
+	format := a.host
+	if in.transcript != "" && a.host == transcript.Claude && copilotEvents(in.transcript) {
+		format = transcript.Copilot
+	}
+	if in.transcript != "" && format == transcript.Copilot {
+		if err := copilotAwait(in.transcript, in.stamp, copilotWait); err != nil {
+			if strings.TrimSpace(stop.Message) == "" {
+				return failOpen("%v", err)
+			}
+			fmt.Fprintf(stderr, "baton hook: %v; judging the message alone\n", err)
+			in.transcript = ""
+		}
+	}
 	if in.transcript != "" {
-		stop.History, err = history(a.host, in.transcript)
+		stop.History, err = history(format, in.transcript)
 		if err != nil {
 			if strings.TrimSpace(stop.Message) == "" {
 				return failOpen("read the transcript: %v", err)
@@ -219,11 +236,14 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 			fmt.Fprintf(stderr, "baton hook: read the transcript: %v; judging the message alone\n", err)
 		}
 	}
+	if in.cumulative {
+		stop.Message = lastResponse(stop, o)
+	}
 	if strings.TrimSpace(stop.Message) == "" {
 		if in.transcript == "" {
 			return failOpen("no %s and no %s", a.messageField, a.transcriptField)
 		}
-		stop.Message, err = lastMessage(a.host, in.transcript, stop.History)
+		stop.Message, err = lastMessage(format, in.transcript, stop.History)
 		if err != nil {
 			return failOpen("read the transcript: %v", err)
 		}
@@ -264,10 +284,50 @@ func history(host, path string) (stoppolicy.History, error) {
 	return s, nil
 }
 
-// lastMessage is the agent's last message in the session's transcript.
+// lastMessage is the agent's last message in the session's transcript:
+// in Copilot CLI's events and Gemini CLI's chat file, the turn's (after
+// the person's last message), so that a reply the host has not written
+// yet is never taken for an older one.
 func lastMessage(host, path string, h stoppolicy.History) (string, error) {
 	if s, ok := h.(*transcript.Session); ok {
+		if host == transcript.Copilot || host == transcript.Gemini {
+			return turnReply(s), nil
+		}
 		return s.LastMessage(), nil
 	}
 	return transcript.LastMessage(host, path)
+}
+
+// turnReply is the last assistant text since the person's last message;
+// "" when the turn has none.
+func turnReply(s *transcript.Session) string {
+	for i := len(s.Entries) - 1; i >= 0; i-- {
+		e := s.Entries[i]
+		switch {
+		case e.Role == transcript.Assistant && strings.TrimSpace(e.Text) != "":
+			return e.Text
+		case e.Role == transcript.User && e.Person:
+			return ""
+		}
+	}
+	return ""
+}
+
+// lastResponse is the response to judge when the input holds every
+// response of the turn so far (Gemini CLI's prompt_response): the turn's
+// last one in the chat file, which Gemini CLI writes before AfterAgent
+// runs; else, on a retry, what the input adds to the text the session's
+// last stop held (the split is made only there, never guessed); else the
+// whole text, as before a retry it holds the turn's only stop.
+func lastResponse(stop stoppolicy.Stop, o stoppolicy.Options) string {
+	added, split := stoppolicy.Counter{Dir: o.StateDir, Session: stop.SessionID}.Appended(stop.Message)
+	if s, ok := stop.History.(*transcript.Session); ok {
+		if r := turnReply(s); strings.TrimSpace(r) != "" {
+			return r
+		}
+	}
+	if stop.Active && split {
+		return added
+	}
+	return stop.Message
 }

@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"time"
 
+	"github.com/baton-md/baton/internal/safefile"
 	"github.com/baton-md/baton/stoppolicy"
 	"github.com/baton-md/baton/transcript"
 )
@@ -31,6 +38,14 @@ type hostStop struct {
 	stop       stoppolicy.Stop
 	transcript string // the transcript's path; "" for none
 	skip       string // why this stop is not one to judge; "" to judge it
+	// cumulative says the input's message holds every response of the
+	// turn so far, joined by a newline (Gemini CLI's prompt_response), not
+	// only the last.
+	cumulative bool
+	// stamp is the input's timestamp, as sent: Copilot CLI writes a
+	// hook.start record holding it into its events file once the events
+	// before the stop are written (copilotAwait).
+	stamp json.RawMessage
 }
 
 var stopAdapters = map[string]stopAdapter{
@@ -41,7 +56,9 @@ var stopAdapters = map[string]stopAdapter{
 			if err := json.Unmarshal(raw, &in); err != nil {
 				return hostStop{}, fmt.Errorf("the hook input is not JSON: %v", err)
 			}
-			return hostStop{stop: stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, Message: in.LastAssistantMessage, Active: in.StopHookActive}, transcript: in.TranscriptPath}, nil
+			// Claude Code sends no timestamp; Copilot CLI, running the
+			// hooks of .claude/settings.json, does (copilotEvents).
+			return hostStop{stop: stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, Message: in.LastAssistantMessage, Active: in.StopHookActive}, transcript: in.TranscriptPath, stamp: in.Timestamp}, nil
 		},
 		block: func(r string) any { return hookDecision{Decision: "block", Reason: r} },
 	},
@@ -52,7 +69,7 @@ var stopAdapters = map[string]stopAdapter{
 			if err := json.Unmarshal(raw, &in); err != nil {
 				return hostStop{}, fmt.Errorf("the hook input is not JSON: %v", err)
 			}
-			return hostStop{stop: stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, Message: deref(in.LastAssistantMessage), Active: in.StopHookActive}, transcript: deref(in.TranscriptPath)}, nil
+			return hostStop{stop: stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, Message: deref(in.LastAssistantMessage), Active: in.StopHookActive, Turn: in.TurnID}, transcript: deref(in.TranscriptPath)}, nil
 		},
 		block: func(r string) any { return codexStopOutput{Decision: "block", Reason: r} },
 	},
@@ -63,7 +80,7 @@ var stopAdapters = map[string]stopAdapter{
 			if err := json.Unmarshal(raw, &in); err != nil {
 				return hostStop{}, fmt.Errorf("the hook input is not JSON: %v", err)
 			}
-			return hostStop{stop: stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, Message: in.PromptResponse, Active: in.StopHookActive}, transcript: in.TranscriptPath}, nil
+			return hostStop{stop: stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, Message: in.PromptResponse, Active: in.StopHookActive}, transcript: in.TranscriptPath, cumulative: true}, nil
 		},
 		block:      func(r string) any { return geminiAfterAgentOutput{Decision: "deny", Reason: r} },
 		pass:       "{}",
@@ -100,13 +117,20 @@ var stopAdapters = map[string]stopAdapter{
 			if err := json.Unmarshal(raw, &in); err != nil {
 				return hostStop{}, fmt.Errorf("the hook input is not JSON: %v", err)
 			}
-			h := hostStop{transcript: in.TranscriptPath}
+			h := hostStop{transcript: in.TranscriptPath, stamp: in.Timestamp}
 			if h.transcript == "" {
 				h.transcript = in.TranscriptPathSnake
 			}
-			h.stop = stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, NoActiveFlag: true}
+			h.stop = stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd}
 			if h.stop.SessionID == "" {
 				h.stop.SessionID = in.SessionIDSnake
+			}
+			// stop_hook_active since 1.0.72; before, baton's count alone
+			// tells a stop that follows a block.
+			if in.StopHookActive != nil {
+				h.stop.Active = *in.StopHookActive
+			} else {
+				h.stop.NoActiveFlag = true
 			}
 			return h, nil
 		},
@@ -140,7 +164,10 @@ type codexStopOutput struct {
 // geminiAfterAgentInput is Gemini CLI's AfterAgent input: the base fields
 // (session_id, transcript_path, cwd, hook_event_name, timestamp) and
 // prompt, prompt_response, stop_hook_active (docs/hooks/reference.md in
-// google-gemini/gemini-cli).
+// google-gemini/gemini-cli). prompt is the turn's first prompt, and
+// prompt_response every response of the turn so far, each as streamed,
+// joined by a newline: after a deny, the rejected response and the retry's
+// (GeminiClient's cumulativeResponse, packages/core/src/core/client.ts).
 type geminiAfterAgentInput struct {
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`
@@ -180,16 +207,21 @@ type cursorStopOutput struct {
 }
 
 // copilotAgentStopInput is Copilot's agentStop input, in both of its
-// documented forms: camelCase (event agentStop) and the VS Code compatible
-// snake_case (event Stop). GitHub's hooks reference
-// (content/copilot/reference/hooks-reference.md in github/docs).
+// documented forms: camelCase (event agentStop; timestamp in Unix
+// milliseconds) and the VS Code compatible snake_case (event Stop;
+// timestamp in ISO 8601). GitHub's hooks reference
+// (content/copilot/reference/hooks-reference.md in github/docs). Both
+// carry stop_hook_active since Copilot CLI 1.0.72 (its changelog; the
+// SDK's deserializeHookInput reads it from the same raw input).
 type copilotAgentStopInput struct {
-	SessionID           string `json:"sessionId"`
-	SessionIDSnake      string `json:"session_id"`
-	Cwd                 string `json:"cwd"`
-	TranscriptPath      string `json:"transcriptPath"`
-	TranscriptPathSnake string `json:"transcript_path"`
-	StopReason          string `json:"stopReason"`
+	SessionID           string          `json:"sessionId"`
+	SessionIDSnake      string          `json:"session_id"`
+	Timestamp           json.RawMessage `json:"timestamp"`
+	Cwd                 string          `json:"cwd"`
+	TranscriptPath      string          `json:"transcriptPath"`
+	TranscriptPathSnake string          `json:"transcript_path"`
+	StopReason          string          `json:"stopReason"`
+	StopHookActive      *bool           `json:"stop_hook_active"`
 }
 
 // copilotAgentStopOutput: decision "block" forces another turn with reason
@@ -212,4 +244,99 @@ func trimBOM(b []byte) []byte {
 		return b[3:]
 	}
 	return b
+}
+
+// copilotWait bounds how long copilot-stop waits for Copilot CLI to write
+// the stop's own hook.start record (copilotAwait). Copilot CLI 1.0.102
+// wrote it 0.09 to 0.15 s after the hook started.
+var copilotWait = 2 * time.Second
+
+// copilotAwait waits until Copilot CLI's events file at path holds the
+// hook.start record of this very hook run: data.input.timestamp is the
+// hook input's timestamp (stamp). Copilot starts the hook before it writes
+// the turn's last events, the agent's reply among them, and writes them in
+// order; that record follows them. A stamp that is no time (an input
+// without one) is not waited for. Past limit, or on a file that cannot be
+// read, it says why: judging the events without the reply would judge an
+// older message.
+func copilotAwait(path string, stamp json.RawMessage, limit time.Duration) error {
+	want, ok := instant(stamp)
+	if !ok {
+		return nil
+	}
+	deadline := time.Now().Add(limit)
+	for {
+		data, _, err := safefile.ReadTail(path, 4<<20)
+		switch {
+		case err == nil && hasHookStart(data, want):
+			return nil
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("read the transcript: %v", err)
+		case time.Now().After(deadline):
+			return fmt.Errorf("Copilot CLI had not written this stop's hook.start record (timestamp %s) to %s after %v, so the turn's reply may be missing", stamp, path, limit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// hasHookStart reports whether events (JSON lines) hold a hook.start
+// record whose data.input.timestamp is the instant want.
+func hasHookStart(events []byte, want int64) bool {
+	for _, line := range bytes.Split(events, []byte("\n")) {
+		if !bytes.Contains(line, []byte(`"hook.start"`)) {
+			continue
+		}
+		var r struct {
+			Type string `json:"type"`
+			Data struct {
+				Input struct {
+					Timestamp json.RawMessage `json:"timestamp"`
+				} `json:"input"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(line, &r) != nil || r.Type != "hook.start" {
+			continue
+		}
+		if at, ok := instant(r.Data.Input.Timestamp); ok && at == want {
+			return true
+		}
+	}
+	return false
+}
+
+// instant reads a hook timestamp, in Unix milliseconds: a number of
+// milliseconds (camelCase input) or an ISO 8601 string (the VS Code
+// compatible input), so a record of either form matches an input of the
+// other.
+func instant(raw json.RawMessage) (int64, bool) {
+	var ms float64
+	if json.Unmarshal(raw, &ms) == nil {
+		return int64(ms), ms > 0
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return 0, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0, false
+	}
+	return t.UnixMilli(), true
+}
+
+// copilotEvents reports whether the transcript a Claude Code input names
+// is Copilot CLI's events file (session-state/<session>/events.jsonl):
+// Copilot CLI runs the hooks of .claude/settings.json too. The file may
+// not exist yet; then its name tells.
+func copilotEvents(path string) bool {
+	if filepath.Base(path) == "events.jsonl" {
+		return true
+	}
+	f, _, err := safefile.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head, _ := io.ReadAll(io.LimitReader(f, 64<<10))
+	return transcript.Detect(head) == transcript.Copilot
 }

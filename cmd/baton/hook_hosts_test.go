@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/baton-md/baton/engine/enginetest"
 )
@@ -26,7 +27,10 @@ import (
 //     output followup_message).
 //   - Copilot: content/copilot/reference/hooks-reference.md in github/docs
 //     (agentStop: sessionId, timestamp, cwd, transcriptPath, stopReason;
-//     decision "block"|"allow", reason).
+//     decision "block"|"allow", reason), and what Copilot CLI 1.0.102
+//     sends and writes: stop_hook_active in the raw input (the SDK's
+//     deserializeHookInput), a hook.start event holding the input in
+//     events.jsonl (schemas/session-events.schema.json, HookStartData).
 //   - Claude Code: code.claude.com/docs/en/hooks (Stop: decision "block",
 //     reason).
 type hostCase struct {
@@ -203,13 +207,10 @@ var hostCases = []hostCase{
 	{
 		sub: "copilot-stop",
 		input: func(cwd, session, msg, path string, active bool) []byte {
-			return hostJSON(map[string]any{"timestamp": 1764496800000, "cwd": cwd, "sessionId": session, "transcriptPath": path, "stopReason": "end_turn"})
+			return copilotInput(cwd, session, path, copilotStamp, active)
 		},
 		transcript: func(msg string) string {
-			return jsonl(
-				map[string]any{"type": "session.start", "id": "e1", "timestamp": "2026-11-30T10:00:00Z", "parentId": nil, "data": map[string]any{"sessionId": "p1"}},
-				map[string]any{"type": "user.message", "id": "e2", "timestamp": "2026-11-30T10:00:01Z", "parentId": "e1", "data": map[string]any{"content": "Add the cap."}},
-				map[string]any{"type": "assistant.message", "id": "e3", "timestamp": "2026-11-30T10:00:09Z", "parentId": "e2", "data": map[string]any{"messageId": "m1", "content": msg}})
+			return copilotEventsFile(copilotStamp, "Add the cap.", msg)
 		},
 		check: func(t *testing.T, out []byte) string {
 			if len(out) == 0 {
@@ -334,6 +335,8 @@ func TestHostAdaptersBoundTheLoop(t *testing.T) {
 // On its own error every adapter lets the stop through, answers in its
 // host's contract, and says why on standard error.
 func TestHostAdaptersFailOpen(t *testing.T) {
+	defer func(w time.Duration) { copilotWait = w }(copilotWait)
+	copilotWait = 200 * time.Millisecond // a transcript that never comes
 	for _, hc := range hostCases {
 		t.Run(hc.sub, func(t *testing.T) {
 			for name, in := range map[string][]byte{
@@ -449,8 +452,252 @@ func TestHostsDocTable(t *testing.T) {
 	}
 }
 
+// The shapes below are what the real hosts send and write, as their
+// packages show them (docs/hosts.md names where): Copilot CLI 1.0.102
+// (@github/copilot) and Gemini CLI 0.61.0 (@google/gemini-cli).
+
 // copilotStamp is an agentStop input's timestamp, in Unix milliseconds.
 const copilotStamp = 1764496800000
+
+// copilotInput is Copilot CLI's agentStop input (camelCase form; the raw
+// input carries stop_hook_active since 1.0.72).
+func copilotInput(cwd, session, path string, stamp int64, active bool) []byte {
+	return hostJSON(map[string]any{"sessionId": session, "timestamp": stamp, "cwd": cwd, "transcriptPath": path, "stopReason": "end_turn", "stop_hook_active": active})
+}
+
+// copilotEvent is one line of Copilot CLI's events.jsonl.
+func copilotEvent(n int, typ string, data map[string]any) map[string]any {
+	parent := any(nil)
+	if n > 1 {
+		parent = fmt.Sprintf("00000000-0000-4000-8000-%012d", n-1)
+	}
+	return map[string]any{"type": typ, "data": data, "id": fmt.Sprintf("00000000-0000-4000-8000-%012d", n), "timestamp": fmt.Sprintf("2026-11-30T10:00:%02d.000Z", n), "parentId": parent}
+}
+
+// copilotTurn is a turn's events: the person's prompt, the agent's reply.
+func copilotTurn(n int, prompt, reply string) []any {
+	return []any{
+		copilotEvent(n, "user.message", map[string]any{"content": prompt, "transformedContent": prompt, "attachments": []any{}, "interactionId": "i1"}),
+		copilotEvent(n+1, "assistant.turn_start", map[string]any{"turnId": "0", "interactionId": "i1"}),
+		copilotEvent(n+2, "assistant.message", map[string]any{"messageId": "m1", "content": reply, "toolRequests": []any{}, "interactionId": "i1"}),
+		copilotEvent(n+3, "assistant.turn_end", map[string]any{"turnId": "0"}),
+	}
+}
+
+// copilotHookStart is the hook.start event Copilot CLI writes for the
+// agentStop hook run whose input has the timestamp stamp.
+func copilotHookStart(n int, stamp any) map[string]any {
+	return copilotEvent(n, "hook.start", map[string]any{"hookInvocationId": "h1", "hookType": "agentStop", "input": map[string]any{"sessionId": "p1", "timestamp": stamp, "cwd": "/w", "transcriptPath": "/h/.copilot/session-state/p1/events.jsonl", "stopReason": "end_turn", "stop_hook_active": false}})
+}
+
+// copilotEventsFile is a session's events up to the stop's hook.start.
+func copilotEventsFile(stamp any, prompt, reply string) string {
+	ev := []any{copilotEvent(1, "session.start", map[string]any{"sessionId": "p1", "version": 1, "producer": "copilot-agent", "copilotVersion": "1.0.102", "startTime": "2026-11-30T10:00:00.000Z", "context": map[string]any{"cwd": "/w"}})}
+	ev = append(ev, copilotTurn(2, prompt, reply)...)
+	ev = append(ev, copilotHookStart(6, stamp))
+	return jsonl(ev...)
+}
+
+// Copilot CLI starts the agentStop hook before it writes the turn's last
+// events: copilot-stop waits for its own hook.start record (the input's
+// timestamp in data.input.timestamp), then judges the reply before it,
+// never the last turn's message.
+func TestCopilotStopWaitsForItsHookStart(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "events.jsonl")
+	// The last turn's reply passes; this turn's owes the packet.
+	before := jsonl(append([]any{copilotEvent(1, "session.start", map[string]any{"sessionId": "p1", "context": map[string]any{"cwd": "/w"}})}, copilotTurn(2, "Why?", consistentMsg)...)...)
+	if err := os.WriteFile(path, []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(150 * time.Millisecond)
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		f.WriteString(jsonl(append(copilotTurn(6, "Add the cap.", proceedMsg), copilotHookStart(10, copilotStamp))...))
+	}()
+	var out, errb bytes.Buffer
+	start := time.Now()
+	runHook([]string{"copilot-stop", "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(copilotInput(dir, "p1", path, copilotStamp, false)), &out, &errb)
+	if r := hostCases[4].check(t, out.Bytes()); !strings.Contains(r, "packet/review-auto-continue") {
+		t.Fatalf("the turn's reply was not judged: reason %q, stderr %q", r, errb.String())
+	}
+	if d := time.Since(start); d < 100*time.Millisecond {
+		t.Errorf("answered after %v, before the reply was written", d)
+	}
+
+	// The events file not there yet at the start: the same wait.
+	late := filepath.Join(t.TempDir(), "events.jsonl")
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		os.WriteFile(late, []byte(copilotEventsFile(copilotStamp, "Add the cap.", proceedMsg)), 0o644)
+	}()
+	out.Reset()
+	errb.Reset()
+	runHook([]string{"copilot-stop", "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(copilotInput(dir, "p2", late, copilotStamp, false)), &out, &errb)
+	if r := hostCases[4].check(t, out.Bytes()); r == "" {
+		t.Fatalf("a file written after the hook started was not waited for: stderr %q", errb.String())
+	}
+}
+
+// The record never comes: the stop goes through, and standard error says
+// what was waited for.
+func TestCopilotStopNoHookStartFailsOpen(t *testing.T) {
+	defer func(w time.Duration) { copilotWait = w }(copilotWait)
+	copilotWait = 200 * time.Millisecond
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	// A hook.start of another run (another timestamp) does not count.
+	if err := os.WriteFile(path, []byte(copilotEventsFile(copilotStamp-5000, "Add the cap.", proceedMsg)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	runHook([]string{"copilot-stop", "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(copilotInput(t.TempDir(), "p", path, copilotStamp, false)), &out, &errb)
+	if r := hostCases[4].check(t, out.Bytes()); r != "" {
+		t.Fatalf("blocked without its hook.start record: %q", r)
+	}
+	if e := errb.String(); !strings.Contains(e, "hook.start record (timestamp 1764496800000)") || !strings.Contains(e, "letting the stop through") {
+		t.Errorf("stderr %q does not say what it waited for", e)
+	}
+}
+
+// Copilot CLI says whether a stop follows a block (stop_hook_active, since
+// 1.0.72), and copilot-stop honours it as claude-stop does: a stop the
+// flag says is not a retry is judged afresh even after a block, and a
+// retry counts against --max-blocks.
+func TestCopilotStopHookActive(t *testing.T) {
+	state, cwd := t.TempDir(), t.TempDir()
+	fire := func(prompt string, active bool) (string, string) {
+		path := filepath.Join(t.TempDir(), "events.jsonl")
+		os.WriteFile(path, []byte(copilotEventsFile(copilotStamp, prompt, proceedMsg)), 0o644)
+		var out, errb bytes.Buffer
+		runHook([]string{"copilot-stop", "--lint", "--max-blocks", "1", "--state-dir", state}, bytes.NewReader(copilotInput(cwd, "act", path, copilotStamp, active)), &out, &errb)
+		return hostCases[4].check(t, out.Bytes()), errb.String()
+	}
+	if r, e := fire("Add the cap.", false); r == "" {
+		t.Fatalf("first stop not blocked: %s", e)
+	}
+	// Not a retry (the person's next prompt): judged, not counted as the
+	// second block in a row.
+	if r, e := fire("And the callers?", false); r == "" {
+		t.Fatalf("a stop with stop_hook_active false after a block was released: %s", e)
+	}
+	if r, e := fire("And the callers?", true); r != "" || !strings.Contains(e, "already blocked 1 times in a row") {
+		t.Fatalf("the retry: reason %q, stderr %q; want the --max-blocks release", r, e)
+	}
+}
+
+// Copilot CLI runs the hooks of .claude/settings.json too, with a Claude
+// Code input (VS Code compatible: an ISO 8601 timestamp) naming its own
+// events.jsonl: claude-stop reads it as Copilot's events, after the same
+// wait, and blocks there as copilot-stop does.
+func TestClaudeStopReadsCopilotEvents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	iso := time.UnixMilli(copilotStamp).UTC().Format("2006-01-02T15:04:05.000Z")
+	// The record holds the raw input: milliseconds.
+	if err := os.WriteFile(path, []byte(copilotEventsFile(copilotStamp, "Add the cap.", proceedMsg)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := hostJSON(map[string]any{"hook_event_name": "Stop", "session_id": "p1", "timestamp": iso, "cwd": t.TempDir(), "transcript_path": path, "stop_reason": "end_turn", "stop_hook_active": false})
+	var out, errb bytes.Buffer
+	runHook([]string{"claude-stop", "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(in), &out, &errb)
+	if r := hostCases[0].check(t, out.Bytes()); !strings.Contains(r, "packet/review-auto-continue") {
+		t.Fatalf("claude-stop on Copilot's events: reason %q, stderr %q", r, errb.String())
+	}
+	// A copy under another name is told by its content.
+	other := filepath.Join(t.TempDir(), "session.jsonl")
+	os.WriteFile(other, []byte(copilotEventsFile(copilotStamp, "Add the cap.", consistentMsg)), 0o644)
+	in = hostJSON(map[string]any{"hook_event_name": "Stop", "session_id": "p2", "timestamp": iso, "cwd": t.TempDir(), "transcript_path": other, "stop_hook_active": false})
+	out.Reset()
+	errb.Reset()
+	runHook([]string{"claude-stop", "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(in), &out, &errb)
+	if r := hostCases[0].check(t, out.Bytes()); r != "" || errb.Len() > 0 {
+		t.Fatalf("the consistent packet from Copilot's events: reason %q, stderr %q", r, errb.String())
+	}
+}
+
+// geminiChat is a Gemini CLI 0.61 chat file (JSON lines): the session's
+// record, then each message as it is recorded (a gemini message again
+// when it is updated), and {"$set": …} updates.
+func geminiChat(msgs ...[2]string) string {
+	lines := []any{map[string]any{"sessionId": "g1", "projectHash": "9f2c", "startTime": "2026-11-30T10:00:00.000Z", "lastUpdated": "2026-11-30T10:00:00.000Z"}}
+	for i, m := range msgs {
+		at := fmt.Sprintf("2026-11-30T10:00:%02d.000Z", i+1)
+		if m[0] == "user" {
+			lines = append(lines, map[string]any{"id": fmt.Sprintf("u%d", i), "timestamp": at, "type": "user", "content": []any{map[string]any{"text": m[1]}}})
+		} else {
+			rec := map[string]any{"id": fmt.Sprintf("g%d", i), "timestamp": at, "type": "gemini", "content": m[1], "thoughts": []any{}, "tokens": nil, "model": "gemini-2.5-flash"}
+			lines = append(lines, rec)
+			rec["tokens"] = map[string]any{"input": 10, "output": 20, "cached": 0, "thoughts": 0, "tool": 0, "total": 30}
+			lines = append(lines, rec)
+		}
+		lines = append(lines, map[string]any{"$set": map[string]any{"lastUpdated": at}})
+	}
+	return jsonl(lines...)
+}
+
+// geminiAfterAgent is Gemini CLI's AfterAgent input.
+func geminiAfterAgent(cwd, session, path, prompt, response string, active bool) []byte {
+	return hostJSON(map[string]any{"session_id": session, "transcript_path": path, "cwd": cwd, "hook_event_name": "AfterAgent", "timestamp": "2026-11-30T10:00:40.000Z", "prompt": prompt, "prompt_response": response, "stop_hook_active": active})
+}
+
+// After a deny, Gemini CLI's prompt_response holds the denied response
+// and the retry's, joined by a newline: gemini-stop judges the retry's
+// alone, from the chat file (which holds it when AfterAgent runs), so the
+// fixed packet ends the turn.
+func TestGeminiStopJudgesTheLastResponse(t *testing.T) {
+	cwd, state := t.TempDir(), t.TempDir()
+	path := filepath.Join(t.TempDir(), "session-2026-11-30T10-00-g1.jsonl")
+	os.WriteFile(path, []byte(geminiChat([2]string{"user", "Add the cap."}, [2]string{"gemini", proceedMsg})), 0o644)
+	var out, errb bytes.Buffer
+	runHook([]string{"gemini-stop", "--lint", "--state-dir", state}, bytes.NewReader(geminiAfterAgent(cwd, "g1", path, "Add the cap.", proceedMsg, false)), &out, &errb)
+	reason := hostCases[2].check(t, out.Bytes())
+	if reason == "" {
+		t.Fatalf("the first response was not denied: %s", errb.String())
+	}
+	os.WriteFile(path, []byte(geminiChat([2]string{"user", "Add the cap."}, [2]string{"gemini", proceedMsg}, [2]string{"user", reason}, [2]string{"gemini", consistentMsg})), 0o644)
+	out.Reset()
+	errb.Reset()
+	runHook([]string{"gemini-stop", "--lint", "--state-dir", state}, bytes.NewReader(geminiAfterAgent(cwd, "g1", path, "Add the cap.", proceedMsg+"\n"+consistentMsg, true)), &out, &errb)
+	if r := hostCases[2].check(t, out.Bytes()); r != "" {
+		t.Fatalf("the fixed packet was denied: %q (%s)", r, errb.String())
+	}
+}
+
+// Without a chat file to read (or one that does not hold the retry's
+// response yet), gemini-stop splits prompt_response only where the
+// session's last stop's text ends; with nothing to split at, it judges
+// the whole text.
+func TestGeminiStopSplitsOnlyAtTheLastStop(t *testing.T) {
+	cwd, state := t.TempDir(), t.TempDir()
+	gone := filepath.Join(t.TempDir(), "gone.jsonl")
+	fire := func(session, path, response string, active bool) string {
+		var out, errb bytes.Buffer
+		runHook([]string{"gemini-stop", "--lint", "--state-dir", state}, bytes.NewReader(geminiAfterAgent(cwd, session, path, "Add the cap.", response, active)), &out, &errb)
+		return hostCases[2].check(t, out.Bytes())
+	}
+	if fire("s", gone, proceedMsg, false) == "" {
+		t.Fatal("the first response was not denied")
+	}
+	if r := fire("s", gone, proceedMsg+"\n"+consistentMsg, true); r != "" {
+		t.Fatalf("the retry's fixed packet was denied: %q", r)
+	}
+	// A chat file that ends with the retry's prompt lags: the split.
+	lag := filepath.Join(t.TempDir(), "lag.jsonl")
+	os.WriteFile(lag, []byte(geminiChat([2]string{"user", "Add the cap."}, [2]string{"gemini", proceedMsg}, [2]string{"user", "Fix it."})), 0o644)
+	if fire("l", lag, proceedMsg, false) == "" {
+		t.Fatal("the first response was not denied")
+	}
+	if r := fire("l", lag, proceedMsg+"\n"+consistentMsg, true); r != "" {
+		t.Fatalf("the retry's fixed packet was denied: %q", r)
+	}
+	// No last stop known: nothing is guessed, the whole text is judged.
+	if r := fire("n", gone, proceedMsg+"\n"+consistentMsg, true); r == "" {
+		t.Fatal("a text no stop of the session held was split")
+	}
+}
 
 // Gemini CLI (BeforeAgent) and Copilot CLI (userPromptSubmitted) run the
 // prompt hook again for the retry after a block, with the block's reason
