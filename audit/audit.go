@@ -3,7 +3,9 @@
 // baton's rules that block a stop and the outcome stop intent gives the
 // message (stoppolicy.Env.Judge, the hooks' own judgement). It counts, per
 // session and overall, the stops, how many a hook would have blocked, and
-// why, by rule.
+// why, by rule; and, where the host recorded it, what its stop hook did
+// answer at each stop (a stop the hook blocked is a stop of its own, with
+// the hook's reason).
 //
 // A transcript holds the messages but not the work tree or the specrew
 // state of the moment, so the audit judges what a hook under --lint judges
@@ -41,6 +43,12 @@ type Stop struct {
 	Steps    int                  `json:"steps"`   // assistant steps in the turn
 	Findings []stoppolicy.Finding `json:"findings,omitempty"`
 	Excerpt  string               `json:"excerpt"` // the message's first line
+	// Hook is what the host recorded its stop hook answered: Block, Pass,
+	// or "" when it recorded nothing (Claude Code records both, Codex a
+	// block; Gemini CLI and Copilot CLI a block as baton's reason sent
+	// back as the next prompt). HookReason is the reason of a block.
+	Hook       string `json:"hook,omitempty"`
+	HookReason string `json:"hook_reason,omitempty"`
 }
 
 // Rules are the distinct rules of the stop's findings.
@@ -64,6 +72,8 @@ type Session struct {
 	Blocked int            `json:"blocked"`
 	ByRule  map[string]int `json:"by_rule"` // stops each rule would have blocked
 	Skipped int            `json:"skipped_lines"`
+	// HookBlocked counts the stops the host recorded its hook blocked.
+	HookBlocked int `json:"hook_blocked"`
 }
 
 // RuleCount is one rule's share of the blocks.
@@ -75,11 +85,15 @@ type RuleCount struct {
 
 // Report is the audit of all the sessions read.
 type Report struct {
-	Sessions []Session      `json:"sessions"`
-	Stops    int            `json:"stops"`
-	Blocked  int            `json:"blocked"`
-	ByRule   []RuleCount    `json:"by_rule"` // most blocks first
-	Outcomes map[string]int `json:"outcomes"`
+	Sessions []Session `json:"sessions"`
+	Stops    int       `json:"stops"`
+	Blocked  int       `json:"blocked"`
+	// HookBlocked counts the stops the hosts recorded their hooks blocked;
+	// Hooked, the stops whose hook's answer they recorded at all.
+	HookBlocked int            `json:"hook_blocked"`
+	Hooked      int            `json:"hooked"`
+	ByRule      []RuleCount    `json:"by_rule"` // most blocks first
+	Outcomes    map[string]int `json:"outcomes"`
 	// Problems are files that could not be read, said once each.
 	Problems []string `json:"problems,omitempty"`
 }
@@ -196,6 +210,7 @@ func envFor(envs map[string]*stoppolicy.Env, s *transcript.Session, o Options) (
 
 func judge(s *transcript.Session, env *stoppolicy.Env, since, changed time.Time) Session {
 	out := Session{Host: s.Host, Path: s.Path, ID: s.ID, Cwd: s.Cwd, ByRule: map[string]int{}, Skipped: s.Skipped, Stops: []Stop{}}
+	retries(s)
 	for i, st := range s.Stops() {
 		if at := st.Time; !since.IsZero() && (at.IsZero() && changed.Before(since) || !at.IsZero() && at.Before(since)) {
 			continue
@@ -205,6 +220,13 @@ func judge(s *transcript.Session, env *stoppolicy.Env, since, changed time.Time)
 		if !st.Time.IsZero() {
 			t := st.Time
 			js.Time = &t
+		}
+		switch {
+		case st.Blocked:
+			js.Hook, js.HookReason = Block, st.Reason
+			out.HookBlocked++
+		case st.Hooked:
+			js.Hook = Pass
 		}
 		if len(j.Findings) > 0 {
 			js.Verdict = Block
@@ -218,6 +240,22 @@ func judge(s *transcript.Session, env *stoppolicy.Env, since, changed time.Time)
 	return out
 }
 
+// retries makes a Hook entry of each prompt that is baton's own block
+// reason: Gemini CLI and Copilot CLI send a block's reason to the agent as
+// the next prompt and record it as the user's, so it ends the blocked stop
+// as the hook's record, not as a person's turn.
+func retries(s *transcript.Session) {
+	for i, e := range s.Entries {
+		if e.Role == transcript.User && e.Person && strings.Contains(e.Text, reasonOpening) {
+			s.Entries[i] = transcript.Entry{Role: transcript.Hook, Text: strings.TrimSpace(e.Text), Blocked: true, Line: e.Line, Time: e.Time}
+		}
+	}
+}
+
+// reasonOpening is the first sentence of every reason baton's stop hooks
+// give.
+var reasonOpening, _, _ = strings.Cut(stoppolicy.ReasonPrefix, ".")
+
 func (r *Report) add(s Session) { r.Sessions = append(r.Sessions, s) }
 
 func (r *Report) total() {
@@ -225,8 +263,12 @@ func (r *Report) total() {
 	for _, s := range r.Sessions {
 		r.Stops += len(s.Stops)
 		r.Blocked += s.Blocked
+		r.HookBlocked += s.HookBlocked
 		for _, st := range s.Stops {
 			r.Outcomes[st.Outcome]++
+			if st.Hook != "" {
+				r.Hooked++
+			}
 		}
 		for rule, n := range s.ByRule {
 			c := rules[rule]

@@ -20,6 +20,9 @@ func (r *Report) Text(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "%s session %s  %s\n", s.Host, id, s.Path)
 		fmt.Fprintf(&b, "  %d stop(s), %d would be blocked", len(s.Stops), s.Blocked)
+		if s.HookBlocked > 0 {
+			fmt.Fprintf(&b, ", %d blocked by the hook", s.HookBlocked)
+		}
 		if s.Skipped > 0 {
 			fmt.Fprintf(&b, " (%d unreadable line(s) skipped)", s.Skipped)
 		}
@@ -29,14 +32,27 @@ func (r *Report) Text(w io.Writer) error {
 			if st.Time != nil {
 				when = " " + st.Time.UTC().Format("2006-01-02 15:04")
 			}
-			fmt.Fprintf(&b, "  #%-3d %-5s %-12s%s  %s\n", st.N, st.Verdict, st.Outcome, when, st.Excerpt)
+			hook := ""
+			if st.Hook != "" {
+				hook = "  hook: " + st.Hook
+			}
+			fmt.Fprintf(&b, "  #%-3d %-5s %-12s%s  %s%s\n", st.N, st.Verdict, st.Outcome, when, st.Excerpt, hook)
 			for _, f := range st.Findings {
 				fmt.Fprintf(&b, "         %s\n", f)
+			}
+			if st.HookReason != "" {
+				for _, l := range strings.Split(st.HookReason, "\n") {
+					fmt.Fprintf(&b, "         hook: %s\n", l)
+				}
 			}
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%d session(s), %d stop(s), %d would be blocked\n", len(r.Sessions), r.Stops, r.Blocked)
+	fmt.Fprintf(&b, "%d session(s), %d stop(s), %d would be blocked", len(r.Sessions), r.Stops, r.Blocked)
+	if r.Hooked > 0 {
+		fmt.Fprintf(&b, "; the hosts recorded their hook's answer at %d, of which %d blocked", r.Hooked, r.HookBlocked)
+	}
+	b.WriteString("\n")
 	if len(r.ByRule) > 0 {
 		b.WriteString("by rule:\n")
 		for _, c := range r.ByRule {
