@@ -310,13 +310,22 @@ With --user the file is the one in your home folder ($HOME): ~/.claude/,
 ($COPILOT_HOME/hooks). It reads that file, prints the change as a unified
 diff on standard output, then writes the file atomically (a temporary file
 in the same folder, renamed over it; the permissions kept) and says what it
-added. A hook of baton's already there is left as it is. It refuses, and
-writes nothing, when the file is not valid JSON, not in the host's shape, a
-symbolic link or not a regular file.`,
-		Reads:  "the host's settings file (project or user); $HOME, $CODEX_HOME, $COPILOT_HOME.",
+added. A hook of baton's already there is kept; with other flags, only its
+command line changes. It refuses, and writes nothing, when the file is not
+valid JSON, not in the host's shape, a symbolic link or not a regular file.
+
+The stop hook's flags go into the command it writes: --lint (on unless
+--lint=false: block a packet that breaks baton's rules; a message that is
+not a packet is never blocked), --require-packet (demand the packet after
+material work in any Git project; the prompt hooks get it too) and
+--max-blocks N. Codex trusts a hook by a hash of its command, so change
+them with install, then trust the hook again in Codex. It then says what
+the stop hook blocks and lets through in this project, and whether the
+host will run it (see baton hook status).`,
+		Reads:  "the host's settings file (project or user); the hosts' trust records; $HOME, $CODEX_HOME, $COPILOT_HOME.",
 		Writes: "the diff and what it added on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
-		extra:  hookEditFlags,
+		extra:  append(hookEditFlags[:len(hookEditFlags):len(hookEditFlags)], hookInstallFlags...),
 	},
 	{
 		Name:    "hook uninstall",
@@ -350,10 +359,17 @@ context before a turn) or cooperative only (no hook: the agent's prompt
 alone). baton's Claude Code plugin (enabled in enabledPlugins) and its
 Gemini CLI extension (~/.gemini/extensions/baton) count as installed; a
 file that turns hooks off (disableAllHooks, hooksConfig.enabled: false)
-makes the host cooperative only. When the project is the home folder it
-is listed once, as the user's. It reads the settings files and writes
-nothing.`,
-		Reads:  "the hosts' settings files of the project and of the user ($HOME).",
+makes the host cooperative only. Under each host it says what the stop
+hook blocks and lets through, from its flags and the project (without
+--lint or --require-packet, outside a specrew project, it blocks nothing:
+cooperative only), and whether the host will run it: Codex only in a
+trusted project and with the hook's hash trusted ($CODEX_HOME/config.toml),
+Gemini CLI only in a trusted folder (~/.gemini/trustedFolders.json),
+Copilot CLI a repository's hooks only in a trusted folder
+(~/.copilot/config.json); if not, what to do. When the project is the
+home folder it is listed once, as the user's. It reads the settings files
+and the trust records and writes nothing.`,
+		Reads:  "the hosts' settings files of the project and of the user ($HOME); Codex's config.toml, Gemini CLI's trustedFolders.json, Copilot CLI's config.json; $CODEX_HOME, $COPILOT_HOME, $GEMINI_CLI_TRUSTED_FOLDERS_PATH.",
 		Writes: "the report on standard output (JSON with --json); errors on standard error. It writes no file.",
 		Exit:   "0 reported; 2 usage error.",
 		extra: []flagHelp{
@@ -474,6 +490,14 @@ var hookEditFlags = []flagHelp{
 	{Name: "user", Usage: "the user's settings, for every project"},
 	{Name: "dry-run", Usage: "print the diff and write nothing"},
 	{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+}
+
+// hookInstallFlags are install's flags for the stop policy, written into
+// the hooks' command lines.
+var hookInstallFlags = []flagHelp{
+	{Name: "lint", Usage: "the stop hook blocks a packet that breaks baton's rules (default true; --lint=false leaves it out)"},
+	{Name: "require-packet", Usage: "the stop hook demands the packet after material work in any Git project"},
+	{Name: "max-blocks", Arg: "N", Usage: "the stop hook blocks at most N times in a row in one session"},
 }
 
 // hookCommand runs one hook subcommand.
