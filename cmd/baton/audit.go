@@ -30,7 +30,8 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, auditUsage+"\nflags:\n")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
+	paths, err := parseInterspersed(fl, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
@@ -44,7 +45,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "baton audit: --host %q: want one of %s\n", *host, strings.Join(transcript.Hosts, ", "))
 		return exitUsage
 	}
-	if fl.NArg() == 0 {
+	if len(paths) == 0 {
 		fmt.Fprint(stderr, auditUsage)
 		return exitUsage
 	}
@@ -56,7 +57,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if *since > 0 {
 		o.Since = time.Now().Add(-*since)
 	}
-	r, err := audit.Run(fl.Args(), o)
+	r, err := audit.Run(paths, o)
 	if err != nil {
 		printErr(stderr, err)
 		return exitUsage
@@ -77,4 +78,25 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitOK
+}
+
+// parseInterspersed parses flags before, between and after the paths
+// (baton audit FILE --format json), and returns the paths; after "--"
+// every argument is a path.
+func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
+	var paths []string
+	for {
+		if err := fl.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fl.Args()
+		if len(rest) == 0 {
+			return paths, nil
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(paths, rest...), nil
+		}
+		paths = append(paths, rest[0])
+		args = rest[1:]
+	}
 }
