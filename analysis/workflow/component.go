@@ -74,6 +74,9 @@ type Props struct {
 	// indentation of its entries.
 	insertAt     int
 	insertIndent string
+	// schemas validates the values passed to the declared props; nil
+	// without a declaration to read.
+	schemas *propSchemas
 }
 
 // Prop returns the declared prop named name, or nil.
@@ -337,6 +340,7 @@ func (c *Component) readProps(k, v *yaml.Node) {
 		p.Form, p.Open = PropsInvalid, true
 	case isSchema(v):
 		p.Form = PropsSchema
+		p.schemas = &propSchemas{node: v, form: PropsSchema}
 		_, add := mapGet(v, "additionalProperties")
 		p.Open = add == nil || add.Value != "false"
 		for _, key := range dynamicSchemaKeys {
@@ -363,6 +367,7 @@ func (c *Component) readProps(k, v *yaml.Node) {
 		}
 	default:
 		p.Form = PropsMap
+		p.schemas = &propSchemas{node: v, form: PropsMap}
 		p.List = c.readPropList(v)
 		p.insertAt, p.insertIndent = c.mapInsertion(k, v)
 	}

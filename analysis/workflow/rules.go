@@ -111,6 +111,27 @@ var (
 			"entirely (packages/core/src/scanner.ts, parseAttributes: \"We don't evaluate spread props — just skip " +
 			"them\"), so `<Comp {...{name: \"x\"}} />` passes no `name` (see workflow/spread-dropped).",
 	}
+	RulePropValue = &analysis.Rule{
+		ID:       "workflow/prop-value",
+		Summary:  "A prop's value does not match the JSON Schema its component declares.",
+		Severity: analysis.Error,
+		Doc: "A component's `props` are JSON Schema (draft-07): a map of prop names to subschemas, or a full " +
+			"object schema. The engine validates every invocation's props against it before the component's " +
+			"body runs (packages/core/src/validate.ts, validateProps: Ajv, no type coercion, formats not " +
+			"asserted) and fails the invocation when one does not match — `<Card title={42} />` against " +
+			"`title: { type: string }` is `Prop validation failed for <Card />: \"/title\" must be string`, a " +
+			"printed error or, under a throwing error mode, a failed run. It decides this when execution " +
+			"reaches the element; baton checks every branch.\n\n" +
+			"baton checks the values it knows before anything runs, read as the engine's scanner reads them " +
+			"(packages/core/src/scanner.ts, parseAttributes and parseExpressionValue): a quoted value is a " +
+			"string (`count=\"3\"` is the string \"3\", never a number), a bare attribute `true`, and an " +
+			"expression that is a JSON literal (`{42}`, `{\"a\"}`, `{[1, 2]}`, `{{ key: \"v\" }}`, `{null}`) " +
+			"that value. An expression the engine evaluates only when it runs (`{props.title}`, `{plan.steps}`) " +
+			"is not checked. Every keyword of the prop's schema applies (`type`, `enum`, `const`, `minimum`, " +
+			"`pattern`, `items`, …; a `$ref` into the declaration is followed), through a JSON Schema library, " +
+			"not a reading of its own. Inside the testing package's `<AssertThrows>` the failure is what the test " +
+			"asserts, and is not reported.",
+	}
 	RuleSpreadDropped = &analysis.Rule{
 		ID:       "workflow/spread-dropped",
 		Summary:  "A `{...spread}` passes nothing: the engine's scanner drops it.",
@@ -252,7 +273,8 @@ var (
 			"runs, and the error is printed, or raised under a throwing error mode. baton checks every loop, taken " +
 			"or not, and reads `max` as the engine's scanner does (packages/core/src/scanner.ts, " +
 			"parseExpressionValue): a JSON literal (`{0}`, `{-1}`, `{2.5}`, `{\"3\"}`, `{null}`) is known before " +
-			"anything runs; an expression (`{props.rounds}`, `{n + 1}`) is evaluated only then, and is not checked.",
+			"anything runs; an expression (`{props.rounds}`, `{n + 1}`) is evaluated only then, and is not checked. " +
+			"Inside the testing package's `<AssertThrows>` the failure is what the test asserts, and is not reported.",
 	}
 	RuleCaptureRenamed = &analysis.Rule{
 		ID:       "workflow/capture-renamed",
@@ -318,7 +340,7 @@ var (
 // Rules is every rule of the analyzer.
 var Rules = []*analysis.Rule{
 	RuleUngatedTransition, RuleUnboundCheckpoint, RuleCheckpointNoDecision, RuleBarePropReference,
-	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp, RuleSpreadDropped,
+	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp, RulePropValue, RuleSpreadDropped,
 	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,

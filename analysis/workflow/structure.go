@@ -181,7 +181,7 @@ func (k *checker) checkStructure() {
 		case "Loop":
 			if a := t.Attr("max"); a == nil {
 				k.report(RuleLoopWithoutMax, t.NameSpan, "<Loop> without max: the bound is required (max={5})")
-			} else if v, ok := literalValue(t, a); ok {
+			} else if v, ok := literalValue(t, a); ok && !k.failureExpected(t) {
 				if msg := loopMaxRefusal(t, v); msg != "" {
 					k.report(RuleLoopWithoutMax, a.Span, fmt.Sprintf("%s: the engine refuses the loop when it reaches it, and runs nothing (%q)", k.c.Text[a.Span.Start:a.Span.End], msg))
 				}
@@ -392,6 +392,8 @@ func (k *checker) checkInvocations() {
 				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) declares no props, so it accepts none: %s is refused", t.Name, res.Path, a.Name))
 			case callee.Props.Prop(a.Name) == nil && !callee.Props.Open:
 				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) does not declare the prop %s%s", t.Name, res.Path, a.Name, declaredList(callee)))
+			case callee.Props.Prop(a.Name) != nil && callee.Props.schemas != nil:
+				k.checkPropValue(t, a, callee, res.Path)
 			}
 		}
 		var missing []string
@@ -412,6 +414,38 @@ func (k *checker) checkInvocations() {
 			k.report(RuleMissingRequiredProp, t.NameSpan, msg)
 		}
 	}
+}
+
+// checkPropValue checks the value a passes, when baton knows it before
+// anything runs, against the schema the component declares for it, as the
+// engine's prop validation does (packages/core/src/validate.ts,
+// validateProps).
+func (k *checker) checkPropValue(t *Tag, a *Attr, callee *Component, path string) {
+	v, ok := literalValue(t, a)
+	if !ok || k.failureExpected(t) {
+		return
+	}
+	sch := callee.Props.schemas.schema(a.Name)
+	if sch == nil {
+		return
+	}
+	if why := validateProp(sch, a.Name, v); why != "" {
+		k.report(RulePropValue, a.Span, fmt.Sprintf("%s does not match the schema <%s> (%s) declares for %s: the engine fails its prop validation (%s)",
+			k.c.Text[a.Span.Start:a.Span.End], t.Name, path, a.Name, why))
+	}
+}
+
+// failureExpected reports a tag inside the testing package's
+// <AssertThrows> (packages/testing/src/handlers.ts, AssertThrows): the
+// failure of what it encloses is what the test asserts, so it is not
+// reported.
+func (k *checker) failureExpected(t *Tag) bool {
+	for p := t.Parent; p != nil; p = p.Parent {
+		if p.Name == "AssertThrows" && k.resOf(p).Kind == ResolveRegistered {
+			return true
+		}
+	}
+	return false
 }
 
 // passes reports whether a is a prop a tag passes: not a spread, nor the
