@@ -2,13 +2,16 @@
 # Installs the agent host CLIs e2e/hosts drives, from npm at pinned versions,
 # each in its own folder under $BATON_E2E_CACHE/hosts (default cache:
 # ${XDG_CACHE_HOME:-~/.cache}/baton-e2e). Nothing is installed system-wide.
-# Claude Code's installer needs Node 22 or later: a system node that old is
-# used, else the Node 24 e2e/setup-vscode.sh installs (run first by setup.sh).
+# Claude Code's installer needs Node 22 or later: a system node that recent
+# is used, else the Node 24 e2e/setup-vscode.sh installs (run first by
+# setup.sh). Both ship native binaries; Codex's launcher is a Node script
+# that any node on PATH runs.
 # Safe to run repeatedly; prints nothing when everything is already present.
 set -euo pipefail
 
 # A host's version bump is one line.
 CLAUDE_CODE_VERSION=2.1.332
+CODEX_VERSION=0.171.0
 
 CACHE=${BATON_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/baton-e2e}
 HOSTS=$CACHE/hosts
@@ -48,3 +51,4 @@ host_install() {
 }
 
 host_install claude @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" claude
+host_install codex @openai/codex "$CODEX_VERSION" codex

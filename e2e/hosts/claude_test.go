@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,43 +89,7 @@ func runClaude(t *testing.T, s *scratch, claude string, m *modelMock, session st
 func installClaude(t *testing.T, s *scratch) {
 	t.Helper()
 	out := s.run(t, s.repo, s.baton, "hook", "install", "--host", "claude", "--project")
-	path := filepath.Join(s.repo, ".claude", "settings.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("baton hook install wrote no %s: %v\n%s", path, err, out)
-	}
-	var settings map[string]any
-	if err := json.Unmarshal(b, &settings); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	hooks, _ := settings["hooks"].(map[string]any)
-	groups, _ := hooks["Stop"].([]any)
-	found := false
-	for _, g := range groups {
-		g, _ := g.(map[string]any)
-		list, _ := g["hooks"].([]any)
-		for _, h := range list {
-			h, _ := h.(map[string]any)
-			cmd, _ := h["command"].(string)
-			if !strings.Contains(cmd, "hook claude-stop") {
-				continue
-			}
-			found = true
-			if !strings.Contains(cmd, "--lint") {
-				h["command"] = cmd + " --lint"
-			}
-		}
-	}
-	if !found {
-		t.Fatalf("%s has no Stop hook running `baton hook claude-stop`:\n%s", path, b)
-	}
-	b, err = json.MarshalIndent(settings, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	addLint(t, filepath.Join(s.repo, ".claude", "settings.json"), "Stop", "hook claude-stop", out)
 }
 
 // claudeLine is the part of a Claude Code transcript line the test reads.
@@ -192,54 +155,6 @@ func readClaudeTranscript(t *testing.T, path string) claudeTranscript {
 	return ct
 }
 
-// The stop packets the scripted model sends: examples/bad/review-auto-continue.md
-// (a review request, "I'll proceed", "Nothing blocking"), and the same
-// packet fixed (the work held, the exact response asked for).
-const (
-	claudePrompt = "Migrate the session store to SQLite."
-	fixedPacket  = `## What I Just Did
-
-Moved the session store from JSON files to SQLite and migrated the existing sessions.
-
-## Why I Stopped
-
-The migration deletes the JSON files once it has copied them.
-
-## What Needs Your Review
-
-- Do you approve deleting the JSON files after migration, or should they be kept as a backup?
-
-## What Happens Next
-
-I will wait for your answer before deleting anything.
-
-## What I Need From You
-
-Reply "delete" to remove the JSON files, or "keep" to keep them as a backup.
-`
-	// blockReason is the start of every reason baton's stop hook gives.
-	blockReason = "baton: this stop does not meet the stop contract"
-)
-
-func badPacket(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "bad", "review-auto-continue.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// turnHas reports whether any message of the request contains s.
-func turnHas(r recordedRequest, s string) bool {
-	for _, msg := range r.Messages {
-		if strings.Contains(msg.Text, s) {
-			return true
-		}
-	}
-	return false
-}
-
 func TestClaudeCode(t *testing.T) {
 	claude := hostBinary(t, "claude", "claude")
 	baton := batonBinary(t)
@@ -249,7 +164,7 @@ func TestClaudeCode(t *testing.T) {
 		s := newScratch(t, baton)
 		installClaude(t, s)
 		m := newModelMock(t, badPacket(t), fixedPacket)
-		run := runClaude(t, s, claude, m, newUUID(t), false, claudePrompt)
+		run := runClaude(t, s, claude, m, newUUID(t), false, packetPrompt)
 		t.Logf("claude -p took %v", run.took.Round(time.Millisecond))
 
 		turns := m.Turns()
@@ -279,7 +194,7 @@ func TestClaudeCode(t *testing.T) {
 		if n := len(ct.assistant); n != 2 || strings.TrimSpace(ct.assistant[n-1]) != strings.TrimSpace(fixedPacket) {
 			t.Errorf("transcript: %d assistant messages, want 2 ending with the fixed packet", n)
 		}
-		checkAudit(t, s, run.transcript)
+		checkAudit(t, s, run.transcript, true)
 	})
 
 	t.Run("ConversationNeverBlocked", func(t *testing.T) {
@@ -324,7 +239,7 @@ func TestClaudeCode(t *testing.T) {
 		bad := badPacket(t)
 		m := newModelMock(t, bad)
 		m.RepeatLast() // a model that never fixes its packet
-		run := runClaude(t, s, claude, m, newUUID(t), false, claudePrompt)
+		run := runClaude(t, s, claude, m, newUUID(t), false, packetPrompt)
 		t.Logf("claude -p took %v", run.took.Round(time.Millisecond))
 
 		// baton blocks three times in a row (--max-blocks' default), then
@@ -346,41 +261,6 @@ func TestClaudeCode(t *testing.T) {
 		if ct.stops != 4 || ct.blocked != 3 || len(ct.feedback) != 3 {
 			t.Errorf("transcript: %d stops, %d blocked, %d feedback; want 4 stops, 3 blocked", ct.stops, ct.blocked, len(ct.feedback))
 		}
-		checkAudit(t, s, run.transcript)
+		checkAudit(t, s, run.transcript, true)
 	})
-}
-
-// checkAudit runs `baton audit --format json` on the transcript Claude Code
-// wrote: it must read the session and find the bad packet's rules.
-//
-// Issue 24 (defect 6): audit does not yet count the stops a hook blocked in
-// Claude Code's transcripts as stops of their own, so the counts are only
-// logged here, not compared with the hook's.
-func checkAudit(t *testing.T, s *scratch, transcript string) {
-	t.Helper()
-	out, err := s.exec(s.repo, nil, time.Minute, s.baton, "audit", "--format", "json", transcript)
-	if err != nil {
-		t.Fatalf("baton audit: %v\n%s", err, out)
-	}
-	var rep struct {
-		Stops   int `json:"stops"`
-		Blocked int `json:"blocked"`
-		ByRule  []struct {
-			Rule string `json:"rule"`
-		} `json:"by_rule"`
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("baton audit --format json: %v\n%s", err, out)
-	}
-	t.Logf("baton audit: %d stops, %d would be blocked", rep.Stops, rep.Blocked)
-	if rep.Stops < 1 || rep.Blocked < 1 {
-		t.Errorf("baton audit found %d stops, %d blocked; want the bad packet's stop found and blocked\n%s", rep.Stops, rep.Blocked, out)
-	}
-	if !slices.ContainsFunc(rep.ByRule, func(r struct {
-		Rule string `json:"rule"`
-	}) bool {
-		return r.Rule == "packet/review-auto-continue"
-	}) {
-		t.Errorf("baton audit names no packet/review-auto-continue:\n%s", out)
-	}
 }

@@ -12,8 +12,10 @@ import (
 	"unicode/utf8"
 )
 
-// modelMock is a scripted model on 127.0.0.1: every turn of the agent gets
-// the next scripted reply, in order, and every request body is recorded.
+// modelMock is a scripted model on 127.0.0.1, speaking Anthropic Messages
+// (POST /v1/messages) and OpenAI Responses (POST /v1/responses), streamed
+// or not: every turn of the agent gets the next scripted reply, in order,
+// and every request body is recorded.
 // Side requests a host makes besides the agent's turns (a title, a quota
 // check, a token count) get a harmless answer and consume nothing.
 type modelMock struct {
@@ -33,8 +35,9 @@ type modelMock struct {
 type recordedRequest struct {
 	Path string
 	Body []byte
-	// Messages is the conversation the host sent (Anthropic Messages),
-	// each message's text joined.
+	// Messages is the conversation the host sent (a Messages request's
+	// messages, a Responses request's input messages), each one's text
+	// joined.
 	Messages []mockMessage
 	Reply    string
 }
@@ -90,6 +93,11 @@ func (m *modelMock) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
 		m.anthropicMessages(w, r, body)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses":
+		m.openaiResponses(w, r, body)
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
+		m.record(false, recordedRequest{Path: r.Method + " " + r.URL.Path})
+		writeJSON(w, map[string]any{"object": "list", "data": []any{}})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
 		m.record(false, recordedRequest{Path: r.URL.Path, Body: body})
 		writeJSON(w, map[string]any{"input_tokens": 100})
@@ -160,7 +168,7 @@ func contentText(raw json.RawMessage) string {
 	var parts []string
 	for _, b := range blocks {
 		switch b.Type {
-		case "text":
+		case "text", "input_text", "output_text":
 			parts = append(parts, b.Text)
 		case "tool_result":
 			parts = append(parts, contentText(b.Content))
@@ -222,12 +230,7 @@ func (m *modelMock) anthropicMessages(w http.ResponseWriter, r *http.Request, bo
 	}})
 	event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
 		"content_block": map[string]any{"type": "text", "text": ""}})
-	// Two deltas, as a model streams; the host joins them.
-	half := len(text) / 2
-	for half > 0 && !utf8.RuneStart(text[half]) {
-		half--
-	}
-	for _, part := range []string{text[:half], text[half:]} {
+	for _, part := range halves(text) {
 		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
 			"delta": map[string]any{"type": "text_delta", "text": part}})
 	}
@@ -236,6 +239,79 @@ func (m *modelMock) anthropicMessages(w http.ResponseWriter, r *http.Request, bo
 		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
 		"usage": map[string]int{"output_tokens": 20}})
 	event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// openaiRequest is the part of a Responses request the mock reads.
+type openaiRequest struct {
+	Model  string `json:"model"`
+	Stream bool   `json:"stream"`
+	Input  []struct {
+		Type    string          `json:"type"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"input"`
+}
+
+// openaiResponses answers POST /v1/responses (OpenAI Responses, streamed
+// as Codex asks for it): every request is one of the agent's turns.
+func (m *modelMock) openaiResponses(w http.ResponseWriter, r *http.Request, body []byte) {
+	var req openaiRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		m.t.Errorf("model mock: %s: %v", r.URL.Path, err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	rr := recordedRequest{Path: r.URL.Path, Body: body}
+	for _, item := range req.Input {
+		if item.Type == "message" {
+			rr.Messages = append(rr.Messages, mockMessage{Role: item.Role, Text: contentText(item.Content)})
+		}
+	}
+	text := m.nextReply(rr)
+	n := len(m.Turns())
+	respID, itemID := fmt.Sprintf("resp_mock_%d", n), fmt.Sprintf("msg_mock_%d", n)
+	item := map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "completed",
+		"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}
+	usage := map[string]any{"input_tokens": 100, "input_tokens_details": map[string]int{"cached_tokens": 0},
+		"output_tokens": 20, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": 120}
+	if !req.Stream {
+		writeJSON(w, map[string]any{"id": respID, "object": "response", "status": "completed",
+			"model": req.Model, "output": []any{item}, "usage": usage})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	event := func(data map[string]any) {
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", data["type"], b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	resp := map[string]any{"id": respID, "object": "response", "status": "in_progress", "model": req.Model, "output": []any{}}
+	event(map[string]any{"type": "response.created", "response": resp})
+	event(map[string]any{"type": "response.output_item.added", "output_index": 0,
+		"item": map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "in_progress", "content": []any{}}})
+	for _, part := range halves(text) {
+		event(map[string]any{"type": "response.output_text.delta", "item_id": itemID, "output_index": 0,
+			"content_index": 0, "delta": part})
+	}
+	event(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
+	done := map[string]any{"id": respID, "object": "response", "status": "completed", "model": req.Model,
+		"output": []any{item}, "usage": usage}
+	event(map[string]any{"type": "response.completed", "response": done})
+}
+
+// halves splits text in two at a character boundary: a model streams its
+// text in pieces, and the host joins them.
+func halves(text string) []string {
+	half := len(text) / 2
+	for half > 0 && !utf8.RuneStart(text[half]) {
+		half--
+	}
+	return []string{text[:half], text[half:]}
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

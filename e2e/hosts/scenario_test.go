@@ -1,0 +1,149 @@
+package hosts
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// What every host's scenarios share: the scripted packets, and the checks
+// of the hooks' settings, the model's requests and baton audit.
+
+// The stop packets the scripted model sends: examples/bad/review-auto-continue.md
+// (a review request, "I'll proceed", "Nothing blocking"), and the same
+// packet fixed (the work held, the exact response asked for).
+const (
+	packetPrompt = "Migrate the session store to SQLite."
+	fixedPacket  = `## What I Just Did
+
+Moved the session store from JSON files to SQLite and migrated the existing sessions.
+
+## Why I Stopped
+
+The migration deletes the JSON files once it has copied them.
+
+## What Needs Your Review
+
+- Do you approve deleting the JSON files after migration, or should they be kept as a backup?
+
+## What Happens Next
+
+I will wait for your answer before deleting anything.
+
+## What I Need From You
+
+Reply "delete" to remove the JSON files, or "keep" to keep them as a backup.
+`
+	// blockReason is the start of every reason baton's stop hook gives.
+	blockReason = "baton: this stop does not meet the stop contract"
+)
+
+func badPacket(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "bad", "review-auto-continue.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// turnHas reports whether any message of the request contains s.
+func turnHas(r recordedRequest, s string) bool {
+	for _, msg := range r.Messages {
+		if strings.Contains(msg.Text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// addLint adds --lint to the command of every hook of event in the
+// settings file at path whose command contains match (JSON of the shape
+// Claude Code and Codex share: hooks.EVENT[].hooks[].command), and fails
+// the test when there is none. out is what install printed.
+func addLint(t *testing.T, path, event, match, out string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("baton hook install wrote no %s: %v\n%s", path, err, out)
+	}
+	var settings map[string]any
+	if err := json.Unmarshal(b, &settings); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	hooks, _ := settings["hooks"].(map[string]any)
+	groups, _ := hooks[event].([]any)
+	found := false
+	for _, g := range groups {
+		g, _ := g.(map[string]any)
+		list, _ := g["hooks"].([]any)
+		for _, h := range list {
+			h, _ := h.(map[string]any)
+			cmd, _ := h["command"].(string)
+			if !strings.Contains(cmd, match) {
+				continue
+			}
+			found = true
+			if !strings.Contains(cmd, "--lint") {
+				h["command"] = cmd + " --lint"
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("%s has no %s hook running `baton %s`:\n%s", path, event, match, b)
+	}
+	b, err = json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkAudit runs `baton audit --format json` on the session file a host
+// wrote: it must read the session and find its stops, and, with
+// wantBlocked, a stop blocked for the bad packet's rules.
+//
+// Issue 24 (defect 6): audit does not yet count the stops a hook blocked in
+// Claude Code's and Codex's session files as stops of their own (in a
+// Codex rollout it sees only the turn's last message), so the counts are
+// logged here, not compared with the hook's.
+func checkAudit(t *testing.T, s *scratch, session string, wantBlocked bool) {
+	t.Helper()
+	out, err := s.exec(s.repo, nil, time.Minute, s.baton, "audit", "--format", "json", session)
+	if err != nil {
+		t.Fatalf("baton audit: %v\n%s", err, out)
+	}
+	var rep struct {
+		Stops   int `json:"stops"`
+		Blocked int `json:"blocked"`
+		ByRule  []struct {
+			Rule string `json:"rule"`
+		} `json:"by_rule"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("baton audit --format json: %v\n%s", err, out)
+	}
+	t.Logf("baton audit: %d stops, %d would be blocked", rep.Stops, rep.Blocked)
+	if rep.Stops < 1 {
+		t.Errorf("baton audit found no stop in %s:\n%s", session, out)
+	}
+	if !wantBlocked {
+		return
+	}
+	if rep.Blocked < 1 {
+		t.Errorf("baton audit found %d stops, none blocked; want the bad packet's stop blocked\n%s", rep.Stops, out)
+	}
+	if !slices.ContainsFunc(rep.ByRule, func(r struct {
+		Rule string `json:"rule"`
+	}) bool {
+		return r.Rule == "packet/review-auto-continue"
+	}) {
+		t.Errorf("baton audit names no packet/review-auto-continue:\n%s", out)
+	}
+}
