@@ -149,7 +149,8 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 	if r, found := e.host.Status(e.env, e.scope); found && r.Installed == "installed" && len(r.Files) > 1 {
 		// Copilot reads every file of its hooks folder: baton's hook in
 		// another of them is installed already.
-		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change\n", e.host.Title, e.display(filepath.Dir(path)))
+		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change (their flags are as that file has them)\n", e.host.Title, e.display(filepath.Dir(path)))
+		printEnforcement(stdout, e.host, r)
 		return exitOK
 	}
 	c, err := e.host.PlanInstall(path, e.opts)

@@ -18,8 +18,10 @@ import (
 // marketplace.json), and holds a Gemini CLI extension
 // (extensions/gemini/baton/). These tests read those files into structs
 // made from the hosts' documentation, refusing any field the documentation
-// does not name, and check that the hooks they run are the ones
-// `baton hook install` writes.
+// does not name, and check that the hooks they run are the adapters
+// `baton hook install` writes. install adds the stop policy's flags
+// (--lint by default); the plugin and the extension run the adapters
+// without them, and `hook status` says what that enforces.
 
 // claudePlugin is .claude-plugin/plugin.json, from Claude Code's plugin
 // manifest reference (code.claude.com/docs/en/plugins/manifest-reference):
