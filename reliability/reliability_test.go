@@ -230,6 +230,20 @@ func TestLedgersThatCannotBeRead(t *testing.T) {
 			symlink(t, "/dev/zero", filepath.Join(sess, "current.jsonl"))
 		},
 		"a named pipe": func(t *testing.T, sess string) { mkfifo(t, filepath.Join(sess, "current.jsonl")) },
+		"a header of an unknown version, no entry baton can read": func(t *testing.T, sess string) {
+			write(t, sess, map[string]string{"current.jsonl": strings.Replace(header, `"version":3`, `"version":9`, 1) +
+				`{"k":"m","t":"a1","p":{"read":"fetch/client.go"}}` + "\nnot json\n"})
+		},
+		"the same id in two project folders": func(t *testing.T, sess string) {
+			write(t, sess, map[string]string{"current.jsonl": header + readEntry})
+			other := filepath.Join(filepath.Dir(filepath.Dir(sess)), "fedcba9876543210", filepath.Base(sess))
+			write(t, other, map[string]string{"current.jsonl": header})
+		},
+	}
+	says := map[string][]string{
+		"a header of an unknown version, no entry baton can read": {"format version 9, which baton does not read"},
+		"the same id in two project folders": {"session id in more than one project folder",
+			filepath.Join("0123456789abcdef", id), filepath.Join("fedcba9876543210", id)},
 	}
 	for name, setup := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -240,7 +254,7 @@ func TestLedgersThatCannotBeRead(t *testing.T) {
 			if strings.Contains(r.stdout, "handoff/invented-path") {
 				t.Errorf("a ledger that could not be read called a path invented:\n%s", r.stdout)
 			}
-			contains(t, "stdout", r.stdout, "handoff/ledger-unavailable")
+			contains(t, "stdout", r.stdout, append([]string{"handoff/ledger-unavailable"}, says[name]...)...)
 		})
 	}
 	// A meta.json that is a pipe or a device does not stop the ledger.

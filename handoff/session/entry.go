@@ -209,7 +209,16 @@ func makeEntry(line int, r *rawEntry) entry {
 type header struct {
 	found   bool
 	cwd, id string
+	version string // as written; "" when absent
 }
+
+// knownVersion is the session format baton reads (clio-coder's version 3).
+const knownVersion = "3"
+
+// unknownVersion reports whether the header names a format version baton
+// does not know. A header without one is read as version 3, as before
+// clio-coder wrote it.
+func (h header) unknownVersion() bool { return h.version != "" && h.version != knownVersion }
 
 // parser turns the bytes of current.jsonl, fed in any pieces, into entries.
 // It keeps the bytes of the unfinished last line (pending) so that bytes once
@@ -295,13 +304,27 @@ func (p *parser) skipLong() {
 
 // readable reports whether the file holds a session header or at least
 // one JSON entry: one that holds neither is not a session's ledger, and
-// no path may be called invented against it.
+// no path may be called invented against it. Nor may one whose header
+// names a version baton does not know and that holds no entry of a kind
+// baton knows: its entries may be written in a way baton cannot read.
 func (p *parser) readable() bool {
-	if p.header.found || len(p.entries) > 0 {
-		return true
-	}
 	e, hdr, _ := p.tail()
-	return e != nil || hdr != nil
+	h := p.header
+	if hdr != nil {
+		h = *hdr
+	}
+	if h.found && h.unknownVersion() {
+		if e != nil && e.kind != kindOther {
+			return true
+		}
+		for i := range p.entries {
+			if p.entries[i].kind != kindOther {
+				return true
+			}
+		}
+		return false
+	}
+	return h.found || len(p.entries) > 0 || e != nil
 }
 
 // line consumes one complete line.
@@ -328,7 +351,7 @@ func (p *parser) scan(n int, b []byte) (ok bool, hdr *header) {
 	}
 	if n == 1 {
 		if t, _ := p.raw.typ.str(); t == "session" {
-			h := header{found: true}
+			h := header{found: true, version: string(p.raw.version)}
 			h.cwd, _ = p.raw.cwd.str()
 			h.id, _ = p.raw.id.str()
 			return true, &h
@@ -372,4 +395,17 @@ func blank(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// headerVersion is the version an unknown header names, "" when the
+// header is absent or of the version baton reads.
+func (p *parser) headerVersion() string {
+	h := p.header
+	if _, hdr, _ := p.tail(); hdr != nil {
+		h = *hdr
+	}
+	if h.found && h.unknownVersion() {
+		return h.version
+	}
+	return ""
 }

@@ -19,6 +19,12 @@ var ErrNotFound = errors.New("session not found")
 // [ValidID] refuses.
 var ErrInvalidID = errors.New("invalid session id")
 
+// ErrAmbiguous is wrapped by the error [Find] returns when two project
+// folders of one state folder hold a session of the id: clio mints ids at
+// random, so one of them was copied or moved there, and which one a
+// document came from cannot be told.
+var ErrAmbiguous = errors.New("session id in more than one project folder")
+
 // MaxIDLen is the longest session id [ValidID] accepts, in bytes.
 const MaxIDLen = 128
 
@@ -130,8 +136,11 @@ func CwdHash(cwd string) string {
 }
 
 // Find looks for session id in each state folder, in order, as
-// <stateDir>/sessions/*/<id>/ holding a current.jsonl, and returns the first
-// found. looked lists the pattern tried in each state folder, for a "where
+// <stateDir>/sessions/*/<id>/ holding a current.jsonl, and returns the one
+// of the first state folder that holds it. Two of one state folder are an
+// error wrapping [ErrAmbiguous] that names both: a ledger that may be the
+// wrong session's is not one any path may be called invented against.
+// looked lists the pattern tried in each state folder, for a "where
 // it looked" message. The id is validated first: an invalid id returns an
 // error wrapping [ErrInvalidID], with no path built and looked empty. When no
 // folder holds the session the error wraps [ErrNotFound] (and any error other
@@ -159,6 +168,7 @@ func Find(stateDirs []string, id string) (dir string, looked []string, err error
 			}
 			continue
 		}
+		var found []string
 		for _, b := range buckets {
 			bucket := filepath.Join(sessions, b.Name())
 			if !b.IsDir() {
@@ -170,11 +180,17 @@ func Find(stateDirs []string, id string) (dir string, looked []string, err error
 			cand := filepath.Join(bucket, id)
 			fi, serr := os.Stat(filepath.Join(cand, "current.jsonl"))
 			if serr == nil && !fi.IsDir() {
-				return cand, looked, nil
+				found = append(found, cand)
 			}
 			if serr != nil && !errors.Is(serr, fs.ErrNotExist) {
 				problems = append(problems, serr)
 			}
+		}
+		switch {
+		case len(found) == 1:
+			return found[0], looked, nil
+		case len(found) > 1:
+			return "", looked, fmt.Errorf("find session %s: %w: %s; remove or rename all but the one the document came from", id, ErrAmbiguous, strings.Join(found, " and "))
 		}
 	}
 	nf := fmt.Errorf("find session %s: %w (looked in %s)", id, ErrNotFound, lookedText(looked))

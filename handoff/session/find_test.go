@@ -155,6 +155,15 @@ func TestFind(t *testing.T) {
 			}
 		}
 	})
+	t.Run("two project folders of one state folder", func(t *testing.T) {
+		e := filepath.Join(root, "e")
+		one := newBuilder(t, "/work/repo").write(e, hash, "s1")
+		two := newBuilder(t, "/work/repo").write(e, CwdHash("/moved/repo"), "s1")
+		dir, _, err := Find([]string{e, c}, "s1")
+		if !errors.Is(err, ErrAmbiguous) || dir != "" || !strings.Contains(err.Error(), one) || !strings.Contains(err.Error(), two) {
+			t.Errorf("Find = %q, %v; want ErrAmbiguous naming %s and %s", dir, err, one, two)
+		}
+	})
 	t.Run("no state folder", func(t *testing.T) {
 		_, looked, err := Find(nil, "s1")
 		if !errors.Is(err, ErrNotFound) || len(looked) != 0 {

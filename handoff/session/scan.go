@@ -52,6 +52,7 @@ type callFields struct {
 // rawEntry is one line as the scanner read it.
 type rawEntry struct {
 	typ, cwd, id                    strField // header members
+	version                         []byte   // the header's version as written (into the line), nil when absent
 	kind, turnID, parent, timestamp strField
 	role, path, operation, target   strField
 	firstKept, interviewID, endedAt strField
@@ -517,6 +518,11 @@ func scanLine(line []byte, e *rawEntry) bool {
 			return s.strValue(&e.cwd)
 		case "id":
 			return s.strValue(&e.id)
+		case "version":
+			start := s.i
+			ok := s.skip()
+			e.version = s.b[start:s.i]
+			return ok
 		case "kind":
 			return s.strValue(&e.kind)
 		case "turnId":

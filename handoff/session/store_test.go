@@ -381,6 +381,43 @@ func TestStoreNotALedger(t *testing.T) {
 	}
 }
 
+// A header of a format version baton does not know, with no entry of a
+// kind baton knows, is not a ledger either: its entries may be written in
+// a way baton cannot read. With one that baton reads, it is a ledger that
+// says what version it was.
+func TestStoreUnknownVersion(t *testing.T) {
+	const v9 = `{"type":"session","version":9,"id":"sess-x","cwd":"/work/repo"}` + "\n"
+	const known = `{"kind":"fileEntry","turnId":"f1","parentTurnId":null,"path":"src/a.ts","operation":"read"}` + "\n"
+	for name, text := range map[string]string{
+		"header only":               v9,
+		"entries of other kinds":    v9 + `{"k":"m","t":"a1"}` + "\n" + `{"kind":"toolRead","path":"src/a.ts"}` + "\n",
+		"invalid lines":             v9 + "not json\n",
+		"a torn header and nothing": strings.TrimSuffix(v9, "\n"),
+	} {
+		dir := filepath.Join(t.TempDir(), "sess-x")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "current.jsonl"), text)
+		if l, err := NewStore().Ledger(dir); err == nil || !strings.Contains(err.Error(), "format version 9, which baton does not read") {
+			t.Errorf("%s: ledger %+v, err %v; want an error naming the version", name, l, err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "sess-x")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "current.jsonl"), v9+known)
+	l := ledgerOf(t, NewStore(), dir)
+	if _, ok := l.Paths["src/a.ts"]; !ok || !strings.Contains(strings.Join(l.Warnings, "\n"), "format version 9") {
+		t.Errorf("paths %v, warnings %q; want src/a.ts and a warning naming version 9", paths(l), l.Warnings)
+	}
+	writeFile(t, filepath.Join(dir, "current.jsonl"), strings.Replace(v9, "9", "3", 1))
+	if l, err := NewStore().Ledger(dir); err != nil || len(l.Warnings) != 0 {
+		t.Errorf("a version 3 header alone: %+v, %v; want an empty ledger", l, err)
+	}
+}
+
 // A line over MaxLineBytes is skipped as invalid, whatever the chunks it
 // arrives in, and the lines after it are read.
 func TestStoreLongLineIsSkipped(t *testing.T) {
