@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/baton-md/baton/stoppolicy"
 	"github.com/baton-md/baton/transcript"
@@ -237,7 +240,10 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 		}
 	}
 	if in.cumulative {
-		stop.Message = lastResponse(stop, o)
+		var note string
+		if stop.Message, note = lastResponse(stop, o); note != "" {
+			fmt.Fprintf(stderr, "baton hook: %s\n", note)
+		}
 	}
 	if strings.TrimSpace(stop.Message) == "" {
 		if in.transcript == "" {
@@ -314,20 +320,62 @@ func turnReply(s *transcript.Session) string {
 }
 
 // lastResponse is the response to judge when the input holds every
-// response of the turn so far (Gemini CLI's prompt_response): the turn's
-// last one in the chat file, which Gemini CLI writes before AfterAgent
-// runs; else, on a retry, what the input adds to the text the session's
-// last stop held (the split is made only there, never guessed); else the
-// whole text, as before a retry it holds the turn's only stop.
-func lastResponse(stop stoppolicy.Stop, o stoppolicy.Options) string {
-	added, split := stoppolicy.Counter{Dir: o.StateDir, Session: stop.SessionID}.Appended(stop.Message)
-	if s, ok := stop.History.(*transcript.Session); ok {
-		if r := turnReply(s); strings.TrimSpace(r) != "" {
-			return r
-		}
-	}
+// response of the turn so far, joined by a newline (Gemini CLI's
+// prompt_response), and what to say on standard error about it. The text
+// as the model wrote it is the input's: Gemini CLI's chat file records
+// each response without its HTML comments (where specrew's verdict marker
+// is) and zero-width characters, trimmed, while prompt_response joins a
+// response's streamed chunks with a space. So the response is cut from
+// the input: on a retry, after the text the session's last stop held
+// (known exactly, never guessed); else where the turn's last response in
+// the chat file starts, found by comparing the two as Gemini CLI would
+// record them, white space aside. On a retry where neither works, the
+// chat file's response is judged, comments lost; failing all, the whole
+// text.
+func lastResponse(stop stoppolicy.Stop, o stoppolicy.Options) (msg, note string) {
+	all := stop.Message
+	added, split := stoppolicy.Counter{Dir: o.StateDir, Session: stop.SessionID}.Appended(all)
 	if stop.Active && split {
-		return added
+		return added, ""
 	}
-	return stop.Message
+	s, ok := stop.History.(*transcript.Session)
+	if !ok {
+		return all, ""
+	}
+	last := turnReply(s)
+	kept, _ := geminiKept(last)
+	if len(kept) == 0 {
+		return all, ""
+	}
+	if keptAll, at := geminiKept(all); bytes.HasSuffix(keptAll, kept) {
+		start := at[len(keptAll)-len(kept)]
+		return all[strings.LastIndexByte(all[:start], '\n')+1:], ""
+	}
+	if stop.Active {
+		return last, "judging the retry's response as the chat file holds it (without HTML comments): prompt_response does not end with it"
+	}
+	return all, ""
+}
+
+// geminiKept is what of a response's text Gemini CLI's chat file keeps,
+// less all white space, for comparing: no HTML comment, no zero-width
+// character. at holds each kept byte's offset in text.
+func geminiKept(text string) (kept []byte, at []int) {
+	for i := 0; i < len(text); {
+		if strings.HasPrefix(text[i:], "<!--") {
+			if end := strings.Index(text[i+4:], "-->"); end >= 0 {
+				i += 4 + end + 3
+				continue
+			}
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsSpace(r) && !(r >= 0x200B && r <= 0x200F) && r != 0xFEFF {
+			for k := range n {
+				kept = append(kept, text[i+k])
+				at = append(at, i+k)
+			}
+		}
+		i += n
+	}
+	return kept, at
 }

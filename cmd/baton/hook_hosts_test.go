@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -769,4 +770,76 @@ func gitRepo(t *testing.T) string {
 		t.Fatalf("commit: %v %s", err, out)
 	}
 	return repo
+}
+
+// geminiRecorded is a response as Gemini CLI's chat file records it: its
+// HTML comments taken out, trimmed.
+func geminiRecorded(text string) string {
+	return strings.TrimSpace(regexp.MustCompile(`(?s)<!--.*?-->`).ReplaceAllString(text, ""))
+}
+
+// Gemini CLI's chat file drops a response's HTML comments, where specrew's
+// verdict marker is: gemini-stop cuts the response from prompt_response,
+// so the marked packet passes at a pending boundary, on a retry (after the
+// last stop's text) and on a first stop after intermediate text (from
+// where the chat file's response starts).
+func TestGeminiStopKeepsTheVerdictMarker(t *testing.T) {
+	p := newHookProject(t, "plan", "clarify", true)
+	p.evidence("plan", "clarify")
+	packet := boundaryPacket("clarify", "plan")
+	fire := func(state, response string, active bool, chat ...[2]string) (string, string) {
+		path := filepath.Join(t.TempDir(), "session.jsonl")
+		os.WriteFile(path, []byte(geminiChat(chat...)), 0o644)
+		var out, errb bytes.Buffer
+		runHook([]string{"gemini-stop", "--state-dir", state}, bytes.NewReader(geminiAfterAgent(p.root, "mk", path, "Go on.", response, active)), &out, &errb)
+		return hostCases[2].check(t, out.Bytes()), errb.String()
+	}
+	for _, c := range []struct {
+		name  string
+		state string // "" for a fresh state dir: no last stop known
+	}{{"split after the last stop", t.TempDir()}, {"found from the chat file", ""}} {
+		t.Run(c.name, func(t *testing.T) {
+			state := c.state
+			if state == "" {
+				state = t.TempDir()
+			}
+			r, e := fire(state, "Plan written.", false, [2]string{"user", "Go on."}, [2]string{"gemini", "Plan written."})
+			if !strings.Contains(r, markerCP) {
+				t.Fatalf("the markerless stop: reason %q, stderr %q", r, e)
+			}
+			if c.state == "" {
+				state = t.TempDir()
+			}
+			if r, e := fire(state, "Plan written.\n"+packet, true, [2]string{"user", "Go on."}, [2]string{"gemini", "Plan written."}, [2]string{"user", r}, [2]string{"gemini", geminiRecorded(packet)}); r != "" {
+				t.Fatalf("the marked packet on the retry: reason %q, stderr %q", r, e)
+			}
+		})
+	}
+	t.Run("a first stop after intermediate text", func(t *testing.T) {
+		if r, e := fire(t.TempDir(), "Let me check the plan.\n"+packet, false, [2]string{"user", "Go on."}, [2]string{"gemini", "Let me check the plan."}, [2]string{"gemini", geminiRecorded(packet)}); r != "" {
+			t.Fatalf("reason %q, stderr %q", r, e)
+		}
+	})
+}
+
+// A response whose streamed chunks prompt_response joined with a space
+// is still found from the chat file. On a retry where prompt_response
+// does not end with the chat file's response, and no last stop is known,
+// the chat file's response is judged, and standard error says so.
+func TestGeminiStopFindsTheChatFilesResponse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.jsonl")
+	os.WriteFile(path, []byte(geminiChat([2]string{"user", "Add the cap."}, [2]string{"gemini", proceedMsg}, [2]string{"user", "Fix it."}, [2]string{"gemini", consistentMsg})), 0o644)
+	fire := func(response string) (string, string) {
+		var out, errb bytes.Buffer
+		runHook([]string{"gemini-stop", "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(geminiAfterAgent(t.TempDir(), "fb", path, "Add the cap.", response, true)), &out, &errb)
+		return hostCases[2].check(t, out.Bytes()), errb.String()
+	}
+	streamed := strings.Replace(consistentMsg, "## What I Just Did", "## What I Just  Did", 1)
+	if r, e := fire(proceedMsg + "\n" + streamed); r != "" || e != "" {
+		t.Fatalf("streamed chunks: reason %q, stderr %q", r, e)
+	}
+	r, e := fire(proceedMsg + "\nSomething the chat file does not hold.")
+	if r != "" || !strings.Contains(e, "as the chat file holds it") {
+		t.Fatalf("reason %q, stderr %q; want the chat file's response judged, and said", r, e)
+	}
 }
