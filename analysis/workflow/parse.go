@@ -705,7 +705,7 @@ func (s *scanner) openTag(i, end int) int {
 				}
 				switch {
 				case l < end && (text[l] == '"' || text[l] == '\''):
-					q := strings.IndexByte(text[l+1:end], text[l])
+					q := closingQuote(text[l+1:end], text[l])
 					if q < 0 {
 						s.errorf(analysis.Span{Start: l, End: l + 1}, "the value of "+a.Name+" in <"+t.Name+"> has no closing quote")
 						return nameEnd
@@ -738,6 +738,22 @@ func (s *scanner) openTag(i, end int) int {
 			return nameEnd
 		}
 	}
+}
+
+// closingQuote is the offset in s of the quote that ends a quoted value,
+// or -1: a backslash takes the byte after it, as the engine's scanner reads
+// it (packages/core/src/scanner.ts, findClosingQuote), and the value is the
+// text between the quotes, the backslashes kept.
+func closingQuote(s string, quote byte) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case quote:
+			return i
+		}
+	}
+	return -1
 }
 
 func quoteByte(c byte) string {
