@@ -51,12 +51,26 @@ func (c *checker) writeFixed(r *fileResult, stderr io.Writer) bool {
 			return false
 		}
 	}
-	if err := writeFileAtomic(r.path, []byte(r.original), []byte(r.doc.Text)); err != nil {
+	if err := writeFileAtomic(r.path, []byte(r.original), []byte(keepBOM(r.original, r.doc.Text))); err != nil {
 		fmt.Fprintf(stderr, "baton: writing the fixes of %s: %v\n", r.path, err)
 		*r = *newResult(r.name, r.path, r.original, c.analyze(r.name, r.original))
 		return false
 	}
 	return true
+}
+
+// bom is the UTF-8 byte-order mark.
+const bom = "\ufeff"
+
+// keepBOM gives fixed the byte-order mark original starts with. A fix
+// whose span starts at offset 0 (a first-line heading's) takes the mark
+// with the text it replaces; the file must keep it: some editors and
+// tools read the file's encoding from it.
+func keepBOM(original, fixed string) string {
+	if strings.HasPrefix(original, bom) && !strings.HasPrefix(fixed, bom) {
+		return bom + fixed
+	}
+	return fixed
 }
 
 // unifiedDiff is the fix of a file as a unified diff from a/NAME to b/NAME,
@@ -106,7 +120,9 @@ func insideWalk(path, root string) error {
 // permission bits (and, where it can, its owner), syncs it to disk and
 // renames it over the file, so that a reader sees the old content or the
 // new, never a mix. A symbolic link is followed: its target is replaced,
-// the link kept. It refuses, as an editor does, a file no one may write
+// the link kept. A file with other hard links is written in place instead
+// (writeInPlace), as gofmt -w and ruff do: a rename would give this name a
+// new file and leave the other names on the old text. It refuses, as an editor does, a file no one may write
 // (mode 0444: the rename would replace it anyway), and a file that no
 // longer holds original: an edit saved meanwhile is never overwritten.
 func writeFileAtomic(path string, original, data []byte) (err error) {
@@ -136,6 +152,9 @@ func writeFileAtomic(path string, original, data []byte) (err error) {
 	}
 	if err := unchanged(); err != nil {
 		return err
+	}
+	if links(info) > 1 {
+		return writeInPlace(target, original, data, unchanged)
 	}
 	dir := filepath.Dir(target)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".baton-*")
@@ -170,6 +189,53 @@ func writeFileAtomic(path string, original, data []byte) (err error) {
 		return err
 	}
 	syncDir(dir)
+	return nil
+}
+
+// writeInPlace writes data over the file at target, which holds original
+// and has other hard links. The original is first kept beside it in a
+// backup file, removed once the file is written: if the write fails
+// midway, the error names the backup, as gofmt -w does.
+func writeInPlace(target string, original, data []byte, unchanged func() error) (err error) {
+	dir := filepath.Dir(target)
+	backup, err := os.CreateTemp(dir, "."+filepath.Base(target)+".baton-backup-*")
+	if err != nil {
+		return err
+	}
+	_, err = backup.Write(original)
+	if err == nil {
+		err = backup.Sync()
+	}
+	if cerr := backup.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(backup.Name())
+		return err
+	}
+	if err = unchanged(); err != nil {
+		os.Remove(backup.Name())
+		return err
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	if err != nil {
+		os.Remove(backup.Name())
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Truncate(int64(len(data)))
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%w (the file as it was is kept in %s)", err, backup.Name())
+	}
+	os.Remove(backup.Name())
 	return nil
 }
 

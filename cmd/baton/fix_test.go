@@ -286,3 +286,53 @@ func TestWriteFileAtomicRefuses(t *testing.T) {
 		t.Errorf("unchanged file not written: %q", b)
 	}
 }
+
+// --fix is lossless on the file as stored: a byte-order mark the first
+// line's fix replaced is kept (with the CRLF line ends and no final line
+// break), a file with other hard links is fixed for
+// every name of it (written in place, as gofmt -w and ruff do), and a
+// symbolic link named on the command line stays a link to the fixed file.
+func TestFixKeepsWhatTheFileIs(t *testing.T) {
+	const want = "## What I Just Did\r\n\r\nWork.\r\n\r\n## Why I Stopped\r\n\r\nDone.\r\n\r\n## What Needs Your Review\r\n\r\n- Approve?\r\n\r\n" +
+		"## What Happens Next\r\n\r\nOn approval, I will start.\r\n\r\n## What I Need From You\r\n\r\nReply \"approved\"."
+	bad := "#" + want
+	dir := t.TempDir()
+	path := func(name string) string { return filepath.Join(dir, name) }
+	for name, text := range map[string]string{"bom.md": bom + bad, "linked.md": bad, "target.md": bom + bad} {
+		if err := os.WriteFile(path(name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(path("linked.md"), path("other-name.md")); err != nil {
+		t.Skipf("hard links: %v", err)
+	}
+	if err := os.Symlink("target.md", path("sym.md")); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(path("linked.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"check", "--fix", path("bom.md"), path("linked.md"), path("sym.md")}, strings.NewReader(""), &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
+	}
+	for name, w := range map[string]string{"bom.md": bom + want, "linked.md": want, "other-name.md": want, "target.md": bom + want} {
+		if got, _ := os.ReadFile(path(name)); string(got) != w {
+			t.Errorf("%s: %q, want %q", name, got, w)
+		}
+	}
+	after, err := os.Stat(path("linked.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other, _ := os.Stat(path("other-name.md")); !os.SameFile(before, after) || !os.SameFile(after, other) {
+		t.Error("the hard link was split: the names are no longer one file")
+	}
+	if fi, err := os.Lstat(path("sym.md")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("sym.md is no longer a symbolic link: %v, %v", fi, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 5 {
+		t.Errorf("%d entries in the folder, want the 5 names (a backup or temporary file left behind?)", len(entries))
+	}
+}
