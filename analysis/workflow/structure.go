@@ -181,7 +181,7 @@ func (k *checker) checkStructure() {
 		case "Loop":
 			if a := t.Attr("max"); a == nil {
 				k.report(RuleLoopWithoutMax, t.NameSpan, "<Loop> without max: the bound is required (max={5})")
-			} else if v, ok := literalValue(t, a); ok && !k.failureExpected(t) {
+			} else if v, ok := literalValue(t, a); ok && t.Closed && !k.failureExpected(t) {
 				if msg := loopMaxRefusal(t, v); msg != "" {
 					k.report(RuleLoopWithoutMax, a.Span, fmt.Sprintf("%s: the engine refuses the loop when it reaches it, and runs nothing (%q)", k.c.Text[a.Span.Start:a.Span.End], msg))
 				}
@@ -422,7 +422,7 @@ func (k *checker) checkInvocations() {
 // validateProps).
 func (k *checker) checkPropValue(t *Tag, a *Attr, callee *Component, path string) {
 	v, ok := literalValue(t, a)
-	if !ok || k.failureExpected(t) {
+	if !ok || !t.Closed || k.failureExpected(t) {
 		return
 	}
 	sch := callee.Props.schemas.schema(a.Name)
