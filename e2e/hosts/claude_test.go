@@ -49,10 +49,11 @@ type claudeRun struct {
 }
 
 // runClaude runs one headless prompt in the scratch repository, in a new
-// session or, with resume set, in that session again.
-func runClaude(t *testing.T, s *scratch, claude string, m *modelMock, session string, resume bool, prompt string) claudeRun {
+// session or, with resume set, in that session again; extra are more
+// flags of claude's.
+func runClaude(t *testing.T, s *scratch, claude string, m *modelMock, session string, resume bool, prompt string, extra ...string) claudeRun {
 	t.Helper()
-	args := []string{"-p", prompt, "--output-format", "json"}
+	args := append([]string{"-p", prompt, "--output-format", "json"}, extra...)
 	if resume {
 		args = append(args, "--resume", session)
 	} else {
@@ -262,5 +263,45 @@ func TestClaudeCode(t *testing.T) {
 			t.Errorf("transcript: %d stops, %d blocked, %d feedback; want 4 stops, 3 blocked", ct.stops, ct.blocked, len(ct.feedback))
 		}
 		checkAudit(t, s, run.transcript, true)
+	})
+
+	t.Run("RequirePacketAfterMaterialWork", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installClaude(t, s)
+		addFlag(t, filepath.Join(s.repo, ".claude", "settings.json"), "Stop", "hook claude-stop", "--require-packet", "")
+		notes := filepath.Join(s.repo, "notes.md")
+		input, _ := json.Marshal(map[string]string{"file_path": notes, "content": "Notes on the migration.\n"})
+		done := "Done: I wrote notes.md."
+		m := newModelMock(t, toolCall("Write", string(input)), done, fixedPacket)
+		// acceptEdits lets the Write tool write in the repository without
+		// asking.
+		run := runClaude(t, s, claude, m, newUUID(t), false, packetPrompt, "--permission-mode", "acceptEdits")
+		t.Logf("claude -p took %v", run.took.Round(time.Millisecond))
+		if b, err := os.ReadFile(notes); err != nil || string(b) != "Notes on the migration.\n" {
+			t.Errorf("the Write tool did not write notes.md (%v): %q", err, b)
+		}
+		// The tool call, the plain "Done" blocked for the missing packet,
+		// then the packet.
+		turns := m.Turns()
+		if len(turns) != 3 {
+			t.Fatalf("the model was asked %d times, want 3 (the tool call, the stop without a packet, the packet)", len(turns))
+		}
+		if !turnHas(turns[1], "notes.md") || turnHas(turns[1], blockReason) {
+			t.Errorf("the request after the tool call does not hold its result alone")
+		}
+		for _, want := range []string{blockReason, "material work", "## What I Just Did"} {
+			if !turnHas(turns[2], want) {
+				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
+			}
+		}
+		if strings.TrimSpace(run.result) != strings.TrimSpace(fixedPacket) {
+			t.Errorf("claude ended the turn with %q, want the packet", run.result)
+		}
+		ct := readClaudeTranscript(t, run.transcript)
+		t.Logf("Stop hook durations recorded by Claude Code: %v ms", ct.hookMs)
+		if ct.stops != 2 || ct.blocked != 1 || len(ct.feedback) != 1 || !strings.Contains(ct.feedback[0], "material work") {
+			t.Errorf("transcript: %d stops, %d blocked, feedback %q; want 2 stops, 1 blocked for material work", ct.stops, ct.blocked, ct.feedback)
+		}
 	})
 }

@@ -204,11 +204,18 @@ func (m *modelMock) anthropicMessages(w http.ResponseWriter, r *http.Request, bo
 	}
 	id := fmt.Sprintf("msg_mock_%d", len(m.Turns())+len(m.Side()))
 	usage := map[string]int{"input_tokens": 100, "output_tokens": 20}
+	block := map[string]any{"type": "text", "text": text}
+	stop := "end_turn"
+	tool, input, isTool := parseToolCall(text)
+	if isTool {
+		block = map[string]any{"type": "tool_use", "id": "toolu_" + id, "name": tool, "input": json.RawMessage(input)}
+		stop = "tool_use"
+	}
 	if !req.Stream {
 		writeJSON(w, map[string]any{
 			"id": id, "type": "message", "role": "assistant", "model": model,
-			"content":     []any{map[string]any{"type": "text", "text": text}},
-			"stop_reason": "end_turn", "stop_sequence": nil, "usage": usage,
+			"content":     []any{block},
+			"stop_reason": stop, "stop_sequence": nil, "usage": usage,
 		})
 		return
 	}
@@ -228,17 +235,45 @@ func (m *modelMock) anthropicMessages(w http.ResponseWriter, r *http.Request, bo
 		"stop_reason": nil, "stop_sequence": nil,
 		"usage": map[string]int{"input_tokens": 100, "output_tokens": 1},
 	}})
-	event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-		"content_block": map[string]any{"type": "text", "text": ""}})
-	for _, part := range halves(text) {
-		event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "text_delta", "text": part}})
+	if isTool {
+		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+			"content_block": map[string]any{"type": "tool_use", "id": "toolu_" + id, "name": tool, "input": map[string]any{}}})
+		for _, part := range halves(input) {
+			event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+				"delta": map[string]any{"type": "input_json_delta", "partial_json": part}})
+		}
+	} else {
+		event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+			"content_block": map[string]any{"type": "text", "text": ""}})
+		for _, part := range halves(text) {
+			event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+				"delta": map[string]any{"type": "text_delta", "text": part}})
+		}
 	}
 	event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	event("message_delta", map[string]any{"type": "message_delta",
-		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]int{"output_tokens": 20}})
 	event("message_stop", map[string]any{"type": "message_stop"})
+}
+
+// toolPrefix starts a scripted reply that is a tool call, not text (see
+// toolCall).
+const toolPrefix = "\x00tool\x00"
+
+// toolCall is a scripted reply calling the host's tool name with input (a
+// JSON object). The Anthropic side answers it as a tool_use block.
+func toolCall(name, input string) string { return toolPrefix + name + "\x00" + input }
+
+// parseToolCall reports whether a scripted reply is a tool call, and its
+// tool and input.
+func parseToolCall(reply string) (name, input string, ok bool) {
+	rest, ok := strings.CutPrefix(reply, toolPrefix)
+	if !ok {
+		return "", "", false
+	}
+	name, input, _ = strings.Cut(rest, "\x00")
+	return name, input, true
 }
 
 // openaiRequest is the part of a Responses request the mock reads.

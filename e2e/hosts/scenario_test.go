@@ -67,6 +67,12 @@ func turnHas(r recordedRequest, s string) bool {
 // the test when there is none. out is what install printed.
 func addLint(t *testing.T, path, event, match, out string) {
 	t.Helper()
+	addFlag(t, path, event, match, "--lint", out)
+}
+
+// addFlag adds flag to the commands addLint would change.
+func addFlag(t *testing.T, path, event, match, flag, out string) {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("baton hook install wrote no %s: %v\n%s", path, err, out)
@@ -88,8 +94,8 @@ func addLint(t *testing.T, path, event, match, out string) {
 				continue
 			}
 			found = true
-			if !strings.Contains(cmd, "--lint") {
-				h["command"] = cmd + " --lint"
+			if !strings.Contains(cmd, flag) {
+				h["command"] = cmd + " " + flag
 			}
 		}
 	}
