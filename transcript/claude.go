@@ -187,13 +187,17 @@ var (
 	assistantLine = regexp.MustCompile(`"type"\s*:\s*"assistant"`)
 	userLine      = regexp.MustCompile(`"type"\s*:\s*"user"`)
 	messageID     = regexp.MustCompile(`"id"\s*:\s*"(msg_[^"]*)"`)
+	metaLine      = regexp.MustCompile(`"isMeta"\s*:\s*true`)
 )
 
 // StepsSincePerson is Get-SpecrewLongTurnSignal's count: over the last 200
 // lines of the transcript, the assistant responses (one per message id;
 // Claude Code writes one line per content block) since the last line of a
 // person (a user line that is not a tool result). anchor names the turn by
-// that line.
+// that line. A meta line (isMeta: a Stop hook's feedback, text the host
+// injected) is no person's: specrew keys the lane to the last human line
+// so that it holds across a forced continuation, and Claude Code writes
+// each block as a meta user line.
 func (h ClaudeHistory) StepsSincePerson() (steps int, anchor string) {
 	if h.Path == "" {
 		return 0, ""
@@ -221,7 +225,7 @@ func (h ClaudeHistory) StepsSincePerson() (steps int, anchor string) {
 			}
 			continue
 		}
-		if userLine.MatchString(ln) && !strings.Contains(ln, `"tool_use_id"`) {
+		if userLine.MatchString(ln) && !strings.Contains(ln, `"tool_use_id"`) && !metaLine.MatchString(ln) {
 			anchor = ln
 			break
 		}

@@ -167,7 +167,9 @@ func hookPrompt(text string) (string, bool) {
 // calls, its token counts), {"$set": {…}} to update the metadata (after
 // every message; "messages" in it replaces them all), and {"$rewindTo":
 // id} to drop the messages from that one on. A tool's answer is a user
-// message of "functionResponse" parts, no person's. Both forms are read.
+// message of "functionResponse" parts, and the context Gemini CLI sets up
+// (a user message opening with <session_context> or <hook_context>) is
+// no person's either, as Gemini CLI itself reads them. Both forms are read.
 // Source: packages/core/src/services/chatRecordingService.ts
 // (ConversationRecord, MessageRecord, loadConversationRecord) in
 // google-gemini/gemini-cli, as bundled in Gemini CLI 0.61.0 (npm
@@ -258,7 +260,9 @@ func (g *geminiLog) message(raw json.RawMessage, line int) bool {
 		e = Entry{Role: Assistant, Text: geminiText(m.Content), Line: line, Time: at}
 	case "user":
 		text := geminiText(m.Content)
-		e = Entry{Role: User, Text: text, Person: strings.TrimSpace(text) != "" || !geminiToolAnswer(m.Content), Line: line, Time: at}
+		t := strings.TrimSpace(text)
+		person := (t != "" || !geminiToolAnswer(m.Content)) && !strings.HasPrefix(t, "<session_context>") && !strings.HasPrefix(t, "<hook_context>")
+		e = Entry{Role: User, Text: text, Person: person, Line: line, Time: at}
 	default:
 		return true // info, error and warning lines are the CLI's own
 	}

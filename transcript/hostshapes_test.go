@@ -150,6 +150,12 @@ func TestClaudeStopHookRecords(t *testing.T) {
 	if st := stops[1]; !strings.Contains(st.Text, goodOpening) || !st.Hooked || st.Blocked || st.Reason != "" || st.Steps != 1 {
 		t.Errorf("the stop let through: %+v", st)
 	}
+	// The hook's reading of the file's end: a block's feedback line is no
+	// person's, so the turn is still the person's prompt, and its steps
+	// (responses, by message id) run on across the block.
+	if n, anchor := (ClaudeHistory{Path: path}).StepsSincePerson(); n != 3 || !strings.Contains(anchor, `"content":"Add a retry cap."`) {
+		t.Errorf("StepsSincePerson = %d, %q; want 3 since the person's prompt", n, anchor)
+	}
 	// An api-request-blob written after the last message (a request's copy
 	// of an assistant message) is not the hook's last message.
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
@@ -168,8 +174,9 @@ func TestClaudeStopHookRecords(t *testing.T) {
 
 // Gemini CLI 0.61's JSON lines: {"$set": …} and {"$rewindTo": …} are
 // records of the format, not unreadable lines; a message written again
-// under its id is one entry, a rewound message none, and a tool's answer
-// (a user message of functionResponse parts) no person's.
+// under its id is one entry, a rewound message none, and neither a tool's
+// answer (a user message of functionResponse parts) nor the session's
+// context (<session_context>) is a person's.
 func TestGeminiJSONLRecords(t *testing.T) {
 	s, err := Read(filepath.Join(layout(t, "hostshapes.txtar"), "gemini-0.61.0.jsonl"), "")
 	if err != nil {
@@ -185,7 +192,7 @@ func TestGeminiJSONLRecords(t *testing.T) {
 	for _, e := range s.Entries {
 		texts = append(texts, e.Role+":"+e.Text)
 	}
-	want := "[user:Add a retry cap. assistant: user: assistant:Cap added. Shall I also cap the backoff? user:Yes. assistant:Backoff capped at 60 s.]"
+	want := "[user:<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n</session_context> user:Add a retry cap. assistant: user: assistant:Cap added. Shall I also cap the backoff? user:Yes. assistant:Backoff capped at 60 s.]"
 	if fmt.Sprint(texts) != want {
 		t.Errorf("entries\n %q\nwant\n %s", texts, want)
 	}
