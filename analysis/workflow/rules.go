@@ -291,7 +291,11 @@ var (
 			"`<Loop max name>`, `<Let as value select>` with exactly one source (children, or `value` with no " +
 			"children — whitespace counts as children — and `select` only with children), `<Return value>` " +
 			"with no children, `<Break />`, `<Else>`, `<Output>` with no props, `<Content slot>`. A binding name " +
-			"(`as`, `let`) is a string literal and a legal JavaScript binding (not `in`, `let`, `await`, …).",
+			"(`as`, `let`) is a string literal and a legal JavaScript binding (not `in`, `let`, `await`, …), and a " +
+			"`<Loop name>` a non-empty string literal. The engine fails the directive when execution reaches it " +
+			"(packages/core/src/expand.ts: expandLoop, expandEach, expandLet, …), a printed error or, under a " +
+			"throwing error mode, a failed run; baton checks every branch. A `{...spread}` on a directive is " +
+			"dropped by the scanner and changes nothing (workflow/spread-dropped).",
 	}
 	RuleSyntax = &analysis.Rule{
 		ID:       "workflow/syntax",

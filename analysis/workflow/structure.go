@@ -179,6 +179,18 @@ func (k *checker) checkStructure() {
 				k.report(RuleDirectiveForm, t.NameSpan, "<Break> takes no content: a malformed <Break> ends no loop")
 			}
 		case "Loop":
+			// Its name is read before its bound (packages/core/src/expand.ts,
+			// expandLoop): a string literal, not empty.
+			if a := t.Attr("name"); a != nil && t.Closed && !k.failureExpected(t) {
+				v, ok := literalValue(t, a)
+				if s, isString := v.(string); !ok || !isString || s == "" {
+					msg := `Prop "name" on <Loop /> must be a non-empty string.`
+					if !ok {
+						msg = `Prop "name" on <Loop /> must be a string literal.`
+					}
+					k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("%s: the engine refuses the loop when it reaches it, and runs nothing (%q)", k.c.Text[a.Span.Start:a.Span.End], msg))
+				}
+			}
 			if a := t.Attr("max"); a == nil {
 				k.report(RuleLoopWithoutMax, t.NameSpan, "<Loop> without max: the bound is required (max={5})")
 			} else if v, ok := literalValue(t, a); ok && t.Closed && !k.failureExpected(t) {
