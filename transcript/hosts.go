@@ -42,35 +42,58 @@ func readCodex(lines [][]byte, s *Session) {
 			s.Skipped++
 			continue
 		}
-		var p struct {
-			Type    string          `json:"type"`
-			ID      string          `json:"id"`
-			Cwd     string          `json:"cwd"`
-			Role    string          `json:"role"`
-			Message string          `json:"message"`
-			Content []codexContent  `json:"content"`
-			Item    json.RawMessage `json:"item"`
+		// Only the fields of the records read are decoded, so that another
+		// record's field of another shape spoils nothing.
+		var kind struct {
+			Type string `json:"type"`
 		}
-		if json.Unmarshal(l.Payload, &p) != nil {
-			s.Skipped++
-			continue
-		}
+		_ = json.Unmarshal(l.Payload, &kind)
 		at := parseTime(l.Timestamp)
+		var err error
 		switch {
 		case l.Type == "session_meta":
-			s.ID, s.Cwd = p.ID, p.Cwd
-		case l.Type == "response_item" && p.Type == "message" && p.Role == "assistant":
-			s.add(Entry{Role: Assistant, Text: codexText(p.Content, "output_text"), Line: n + 1, Time: at})
-		case l.Type == "response_item" && p.Type == "message" && p.Role == "user":
-			if reason, ok := hookPrompt(codexText(p.Content, "input_text")); ok {
-				s.add(Entry{Role: Hook, Text: reason, Blocked: true, Line: n + 1, Time: at})
+			var p struct {
+				ID  string `json:"id"`
+				Cwd string `json:"cwd"`
 			}
-		case l.Type == "response_item" && (p.Type == "function_call" || p.Type == "local_shell_call" || p.Type == "custom_tool_call"):
+			if err = json.Unmarshal(l.Payload, &p); err == nil {
+				s.ID, s.Cwd = p.ID, p.Cwd
+			}
+		case l.Type == "response_item" && kind.Type == "message":
+			var p struct {
+				Role    string         `json:"role"`
+				Content []codexContent `json:"content"`
+			}
+			if err = json.Unmarshal(l.Payload, &p); err != nil {
+				break
+			}
+			switch p.Role {
+			case "assistant":
+				s.add(Entry{Role: Assistant, Text: codexText(p.Content, "output_text"), Line: n + 1, Time: at})
+			case "user":
+				if reason, ok := hookPrompt(codexText(p.Content, "input_text")); ok {
+					s.add(Entry{Role: Hook, Text: reason, Blocked: true, Line: n + 1, Time: at})
+				}
+			}
+		case l.Type == "response_item" && (kind.Type == "function_call" || kind.Type == "local_shell_call" || kind.Type == "custom_tool_call"):
 			s.add(Entry{Role: Assistant, Line: n + 1, Time: at}) // a step without text
-		case l.Type == "event_msg" && p.Type == "user_message":
-			codexPerson(s, p.Message, n+1, at)
-		case l.Type == "event_msg" && p.Type == "item_completed":
-			codexItem(s, p.Item, n+1, at)
+		case l.Type == "event_msg" && kind.Type == "user_message":
+			var p struct {
+				Message string `json:"message"`
+			}
+			if err = json.Unmarshal(l.Payload, &p); err == nil {
+				codexPerson(s, p.Message, n+1, at)
+			}
+		case l.Type == "event_msg" && kind.Type == "item_completed":
+			var p struct {
+				Item json.RawMessage `json:"item"`
+			}
+			if err = json.Unmarshal(l.Payload, &p); err == nil {
+				codexItem(s, p.Item, n+1, at)
+			}
+		}
+		if err != nil {
+			s.Skipped++
 		}
 	}
 }
