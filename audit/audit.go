@@ -40,7 +40,7 @@ type Stop struct {
 	Time     *time.Time           `json:"time,omitempty"`
 	Verdict  string               `json:"verdict"`
 	Outcome  string               `json:"outcome"` // stop intent's: continue, intermediate or real
-	Steps    int                  `json:"steps"`   // assistant steps in the turn
+	Steps    int                  `json:"steps"`   // assistant steps since the turn began or the stop before it
 	Findings []stoppolicy.Finding `json:"findings,omitempty"`
 	Excerpt  string               `json:"excerpt"` // the message's first line
 	// Hook is what the host recorded its stop hook answered: Block, Pass,
