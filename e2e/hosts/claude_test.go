@@ -304,4 +304,40 @@ func TestClaudeCode(t *testing.T) {
 			t.Errorf("transcript: %d stops, %d blocked, feedback %q; want 2 stops, 1 blocked for material work", ct.stops, ct.blocked, ct.feedback)
 		}
 	})
+
+	// specrew's long-investigation rule (15 or more responses since the
+	// person's last message) must count the person's turns in the real
+	// transcript: twenty short exchanges in one session are conversation.
+	t.Run("ManyShortTurnsNeverBlocked", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installClaude(t, s)
+		addFlag(t, filepath.Join(s.repo, ".claude", "settings.json"), "Stop", "hook claude-stop", "--require-packet", "")
+		const n = 20
+		var replies []string
+		for i := range n {
+			replies = append(replies, fmt.Sprintf("Reply %d: yes, that is right.", i+1))
+		}
+		m := newModelMock(t, replies...)
+		session := newUUID(t)
+		var run claudeRun
+		var took time.Duration
+		for i := range n {
+			run = runClaude(t, s, claude, m, session, i > 0, fmt.Sprintf("Question %d: is that right?", i+1))
+			took += run.took
+			if run.result != replies[i] {
+				t.Fatalf("turn %d ended with %q, want %q", i+1, run.result, replies[i])
+			}
+		}
+		t.Logf("%d turns of claude -p took %v", n, took.Round(time.Millisecond))
+		turns := m.Turns()
+		if len(turns) != n {
+			t.Errorf("the model was asked %d times, want %d (one per prompt, nothing blocked)", len(turns), n)
+		}
+		ct := readClaudeTranscript(t, run.transcript)
+		t.Logf("Stop hook durations recorded by Claude Code: %v ms", ct.hookMs)
+		if ct.stops != n || ct.blocked != 0 {
+			t.Errorf("transcript: %d stops, %d blocked, feedback %q; want %d stops, none blocked", ct.stops, ct.blocked, ct.feedback, n)
+		}
+	})
 }

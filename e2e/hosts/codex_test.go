@@ -273,4 +273,39 @@ func TestCodex(t *testing.T) {
 		}
 		checkAudit(t, s, run.rollout, true)
 	})
+
+	// specrew's long-investigation rule (15 or more responses since the
+	// person's last message) must count the person's turns in the real
+	// rollout: twenty short exchanges in one thread are conversation.
+	t.Run("ManyShortTurnsNeverBlocked", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installCodex(t, s)
+		addFlag(t, filepath.Join(s.repo, ".codex", "hooks.json"), "Stop", "hook codex-stop", "--require-packet", "")
+		const n = 20
+		var replies []string
+		for i := range n {
+			replies = append(replies, fmt.Sprintf("Reply %d: yes, that is right.", i+1))
+		}
+		m := newModelMock(t, replies...)
+		writeCodexConfig(t, s, m)
+		var run codexRun
+		var took time.Duration
+		for i := range n {
+			run = runCodex(t, s, codex, run.thread, fmt.Sprintf("Question %d: is that right?", i+1))
+			took += run.took
+			if run.result != replies[i] {
+				t.Fatalf("turn %d ended with %q, want %q", i+1, run.result, replies[i])
+			}
+		}
+		t.Logf("%d turns of codex exec took %v", n, took.Round(time.Millisecond))
+		turns := m.Turns()
+		if len(turns) != n {
+			t.Errorf("the model was asked %d times, want %d (one per prompt, nothing blocked)", len(turns), n)
+		}
+		cr := readCodexRollout(t, run.rollout)
+		if len(cr.assistant) != n || len(cr.hookPrompts) != 0 {
+			t.Errorf("rollout: %d assistant messages, %d hook prompts; want %d, none", len(cr.assistant), len(cr.hookPrompts), n)
+		}
+	})
 }
