@@ -44,16 +44,33 @@ func literalValue(t *Tag, a *Attr) (any, bool) {
 	if t.Name == "Let" && a.Name == "value" {
 		return nil, false // bound by reference (structural.ts, bindsByReference)
 	}
-	if expr == "undefined" && !Structural[t.Name] {
-		return nil, false // the prop is absent when the expression runs
+	switch expr {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	case "null":
+		return nil, true
+	case "undefined":
+		if !Structural[t.Name] {
+			return nil, false // the prop is absent when the expression runs
+		}
+		return nil, true
 	}
-	candidate := literalKey.ReplaceAllString(expr, `${1} "${2}":`)
-	candidate = literalSingle.ReplaceAllString(candidate, `: "${1}"`)
+	// Most expressions are names (props.title, plan.steps): no JSON
+	// literal starts with a letter but the four above.
+	if expr == "" || isIdentStart(expr[0]) {
+		return nil, false
+	}
+	candidate := expr
+	if strings.IndexByte(expr, ':') >= 0 { // both rewrites need one
+		candidate = literalKey.ReplaceAllString(candidate, `${1} "${2}":`)
+		candidate = literalSingle.ReplaceAllString(candidate, `: "${1}"`)
+	}
 	if v, ok := decodeJSON(candidate); ok {
 		return v, true
 	}
-	switch {
-	case literalNumber.MatchString(expr):
+	if literalNumber.MatchString(expr) {
 		// What JSON refuses and Number() reads, such as 007.
 		n := strings.TrimLeft(strings.TrimPrefix(expr, "-"), "0")
 		if n == "" || n[0] == '.' {
@@ -63,8 +80,6 @@ func literalValue(t *Tag, a *Attr) (any, bool) {
 			n = "-" + n
 		}
 		return json.Number(n), true
-	case expr == "null", expr == "undefined":
-		return nil, true
 	}
 	return nil, false
 }

@@ -25,6 +25,47 @@ type propSchemas struct {
 	root     any // the props schema as the engine compiles it; nil before it is made
 	rootErr  bool
 	compiled map[string]*jsonschema.Schema // nil: the prop's schema does not compile
+	// checked remembers what validateProp said of a value as written: the
+	// same values are passed again and again, at every invocation.
+	checked map[checkKey]string
+}
+
+// checkKey is a prop and a value as written (its kind and source text).
+type checkKey struct {
+	prop string
+	kind AttrKind
+	text string
+}
+
+// maxChecked bounds the values remembered per component.
+const maxChecked = 1 << 10
+
+// check is validateProp of the value a passes to a component, remembered;
+// "" when baton does not know the value before anything runs.
+func (s *propSchemas) check(t *Tag, a *Attr) string {
+	key := checkKey{a.Name, a.Kind, a.Value}
+	s.mu.Lock()
+	why, ok := s.checked[key]
+	s.mu.Unlock()
+	if ok {
+		return why
+	}
+	if v, ok := literalValue(t, a); ok {
+		if sch := s.schema(a.Name); sch != nil {
+			why = validateProp(sch, a.Name, v)
+		}
+	}
+	s.mu.Lock()
+	if s.checked == nil {
+		s.checked = map[checkKey]string{}
+	}
+	if len(s.checked) < maxChecked {
+		// Its own copy: the value is a piece of the invoking document.
+		key.text = strings.Clone(key.text)
+		s.checked[key] = why
+	}
+	s.mu.Unlock()
+	return why
 }
 
 // The formats a schema names are annotations to the engine (Ajv with

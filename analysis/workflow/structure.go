@@ -433,15 +433,10 @@ func (k *checker) checkInvocations() {
 // engine's prop validation does (packages/core/src/validate.ts,
 // validateProps).
 func (k *checker) checkPropValue(t *Tag, a *Attr, callee *Component, path string) {
-	v, ok := literalValue(t, a)
-	if !ok || !t.Closed || k.failureExpected(t) {
+	if !t.Closed || k.failureExpected(t) {
 		return
 	}
-	sch := callee.Props.schemas.schema(a.Name)
-	if sch == nil {
-		return
-	}
-	if why := validateProp(sch, a.Name, v); why != "" {
+	if why := callee.Props.schemas.check(t, a); why != "" {
 		k.report(RulePropValue, a.Span, fmt.Sprintf("%s does not match the schema <%s> (%s) declares for %s: the engine fails its prop validation (%s)",
 			k.c.Text[a.Span.Start:a.Span.End], t.Name, path, a.Name, why))
 	}
