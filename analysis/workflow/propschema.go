@@ -122,6 +122,7 @@ func (s *propSchemas) schema(name string) *jsonschema.Schema {
 	if !s.rootErr {
 		c := jsonschema.NewCompiler()
 		c.DefaultDraft(jsonschema.Draft7) // the engine's Ajv, and the only $schema its front matter takes
+		c.UseLoader(noLoader{})
 		for _, f := range annotationFormats {
 			c.RegisterFormat(&jsonschema.Format{Name: f, Validate: func(any) error { return nil }})
 		}
@@ -134,6 +135,15 @@ func (s *propSchemas) schema(name string) *jsonschema.Schema {
 	}
 	s.compiled[name] = sch
 	return sch
+}
+
+// noLoader loads nothing: a $ref outside the declaration is not followed
+// (the library's default would read it from disk), and the prop is not
+// checked; the engine's Ajv loads none either and refuses the schema.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, errors.New("a props schema refers only inside itself")
 }
 
 func escapePointer(token string) string {
