@@ -195,7 +195,7 @@ func TestClaudeCode(t *testing.T) {
 		if n := len(ct.assistant); n != 2 || strings.TrimSpace(ct.assistant[n-1]) != strings.TrimSpace(fixedPacket) {
 			t.Errorf("transcript: %d assistant messages, want 2 ending with the fixed packet", n)
 		}
-		checkAudit(t, s, run.transcript, true)
+		checkAudit(t, s, run.transcript, auditCounts{Stops: 2, Blocked: 1, HookBlocked: 1})
 	})
 
 	t.Run("ConversationNeverBlocked", func(t *testing.T) {
@@ -231,6 +231,7 @@ func TestClaudeCode(t *testing.T) {
 		if ct.stops != len(replies) || ct.blocked != 0 || len(ct.feedback) != 0 {
 			t.Errorf("transcript: %d stops, %d blocked, feedback %q; want %d stops, none blocked", ct.stops, ct.blocked, ct.feedback, len(replies))
 		}
+		checkAudit(t, s, run.transcript, auditCounts{Stops: len(replies)})
 	})
 
 	t.Run("LoopBoundReleases", func(t *testing.T) {
@@ -262,7 +263,7 @@ func TestClaudeCode(t *testing.T) {
 		if ct.stops != 4 || ct.blocked != 3 || len(ct.feedback) != 3 {
 			t.Errorf("transcript: %d stops, %d blocked, %d feedback; want 4 stops, 3 blocked", ct.stops, ct.blocked, len(ct.feedback))
 		}
-		checkAudit(t, s, run.transcript, true)
+		checkAudit(t, s, run.transcript, auditCounts{Stops: 4, Blocked: 4, HookBlocked: 3})
 	})
 
 	t.Run("RequirePacketAfterMaterialWork", func(t *testing.T) {
@@ -303,6 +304,9 @@ func TestClaudeCode(t *testing.T) {
 		if ct.stops != 2 || ct.blocked != 1 || len(ct.feedback) != 1 || !strings.Contains(ct.feedback[0], "material work") {
 			t.Errorf("transcript: %d stops, %d blocked, feedback %q; want 2 stops, 1 blocked for material work", ct.stops, ct.blocked, ct.feedback)
 		}
+		// The audit does not replay material work (the transcript does not
+		// hold the work tree): it counts the hook's block.
+		checkAudit(t, s, run.transcript, auditCounts{Stops: 2, HookBlocked: 1})
 	})
 
 	// specrew's long-investigation rule (15 or more responses since the
@@ -339,5 +343,6 @@ func TestClaudeCode(t *testing.T) {
 		if ct.stops != n || ct.blocked != 0 {
 			t.Errorf("transcript: %d stops, %d blocked, feedback %q; want %d stops, none blocked", ct.stops, ct.blocked, ct.feedback, n)
 		}
+		checkAudit(t, s, run.transcript, auditCounts{Stops: n})
 	})
 }

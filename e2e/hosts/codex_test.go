@@ -203,9 +203,7 @@ func TestCodex(t *testing.T) {
 		if strings.TrimSpace(cr.lastMessage) != strings.TrimSpace(fixedPacket) {
 			t.Errorf("rollout: the task completed with %q, want the fixed packet", cr.lastMessage)
 		}
-		// Issue 24: audit reads the rollout's turn as one stop, the fixed
-		// packet, and misses the blocked one.
-		checkAudit(t, s, run.rollout, false)
+		checkAudit(t, s, run.rollout, auditCounts{Stops: 2, Blocked: 1, HookBlocked: 1})
 	})
 
 	t.Run("ConversationNeverBlocked", func(t *testing.T) {
@@ -240,6 +238,7 @@ func TestCodex(t *testing.T) {
 		if len(cr.assistant) != len(replies) || len(cr.hookPrompts) != 0 {
 			t.Errorf("rollout: %d assistant messages, hook prompts %q; want %d, none", len(cr.assistant), cr.hookPrompts, len(replies))
 		}
+		checkAudit(t, s, run.rollout, auditCounts{Stops: len(replies)})
 	})
 
 	t.Run("LoopBoundReleases", func(t *testing.T) {
@@ -271,7 +270,7 @@ func TestCodex(t *testing.T) {
 		if len(cr.assistant) != 4 || len(cr.hookPrompts) != 3 {
 			t.Errorf("rollout: %d assistant messages, %d hook prompts; want 4 and 3", len(cr.assistant), len(cr.hookPrompts))
 		}
-		checkAudit(t, s, run.rollout, true)
+		checkAudit(t, s, run.rollout, auditCounts{Stops: 4, Blocked: 4, HookBlocked: 3})
 	})
 
 	// specrew's long-investigation rule (15 or more responses since the
@@ -307,5 +306,6 @@ func TestCodex(t *testing.T) {
 		if len(cr.assistant) != n || len(cr.hookPrompts) != 0 {
 			t.Errorf("rollout: %d assistant messages, %d hook prompts; want %d, none", len(cr.assistant), len(cr.hookPrompts), n)
 		}
+		checkAudit(t, s, run.rollout, auditCounts{Stops: n})
 	})
 }

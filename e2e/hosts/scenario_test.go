@@ -111,39 +111,38 @@ func addFlag(t *testing.T, path, event, match, flag, out string) {
 	}
 }
 
+// auditCounts is what `baton audit` must count in one session: its stops,
+// those baton would block (judged as under --lint), and those the host
+// recorded its hook blocking.
+type auditCounts struct {
+	Stops       int `json:"stops"`
+	Blocked     int `json:"blocked"`
+	HookBlocked int `json:"hook_blocked"`
+}
+
 // checkAudit runs `baton audit --format json` on the session file a host
-// wrote: it must read the session and find its stops, and, with
-// wantBlocked, a stop blocked for the bad packet's rules.
-//
-// Issue 24 (defect 6): audit does not yet count the stops a hook blocked in
-// Claude Code's and Codex's session files as stops of their own (in a
-// Codex rollout it sees only the turn's last message), so the counts are
-// logged here, not compared with the hook's.
-func checkAudit(t *testing.T, s *scratch, session string, wantBlocked bool) {
+// wrote and compares its counts with want; when baton would block a stop,
+// the bad packet's rule must be named.
+func checkAudit(t *testing.T, s *scratch, session string, want auditCounts) {
 	t.Helper()
 	out, err := s.exec(s.repo, nil, time.Minute, s.baton, "audit", "--format", "json", session)
 	if err != nil {
 		t.Fatalf("baton audit: %v\n%s", err, out)
 	}
 	var rep struct {
-		Stops   int `json:"stops"`
-		Blocked int `json:"blocked"`
-		ByRule  []struct {
+		auditCounts
+		ByRule []struct {
 			Rule string `json:"rule"`
 		} `json:"by_rule"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("baton audit --format json: %v\n%s", err, out)
 	}
-	t.Logf("baton audit: %d stops, %d would be blocked", rep.Stops, rep.Blocked)
-	if rep.Stops < 1 {
-		t.Errorf("baton audit found no stop in %s:\n%s", session, out)
+	if rep.auditCounts != want {
+		t.Errorf("baton audit counts %+v, want %+v\n%s", rep.auditCounts, want, out)
 	}
-	if !wantBlocked {
+	if want.Blocked == 0 {
 		return
-	}
-	if rep.Blocked < 1 {
-		t.Errorf("baton audit found %d stops, none blocked; want the bad packet's stop blocked\n%s", rep.Stops, out)
 	}
 	if !slices.ContainsFunc(rep.ByRule, func(r struct {
 		Rule string `json:"rule"`
