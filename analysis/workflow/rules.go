@@ -307,8 +307,11 @@ var (
 			"read — a tag never closed, an unterminated value, malformed front matter — is reported, and baton goes " +
 			"on reading after it. A tag never closed is text to the engine (packages/core/src/scanner.ts): it runs " +
 			"nothing and resolves nothing, so the engine renders the document differently from what was written " +
-			"and never says so; only baton reports it. Malformed front matter fails the component when the engine " +
-			"loads it. A closing tag that closes nothing is workflow/stray-closing-tag, not this.\n\n" +
+			"and never says so; only baton reports it. Malformed front matter fails the component the first time " +
+			"the engine imports it; the engine reads front matter with gray-matter (packages/core/src/definition.ts), " +
+			"which caches a text before parsing it, so a second import of the same file in one run \"succeeds\" and " +
+			"renders the raw front matter as text — broken either way. A closing tag that closes nothing is " +
+			"workflow/stray-closing-tag, not this.\n\n" +
 			"A document is read as a workflow only when it is XMD: its front matter has a key the engine reserves " +
 			"(`props`, `required`, `returns`) or `workflow.components`, or its text (outside code and block " +
 			"quotes) holds an element the engine's scanner closes — `<Name …/>`, or `<Name …>` with `</Name>` " +
