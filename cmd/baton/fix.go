@@ -76,6 +76,7 @@ func keepBOM(original, fixed string) string {
 // unifiedDiff is the fix of a file as a unified diff from a/NAME to b/NAME,
 // or nil when nothing changed.
 func unifiedDiff(name, old, new string) []byte {
+	new = keepBOM(old, new) // what --fix would write
 	n := filepath.ToSlash(name)
 	d := diff.Diff("a/"+n, []byte(old), "b/"+n, []byte(new))
 	if d == nil {

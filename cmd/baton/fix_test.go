@@ -239,6 +239,9 @@ func TestUnifiedDiff(t *testing.T) {
 	if d := unifiedDiff("x.md", "same\n", "same\n"); d != nil {
 		t.Errorf("diff of equal texts: %q", d)
 	}
+	if d := unifiedDiff("x.md", bom+"# T\n", "# T\n"); d != nil {
+		t.Errorf("a fix that took the byte-order mark with it shows as a change: %q", d)
+	}
 	got := string(unifiedDiff("dir/x.md", "a\nb\nc\n", "a\nB\nc"))
 	want := "--- a/dir/x.md\n+++ b/dir/x.md\n@@ -1,3 +1,3 @@\n a\n-b\n-c\n+B\n+c\n\\ No newline at end of file\n"
 	if got != want {
