@@ -79,18 +79,12 @@ func runClaude(t *testing.T, s *scratch, claude string, m *modelMock, session st
 	return claudeRun{transcript: matches[0], result: res.Result, took: took}
 }
 
-// installClaude runs `baton hook install --host claude --project` in the
-// scratch repository and makes sure the Stop hook runs with --lint.
-//
-// Issue 24: the hook install writes does not enforce baton's rules outside
-// a specrew project (it blocks them only with --lint, and install has no
-// flag for it), so the inconsistent packet would go through. Until install
-// enforces by default, the test adds --lint to the installed command, which
-// Claude Code allows (it does not pin a hook's command).
-func installClaude(t *testing.T, s *scratch) {
+// installClaude runs `baton hook install --host claude --project` with
+// flags in the scratch repository, as a person would: the hooks it writes
+// are the ones the scenarios run, unedited.
+func installClaude(t *testing.T, s *scratch, flags ...string) {
 	t.Helper()
-	out := s.run(t, s.repo, s.baton, "hook", "install", "--host", "claude", "--project")
-	addLint(t, filepath.Join(s.repo, ".claude", "settings.json"), "Stop", "hook claude-stop", out)
+	s.run(t, s.repo, s.baton, append([]string{"hook", "install", "--host", "claude", "--project"}, flags...)...)
 }
 
 // claudeLine is the part of a Claude Code transcript line the test reads.
@@ -269,8 +263,7 @@ func TestClaudeCode(t *testing.T) {
 	t.Run("RequirePacketAfterMaterialWork", func(t *testing.T) {
 		t.Parallel()
 		s := newScratch(t, baton)
-		installClaude(t, s)
-		addFlag(t, filepath.Join(s.repo, ".claude", "settings.json"), "Stop", "hook claude-stop", "--require-packet", "")
+		installClaude(t, s, "--require-packet")
 		notes := filepath.Join(s.repo, "notes.md")
 		input, _ := json.Marshal(map[string]string{"file_path": notes, "content": "Notes on the migration.\n"})
 		done := "Done: I wrote notes.md."
@@ -315,8 +308,7 @@ func TestClaudeCode(t *testing.T) {
 	t.Run("ManyShortTurnsNeverBlocked", func(t *testing.T) {
 		t.Parallel()
 		s := newScratch(t, baton)
-		installClaude(t, s)
-		addFlag(t, filepath.Join(s.repo, ".claude", "settings.json"), "Stop", "hook claude-stop", "--require-packet", "")
+		installClaude(t, s, "--require-packet")
 		const n = 20
 		var replies []string
 		for i := range n {

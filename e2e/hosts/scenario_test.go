@@ -11,7 +11,7 @@ import (
 )
 
 // What every host's scenarios share: the scripted packets, and the checks
-// of the hooks' settings, the model's requests and baton audit.
+// of the model's requests and of baton audit.
 
 // The stop packets the scripted model sends: examples/bad/review-auto-continue.md
 // (a review request, "I'll proceed", "Nothing blocking"), and the same
@@ -59,56 +59,6 @@ func turnHas(r recordedRequest, s string) bool {
 		}
 	}
 	return false
-}
-
-// addLint adds --lint to the command of every hook of event in the
-// settings file at path whose command contains match (JSON of the shape
-// Claude Code and Codex share: hooks.EVENT[].hooks[].command), and fails
-// the test when there is none. out is what install printed.
-func addLint(t *testing.T, path, event, match, out string) {
-	t.Helper()
-	addFlag(t, path, event, match, "--lint", out)
-}
-
-// addFlag adds flag to the commands addLint would change.
-func addFlag(t *testing.T, path, event, match, flag, out string) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("baton hook install wrote no %s: %v\n%s", path, err, out)
-	}
-	var settings map[string]any
-	if err := json.Unmarshal(b, &settings); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	hooks, _ := settings["hooks"].(map[string]any)
-	groups, _ := hooks[event].([]any)
-	found := false
-	for _, g := range groups {
-		g, _ := g.(map[string]any)
-		list, _ := g["hooks"].([]any)
-		for _, h := range list {
-			h, _ := h.(map[string]any)
-			cmd, _ := h["command"].(string)
-			if !strings.Contains(cmd, match) {
-				continue
-			}
-			found = true
-			if !strings.Contains(cmd, flag) {
-				h["command"] = cmd + " " + flag
-			}
-		}
-	}
-	if !found {
-		t.Fatalf("%s has no %s hook running `baton %s`:\n%s", path, event, match, b)
-	}
-	b, err = json.MarshalIndent(settings, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // auditCounts is what `baton audit` must count in one session: its stops,
