@@ -1,9 +1,13 @@
 package hosts
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,7 +70,17 @@ type codexRun struct {
 // was trusted is skipped silently; that is not exercised here.
 func runCodex(t *testing.T, s *scratch, codex, thread, prompt string) codexRun {
 	t.Helper()
-	args := []string{"exec", "--json", "--dangerously-bypass-hook-trust"}
+	return runCodexTrust(t, s, codex, true, thread, prompt)
+}
+
+// runCodexTrust is runCodex, without --dangerously-bypass-hook-trust unless
+// bypass is set: Codex then runs only the hooks trusted in config.toml.
+func runCodexTrust(t *testing.T, s *scratch, codex string, bypass bool, thread, prompt string) codexRun {
+	t.Helper()
+	args := []string{"exec", "--json"}
+	if bypass {
+		args = append(args, "--dangerously-bypass-hook-trust")
+	}
 	if thread != "" {
 		args = append(args, "resume", thread)
 	}
@@ -108,6 +122,129 @@ func runCodex(t *testing.T, s *scratch, codex, thread, prompt string) codexRun {
 	}
 	run.rollout = matches[0]
 	return run
+}
+
+// codexHook is one hook as Codex's app server lists it (hooks/list), the
+// list its /hooks view shows.
+type codexHook struct {
+	Key         string `json:"key"`
+	Command     string `json:"command"`
+	CurrentHash string `json:"currentHash"`
+	TrustStatus string `json:"trustStatus"`
+}
+
+// codexHooks asks `codex app-server` (JSON-RPC over standard input and
+// output) for the hooks Codex finds in the scratch repository.
+func codexHooks(t *testing.T, s *scratch, codex string) []codexHook {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, codex, "app-server")
+	cmd.Dir = s.repo
+	cmd.Env = append(append([]string(nil), s.env...), codexEnv(s)...)
+	cmd.WaitDelay = 5 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("codex app-server: %v", err)
+	}
+	defer func() {
+		stdin.Close()
+		_ = cmd.Wait()
+	}()
+	list, _ := json.Marshal(map[string]any{"method": "hooks/list", "id": 2, "params": map[string]any{"cwds": []string{s.repo}}})
+	for _, msg := range []string{
+		`{"method":"initialize","id":1,"params":{"clientInfo":{"name":"baton-e2e","version":"0"}}}`,
+		`{"method":"initialized"}`,
+		string(list),
+	} {
+		if _, err := io.WriteString(stdin, msg+"\n"); err != nil {
+			t.Fatalf("codex app-server: %v", err)
+		}
+	}
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
+	for sc.Scan() {
+		var resp struct {
+			ID     int `json:"id"`
+			Result struct {
+				Data []struct {
+					Hooks []codexHook `json:"hooks"`
+				} `json:"data"`
+			} `json:"result"`
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(sc.Bytes(), &resp) != nil || resp.ID != 2 {
+			continue
+		}
+		if resp.Error != nil {
+			t.Fatalf("codex app-server hooks/list: %s", resp.Error)
+		}
+		var hooks []codexHook
+		for _, d := range resp.Result.Data {
+			hooks = append(hooks, d.Hooks...)
+		}
+		return hooks
+	}
+	t.Fatalf("codex app-server gave no answer to hooks/list (%v)", sc.Err())
+	return nil
+}
+
+// trustCodexHooks trusts every hook Codex lists, as its /hooks view does:
+// each hook's current hash recorded in config.toml under its key.
+func trustCodexHooks(t *testing.T, s *scratch, codex string) {
+	t.Helper()
+	var b strings.Builder
+	for _, h := range codexHooks(t, s, codex) {
+		fmt.Fprintf(&b, "\n[hooks.state.%q]\ntrusted_hash = %q\n", h.Key, h.CurrentHash)
+	}
+	f, err := os.OpenFile(filepath.Join(s.home, ".codex", "config.toml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(b.String()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// codexStatus is what `baton hook status --json` says of Codex in the
+// scratch repository.
+type codexStatus struct {
+	Installed string `json:"installed"`
+	Posture   string `json:"posture"`
+	Trust     struct {
+		Runs  bool   `json:"runs"`
+		State string `json:"state"`
+	} `json:"trust"`
+}
+
+func batonCodexStatus(t *testing.T, s *scratch) codexStatus {
+	t.Helper()
+	out := s.run(t, s.repo, s.baton, "hook", "status", "--json")
+	var st struct {
+		Hosts []struct {
+			Host  string `json:"host"`
+			Scope string `json:"scope"`
+			codexStatus
+		} `json:"hosts"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("baton hook status --json: %v\n%s", err, out)
+	}
+	for _, h := range st.Hosts {
+		if h.Host == "codex" && h.Scope == "project" {
+			return h.codexStatus
+		}
+	}
+	t.Fatalf("baton hook status --json lists no Codex project hooks:\n%s", out)
+	return codexStatus{}
 }
 
 // installCodex runs `baton hook install --host codex --project` with
@@ -302,5 +439,68 @@ func TestCodex(t *testing.T) {
 			t.Errorf("rollout: %d assistant messages, %d hook prompts; want %d, none", len(cr.assistant), len(cr.hookPrompts), n)
 		}
 		checkAudit(t, s, run.rollout, auditCounts{Stops: n})
+	})
+
+	// Without --dangerously-bypass-hook-trust, Codex runs a hook only once
+	// it is trusted by its hash: baton hook status must say so before and
+	// after, and the hook trusted as /hooks trusts it must block.
+	t.Run("TrustedHookBlocksAndStatusTellsTheTruth", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installCodex(t, s)
+		m := newModelMock(t, badPacket(t), fixedPacket, badPacket(t))
+		writeCodexConfig(t, s, m)
+		if st := batonCodexStatus(t, s); st.Trust.Runs || st.Trust.State != "untrusted" {
+			t.Errorf("before trusting: baton hook status says %+v, want an untrusted hook that does not run", st)
+		}
+		trustCodexHooks(t, s, codex)
+		hooks := codexHooks(t, s, codex)
+		if len(hooks) == 0 {
+			t.Fatal("codex app-server lists no hooks in the scratch repository")
+		}
+		for _, h := range hooks {
+			if h.TrustStatus != "trusted" {
+				t.Errorf("Codex says hook %s (%s) is %s after trusting it", h.Key, h.Command, h.TrustStatus)
+			}
+		}
+		if st := batonCodexStatus(t, s); !st.Trust.Runs || st.Trust.State != "trusted" || st.Posture != "hard" {
+			t.Errorf("after trusting: baton hook status says %+v, want a trusted hook that runs, hard", st)
+		}
+		run := runCodexTrust(t, s, codex, false, "", packetPrompt)
+		t.Logf("codex exec took %v", run.took.Round(time.Millisecond))
+		turns := m.Turns()
+		if len(turns) != 2 || !turnHas(turns[1], blockReason) {
+			t.Errorf("the model was asked %d times, want 2 with the hook's reason in the second: the trusted hook did not block", len(turns))
+		}
+		if strings.TrimSpace(run.result) != strings.TrimSpace(fixedPacket) {
+			t.Errorf("codex ended the turn with %q, want the fixed packet", run.result)
+		}
+
+		// A command edited after it was trusted is "modified": Codex skips
+		// it without a word, and status must say it does not run.
+		path := filepath.Join(s.repo, ".codex", "hooks.json")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := strings.Replace(string(b), "baton hook codex-stop", "baton hook codex-stop --max-blocks 2", 1)
+		if edited == string(b) {
+			t.Fatalf("%s runs no baton hook codex-stop:\n%s", path, b)
+		}
+		if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range codexHooks(t, s, codex) {
+			if strings.Contains(h.Command, "codex-stop") && h.TrustStatus != "modified" {
+				t.Errorf("Codex says the edited hook is %s, want modified", h.TrustStatus)
+			}
+		}
+		if st := batonCodexStatus(t, s); st.Trust.Runs || st.Trust.State != "modified" {
+			t.Errorf("after editing: baton hook status says %+v, want a modified hook that does not run", st)
+		}
+		run = runCodexTrust(t, s, codex, false, "", packetPrompt)
+		if n := len(m.Turns()); n != 3 || strings.TrimSpace(run.result) != strings.TrimSpace(badPacket(t)) {
+			t.Errorf("with the hook modified: %d model requests in all and the turn ended with %q; want 3, the bad packet let through", n, run.result)
+		}
 	})
 }
