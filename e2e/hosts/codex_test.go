@@ -75,9 +75,10 @@ func runCodex(t *testing.T, s *scratch, codex, thread, prompt string) codexRun {
 
 // runCodexTrust is runCodex, without --dangerously-bypass-hook-trust unless
 // bypass is set: Codex then runs only the hooks trusted in config.toml.
-func runCodexTrust(t *testing.T, s *scratch, codex string, bypass bool, thread, prompt string) codexRun {
+// extra are more flags of codex exec's.
+func runCodexTrust(t *testing.T, s *scratch, codex string, bypass bool, thread, prompt string, extra ...string) codexRun {
 	t.Helper()
-	args := []string{"exec", "--json"}
+	args := append([]string{"exec", "--json"}, extra...)
 	if bypass {
 		args = append(args, "--dangerously-bypass-hook-trust")
 	}
@@ -502,5 +503,47 @@ func TestCodex(t *testing.T) {
 		if n := len(m.Turns()); n != 3 || strings.TrimSpace(run.result) != strings.TrimSpace(badPacket(t)) {
 			t.Errorf("with the hook modified: %d model requests in all and the turn ended with %q; want 3, the bad packet let through", n, run.result)
 		}
+	})
+
+	t.Run("RequirePacketAfterMaterialWork", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installCodex(t, s, "--require-packet")
+		notes := filepath.Join(s.repo, "notes.md")
+		input, _ := json.Marshal(map[string]string{"cmd": "printf 'Notes on the migration.\\n' > notes.md"})
+		done := "Done: I wrote notes.md."
+		m := newModelMock(t, toolCall("exec_command", string(input)), done, fixedPacket)
+		writeCodexConfig(t, s, m)
+		// The scratch repository is the sandbox: Codex's own (bubblewrap)
+		// is not needed to write notes.md there.
+		run := runCodexTrust(t, s, codex, true, "", packetPrompt, "--dangerously-bypass-approvals-and-sandbox")
+		t.Logf("codex exec took %v", run.took.Round(time.Millisecond))
+		if b, err := os.ReadFile(notes); err != nil || string(b) != "Notes on the migration.\n" {
+			t.Errorf("the command did not write notes.md (%v): %q", err, b)
+		}
+		// The command, the plain "Done" blocked for the missing packet,
+		// then the packet.
+		turns := m.Turns()
+		if len(turns) != 3 {
+			t.Fatalf("the model was asked %d times, want 3 (the command, the stop without a packet, the packet)", len(turns))
+		}
+		if !strings.Contains(string(turns[1].Body), "function_call_output") || turnHas(turns[1], blockReason) {
+			t.Errorf("the request after the command does not hold its output alone")
+		}
+		for _, want := range []string{blockReason, "material work", "## What I Just Did"} {
+			if !turnHas(turns[2], want) {
+				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
+			}
+		}
+		if strings.TrimSpace(run.result) != strings.TrimSpace(fixedPacket) {
+			t.Errorf("codex ended the turn with %q, want the packet", run.result)
+		}
+		cr := readCodexRollout(t, run.rollout)
+		if len(cr.hookPrompts) != 1 || !strings.Contains(cr.hookPrompts[0], "material work") {
+			t.Errorf("rollout: hook prompts %q, want one for material work", cr.hookPrompts)
+		}
+		// The audit does not replay material work (the rollout does not
+		// hold the work tree): it counts the hook's block.
+		checkAudit(t, s, run.rollout, auditCounts{Stops: 2, HookBlocked: 1})
 	})
 }

@@ -262,7 +262,8 @@ func (m *modelMock) anthropicMessages(w http.ResponseWriter, r *http.Request, bo
 const toolPrefix = "\x00tool\x00"
 
 // toolCall is a scripted reply calling the host's tool name with input (a
-// JSON object). The Anthropic side answers it as a tool_use block.
+// JSON object): a tool_use block in Anthropic Messages, a function_call
+// item in OpenAI Responses.
 func toolCall(name, input string) string { return toolPrefix + name + "\x00" + input }
 
 // parseToolCall reports whether a scripted reply is a tool call, and its
@@ -307,6 +308,11 @@ func (m *modelMock) openaiResponses(w http.ResponseWriter, r *http.Request, body
 	respID, itemID := fmt.Sprintf("resp_mock_%d", n), fmt.Sprintf("msg_mock_%d", n)
 	item := map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "completed",
 		"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}
+	tool, input, isTool := parseToolCall(text)
+	if isTool {
+		item = map[string]any{"type": "function_call", "id": "fc_" + itemID, "call_id": "call_" + itemID,
+			"name": tool, "arguments": input, "status": "completed"}
+	}
 	usage := map[string]any{"input_tokens": 100, "input_tokens_details": map[string]int{"cached_tokens": 0},
 		"output_tokens": 20, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": 120}
 	if !req.Stream {
@@ -327,11 +333,15 @@ func (m *modelMock) openaiResponses(w http.ResponseWriter, r *http.Request, body
 	}
 	resp := map[string]any{"id": respID, "object": "response", "status": "in_progress", "model": req.Model, "output": []any{}}
 	event(map[string]any{"type": "response.created", "response": resp})
-	event(map[string]any{"type": "response.output_item.added", "output_index": 0,
-		"item": map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "in_progress", "content": []any{}}})
-	for _, part := range halves(text) {
-		event(map[string]any{"type": "response.output_text.delta", "item_id": itemID, "output_index": 0,
-			"content_index": 0, "delta": part})
+	if isTool {
+		event(map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item})
+	} else {
+		event(map[string]any{"type": "response.output_item.added", "output_index": 0,
+			"item": map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "in_progress", "content": []any{}}})
+		for _, part := range halves(text) {
+			event(map[string]any{"type": "response.output_text.delta", "item_id": itemID, "output_index": 0,
+				"content_index": 0, "delta": part})
+		}
 	}
 	event(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
 	done := map[string]any{"id": respID, "object": "response", "status": "completed", "model": req.Model,
