@@ -158,6 +158,11 @@ func TestClaudeCode(t *testing.T) {
 		t.Parallel()
 		s := newScratch(t, baton)
 		installClaude(t, s)
+		// Claude Code asks no trust of a settings file's hooks: status
+		// must say the hook is in and hard.
+		if st := hookStatus(t, s, "claude"); st.Installed != "installed" || st.Posture != "hard" || st.Trust.State != "" {
+			t.Errorf("baton hook status says %+v, want installed, hard, no trust needed", st)
+		}
 		m := newModelMock(t, badPacket(t), fixedPacket)
 		run := runClaude(t, s, claude, m, newUUID(t), false, packetPrompt)
 		t.Logf("claude -p took %v", run.took.Round(time.Millisecond))

@@ -215,39 +215,6 @@ func trustCodexHooks(t *testing.T, s *scratch, codex string) {
 	}
 }
 
-// codexStatus is what `baton hook status --json` says of Codex in the
-// scratch repository.
-type codexStatus struct {
-	Installed string `json:"installed"`
-	Posture   string `json:"posture"`
-	Trust     struct {
-		Runs  bool   `json:"runs"`
-		State string `json:"state"`
-	} `json:"trust"`
-}
-
-func batonCodexStatus(t *testing.T, s *scratch) codexStatus {
-	t.Helper()
-	out := s.run(t, s.repo, s.baton, "hook", "status", "--json")
-	var st struct {
-		Hosts []struct {
-			Host  string `json:"host"`
-			Scope string `json:"scope"`
-			codexStatus
-		} `json:"hosts"`
-	}
-	if err := json.Unmarshal([]byte(out), &st); err != nil {
-		t.Fatalf("baton hook status --json: %v\n%s", err, out)
-	}
-	for _, h := range st.Hosts {
-		if h.Host == "codex" && h.Scope == "project" {
-			return h.codexStatus
-		}
-	}
-	t.Fatalf("baton hook status --json lists no Codex project hooks:\n%s", out)
-	return codexStatus{}
-}
-
 // installCodex runs `baton hook install --host codex --project` with
 // flags in the scratch repository, as a person would: the hooks it writes
 // are the ones the scenarios run, unedited (Codex trusts a hook by a hash
@@ -451,7 +418,7 @@ func TestCodex(t *testing.T) {
 		installCodex(t, s)
 		m := newModelMock(t, badPacket(t), fixedPacket, badPacket(t))
 		writeCodexConfig(t, s, m)
-		if st := batonCodexStatus(t, s); st.Trust.Runs || st.Trust.State != "untrusted" {
+		if st := hookStatus(t, s, "codex"); st.Trust.Runs || st.Trust.State != "untrusted" {
 			t.Errorf("before trusting: baton hook status says %+v, want an untrusted hook that does not run", st)
 		}
 		trustCodexHooks(t, s, codex)
@@ -464,7 +431,7 @@ func TestCodex(t *testing.T) {
 				t.Errorf("Codex says hook %s (%s) is %s after trusting it", h.Key, h.Command, h.TrustStatus)
 			}
 		}
-		if st := batonCodexStatus(t, s); !st.Trust.Runs || st.Trust.State != "trusted" || st.Posture != "hard" {
+		if st := hookStatus(t, s, "codex"); !st.Trust.Runs || st.Trust.State != "trusted" || st.Posture != "hard" {
 			t.Errorf("after trusting: baton hook status says %+v, want a trusted hook that runs, hard", st)
 		}
 		run := runCodexTrust(t, s, codex, false, "", packetPrompt)
@@ -496,7 +463,7 @@ func TestCodex(t *testing.T) {
 				t.Errorf("Codex says the edited hook is %s, want modified", h.TrustStatus)
 			}
 		}
-		if st := batonCodexStatus(t, s); st.Trust.Runs || st.Trust.State != "modified" {
+		if st := hookStatus(t, s, "codex"); st.Trust.Runs || st.Trust.State != "modified" {
 			t.Errorf("after editing: baton hook status says %+v, want a modified hook that does not run", st)
 		}
 		run = runCodexTrust(t, s, codex, false, "", packetPrompt)

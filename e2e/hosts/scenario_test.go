@@ -102,3 +102,38 @@ func checkAudit(t *testing.T, s *scratch, session string, want auditCounts) {
 		t.Errorf("baton audit names no packet/review-auto-continue:\n%s", out)
 	}
 }
+
+// hostStatus is what `baton hook status --json` says of a host's hooks in
+// the scratch repository.
+type hostStatus struct {
+	Installed string `json:"installed"`
+	Posture   string `json:"posture"`
+	// Trust is what the host needs before it runs the hook (none for
+	// Claude Code).
+	Trust struct {
+		Runs  bool   `json:"runs"`
+		State string `json:"state"`
+	} `json:"trust"`
+}
+
+func hookStatus(t *testing.T, s *scratch, host string) hostStatus {
+	t.Helper()
+	out := s.run(t, s.repo, s.baton, "hook", "status", "--json")
+	var st struct {
+		Hosts []struct {
+			Host  string `json:"host"`
+			Scope string `json:"scope"`
+			hostStatus
+		} `json:"hosts"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("baton hook status --json: %v\n%s", err, out)
+	}
+	for _, h := range st.Hosts {
+		if h.Host == host && h.Scope == "project" {
+			return h.hostStatus
+		}
+	}
+	t.Fatalf("baton hook status --json lists no %s project hooks:\n%s", host, out)
+	return hostStatus{}
+}
