@@ -12,6 +12,7 @@ set -euo pipefail
 # A host's version bump is one line.
 CLAUDE_CODE_VERSION=2.1.332
 CODEX_VERSION=0.171.0
+GEMINI_CLI_VERSION=0.61.0
 
 CACHE=${BATON_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/baton-e2e}
 HOSTS=$CACHE/hosts
@@ -52,3 +53,11 @@ host_install() {
 
 host_install claude @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" claude
 host_install codex @openai/codex "$CODEX_VERSION" codex
+host_install gemini @google/gemini-cli "$GEMINI_CLI_VERSION" gemini
+
+# Gemini CLI is a Node program wanting Node 20 or later: bin/gemini runs it
+# with the node chosen above, whatever node the tests find on PATH.
+mkdir -p "$HOSTS/gemini/bin"
+printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node" "$HOSTS/gemini/node_modules/@google/gemini-cli/bundle/gemini.js" >"$HOSTS/gemini/bin/gemini.tmp"
+chmod +x "$HOSTS/gemini/bin/gemini.tmp"
+mv "$HOSTS/gemini/bin/gemini.tmp" "$HOSTS/gemini/bin/gemini"

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,18 +188,24 @@ func (s *scratch) run(t *testing.T, dir, name string, args ...string) string {
 // exec runs a command with the scratch environment plus extra, returning
 // its standard output and error together.
 func (s *scratch) exec(dir string, extra []string, timeout time.Duration, name string, args ...string) (string, error) {
+	var out bytes.Buffer
+	err := s.execTo(&out, &out, dir, extra, timeout, name, args...)
+	return out.String(), err
+}
+
+// execTo is exec writing standard output and error where it is told.
+func (s *scratch) execTo(stdout, stderr io.Writer, dir string, extra []string, timeout time.Duration, name string, args ...string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(append([]string(nil), s.env...), extra...)
 	cmd.WaitDelay = 5 * time.Second
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		err = errors.Join(err, ctx.Err())
 	}
-	return out.String(), err
+	return err
 }

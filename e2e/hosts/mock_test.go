@@ -93,6 +93,8 @@ func (m *modelMock) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages":
 		m.anthropicMessages(w, r, body)
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1beta/models/"):
+		m.gemini(w, r, body)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses":
 		m.openaiResponses(w, r, body)
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
@@ -347,6 +349,99 @@ func (m *modelMock) openaiResponses(w http.ResponseWriter, r *http.Request, body
 	done := map[string]any{"id": respID, "object": "response", "status": "completed", "model": req.Model,
 		"output": []any{item}, "usage": usage}
 	event(map[string]any{"type": "response.completed", "response": done})
+}
+
+// geminiRequest is the part of a generateContent request the mock reads.
+type geminiRequest struct {
+	Contents []struct {
+		Role  string `json:"role"`
+		Parts []struct {
+			Text string `json:"text"`
+		} `json:"parts"`
+	} `json:"contents"`
+	Tools json.RawMessage `json:"tools"`
+}
+
+// gemini answers Gemini's models/MODEL:streamGenerateContent (the agent's
+// turns, streamed as server-sent events) and its other methods (a
+// generateContent without tools, countTokens: the host's own checks).
+func (m *modelMock) gemini(w http.ResponseWriter, r *http.Request, body []byte) {
+	_, method, _ := strings.Cut(r.URL.Path, ":")
+	var req geminiRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		m.t.Errorf("model mock: %s: %v", r.URL.Path, err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	rr := recordedRequest{Path: r.URL.Path, Body: body}
+	for _, c := range req.Contents {
+		var parts []string
+		for _, p := range c.Parts {
+			if p.Text != "" {
+				parts = append(parts, p.Text)
+			}
+		}
+		rr.Messages = append(rr.Messages, mockMessage{Role: c.Role, Text: strings.Join(parts, "\n")})
+	}
+	usage := map[string]int{"promptTokenCount": 100, "candidatesTokenCount": 20, "totalTokenCount": 120}
+	if method == "countTokens" {
+		m.record(false, rr)
+		writeJSON(w, map[string]int{"totalTokens": 100})
+		return
+	}
+	hasTools := len(req.Tools) > 0 && string(req.Tools) != "null" && string(req.Tools) != "[]"
+	if !hasTools {
+		// The host's own checks (which model to route to, who speaks
+		// next) ask for JSON: the person speaks next.
+		rr.Reply = `{"reasoning": "scripted", "next_speaker": "user", "model_choice": "flash", "complexity_reasoning": "scripted", "complexity_score": 1}`
+		m.record(false, rr)
+		chunk := map[string]any{"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
+			"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": rr.Reply}}}}},
+			"usageMetadata": usage}
+		if method == "streamGenerateContent" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			b, _ := json.Marshal(chunk)
+			fmt.Fprintf(w, "data: %s\n\n", b)
+			return
+		}
+		writeJSON(w, chunk)
+		return
+	}
+	text := m.nextReply(rr)
+	part := map[string]any{"text": text}
+	if tool, input, ok := parseToolCall(text); ok {
+		part = map[string]any{"functionCall": map[string]any{"name": tool, "args": json.RawMessage(input)}}
+	}
+	chunks := []map[string]any{}
+	if _, isText := part["text"]; isText {
+		for i, piece := range halves(text) {
+			c := map[string]any{"candidates": []any{map[string]any{"index": 0,
+				"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": piece}}}}}}
+			if i == 1 {
+				c["candidates"].([]any)[0].(map[string]any)["finishReason"] = "STOP"
+				c["usageMetadata"] = usage
+			}
+			chunks = append(chunks, c)
+		}
+	} else {
+		chunks = append(chunks, map[string]any{"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
+			"content": map[string]any{"role": "model", "parts": []any{part}}}}, "usageMetadata": usage})
+	}
+	if method != "streamGenerateContent" {
+		writeJSON(w, map[string]any{"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
+			"content": map[string]any{"role": "model", "parts": []any{part}}}}, "usageMetadata": usage})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	for _, c := range chunks {
+		b, _ := json.Marshal(c)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
 }
 
 // halves splits text in two at a character boundary: a model streams its
