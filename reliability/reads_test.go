@@ -24,11 +24,6 @@ var directReads = map[string]string{
 	"internal/workspace/workspace.go overlayFS.ReadFile": "the workspace's fs.FS itself",
 	"cmd/baton/fix.go syncDir":                           "opens the folder of the file --fix just wrote, to flush the rename; reads nothing",
 	"internal/hostsettings/install.go Change.Apply":      "opens the folder of the settings file it just wrote, to flush the rename; reads nothing",
-
-	// Not yet routed (issue 27): each is in a file this change does not own.
-	"analysis/stopintent/workspace.go Workspace.newestGuard": "opens .specrew/sessions to list it: a named pipe there blocks the open (issue 27)",
-	"analysis/workflow/features.go hasFrontMatter":           "reads four bytes of a component file for completion: a named pipe there blocks it (issue 27)",
-	"cmd/baton/walk.go readGitignore":                        "asks the kind and size first, then reads: only a file swapped between the two is read unchecked (issue 27)",
 }
 
 // TestEveryReadGoesThroughSafefile walks the module's code (not its tests,

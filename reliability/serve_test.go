@@ -272,3 +272,18 @@ func TestNamedPipeBesideWorkflow(t *testing.T) {
 	s.pull(u)
 	s.shutdown()
 }
+
+// A named pipe where specrew keeps its conformance sessions: the stop
+// message's workspace state is read without waiting on it, in check and in
+// the server.
+func TestNamedPipeForSpecrewSessions(t *testing.T) {
+	const stop = "I updated the provider and tests. Stopping here.\n\n<!-- SPECREW-STOP-INTENT: intermediate -->\n"
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"stop.md": stop, ".specrew/runtime/keep": ""})
+	mkfifo(t, filepath.Join(dir, ".specrew", "runtime", "conformance-sessions"))
+	run(t, dir, "", "check", "stop.md")
+	s := serve(t, dir)
+	u := s.open(filepath.Join(dir, "stop.md"), stop)
+	s.pull(u)
+	s.shutdown()
+}

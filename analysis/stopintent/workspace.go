@@ -478,7 +478,8 @@ func (w *Workspace) newestGuard(r *os.Root, st *State) (best string, complete bo
 	}
 	// The guard a provider run without a session id keeps.
 	consider(legacyGuardFile)
-	d, err := r.Open(filepath.FromSlash(sessionsDir))
+	// Without waiting: a named pipe in the folder's place must not block.
+	d, err := r.OpenFile(filepath.FromSlash(sessionsDir), os.O_RDONLY|safefile.NonBlock, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return best, complete, nil
 	}

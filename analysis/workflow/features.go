@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"fmt"
+	"github.com/baton-md/baton/internal/safefile"
 	"io/fs"
 	"slices"
 	"sort"
@@ -537,7 +538,7 @@ func validComponentName(name string) bool {
 }
 
 func hasFrontMatter(fsys fs.FS, p string) bool {
-	f, err := fsys.Open(p)
+	f, _, err := safefile.OpenFS(fsys, p) // a regular file only: a named pipe would block
 	if err != nil {
 		return false
 	}

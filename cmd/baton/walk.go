@@ -11,6 +11,7 @@ import (
 
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/internal/ignore"
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // markdownFiles expands a path: a file is itself, a folder every Markdown
@@ -205,7 +206,7 @@ func readGitignore(dir, rel string) ([]ignore.Pattern, []error) {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
 		return nil, nil // no .gitignore, or one git would not read either
 	}
-	data, err := os.ReadFile(name)
+	data, err := safefile.ReadFile(name, 1<<20) // checked again as it is opened
 	if err != nil {
 		return nil, []error{err}
 	}
