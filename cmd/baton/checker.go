@@ -215,7 +215,7 @@ func (p *reporter) file(c *checker, r *fileResult) {
 			p.code = exitFindings
 		}
 	case c.fix.fix && r.path == "":
-		text = []byte(r.doc.Text)
+		text = []byte(keepBOM(r.original, r.doc.Text)) // as --fix writes a file
 	}
 	if slices.ContainsFunc(r.findings, func(f analysis.Finding) bool { return f.Severity == analysis.Error }) {
 		p.code = exitFindings

@@ -338,4 +338,13 @@ func TestFixKeepsWhatTheFileIs(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 5 {
 		t.Errorf("%d entries in the folder, want the 5 names (a backup or temporary file left behind?)", len(entries))
 	}
+	// Standard input fixed keeps its byte-order mark too.
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"check", "--fix", "-"}, strings.NewReader(bom+bad), &out, &errOut); code != exitOK {
+		t.Fatalf("--fix -: exit %d; stderr:\n%s", code, errOut.String())
+	}
+	if got := out.String(); got != bom+want {
+		t.Errorf("--fix -: %q, want %q", got, bom+want)
+	}
 }
