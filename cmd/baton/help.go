@@ -213,9 +213,11 @@ message in the same workspace gets the same verdict and reason on every host.
 It fails open on its own errors, and bounds the loop with the host's own
 signal where there is one and baton's count of blocks in a row (--max-blocks)
 in every case.`,
-		Reads: `the AfterAgent event as JSON on standard input; the agent's last message from
-prompt_response, else the chat file at transcript_path; the Git work tree and
-the specrew workspace above cwd; its per-session state.`,
+		Reads: `the AfterAgent event as JSON on standard input; the agent's last response,
+cut from prompt_response (which holds every response of the prompt after a
+deny) where the previous stop's text or the chat file at transcript_path says
+it starts; the Git work tree and the specrew workspace above cwd; its
+per-session state.`,
 		Writes: `{"decision":"deny","reason":…} on standard output when it blocks (Gemini CLI
 retries with the reason), {} when it lets the turn end; its per-session state
 in --state-dir or the user cache folder; why it failed open on standard error.`,
@@ -271,10 +273,12 @@ message in the same workspace gets the same verdict and reason on every host.
 It fails open on its own errors, and bounds the loop with the host's own
 signal where there is one and baton's count of blocks in a row (--max-blocks)
 in every case.`,
-		Reads: `the agentStop event as JSON on standard input; the agent's last message from
-the session's events file (transcriptPath); when it cannot be read, the stop
-goes through; the Git work tree and the specrew workspace above cwd; its per-
-session state.`,
+		Reads: `the agentStop event as JSON on standard input (stop_hook_active too); the
+agent's last message from the session's events file (transcriptPath), once
+the hook's own hook.start record is there (Copilot writes it after the hook
+starts: waited for up to 2 s); when it never comes, the stop goes through and
+standard error says so; the Git work tree and the specrew workspace above
+cwd; its per-session state.`,
 		Writes: `{"decision":"block","reason":…} on standard output when it blocks, nothing
 when it lets the stop through; its per-session state in --state-dir or the
 user cache folder; why it failed open on standard error.`,
@@ -385,15 +389,18 @@ and the trust records and writes nothing.`,
 session folder, walked for *.jsonl and *.json session files) of Claude Code,
 Codex, Gemini CLI, Cursor and Copilot CLI, and judges every stop in them as
 the stop hooks judge a message under --lint: each turn's last message, its
-blocking findings and its stop-intent outcome. It prints, per session and
-overall, how many stops there were, how many a hook would have blocked, and
-why, by rule: as text, JSON, or one self-contained HTML page (a timeline of
-stops per session, a table by rule).`,
-		Reads:  "the transcripts named; the .baton.yaml of --workspace (default: the working folder).",
-		Writes: "the report on standard output; files it could not read on standard error. It writes no file.",
-		Exit:   "0 reported; 2 usage error, or none of the transcripts could be read.",
-		Paths:  true,
-		run:    func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runAudit(args, stdout, stderr) },
+blocking findings and its stop-intent outcome, and what the host recorded of
+its stop hook's answer (a block and its reason). It prints, per session and
+overall, how many stops there were, how many a hook would have blocked, how
+many the hook blocked, and why, by rule: as text, JSON, or one
+self-contained HTML page (a timeline of stops per session, a table by
+rule).`,
+		Reads:        "the transcripts named; the .baton.yaml of --workspace (default: the working folder).",
+		Writes:       "the report on standard output; files it could not read on standard error. It writes no file.",
+		Exit:         "0 reported; 2 usage error, or none of the transcripts could be read.",
+		Paths:        true,
+		Interspersed: true,
+		run:          func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runAudit(args, stdout, stderr) },
 	},
 	{
 		Name:    "ledger",

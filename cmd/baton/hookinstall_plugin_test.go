@@ -157,10 +157,12 @@ type installedHook struct {
 	event, command string
 }
 
+// hostHooks are the commands baton hook install writes by default (with
+// --lint on the stop hook): the plugin and the extension run the same.
 func hostHooks(name string) []installedHook {
 	var hs []installedHook
 	for _, hk := range hostsettings.Lookup(name).Hooks {
-		hs = append(hs, installedHook{hk.Event, hk.Command()})
+		hs = append(hs, installedHook{hk.Event, strings.Join(append([]string{hk.Command()}, hostsettings.Options{Lint: true}.Args(hk.Stop())...), " ")})
 	}
 	return hs
 }
