@@ -52,11 +52,7 @@ func ReadFileFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	if fi.Size() > limit {
-		return nil, TooLarge(name, fi.Size(), limit)
-	}
-	return readBounded(f, name, fi.Size(), limit)
+	return readOpened(f, fi, name, limit)
 }
 
 // readBounded reads r to its end into a buffer of the size a stat gave

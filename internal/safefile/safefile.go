@@ -30,18 +30,13 @@ func Open(name string) (*os.File, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, notRegular(name, fi.Mode())
-	}
 	// A regular file opened non-blocking reads as any other: O_NONBLOCK
 	// has no effect on regular files, so it is not cleared (two system
 	// calls a file).
+	_, fi, err := regularFile(f, name)
+	if err != nil {
+		return nil, nil, err
+	}
 	return f, fi, nil
 }
 
@@ -51,12 +46,17 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readOpened(f, fi, name, limit)
+}
+
+// readOpened reads an opened regular file of at most limit bytes, and
+// closes it. The size may change between the stat and the read: never
+// read past the bound whatever the file does.
+func readOpened(f io.ReadCloser, fi fs.FileInfo, name string, limit int64) ([]byte, error) {
 	defer f.Close()
 	if fi.Size() > limit {
 		return nil, TooLarge(name, fi.Size(), limit)
 	}
-	// The size may change between the stat and the read: never read past
-	// the bound whatever the file does.
 	return readBounded(f, name, fi.Size(), limit)
 }
 
