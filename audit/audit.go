@@ -246,15 +246,11 @@ func judge(s *transcript.Session, env *stoppolicy.Env, since, changed time.Time)
 // as the hook's record, not as a person's turn.
 func retries(s *transcript.Session) {
 	for i, e := range s.Entries {
-		if e.Role == transcript.User && e.Person && strings.Contains(e.Text, reasonOpening) {
+		if e.Role == transcript.User && e.Person && stoppolicy.IsBlockReason(e.Text) {
 			s.Entries[i] = transcript.Entry{Role: transcript.Hook, Text: strings.TrimSpace(e.Text), Blocked: true, Line: e.Line, Time: e.Time}
 		}
 	}
 }
-
-// reasonOpening is the first sentence of every reason baton's stop hooks
-// give.
-var reasonOpening, _, _ = strings.Cut(stoppolicy.ReasonPrefix, ".")
 
 func (r *Report) add(s Session) { r.Sessions = append(r.Sessions, s) }
 
