@@ -75,14 +75,38 @@ func runGemini(t *testing.T, s *scratch, gemini string, m *modelMock, prompt str
 	return res.Response, took
 }
 
-// TestGeminiCLI runs what holds in Gemini CLI today. The inconsistent
-// packet is denied and the reason reaches the model, but the fixed packet
-// is denied too (issue 24: after a deny, prompt_response holds every
-// response of the prompt so far, and the hook judges them together), so
-// that scenario waits for the fix.
+// TestGeminiCLI runs the stop contract's scenarios in Gemini CLI. Its
+// prompt_response is no faithful copy of the response (chunks joined by a
+// space, the last one sometimes twice), so BadPacketBlockedUntilFixed is
+// also the proof that gemini-stop judges the chat file's text.
 func TestGeminiCLI(t *testing.T) {
 	gemini := geminiBinary(t)
 	baton := batonBinary(t)
+
+	t.Run("BadPacketBlockedUntilFixed", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		s.run(t, s.repo, s.baton, "hook", "install", "--host", "gemini", "--project")
+		writeGeminiSettings(t, s)
+		m := newModelMock(t, badPacket(t), fixedPacket)
+		got, took := runGemini(t, s, gemini, m, packetPrompt)
+		t.Logf("gemini -p took %v", took.Round(time.Millisecond))
+		turns := m.Turns()
+		if len(turns) != 2 {
+			t.Fatalf("the model was asked %d times, want 2 (the bad packet, then the fixed one)", len(turns))
+		}
+		if turnHas(turns[0], blockReason) {
+			t.Errorf("the first request already holds the hook's reason")
+		}
+		for _, want := range []string{blockReason, "packet/review-auto-continue", "packet/review-not-held"} {
+			if !turnHas(turns[1], want) {
+				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
+			}
+		}
+		if !strings.Contains(got, "Reply \"delete\" to remove the JSON files") {
+			t.Errorf("gemini ended the turn with %q, want the fixed packet", got)
+		}
+	})
 
 	t.Run("ConversationNeverBlocked", func(t *testing.T) {
 		t.Parallel()
