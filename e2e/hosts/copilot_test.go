@@ -116,6 +116,17 @@ func TestCopilotCLI(t *testing.T) {
 		}
 	})
 
+	t.Run("SpecrewCrossingNeedsItsMarker", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installCopilot(t, s)
+		specrewProject(t, s, true)
+		m := newModelMock(t, markerless, marked)
+		run := runCopilot(t, s, copilot, m, "Finish clarify.")
+		checkCrossing(t, m, run.result)
+		checkAudit(t, s, run.events, auditCounts{Stops: 2, HookBlocked: 1})
+	})
+
 	t.Run("BadPacketBlockedUntilFixed", func(t *testing.T) {
 		t.Parallel()
 		s := newScratch(t, baton)
@@ -202,6 +213,7 @@ func TestCopilotCLI(t *testing.T) {
 		t.Parallel()
 		s := newScratch(t, baton)
 		installCopilot(t, s, "--require-packet")
+		specrewProject(t, s, false)
 		const n = 20
 		var replies []string
 		for i := range n {
