@@ -66,7 +66,7 @@ type codexRun struct {
 //
 // --dangerously-bypass-hook-trust: Codex runs a hook only once the person
 // has trusted it (its hash, as /hooks records it); the flag is the one
-// Codex gives automation for that. Issue 24 says a hook edited after it
+// Codex gives automation for that. A hook edited after it
 // was trusted is skipped silently; that is not exercised here.
 func runCodex(t *testing.T, s *scratch, codex, thread, prompt string) codexRun {
 	t.Helper()

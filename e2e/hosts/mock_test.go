@@ -290,6 +290,7 @@ type openaiRequest struct {
 		Type    string          `json:"type"`
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
+		Output  json.RawMessage `json:"output"` // a function_call_output's
 	} `json:"input"`
 }
 
@@ -304,8 +305,11 @@ func (m *modelMock) openaiResponses(w http.ResponseWriter, r *http.Request, body
 	}
 	rr := recordedRequest{Path: r.URL.Path, Body: body}
 	for _, item := range req.Input {
-		if item.Type == "message" {
+		switch item.Type {
+		case "message":
 			rr.Messages = append(rr.Messages, mockMessage{Role: item.Role, Text: contentText(item.Content)})
+		case "function_call_output":
+			rr.Messages = append(rr.Messages, mockMessage{Role: "tool", Text: contentText(item.Output)})
 		}
 	}
 	text := m.nextReply(rr)
@@ -317,6 +321,11 @@ func (m *modelMock) openaiResponses(w http.ResponseWriter, r *http.Request, body
 	if isTool {
 		item = map[string]any{"type": "function_call", "id": "fc_" + itemID, "call_id": "call_" + itemID,
 			"name": tool, "arguments": input, "status": "completed"}
+		// A tool of a namespace (Codex offers an MCP server's tools as one,
+		// mcp__SERVER): "namespace/name".
+		if ns, name, ok := strings.Cut(tool, "/"); ok {
+			item["namespace"], item["name"] = ns, name
+		}
 	}
 	usage := map[string]any{"input_tokens": 100, "input_tokens_details": map[string]int{"cached_tokens": 0},
 		"output_tokens": 20, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": 120}
