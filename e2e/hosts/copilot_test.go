@@ -80,12 +80,17 @@ func runCopilot(t *testing.T, s *scratch, copilot string, m *modelMock, prompt s
 	if err != nil {
 		t.Fatalf("copilot -p: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
 	}
+	// The session's events: the file written last.
 	events, _ := filepath.Glob(filepath.Join(s.home, ".copilot", "session-state", "*", "events.jsonl"))
 	run := copilotRun{result: stdout.String(), took: took}
-	if len(events) == 1 {
-		run.events = events[0]
-	} else {
-		t.Errorf("copilot wrote %d session event files, want 1: %v", len(events), events)
+	var newest time.Time
+	for _, e := range events {
+		if fi, err := os.Stat(e); err == nil && fi.ModTime().After(newest) {
+			run.events, newest = e, fi.ModTime()
+		}
+	}
+	if run.events == "" {
+		t.Errorf("copilot wrote no session events file")
 	}
 	if stderr.Len() > 0 {
 		t.Logf("copilot stderr:\n%s", stderr.Bytes())
