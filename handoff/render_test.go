@@ -291,6 +291,9 @@ func (hc handoffCase) build() (string, *session.Ledger) {
 	set := map[string]bool{}
 	for i, p := range hc.ledger {
 		n := session.Normalize(hc.cwd, p)
+		if n == "" {
+			continue // buildHandoffReadLedger adds only what normalizes to something
+		}
 		set[n] = true
 		l.Paths[n] = append(l.Paths[n], session.Evidence{Tool: "read", Line: i + 2, Raw: p})
 	}

@@ -160,7 +160,13 @@ var (
 			"path, normalized against the session's working directory. A path the session never touched is an " +
 			"invention, even if it exists on disk: the check is never against the file system. clio moves such " +
 			"paths to `### dropped (not in this session's read ledger)`; one added while editing is what this " +
-			"rule catches.\n\nThe message lists the nearest paths the ledger holds (a typo?). The quick fix moves " +
+			"rule catches.\n\nPaths compare as clio's `normalizeHandoffPath` (src/domains/session/handoff.ts) " +
+			"leaves them, with Node's path functions of the system the session ran on (told by its working " +
+			"directory): trimmed, every trailing `/` and `\\` stripped, resolved against the working directory and " +
+			"made relative to it, exactly, case included. On Linux and macOS `\\` is a character of a name, so " +
+			"`src\\cache.py` and `src/cache.py` are two files; on Windows both separate. The root `/` (or a lone " +
+			"`\\`) strips to nothing, which no ledger holds: clio always drops it, and so does this rule.\n\n" +
+			"The message lists the nearest paths the ledger holds (a typo?). The quick fix moves " +
 			"the item to the dropped section. Needs the session store (see `handoff/ledger-unavailable`).",
 	}
 	RuleRestorablePath = &analysis.Rule{
@@ -169,7 +175,10 @@ var (
 		Severity: analysis.Info,
 		Doc: "A path under `### dropped (not in this session's read ledger)` that the ledger does hold (for " +
 			"example the model spelled it `./src/b.ts` or absolute, and it normalizes to a ledger path) can " +
-			"go back under `## Files`. The quick fix moves it there, written in its normalized form.",
+			"go back under `## Files`. The quick fix moves it there, written in its normalized form.\n\n" +
+			"It is reported only where clio's `validateHandoffFiles` (src/domains/session/handoff.ts) would have " +
+			"kept it: a spelling clio's `normalizeHandoffPath` does not fold (`src\\parser.py` for `src/parser.py` in a " +
+			"session recorded on Linux, `SRC/parser.py`, the root `/`) stays dropped without a word.",
 	}
 	RuleSettledMismatch = &analysis.Rule{
 		ID:       "handoff/settled-mismatch",

@@ -29,8 +29,11 @@ func fold(es []entry, pr *pathResult, norm func(string) string) (map[string][]Ev
 			if e.kind == kindFileEntry {
 				ev.Operation = e.ext().operation
 			}
-			k := norm(t.raw)
-			paths[k] = append(paths[k], ev)
+			// clio's buildHandoffReadLedger adds a path only when it
+			// normalizes to something: never the root or a lone '\'.
+			if k := norm(t.raw); k != "" {
+				paths[k] = append(paths[k], ev)
+			}
 		}
 		if e.kind == kindDecisionLedger {
 			if at, ok := lastSnap[e.ext().interviewID]; ok {
@@ -74,7 +77,11 @@ func (l *Ledger) Lookup(p string) ([]Evidence, bool) {
 	if l == nil {
 		return nil, false
 	}
-	ev, ok := l.Paths[Normalize(l.Cwd, p)]
+	k := Normalize(l.Cwd, p)
+	if k == "" {
+		return nil, false // clio's validateHandoffFiles drops what normalizes to ""
+	}
+	ev, ok := l.Paths[k]
 	return ev, ok
 }
 

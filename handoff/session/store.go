@@ -314,7 +314,7 @@ func assemble(p *parser, m meta, dir string, norm *normCache) *Ledger {
 		l.Warnings = append(l.Warnings, "meta.json ignored: "+m.problem)
 	}
 	for _, c := range []string{hdr.cwd, m.cwd} {
-		if _, ok := cleanCwd(c); ok {
+		if usableCwd(c) {
 			l.Cwd = jsTrim(c)
 			break
 		}
