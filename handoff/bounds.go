@@ -30,15 +30,23 @@ type List struct {
 	Also    string    // a second section holding the same list ("" if none)
 	Bound   int       // at most this many items
 	Noun    [2]string // singular and plural
+	// Records: the list's items are records with required fields
+	// (decisions: summary; files: path and why; commands: argv and why).
+	// clio's parseHandoffExtraction (src/domains/session/handoff.ts)
+	// applies the bound to the records first and then discards those
+	// missing a required field, so its note may count more kept than it
+	// renders. Facts and open questions are strings, filtered (blank or
+	// not a string) before the bound: their note counts what is rendered.
+	Records bool
 }
 
 // Lists are the model's lists, in the order Bounds applied notes them.
 var Lists = []List{
-	{"decisions", Decisions, "", 24, [2]string{"decision", "decisions"}},
-	{"facts", Facts, "", 32, [2]string{"fact", "facts"}},
-	{"files", Files, Dropped, 48, [2]string{"file", "files"}},
-	{"commands", Commands, "", 16, [2]string{"command", "commands"}},
-	{"openQuestions", OpenQuestions, "", 16, [2]string{"open question", "open questions"}},
+	{"decisions", Decisions, "", 24, [2]string{"decision", "decisions"}, true},
+	{"facts", Facts, "", 32, [2]string{"fact", "facts"}, false},
+	{"files", Files, Dropped, 48, [2]string{"file", "files"}, true},
+	{"commands", Commands, "", 16, [2]string{"command", "commands"}, true},
+	{"openQuestions", OpenQuestions, "", 16, [2]string{"open question", "open questions"}, false},
 }
 
 // GoalProblem is why clio's gate refuses a goal: "stoplist", "short", or ""

@@ -221,7 +221,11 @@ func (c *checker) notes(t *tally) {
 			// into it after the bound, so with settled decisions fewer
 			// may show than were kept.
 			folds := n.List == "decisions" && t.folded && count > 0 && count < n.Kept
-			if (n.Kept == count || folds) && n.Of > n.Kept {
+			// clio bounds decisions, files and commands before it
+			// discards the records missing a required field, so fewer
+			// may show than it kept (its own untouched output does).
+			gaps := l.Records && count < n.Kept
+			if (n.Kept == count || folds || gaps) && n.Of > n.Kept {
 				continue
 			}
 			text := ""

@@ -94,7 +94,13 @@ var (
 			"23 items (settled decisions are not counted), or it says 3 entries were cut but 2 strings carry " +
 			"the marker.\n\nOne allowance: clio folds an extracted decision that restates a settled one into it *after* " +
 			"the bound, so in a document with settled decisions the decisions note may say more were kept, and the " +
-			"cut note count more cuts, than the document shows.\n\nThe quick fix rewrites the note to match the document, or removes it when nothing is " +
+			"cut note count more cuts, than the document shows.\n\nA second: clio's `parseHandoffExtraction` " +
+			"(src/domains/session/handoff.ts) applies the bound to decisions, files and commands *before* it " +
+			"discards the records missing a required field (a decision's summary; a file's path or why; a " +
+			"command's argv or why), so its own note may say `decisions: kept 24 of 30` over 22 rendered " +
+			"decisions. For those three lists a note that says more were kept than the document shows is " +
+			"taken as clio wrote it; one that says fewer is stale. Facts and open questions are filtered before " +
+			"the bound: their note counts exactly what is rendered.\n\nThe quick fix rewrites the note to match the document, or removes it when nothing is " +
 			"left to account for.",
 	}
 	RuleSectionOrder = &analysis.Rule{
