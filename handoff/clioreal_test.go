@@ -183,6 +183,20 @@ func TestClioRealAgreement(t *testing.T) {
 				}
 			}
 
+			// Where the work went and where it came from: the handoffNote
+			// clio appended to this session and the handoffSeed the
+			// successor it minted opens with.
+			if !slices.ContainsFunc(l.HandedOffTo, func(h session.Handoff) bool {
+				return h.Session == v.Commit.ToSessionID && h.Goal == v.Goal
+			}) {
+				t.Errorf("session %s: handed off to %+v, want session %s", v.Session, l.HandedOffTo, v.Commit.ToSessionID)
+			}
+			if next := resolver(v.Commit.ToSessionID); next.Err != nil {
+				t.Errorf("successor %s: %v", v.Commit.ToSessionID, next.Err)
+			} else if s := next.Ledger.SeededFrom; s == nil || s.Session != v.Session || s.Goal != v.Goal {
+				t.Errorf("successor %s: seeded from %+v, want session %s", v.Commit.ToSessionID, s, v.Session)
+			}
+
 			// clio's own document: its bound lines are the verdict's, and
 			// baton finds nothing to say about it.
 			b, err := os.ReadFile(filepath.Join(dir, "handoff.md"))

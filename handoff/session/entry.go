@@ -62,7 +62,20 @@ type extra struct {
 	operation            string     // a fileEntry's operation
 	interviewID, endedAt string     // a decisionLedger's
 	decisions            []Decision // its active decisions
+	handoff              handoffKind
+	other, goal          string // a handoff entry's other session and goal
 }
+
+// handoffKind tells the custom entries clio's /handoff writes
+// (HANDOFF_SEED_CUSTOM_TYPE and HANDOFF_NOTE_CUSTOM_TYPE in
+// src/domains/session/handoff.ts) from any other entry.
+type handoffKind uint8
+
+const (
+	notHandoff handoffKind = iota
+	handoffSeed
+	handoffNote
+)
 
 var noExtra extra
 
@@ -76,7 +89,7 @@ func (e *entry) ext() *extra {
 
 // setExtra stores x in e unless it is empty.
 func (e *entry) setExtra(x extra) {
-	if x.targetID != "" || x.firstKept != "" || x.operation != "" || x.interviewID != "" || x.endedAt != "" || len(x.decisions) > 0 {
+	if x.targetID != "" || x.firstKept != "" || x.operation != "" || x.interviewID != "" || x.endedAt != "" || len(x.decisions) > 0 || x.handoff != notHandoff {
 		e.x = &x
 	}
 }
@@ -187,6 +200,23 @@ func makeEntry(line int, r *rawEntry) entry {
 			}
 		}
 		x.operation, _ = r.operation.str()
+	case kindOther:
+		// clio's isHandoffSeedData and isHandoffNoteData: the session id
+		// and the goal are strings (and a seed's document, not kept).
+		k, _ := r.kind.str()
+		ct, _ := r.customType.str()
+		goal, hasGoal := r.data.goal.str()
+		switch {
+		case k != "custom" || !hasGoal:
+		case ct == "handoffSeed":
+			if from, ok := r.data.from.str(); ok {
+				x.handoff, x.other, x.goal = handoffSeed, from, goal
+			}
+		case ct == "handoffNote":
+			if to, ok := r.data.to.str(); ok {
+				x.handoff, x.other, x.goal = handoffNote, to, goal
+			}
+		}
 	case kindDecisionLedger:
 		x.interviewID, _ = r.interviewID.str()
 		x.endedAt, _ = r.endedAt.str()
@@ -210,6 +240,9 @@ type header struct {
 	found   bool
 	cwd, id string
 	version string // as written; "" when absent
+	// parentSession and parentTurnID are a /fork-ed session's: the
+	// parent's current.jsonl and the turn it was forked at.
+	parentSession, parentTurnID string
 }
 
 // knownVersion is the session format baton reads (clio-coder's version 3).
@@ -354,6 +387,8 @@ func (p *parser) scan(n int, b []byte) (ok bool, hdr *header) {
 			h := header{found: true, version: string(p.raw.version)}
 			h.cwd, _ = p.raw.cwd.str()
 			h.id, _ = p.raw.id.str()
+			h.parentSession, _ = p.raw.parentSession.str()
+			h.parentTurnID, _ = p.raw.parent.str()
 			return true, &h
 		}
 	}
