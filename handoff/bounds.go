@@ -100,3 +100,23 @@ func cut(s string) string {
 	}
 	return s[:end] + TruncationMarker
 }
+
+// MinCutBytes is the shortest string clio's boundHandoffString
+// (src/domains/session/handoff.ts) leaves when it cuts: the first 498 bytes
+// (512 less the 14 of the marker), less at most 3 bytes of a code point the
+// cut split, and the marker.
+const MinCutBytes = MaxStringBytes - 3
+
+// ClioCut reports whether s ends as a string clio's byte bound cut: with
+// TruncationMarker, and 509 to 512 bytes long. A shorter string that ends
+// with the marker is text the model (or the operator) wrote; clio renders it
+// verbatim and never counts it as cut. (A cut that also dropped U+FFFD
+// characters the model wrote right at the cut would be shorter still:
+// baton takes that for written text too.)
+func ClioCut(s string) bool {
+	if !strings.HasSuffix(s, TruncationMarker) {
+		return false
+	}
+	n := byteLen(s)
+	return n >= MinCutBytes && n <= MaxStringBytes
+}

@@ -48,7 +48,7 @@ func (c *checker) tally() *tally {
 				}
 				list = append(list, it)
 				for _, f := range it.fields(&buf) {
-					if strings.HasSuffix(f.Text, TruncationMarker) {
+					if ClioCut(f.Text) {
 						t.marked = append(t.marked, analysis.Span{Start: f.Span.End - len(TruncationMarker), End: f.Span.End})
 					}
 				}
@@ -93,7 +93,7 @@ func (c *checker) listBounds(t *tally) {
 			e, line = c.removeItemAfter(it, line)
 			edits = append(edits, e)
 			for _, f := range it.fields(&buf) {
-				if strings.HasSuffix(f.Text, TruncationMarker) {
+				if ClioCut(f.Text) {
 					removed++
 				}
 			}
@@ -208,7 +208,7 @@ func (c *checker) notes(t *tally) {
 			k := len(t.marked)
 			switch {
 			case n.Cut != k && !(t.folded && n.Cut > k):
-				stale(it, fmt.Sprintf("this note says %d %s cut, but %d %s the %s marker", n.Cut, plural(n.Cut, "entry was", "entries were"), k, plural(k, "string carries", "strings carry"), TruncationMarker), cutText(k))
+				stale(it, fmt.Sprintf("this note says %d %s cut, but %d %s the %s marker as clio's cut leaves it (%d to %d bytes)", n.Cut, plural(n.Cut, "entry was", "entries were"), k, plural(k, "string carries", "strings carry"), TruncationMarker, MinCutBytes, MaxStringBytes), cutText(k))
 			case it.Text != CutNote(n.Cut):
 				stale(it, fmt.Sprintf("this note should read %q", CutNote(n.Cut)), CutNote(n.Cut))
 			}

@@ -81,8 +81,12 @@ var (
 		Doc: "When the byte bound cuts strings, clio says so under `## Bounds applied`: " +
 			"`1 entry was cut to 512 bytes and marked with …[truncated]` (or `K entries were …`), so nothing is " +
 			"cut silently. A marker without that note hides from the next session that something is missing " +
-			"(settled decisions aside: clio does not count the board's cuts).\n\nThe quick fix adds the note " +
-			"with the number of marked strings.",
+			"(settled decisions aside: clio does not count the board's cuts).\n\nOnly a string clio's cut could have " +
+			"left counts: `boundHandoffString` (src/domains/session/handoff.ts) cuts only strings over 512 bytes and " +
+			"keeps the first 498 bytes less a split character, so what it marks is always 509 to 512 bytes long. A " +
+			"shorter string that ends with `…[truncated]` (a fact that says \"the old log ended with …[truncated]\") " +
+			"is text the model wrote, which clio renders verbatim and never counts; baton says nothing about it.\n\n" +
+			"The quick fix adds the note with the number of marked strings.",
 	}
 	RuleBoundsStale = &analysis.Rule{
 		ID:       "handoff/bounds-stale",
