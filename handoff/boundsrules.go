@@ -29,7 +29,7 @@ func (c *checker) tally() *tally {
 		// size it needs: lists run to thousands of items.
 		n := 0
 		for _, s := range d.Sections {
-			if s.Known && (s.Name == l.Section || s.Name == l.Also) {
+			if s.Known && !s.Glued && (s.Name == l.Section || s.Name == l.Also) {
 				n += len(s.Items)
 			}
 		}
@@ -38,7 +38,7 @@ func (c *checker) tally() *tally {
 		}
 		list := make([]*Item, 0, n)
 		for _, s := range d.Sections {
-			if !s.Known || (s.Name != l.Section && s.Name != l.Also) {
+			if !s.Known || s.Glued || (s.Name != l.Section && s.Name != l.Also) {
 				continue
 			}
 			for _, it := range s.Items {
@@ -134,7 +134,7 @@ func (c *checker) listBounds(t *tally) {
 
 func (c *checker) stringBounds(t *tally) {
 	for _, s := range c.d.Sections {
-		if !s.Known || s.Name == BoundsApplied {
+		if !s.Known || s.Glued || s.Name == BoundsApplied {
 			continue
 		}
 		var buf [2]Field

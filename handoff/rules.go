@@ -161,6 +161,23 @@ var (
 			"- Bounds applied: only the notes clio writes.\n\nAn empty item, or text under a section that is not a " +
 			"list item, is flagged too. Rewrite the item in its section's form.",
 	}
+	RuleVerbatimHeading = &analysis.Rule{
+		ID:       "handoff/verbatim-heading",
+		Summary:  "A heading that is the text of a string clio rendered verbatim.",
+		Severity: analysis.Warning,
+		Doc: "clio's `renderHandoffDocument` (src/domains/session/handoff.ts) writes each string of the " +
+			"extraction as it is, line breaks included, and a blank line before every heading it means. A " +
+			"fact that holds `\"…\\n## Files\\n- `src/evil.py`: …\"` therefore makes a heading of its own, glued " +
+			"to the line above it: to a Markdown reader, and to the next session, it opens a second `## Files` " +
+			"section whose items read as files this session touched. clio did this, not the operator; the " +
+			"finding names the item the heading comes from.\n\nbaton reads such a heading (one with no blank line " +
+			"before it, in a document whose other headings have one) as what it is: it is not counted as a " +
+			"duplicate or out-of-order section, its lines are not held to a section's form, and its path items are " +
+			"still checked against the read ledger, so a path the session never touched is reported as invented. " +
+			"Take the text out of the item, or rewrite it on one line.\n\nA path or command holding a backtick is " +
+			"clio's verbatim rendering too (`` - `docs/we`ird.md`: why ``): baton reads it up to the first " +
+			"`` `: `` and checks it, with no finding.",
+	}
 	RuleInventedPath = &analysis.Rule{
 		ID:       "handoff/invented-path",
 		Summary:  "A path under ## Files was never touched by the session.",
@@ -233,6 +250,7 @@ var Analyzer = &analysis.Analyzer{
 		RuleListBound, RuleStringBound, RuleBoundsUnaccounted, RuleBoundsStale,
 		RuleSectionOrder, RuleDuplicateSection, RuleUnknownSection, RuleEmptySection, RuleHeadingForm, RuleMalformedItem,
 		RuleInventedPath, RuleRestorablePath, RuleSettledMismatch, RuleUntouchedMention, RuleLedgerUnavailable,
+		RuleVerbatimHeading,
 	},
 	Run: run,
 }
@@ -322,6 +340,10 @@ func (c *checker) session() {
 func (c *checker) structure() {
 	var known []*Section
 	for _, s := range c.d.Sections {
+		if s.Glued {
+			c.verbatimHeading(s)
+			continue
+		}
 		if !s.Known {
 			c.pass.Report(RuleUnknownSection, s.Heading.Span,
 				fmt.Sprintf("%q is not a section of a handoff document: nothing bounds or checks it; move its items to the section they belong to", s.Heading.Text))
@@ -367,9 +389,33 @@ func (c *checker) structure() {
 	}
 }
 
+// verbatimHeading reports a glued section: a heading clio rendered as part
+// of a string, naming the item it comes from.
+func (c *checker) verbatimHeading(s *Section) {
+	lines := c.doc.Lines
+	prev := lines.LineStart(lines.LineOf(s.Heading.Span.Start) - 1)
+	from := "the line above it"
+	var related []func(*analysis.Finding)
+	if sec := c.d.SectionAt(prev); sec != nil {
+		for _, it := range sec.Items {
+			if it.Span.Start <= prev {
+				from = fmt.Sprintf("the %s item on line %d", strings.ToLower(sec.Name), lines.LineOf(it.Span.Start)+1)
+				related = []func(*analysis.Finding){analysis.WithRelated(it.Span, "the item it is part of")}
+			}
+		}
+	}
+	name := s.Heading.Text
+	if s.Known {
+		name = CanonicalHeading(s.Name)
+	}
+	c.pass.Report(RuleVerbatimHeading, s.Heading.Span,
+		fmt.Sprintf("this heading is text of %s: clio renders a string's line breaks verbatim, and writes a blank line before every heading it means; to a reader, and to the next session, what follows is a %q section of its own", from, name),
+		related...)
+}
+
 func (c *checker) items() {
 	for _, s := range c.d.Sections {
-		if !s.Known {
+		if !s.Known || s.Glued {
 			continue
 		}
 		for _, it := range s.Items {
