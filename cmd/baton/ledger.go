@@ -36,7 +36,7 @@ func runLedger(args []string, stdout, stderr io.Writer) int {
 	asJSON := fl.Bool("json", false, "print JSON")
 	stateDir := fl.String("state-dir", "", "clio-coder's state folder, looked in first")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: baton ledger [--json] [--state-dir DIR] ID|SESSION_FOLDER\n\nPrints a clio-coder session's read ledger (every path it touched, with evidence)\nand its decision board.")
+		fmt.Fprintln(stderr, "usage: baton ledger [--json] [--state-dir DIR] ID|SESSION_FOLDER\n\nPrints a clio-coder session's read ledger (every path it touched, with evidence)\nand its decision board, and where its work came from and went: the handoff\nthat seeded it, the handoffs that carried it on, the session it was forked from.")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {

@@ -116,3 +116,33 @@ func TestClio033Fork(t *testing.T) {
 		t.Errorf("without meta.json, forked from %+v, want %+v", l.ForkedFrom, want)
 	}
 }
+
+// TestClioVersion4Store reads a session as clio-coder 0.3.4 and later
+// write it: format version 4 in the header (and meta.json's
+// sessionFormatVersion), with the working-set entries contextEviction and
+// contextRecall. An eviction is a projection: the evicted tool call's
+// entries stay, and so does its path in the read ledger. No warning.
+func TestClioVersion4Store(t *testing.T) {
+	b := &builder{t: t}
+	b.add(map[string]any{"type": "session", "version": 4, "id": "sess-4", "timestamp": "t0", "cwd": "/home/dev/ws"})
+	b.user("u1", "")
+	b.read("c1", "u1", "src/parser.py")
+	b.entry("contextEviction", "e1", "c1", map[string]any{"policyId": "default", "trigger": "pressure",
+		"evicted":      []any{map[string]any{"ref": map[string]any{"entry": "c1"}, "reason": "superseded_read", "tokensFreed": 120, "marker": "[evicted]"}},
+		"tokensBefore": 9000, "tokensAfter": 8880, "pressureBefore": 0.9, "snapshotIdBefore": nil})
+	b.entry("contextRecall", "r1", "e1", map[string]any{"ref": map[string]any{"entry": "c1"}, "trigger": "tool", "tokensReadmitted": 120, "toolCallId": "call-c1"})
+	b.read("c2", "r1", "src/lexer.py")
+	b.meta = map[string]any{"id": "sess-4", "cwd": "/home/dev/ws", "sessionFormatVersion": 4}
+	l, err := NewStore().Ledger(b.writeTemp())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Warnings) != 0 || len(l.InvalidLines) != 0 {
+		t.Errorf("warnings %q, invalid lines %v", l.Warnings, l.InvalidLines)
+	}
+	for _, p := range []string{"src/parser.py", "src/lexer.py"} {
+		if _, ok := l.Paths[p]; !ok {
+			t.Errorf("%s is not in the ledger: %v", p, l.Paths)
+		}
+	}
+}

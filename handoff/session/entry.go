@@ -245,13 +245,18 @@ type header struct {
 	parentSession, parentTurnID string
 }
 
-// knownVersion is the session format baton reads (clio-coder's version 3).
-const knownVersion = "3"
+// knownVersion names the session formats baton reads: clio-coder's
+// version 3 (0.3.0 to 0.3.3) and version 4 (0.3.4 on), which only adds the
+// working-set entry kinds contextEviction and contextRecall
+// (src/engine/session.ts, CURRENT_SESSION_FORMAT_VERSION; clio resumes a
+// version-3 ledger as it is). Eviction is a projection: the tool calls stay
+// in the file, so the read ledger is folded from both alike.
+const knownVersion = "3 and 4"
 
 // unknownVersion reports whether the header names a format version baton
 // does not know. A header without one is read as version 3, as before
 // clio-coder wrote it.
-func (h header) unknownVersion() bool { return h.version != "" && h.version != knownVersion }
+func (h header) unknownVersion() bool { return h.version != "" && h.version != "3" && h.version != "4" }
 
 // parser turns the bytes of current.jsonl, fed in any pieces, into entries.
 // It keeps the bytes of the unfinished last line (pending) so that bytes once

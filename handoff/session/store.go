@@ -134,7 +134,7 @@ func (st *sessionState) refresh(counter *atomic.Int64) (*Ledger, error) {
 		// Kept as read (an append may make it a session), but no ledger.
 		st.ledger = nil
 		if v := st.p.headerVersion(); v != "" {
-			return nil, fmt.Errorf("%s is a session of format version %s, which baton does not read (it reads version %s), and holds no entry baton can read (%d lines)", st.file, v, knownVersion, st.p.totalLines())
+			return nil, fmt.Errorf("%s is a session of format version %s, which baton does not read (it reads versions %s), and holds no entry baton can read (%d lines)", st.file, v, knownVersion, st.p.totalLines())
 		}
 		return nil, fmt.Errorf("%s holds no session header and no readable entry (%d lines): it is not a clio-coder session file", st.file, st.p.totalLines())
 	}
@@ -311,7 +311,7 @@ func assemble(p *parser, m meta, dir string, norm *normCache) *Ledger {
 		l.Warnings = append(l.Warnings, "current.jsonl has no session header on line 1")
 	}
 	if hdr.unknownVersion() {
-		l.Warnings = append(l.Warnings, fmt.Sprintf("the session header says format version %s; baton reads version %s, and read what it could", hdr.version, knownVersion))
+		l.Warnings = append(l.Warnings, fmt.Sprintf("the session header says format version %s; baton reads versions %s, and read what it could", hdr.version, knownVersion))
 	}
 	for _, n := range p.long {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("line %d is longer than %d MiB: skipped", n, MaxLineBytes>>20))
