@@ -76,7 +76,7 @@ func TestClioRealAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files, filesOK, ledgers, ledgersOK, bounds, boundsOK, boards, boardsOK int
+	var files, filesOK, ledgers, ledgersOK, bounds, boundsOK, boards, boardsOK, decs, decsOK int
 	for _, vf := range cases {
 		dir := filepath.Dir(vf)
 		name := filepath.Base(dir)
@@ -215,6 +215,24 @@ func TestClioRealAgreement(t *testing.T) {
 			if !slices.Equal(notes, v.Truncations) && !(len(notes) == 0 && len(v.Truncations) == 0) {
 				t.Fatalf("the document's Bounds applied %q, clio's truncations %q", notes, v.Truncations)
 			}
+			// The merged decisions, as baton reads them from the document.
+			var decisions []string
+			for _, it := range m.Items(handoff.Decisions) {
+				decisions = append(decisions, fmt.Sprintf("%s|%s|%v", it.Summary, it.Rationale, it.Settled))
+			}
+			var clioDecisions []string
+			for _, d := range v.Decisions {
+				clioDecisions = append(clioDecisions, fmt.Sprintf("%s|%s|%v", d.Summary, d.Rationale, d.Settled))
+			}
+			decs += len(clioDecisions)
+			for i := range min(len(decisions), len(clioDecisions)) {
+				if decisions[i] == clioDecisions[i] {
+					decsOK++
+				}
+			}
+			if !slices.Equal(decisions, clioDecisions) {
+				differ("decisions", "baton reads %q, clio merged %q", decisions, clioDecisions)
+			}
 			res := reg.AnalyzeEnv(doc, nil, analysis.Env{handoff.EnvLedger: handoff.Resolver(resolver)})
 			disputed := map[string]bool{}
 			for _, f := range res.Findings {
@@ -235,8 +253,8 @@ func TestClioRealAgreement(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("clio-real: files agreed %d of %d, ledgers %d of %d, bound lines %d of %d, boards %d of %d",
-		filesOK, files, ledgersOK, ledgers, boundsOK, bounds, boardsOK, boards)
+	t.Logf("clio-real: files agreed %d of %d, ledgers %d of %d, bound lines %d of %d, boards %d of %d, decisions %d of %d",
+		filesOK, files, ledgersOK, ledgers, boundsOK, bounds, boardsOK, boards, decsOK, decs)
 }
 
 func readJSON(t *testing.T, name string, v any) {
