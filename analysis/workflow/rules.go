@@ -98,7 +98,16 @@ var (
 		Doc: "A component's props are closed: an undeclared prop fails validation when the invocation runs " +
 			"(a component without `props` accepts none). Because XMD validates only what execution reaches, a " +
 			"typo in an untaken branch is found only here. baton reads the component the name resolves to; " +
-			"`as` and `slot` are not props. Fix the name, or declare the prop in the component.",
+			"`as` and `slot` are not props. Fix the name, or declare the prop in the component.\n\n" +
+			"The components the engine and its hosts register (`Prompt`, `File`, `Test`, `Git.Add`, " +
+			"`PullRequest`, …) declare their props in TypeScript, with the same closed schemas. baton keeps them " +
+			"as data, each with the file and constant the engine declares it in (analysis/workflow/registered.json, " +
+			"checked against the engine's source by a test), and checks an invocation of one as it checks one of a " +
+			"component file: `<Prompt txt=\"…\">`, `<Test nam=\"…\">` and `<File />` without `path` fail the " +
+			"engine's prop validation. A prop the registration captures (`<Json value>`, an assertion's `actual` " +
+			"and `expected`, `<AssertThrows message>`) is handed over unevaluated and is no schema's " +
+			"(packages/core/src/expand.ts, expandFunctionComponent). Inside the testing package's `<AssertThrows>` " +
+			"the failure is what the test asserts, and a tag never closed is text: neither is reported.",
 	}
 	RuleMissingRequiredProp = &analysis.Rule{
 		ID:       "workflow/missing-required-prop",
@@ -109,7 +118,9 @@ var (
 			"error, or a failed run under a throwing error mode), when execution reaches it. baton checks every " +
 			"branch. A prop given only by a `{...spread}` is missing too: the engine's scanner drops a spread " +
 			"entirely (packages/core/src/scanner.ts, parseAttributes: \"We don't evaluate spread props — just skip " +
-			"them\"), so `<Comp {...{name: \"x\"}} />` passes no `name` (see workflow/spread-dropped).",
+			"them\"), so `<Comp {...{name: \"x\"}} />` passes no `name` (see workflow/spread-dropped). A registered " +
+			"component's required props are the engine's registration's (`<File />` needs `path`, `<Repository>` " +
+			"`name` and `url`; see workflow/unknown-prop).",
 	}
 	RulePropValue = &analysis.Rule{
 		ID:       "workflow/prop-value",
@@ -129,8 +140,9 @@ var (
 			"that value. An expression the engine evaluates only when it runs (`{props.title}`, `{plan.steps}`) " +
 			"is not checked. Every keyword of the prop's schema applies (`type`, `enum`, `const`, `minimum`, " +
 			"`pattern`, `items`, …; a `$ref` into the declaration is followed), through a JSON Schema library, " +
-			"not a reading of its own. Inside the testing package's `<AssertThrows>` the failure is what the test " +
-			"asserts, and is not reported.",
+			"not a reading of its own. A registered component's schema is the engine's registration's " +
+			"(`<PullRequest number={0}>` fails its `minimum: 1`; see workflow/unknown-prop). Inside the testing " +
+			"package's `<AssertThrows>` the failure is what the test asserts, and is not reported.",
 	}
 	RuleSpreadDropped = &analysis.Rule{
 		ID:       "workflow/spread-dropped",
