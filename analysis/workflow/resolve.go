@@ -517,6 +517,15 @@ func (r *resolver) resolve(name string) *Resolution {
 		if host {
 			res = &resHost
 		}
+		// A registered default is only that: a repository file of the
+		// name is chosen ahead of it (packages/core/src/components/select.ts:
+		// a repository-local file, then a registered default), except in a
+		// workflow run, which searches no files.
+		if r.fsys != nil && r.bundle == nil && r.mode != ModeWorkflow {
+			if f := r.resolveUncached(name); f.Kind == ResolveFile {
+				res = &f
+			}
+		}
 	} else if registeredByHost(r.registered, name) {
 		res = &resConfigured
 	} else {
