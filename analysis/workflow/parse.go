@@ -27,10 +27,16 @@ type Tag struct {
 	Inner       analysis.Span // between the opening and the closing tag
 	SelfClosing bool
 	Closed      bool // false for an element never closed (a syntax error)
-	Attrs       []*Attr
-	Parent      *Tag   // nil at the top level of the body
-	Children    []Node // tags, placeholders and code blocks, in order
-	Index       int    // position in Component.Tags
+	// Literal is true for a tag Markdown reads as no tag: opened inside an
+	// HTML comment or right after a backslash. The engine's scanner reads
+	// it as it reads any other (packages/core/src/scanner.ts, scanSegments
+	// skips only fenced and inline code), so closed it is an element; but
+	// never closed it is text as its author meant, and no syntax error.
+	Literal  bool
+	Attrs    []*Attr
+	Parent   *Tag   // nil at the top level of the body
+	Children []Node // tags, placeholders and code blocks, in order
+	Index    int    // position in Component.Tags
 }
 
 // NodeSpan is the whole element.
@@ -155,6 +161,10 @@ type scanner struct {
 	noCloser map[int]int
 	// the last blankLine answer: from blankFrom to blankAt, within blankEnd
 	blankFrom, blankAt, blankEnd int
+	// commentEnd is where the HTML comment the scan is in ends (0: in
+	// none); escapedAt is one past the offset of a "<" a backslash
+	// precedes (0: none yet).
+	commentEnd, escapedAt int
 }
 
 // scanBufs is a scanner's working memory, none of which outlives the
@@ -354,20 +364,29 @@ func (s *scanner) scan(start, end int) {
 			}
 		}
 		switch {
-		case c == '\\' && i+1 < end && (text[i+1] == '{' || text[i+1] == '<' || text[i+1] == '`' || text[i+1] == '\\'):
+		case c == '\\' && i+1 < end && (text[i+1] == '{' || text[i+1] == '\\'):
 			i += 2
+		case c == '\\' && i+1 < end && text[i+1] == '<':
+			// The engine has no escape for a tag: \<Name /> is an element.
+			s.escapedAt = i + 2
+			i++
 		case c == '`':
 			i = s.codeSpan(i, end)
-		case c == '<' && strings.HasPrefix(text[i:end], "<!--"):
+		case c == '<' && i >= s.commentEnd && strings.HasPrefix(text[i:end], "<!--"):
+			// Read on inside the comment: the engine's scanner does not
+			// know comments, and a tag there is an element to it.
+			s.commentEnd = end
 			if j := strings.Index(text[i+4:end], "-->"); j >= 0 {
-				i += 4 + j + 3
-			} else {
-				i = end
+				s.commentEnd = i + 4 + j + 3
 			}
+			i += 4
 		case c == '<' && i+2 < end && text[i+1] == '/' && isUpper(text[i+2]):
-			i = s.closeTag(i, end)
+			i = s.literally(i, func() int { return s.closeTag(i, end) })
 		case c == '<' && i+1 < end && isUpper(text[i+1]):
-			i = s.openTag(i, end)
+			i = s.literally(i, func() int { return s.openTag(i, end) })
+		case c == '{' && i < s.commentEnd:
+			// A comment's placeholders are not read: it shows nothing.
+			i++
 		case c == '{':
 			if p, next := s.placeholder(i, end, false); p != nil {
 				s.addPlaceholder(p)
@@ -385,8 +404,35 @@ func (s *scanner) scan(start, end int) {
 		t.Span.End, t.Inner.End = end, end
 		t.Close = analysis.Span{Start: end, End: end}
 		t.CloseName = t.Close
+		if t.Literal {
+			continue
+		}
 		s.errorf(t.Open, "<"+t.Name+"> is never closed, so XMD reads it as text and runs nothing: add </"+t.Name+">, or write it self-closing as <"+t.Name+" />")
 	}
+}
+
+// literally reads the tag at i with read: in an HTML comment or after a
+// backslash, where Markdown reads no tag, what it cannot read is text as
+// written, not a syntax error, and a tag it opens is Literal.
+func (s *scanner) literally(i int, read func() int) int {
+	if i >= s.commentEnd && i+1 != s.escapedAt {
+		return read()
+	}
+	errs, tags := len(s.c.Errors), len(s.c.Tags)
+	next := read()
+	// What the tag itself could not be; a closing tag's report of a tag
+	// it leaves unclosed stays.
+	kept := s.c.Errors[:errs]
+	for _, e := range s.c.Errors[errs:] {
+		if !e.Text && len(s.c.Tags) == tags && e.Span.Start < i {
+			kept = append(kept, e)
+		}
+	}
+	s.c.Errors = kept
+	if len(s.c.Tags) > tags {
+		s.c.Tags[tags].Literal = true
+	}
+	return next
 }
 
 // fence reads a fenced code block starting on the line at i (any
@@ -795,7 +841,9 @@ func (s *scanner) closeTag(i, end int) int {
 			t := s.pop()
 			t.Span.End, t.Inner.End = i, i
 			t.Close, t.CloseName = analysis.Span{Start: i, End: i}, analysis.Span{Start: i, End: i}
-			s.errorf(t.Open, "<"+t.Name+"> is not closed before </"+name+">")
+			if !t.Literal {
+				s.errorf(t.Open, "<"+t.Name+"> is not closed before </"+name+">")
+			}
 		}
 		t := s.pop()
 		t.Closed = true

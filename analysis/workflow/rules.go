@@ -314,7 +314,10 @@ var (
 		Summary:  "A tag or the front matter cannot be read.",
 		Severity: analysis.Error,
 		Doc: "baton reads XMD as the engine's boundary scanner does: a tag starts at `<` and a capital letter " +
-			"(outside fenced code, inline code and HTML comments), attributes are `name=\"text\"`, " +
+			"anywhere but in fenced code and inline code (packages/core/src/scanner.ts, scanSegments and " +
+			"parseChildren skip only those), so in a workflow a `<Name />` in an HTML comment, a block quote, an " +
+			"indented code block or after a backslash is an element like any other, and fails when it resolves to " +
+			"nothing (a backslash escapes no backtick either); attributes are `name=\"text\"`, " +
 			"`name={expression}`, `name` or `{...spread}`, and a block tag is closed by `</Name>`. What cannot be " +
 			"read — a tag never closed, an unterminated value, malformed front matter — is reported, and baton goes " +
 			"on reading after it. A tag never closed is text to the engine (packages/core/src/scanner.ts): it runs " +
@@ -323,7 +326,8 @@ var (
 			"the engine imports it; the engine reads front matter with gray-matter (packages/core/src/definition.ts), " +
 			"which caches a text before parsing it, so a second import of the same file in one run \"succeeds\" and " +
 			"renders the raw front matter as text — broken either way. A closing tag that closes nothing is " +
-			"workflow/stray-closing-tag, not this.\n\n" +
+			"workflow/stray-closing-tag, not this. In an HTML comment or after a backslash, where Markdown shows no " +
+			"tag, a tag never closed or that cannot be read is text as its author wrote it, and is not reported.\n\n" +
 			"A document is read as a workflow only when it is XMD: its front matter has a key the engine reserves " +
 			"(`props`, `required`, `returns`) or `workflow.components`, or its text (outside code and block " +
 			"quotes) holds an element the engine's scanner closes — `<Name …/>`, or `<Name …>` with `</Name>` " +
