@@ -376,3 +376,62 @@ var Analyzer = &analysis.Analyzer{
 	Rules: Rules,
 	Run:   func(p *analysis.Pass) any { return run(p) },
 }
+
+// What the engine does with what each rule reports, the last paragraph
+// of the rule's doc: it fails the document (when execution reaches the
+// element, or when the component loads), renders it differently from what
+// was written and says nothing, or neither — then only baton reports it.
+var engineVerdicts = map[*analysis.Rule]string{
+	RuleUngatedTransition: "only baton reports it. The engine runs the document as written: the transition runs " +
+		"whatever the user answered.",
+	RuleUnboundCheckpoint: "fails the invocation of a checkpoint that is a value component (invoked without `as`: " +
+		"workflow/value-without-as). A text checkpoint without `as` runs and its answer is discarded: only baton " +
+		"reports that.",
+	RuleCheckpointNoDecision: "renders it differently, and says nothing: the text component runs, `cp.proceed` is " +
+		"`undefined`, and a gate on it never opens. Only baton reports it.",
+	RuleBarePropReference: "fails an expression that reads the bare name when it runs (the name is unbound); in " +
+		"text it renders the placeholder verbatim, differently from what was meant, and says nothing.",
+	RuleBindingMaybeUnset: "renders it differently when the branch was not taken: a placeholder is left verbatim; an " +
+		"expression reading the name fails when it runs.",
+	RuleUndeclaredProp: "renders it differently, and says nothing: `{props.x}` renders as empty text, and " +
+		"`props.x` in an expression is `undefined`.",
+	RulePropsDeclaration: "fails the component when it loads (packages/core/src/frontmatter.ts, " +
+		"parsePropsSchema), before any invocation of it runs.",
+	RuleUnknownProp: "fails the invocation's prop validation when execution reaches it " +
+		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
+	RuleMissingRequiredProp: "fails the invocation's prop validation when execution reaches it " +
+		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
+	RulePropValue: "fails the invocation's prop validation when execution reaches it " +
+		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
+	RuleSpreadDropped: "renders the element without the spread's props, and says nothing: only baton reports it " +
+		"(a required prop missing for it fails, workflow/missing-required-prop).",
+	RuleUndefinedName: "fails the expression when execution reaches it: a printed error, or a failed run under a " +
+		"throwing error mode.",
+	RuleUnknownPlaceholder: "renders it differently, and says nothing: an unknown name is left verbatim, " +
+		"`{meta.key}` for a missing key renders empty, and an executable block receives `{meta.key}` as written.",
+	RuleInjectedName: "fails the expression, or leaves the placeholder verbatim, only if the TypeScript component " +
+		"binds no such name; no static reading can tell, hence only a hint.",
+	RuleUnresolvedComponent: "fails: the unresolved printed error when execution reaches the tag " +
+		"(packages/core/src/components/select.ts), a failed run under a throwing error mode.",
+	RuleOutputPlacement: "fails the component: it is structurally invalid and runs nothing.",
+	RuleReturnPlacement: "fails the component: it is structurally invalid and runs nothing.",
+	RuleValueWithoutAs:  "fails the invocation when execution reaches it (packages/core/src/expand.ts).",
+	RuleElsePlacement: "fails the run: an `<Else>` out of place is a positioned diagnostic nothing recovers, and " +
+		"`xmd run` exits 1.",
+	RuleBreakOutsideLoop: "fails: a printed error when execution reaches the `<Break>`.",
+	RuleLoopWithoutMax: "fails the loop when execution reaches it (packages/core/src/expand.ts, loopBound): " +
+		"nothing in it runs.",
+	RuleCaptureRenamed: "fails the invocation as an unresolved component, unless a file named `Capture` answers " +
+		"it — then that file runs, not a binding.",
+	RuleDirectiveForm: "fails the directive when execution reaches it (packages/core/src/expand.ts).",
+	RuleSyntax: "renders a tag never closed as text, differently from what was written, and says nothing — only " +
+		"baton reports it; malformed front matter fails the component the first time it is imported.",
+	RuleStrayClose: "renders the closing tag as text into the output, and says nothing: only baton reports it.",
+	RuleBundle:     "fails the workflow before its root is imported (packages/core/src/components/bundle.ts).",
+}
+
+func init() {
+	for r, v := range engineVerdicts {
+		r.Doc += "\n\n**The engine** " + v
+	}
+}
