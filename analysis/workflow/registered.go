@@ -30,6 +30,12 @@ type RegisteredComponent struct {
 	// Captures are props the engine hands over unevaluated: they never meet
 	// the props schema (packages/core/src/expand.ts, expandFunctionComponent).
 	Captures []string `json:"captures"`
+	// Requires are the captures the component itself refuses to run
+	// without: "<AssertEquals> requires the \"actual\" prop."
+	// (packages/testing/src/assertions.ts, assertionComponent; "<Json>
+	// requires a `value` prop", packages/core/src/components/Json.ts). An
+	// assertion's expected may be given as its children instead.
+	Requires []string `json:"requires"`
 	// Props is the props schema as the engine registers it.
 	Props json.RawMessage `json:"props"`
 

@@ -72,6 +72,11 @@ func TestRegisteredData(t *testing.T) {
 				t.Errorf("%s declares the reserved %s", name, reserved)
 			}
 		}
+		for _, r := range rc.Requires {
+			if !slices.Contains(rc.Captures, r) {
+				t.Errorf("%s requires %s, which it does not capture", name, r)
+			}
+		}
 		for _, c := range rc.Captures {
 			if _, ok := m.Properties[c]; ok {
 				t.Errorf("%s: %s is both a property and a capture", name, c)
@@ -154,6 +159,20 @@ func TestRegisteredAgainstEngine(t *testing.T) {
 			t.Errorf("%s: the engine's captures are %v, the data's %v", name, reg.captures, rc.Captures)
 		}
 		declFile, ident := split(rc.Declared)
+		if reg.requires != nil {
+			if !slices.Equal(reg.requires, rc.Requires) {
+				t.Errorf("%s: the engine requires %v, the data %v", name, reg.requires, rc.Requires)
+			}
+		} else {
+			// A component that refuses to run without a capture asks for it
+			// by name (Json.ts: hasCapture("value")).
+			src := read(declFile)
+			for _, c := range rc.Captures {
+				if strings.Contains(src, `hasCapture("`+c+`")`) != slices.Contains(rc.Requires, c) {
+					t.Errorf("%s: whether it requires %s is no longer what %s says", name, c, declFile)
+				}
+			}
+		}
 		got, err := jsConst(read(declFile), ident)
 		if err != nil {
 			t.Errorf("%s: %s: %v", name, rc.Declared, err)
@@ -198,6 +217,7 @@ type engineRegistration struct {
 	file     string
 	returns  bool
 	captures []string
+	requires []string // the assertion table's required operands; nil elsewhere
 }
 
 var (
@@ -244,16 +264,17 @@ func registrationsIn(t *testing.T, file, src string, read func(string) string) m
 		segments(coreReg, src)
 	}
 	if strings.Contains(src, "export const ASSERTIONS") {
-		kinds := map[string][]string{}
-		for _, m := range regexp.MustCompile(`"?([a-z-]+)"?:\s*\{\s*allowed:\s*\[([^\]]*)\]`).FindAllStringSubmatch(src, -1) {
+		kinds, required := map[string][]string{}, map[string][]string{}
+		for _, m := range regexp.MustCompile(`"?([a-z-]+)"?:\s*\{\s*allowed:\s*\[([^\]]*)\],\s*required:\s*\[([^\]]*)\]`).FindAllStringSubmatch(src, -1) {
 			kinds[m[1]] = slices.DeleteFunc(quoted(m[2]), func(s string) bool { return s == "msg" })
+			required[m[1]] = quoted(m[3])
 		}
 		for _, m := range entryReg.FindAllStringSubmatch(src, -1) {
 			caps, ok := kinds[m[2]]
 			if !ok {
 				t.Errorf("%s: the assertion kind %s has no allowed props", file, m[2])
 			}
-			out[m[1]] = engineRegistration{file: file, captures: caps}
+			out[m[1]] = engineRegistration{file: file, captures: caps, requires: required[m[2]]}
 		}
 	}
 	return out

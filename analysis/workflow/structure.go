@@ -429,6 +429,14 @@ func (k *checker) checkInvocations() {
 				missing = append(missing, p.Name)
 			}
 		}
+		if reg != nil {
+			for _, name := range reg.Requires {
+				children := name == "expected" && !t.SelfClosing && !blank(k.c.Text[t.Inner.Start:t.Inner.End])
+				if !passed(t, name) && !children {
+					missing = append(missing, name)
+				}
+			}
+		}
 		if len(missing) > 0 {
 			s := "s"
 			if len(missing) == 1 {
