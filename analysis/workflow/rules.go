@@ -214,7 +214,10 @@ var (
 			"`TestAgent`, `TestAgent.Scenario`, `WhenPrompt` (in a test agent's scripts) and `WebForm`; and the " +
 			"workflow host's `Repository`, `Worktree`, `Dir`, `Git.*`, `PullRequest`, `IssueTracker`, `Issue`. " +
 			"A host can register more in TypeScript (`registerComponents`), which no static reading sees: name them " +
-			"under `workflow.registered` in `.baton.yaml` (`*` matches any run of characters).\n\n" +
+			"under `workflow.registered` in `.baton.yaml` (`*` matches any run of characters). A registered name is " +
+			"only a default: a repository file of the same name is chosen ahead of it (select.ts: a repository-local " +
+			"file, then a registered default), and its own props are checked, except in a workflow run, which " +
+			"searches no files.\n\n" +
 			"**The search folders** are, as the engine's `--component-dir` defaults say, `components` and `.` of " +
 			"the folder it runs in, which for baton is the workspace root (the folder holding `.baton.yaml` or " +
 			"`.git`): not the document's folder. `workflow.component-dirs` in `.baton.yaml` replaces them, as " +
