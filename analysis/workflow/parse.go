@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"sort"
 	"strings"
 	"sync"
 
@@ -155,12 +156,9 @@ type scanner struct {
 	attrRuns  runs[*Attr]
 	nodeRuns  runs[Node]
 	stringRun runs[string]
-	// noCloser[n] = l: no run of exactly n backticks closes a code span
-	// before offset l (so a later opener of n backticks before l is
-	// literal), which keeps unmatched backticks linear.
-	noCloser map[int]int
-	// the last blankLine answer: from blankFrom to blankAt, within blankEnd
-	blankFrom, blankAt, blankEnd int
+	// ticks are the runs of backticks by length (backtickRuns), made on the
+	// first code span.
+	ticks map[int][]int
 	// commentEnd is where the HTML comment the scan is in ends (0: in
 	// none); escapedAt is one past the offset of a "<" a backslash
 	// precedes (0: none yet).
@@ -435,13 +433,15 @@ func (s *scanner) literally(i int, read func() int) int {
 	return next
 }
 
-// fence reads a fenced code block starting on the line at i (any
-// indentation: component children are indented). It runs to its closing
+// fence reads a fenced code block starting on the line at i, indented by
+// at most three spaces as the engine's scanner reads one
+// (packages/core/src/scanner.ts, matchFenceOpen, findFenceClose): a fence
+// indented further, or by a tab, is no fence to it. It runs to its closing
 // fence, or to the end of the text as in CommonMark.
 func (s *scanner) fence(i, end int) (int, bool) {
 	text := s.text
 	j := i
-	for j < end && isBlankSpace(text[j]) {
+	for j < end && j-i < 3 && text[j] == ' ' {
 		j++
 	}
 	if j+3 > end || (text[j] != '`' && text[j] != '~') {
@@ -465,7 +465,7 @@ func (s *scanner) fence(i, end int) (int, bool) {
 	blockEnd, contentEnd := end, end
 	for l := contentStart; l < end; l = nextLine(text, lineEnd(text, l, end), end) {
 		k := l
-		for k < end && isBlankSpace(text[k]) {
+		for k < end && k-l < 3 && text[k] == ' ' {
 			k++
 		}
 		m := 0
@@ -546,83 +546,61 @@ func nextLine(text string, i, end int) int {
 	return i
 }
 
-// codeSpan skips an inline code span opened at i (a run of backticks closed
-// by a run of the same length before a blank line), recording the
-// placeholders in it; an unmatched run is literal text.
+// codeSpan skips an inline code span opened at i, recording the
+// placeholders in it, as the engine's scanner skips one
+// (packages/core/src/scanner.ts, skipInlineCode): the backticks from i
+// are closed by the next run of as many anywhere after them, across blank
+// lines and fences, and what lies between is inert. With no such run, the
+// backtick at i is text, and the scan goes on at the next byte (where a
+// shorter run may open a span).
 func (s *scanner) codeSpan(i, end int) int {
 	text := s.text
 	n := 0
 	for i+n < end && text[i+n] == '`' {
 		n++
 	}
-	if l, ok := s.noCloser[n]; ok && i < l {
-		return i + n
+	if s.ticks == nil {
+		s.ticks = backtickRuns(text[:end])
 	}
-	limit := min(s.blankLine(i+n, end), end)
-	for j := i + n; j < limit; {
-		if text[j] != '`' {
-			j++
+	runs := s.ticks[n]
+	k := sort.SearchInts(runs, i+n)
+	if k == len(runs) {
+		return i + 1
+	}
+	j := runs[k]
+	for k := i + n; k < j; k++ {
+		if text[k] == '\\' && k+1 < j {
+			k++
 			continue
 		}
-		m := 0
-		for j+m < limit && text[j+m] == '`' {
-			m++
-		}
-		if m == n {
-			for k := i + n; k < j; k++ {
-				if text[k] == '\\' && k+1 < j {
-					k++
-					continue
-				}
-				if text[k] == '{' {
-					if p, next := s.placeholder(k, j, true); p != nil {
-						s.addPlaceholder(p)
-						k = next - 1
-					}
-				}
+		if text[k] == '{' {
+			if p, next := s.placeholder(k, j, true); p != nil {
+				s.addPlaceholder(p)
+				k = next - 1
 			}
-			return j + m
 		}
-		j += m
 	}
-	if s.noCloser == nil {
-		s.noCloser = map[int]int{}
-	}
-	s.noCloser[n] = limit
-	return i + n
+	return j + n
 }
 
-// blankLine is the offset of the first blank line after i, or end;
-// cached, since the answer holds for every offset up to it.
-func (s *scanner) blankLine(i, end int) int {
-	if s.blankEnd == end && i >= s.blankFrom && i < s.blankAt {
-		return s.blankAt
-	}
-	b := blankLine(s.text, i, end)
-	if b < 0 {
-		b = end
-	}
-	s.blankFrom, s.blankAt, s.blankEnd = i, b, end
-	return b
-}
-
-// blankLine is the offset of the first blank line after i, or -1.
-func blankLine(text string, i, end int) int {
-	for j := i; j < end; j++ {
-		if text[j] != '\n' && text[j] != '\r' {
-			continue
+// backtickRuns indexes the maximal runs of backticks of text by length:
+// where each starts, in order. A closing run is looked up, not searched
+// for, so unmatched backticks keep the scan linear.
+func backtickRuns(text string) map[int][]int {
+	runs := map[int][]int{}
+	for i := strings.IndexByte(text, '`'); i >= 0; {
+		n := 1
+		for i+n < len(text) && text[i+n] == '`' {
+			n++
 		}
-		k := nextLine(text, j, end)
-		l := k
-		for l < end && isBlankSpace(text[l]) {
-			l++
+		runs[n] = append(runs[n], i)
+		j := strings.IndexByte(text[i+n:], '`')
+		if j < 0 {
+			break
 		}
-		if l < end && isLineBreak(text[l]) {
-			return k
-		}
-		j = k - 1
+		i += n + j
 	}
-	return -1
+	return runs
 }
 
 // placeholder reads {a.b.c} (an identifier path) or {props.…}/{meta.…} at i.

@@ -320,7 +320,10 @@ var (
 			"anywhere but in fenced code and inline code (packages/core/src/scanner.ts, scanSegments and " +
 			"parseChildren skip only those), so in a workflow a `<Name />` in an HTML comment, a block quote, an " +
 			"indented code block or after a backslash is an element like any other, and fails when it resolves to " +
-			"nothing (a backslash escapes no backtick either); attributes are `name=\"text\"`, " +
+			"nothing (a backslash escapes no backtick either). Its fenced code is a fence indented by at most three " +
+			"spaces (matchFenceOpen), and its inline code runs from a run of backticks to the next run of as many, " +
+			"across blank lines and fences (skipInlineCode): a stray backtick hides the tags up to the next one. " +
+			"Attributes are `name=\"text\"`, " +
 			"`name={expression}`, `name` or `{...spread}`, and a block tag is closed by `</Name>`. What cannot be " +
 			"read — a tag never closed, an unterminated value, malformed front matter — is reported, and baton goes " +
 			"on reading after it. A tag never closed is text to the engine (packages/core/src/scanner.ts): it runs " +
