@@ -801,12 +801,11 @@ func (s *scanner) push(t *Tag) {
 func (s *scanner) closeTag(i, end int) int {
 	text := s.text
 	nameEnd := tagName(text, i+2, end)
+	// Only "</Name>" closes, spelled so: the engine's scanner looks for
+	// exactly that text (packages/core/src/scanner.ts, parseChildren).
 	j := nameEnd
-	for j < end && isSpace(text[j]) {
-		j++
-	}
 	if j >= end || text[j] != '>' {
-		s.stray(analysis.Span{Start: i, End: nameEnd}, "</"+text[i+2:nameEnd]+" is not a closing tag (it needs \">\"): the engine renders it as text")
+		s.stray(analysis.Span{Start: i, End: nameEnd}, "</"+text[i+2:nameEnd]+" is not a closing tag (only </"+text[i+2:nameEnd]+"> is, with nothing before the \">\"): the engine renders it as text")
 		return nameEnd
 	}
 	name := text[i+2 : nameEnd]
