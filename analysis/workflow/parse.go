@@ -258,7 +258,7 @@ const (
 	clIdentStart = 1 << iota // _ $ a-z A-Z
 	clIdentPart              // an identifier start or 0-9
 	clTagName                // in a tag name's segment: an identifier part but $
-	clAttrName               // in an attribute name: an identifier part, - or :
+	clAttrName               // in an attribute name: A-Z a-z 0-9 _ - (the engine's parseAttributes)
 	clSpace                  // space, \t, \n, \r, \f
 	clExpr                   // what skipExpr stops at: { } " ' ` /
 )
@@ -272,12 +272,15 @@ var class = func() (t [256]uint8) {
 			t[c] |= clIdentStart
 		}
 		if part {
-			t[c] |= clIdentPart | clAttrName
+			t[c] |= clIdentPart
+		}
+		if part && b != '$' {
+			t[c] |= clAttrName
 		}
 		if part && b != '$' {
 			t[c] |= clTagName
 		}
-		if b == '-' || b == ':' {
+		if b == '-' {
 			t[c] |= clAttrName
 		}
 		if b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' {
@@ -711,7 +714,10 @@ func (s *scanner) openTag(i, end int) int {
 				NameSpan: analysis.Span{Start: j, End: j}}
 			s.attrs = append(s.attrs, a)
 			j = k
-		case isIdentStart(c):
+		case class[c]&clAttrName != 0:
+			// A name is what the engine's scanner reads as one
+			// ([A-Za-z0-9_-]+, parseAttributes): xlink:href or $x makes
+			// the tag text.
 			k := j
 			k = skipClass(text, k, end, clAttrName)
 			a := s.attrSlab.new(j, len(text))
