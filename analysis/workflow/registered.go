@@ -24,6 +24,11 @@ type RegisteredComponent struct {
 	Declared   string `json:"declared"`
 	// Host is true for the workflow host's components (xmd workflow start).
 	Host bool `json:"host"`
+	// Only is the mode the engine registers it in alone: "test" for the
+	// test agent's components, which `xmd test` installs and `xmd run`
+	// does not (packages/cli/src/cli.ts, installDocumentComponents); ""
+	// for every mode.
+	Only string `json:"only"`
 	// Returns is true when the registration declares `returns`: a value
 	// component, invoked with `as`.
 	Returns bool `json:"returns"`
@@ -80,3 +85,23 @@ func (rc *RegisteredComponent) captures(name string) bool {
 // Component is the registered props read as a component file's: Props
 // holds the declared props, their schemas and whether more are accepted.
 func (rc *RegisteredComponent) Component() *Component { return rc.component }
+
+// registeredIn reports whether the engine registers name when it runs a
+// document in mode (EnvMode; "" when the configuration does not say, and
+// every registration is taken): the workflow host's components only in a
+// workflow run, the test agent's only under `xmd test`.
+func registeredIn(name, mode string) bool {
+	reg, host := isRegistered(name)
+	switch {
+	case !reg:
+		return false
+	case mode == "":
+		return true
+	case host:
+		return mode == ModeWorkflow
+	}
+	if rc := RegisteredComponents[name]; rc != nil && rc.Only != "" {
+		return rc.Only == mode
+	}
+	return true
+}

@@ -89,6 +89,9 @@ func TestRegisteredData(t *testing.T) {
 		if len(comp.Props.List) != len(m.Properties) {
 			t.Errorf("%s: %d props read, %d declared", name, len(comp.Props.List), len(m.Properties))
 		}
+		if rc.Only != "" && rc.Only != workflow.ModeTest {
+			t.Errorf("%s: only %q", name, rc.Only)
+		}
 		_, value := workflow.RegisteredValues[name]
 		if value != rc.Returns {
 			t.Errorf("%s: a value component %v, returns %v", name, value, rc.Returns)
@@ -185,6 +188,31 @@ func TestRegisteredAgainstEngine(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			gj, _ := json.Marshal(got)
 			t.Errorf("%s: the engine's props (%s) are now\n%s\nnot\n%s", name, rc.Declared, gj, rc.Props)
+		}
+	}
+	// What only `xmd test` installs is installed in the testing branch of
+	// installDocumentComponents, and the rest is not.
+	cli := read("packages/cli/src/cli.ts")
+	start := strings.Index(cli, "function* installDocumentComponents(")
+	branch := ""
+	if start >= 0 {
+		rest := cli[start:]
+		if a := strings.Index(rest, "if (mode.testing) {"); a >= 0 {
+			if b := strings.Index(rest[a:], "} else {"); b >= 0 {
+				branch = rest[a : a+b]
+			}
+		}
+	}
+	if branch == "" {
+		t.Errorf("packages/cli/src/cli.ts: no testing branch in installDocumentComponents")
+	}
+	for name, rc := range workflow.RegisteredComponents {
+		_, fn := split(rc.Registered)
+		if rc.Only == workflow.ModeTest && !strings.Contains(branch, fn+"(") {
+			t.Errorf("%s: %s is no longer installed for xmd test alone", name, fn)
+		}
+		if rc.Only == "" && fn == "installTestAgentComponents" {
+			t.Errorf("%s is installed by %s, for xmd test alone", name, fn)
 		}
 	}
 	for name, reg := range engine {

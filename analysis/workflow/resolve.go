@@ -509,10 +509,10 @@ func (r *resolver) resolve(name string) *Resolution {
 		// it may not claim core's own names (see coreDefaults).
 		res = new(Resolution)
 		*res = r.resolveUncached(name)
-	} else if reg, host := isRegistered(name); reg && !(host && (r.mode == ModeRun || r.mode == ModeTest)) {
-		// The workflow host's components exist only in a workflow run;
-		// unless the configuration says how the document runs, they are
-		// taken as registered.
+	} else if _, host := isRegistered(name); registeredIn(name, r.mode) {
+		// The workflow host's components exist only in a workflow run, the
+		// test agent's only under xmd test; unless the configuration says
+		// how the document runs, they are taken as registered.
 		res = &resRegistered
 		if host {
 			res = &resHost

@@ -211,8 +211,10 @@ var (
 			"`Session`, `Session.Launch`, `Prompt`, `ApproveAll`, `AskPermission`); the testing package's " +
 			"`Testing`, `AssertThrows`, `Execution`, `WorkflowRun`, `DiagnosticJournal`, `CollectOutput`, " +
 			"`CollectJournal` and its assertion table, bare `Assert` included (packages/testing/src/assertions.ts); " +
-			"`TestAgent`, `TestAgent.Scenario`, `WhenPrompt` (in a test agent's scripts) and `WebForm`; and the " +
-			"workflow host's `Repository`, `Worktree`, `Dir`, `Git.*`, `PullRequest`, `IssueTracker`, `Issue`. " +
+			"`TestAgent` and `TestAgent.Scenario` (under `xmd test` alone), `WhenPrompt` (in a test agent's scripts) " +
+			"and `WebForm`; and the workflow host's `Repository`, `Worktree`, `Dir`, `Git.*`, `PullRequest`, " +
+			"`IssueTracker`, `Issue` (in a workflow run alone). A `workflow.mode` in `.baton.yaml` says how the engine " +
+			"runs a document; unset, all of them are taken as registered. " +
 			"A host can register more in TypeScript (`registerComponents`), which no static reading sees: name them " +
 			"under `workflow.registered` in `.baton.yaml` (`*` matches any run of characters). A registered name is " +
 			"only a default: a repository file of the same name is chosen ahead of it (select.ts: a repository-local " +
