@@ -29,7 +29,7 @@ type Tag struct {
 	SelfClosing bool
 	Closed      bool // false for an element never closed (a syntax error)
 	// Literal is true for a tag Markdown reads as no tag: opened inside an
-	// HTML comment or right after a backslash. The engine's scanner reads
+	// HTML comment, right after a backslash or in an indented code block. The engine's scanner reads
 	// it as it reads any other (packages/core/src/scanner.ts, scanSegments
 	// skips only fenced and inline code), so closed it is an element; but
 	// never closed it is text as its author meant, and no syntax error.
@@ -163,6 +163,9 @@ type scanner struct {
 	// none); escapedAt is one past the offset of a "<" a backslash
 	// precedes (0: none yet).
 	commentEnd, escapedAt int
+	// literal are the indented code blocks Markdown reads in the text, in
+	// order (parseDoc); the scan passes them one by one.
+	literal []analysis.Span
 }
 
 // scanBufs is a scanner's working memory, none of which outlives the
@@ -412,11 +415,15 @@ func (s *scanner) scan(start, end int) {
 	}
 }
 
-// literally reads the tag at i with read: in an HTML comment or after a
-// backslash, where Markdown reads no tag, what it cannot read is text as
+// literally reads the tag at i with read: in an HTML comment, after a
+// backslash or in an indented code block, where Markdown shows no tag, what it cannot read is text as
 // written, not a syntax error, and a tag it opens is Literal.
 func (s *scanner) literally(i int, read func() int) int {
-	if i >= s.commentEnd && i+1 != s.escapedAt {
+	for len(s.literal) > 0 && s.literal[0].End <= i {
+		s.literal = s.literal[1:]
+	}
+	inCode := len(s.literal) > 0 && s.literal[0].Start <= i
+	if i >= s.commentEnd && i+1 != s.escapedAt && !inCode {
 		return read()
 	}
 	errs, tags := len(s.c.Errors), len(s.c.Tags)

@@ -334,7 +334,8 @@ var (
 			"the engine imports it; the engine reads front matter with gray-matter (packages/core/src/definition.ts), " +
 			"which caches a text before parsing it, so a second import of the same file in one run \"succeeds\" and " +
 			"renders the raw front matter as text — broken either way. A closing tag that closes nothing is " +
-			"workflow/stray-closing-tag, not this. In an HTML comment or after a backslash, where Markdown shows no " +
+			"workflow/stray-closing-tag, not this. In an HTML comment, after a backslash or in an indented code block, " +
+			"where Markdown shows no " +
 			"tag, a tag never closed or that cannot be read is text as its author wrote it, and is not reported.\n\n" +
 			"A document is read as a workflow only when it is XMD: its front matter has a key the engine reserves " +
 			"(`props`, `required`, `returns`) or `workflow.components`, or its text (outside code and block " +
