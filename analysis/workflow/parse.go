@@ -556,41 +556,46 @@ func nextLine(text string, i, end int) int {
 	return i
 }
 
-// codeSpan skips an inline code span opened at i, recording the
-// placeholders in it, as the engine's scanner skips one
-// (packages/core/src/scanner.ts, skipInlineCode): the backticks from i
-// are closed by the next run of as many anywhere after them, across blank
-// lines and fences, and what lies between is inert. With no such run, the
-// backtick at i is text, and the scan goes on at the next byte (where a
-// shorter run may open a span).
+// codeSpan skips an inline code span opened in the run of backticks at
+// i, recording the placeholders in it, as the engine's scanner skips one
+// (packages/core/src/scanner.ts, skipInlineCode): the backticks from an
+// offset are closed by the next run of as many anywhere after them,
+// across blank lines and fences, and what lies between is inert. With no
+// such run the engine takes the first backtick for text and tries again
+// at the next one, a shorter run: the first length, from the whole run
+// down, that some later run has opens the span, and the backticks before
+// it are text. None: the whole run is text.
 func (s *scanner) codeSpan(i, end int) int {
 	text := s.text
-	n := 0
-	for i+n < end && text[i+n] == '`' {
-		n++
+	e := i
+	for e < end && text[e] == '`' {
+		e++
 	}
 	if s.ticks == nil {
 		s.ticks = backtickRuns(text[:end])
 	}
-	runs := s.ticks[n]
-	k := sort.SearchInts(runs, i+n)
-	if k == len(runs) {
-		return i + 1
-	}
-	j := runs[k]
-	for k := i + n; k < j; k++ {
-		if text[k] == '\\' && k+1 < j {
-			k++
+	for n := e - i; n >= 1; n-- {
+		runs := s.ticks[n]
+		k := sort.SearchInts(runs, e)
+		if k == len(runs) {
 			continue
 		}
-		if text[k] == '{' {
-			if p, next := s.placeholder(k, j, true); p != nil {
-				s.addPlaceholder(p)
-				k = next - 1
+		j := runs[k]
+		for k := e; k < j; k++ {
+			if text[k] == '\\' && k+1 < j {
+				k++
+				continue
+			}
+			if text[k] == '{' {
+				if p, next := s.placeholder(k, j, true); p != nil {
+					s.addPlaceholder(p)
+					k = next - 1
+				}
 			}
 		}
+		return j + n
 	}
-	return j + n
+	return e
 }
 
 // backtickRuns indexes the maximal runs of backticks of text by length:
