@@ -120,7 +120,10 @@ var (
 			"entirely (packages/core/src/scanner.ts, parseAttributes: \"We don't evaluate spread props — just skip " +
 			"them\"), so `<Comp {...{name: \"x\"}} />` passes no `name` (see workflow/spread-dropped). A registered " +
 			"component's required props are the engine's registration's (`<File />` needs `path`, `<Repository>` " +
-			"`name` and `url`; see workflow/unknown-prop).",
+			"`name` and `url`; see workflow/unknown-prop), and the captures it refuses to run without, with a " +
+			"printed error of its own: an assertion's operands (`<AssertEquals>` needs `actual`, `<AssertMatch>` " +
+			"`actual` and `expected`, which children may give instead where the assertion takes them; " +
+			"packages/testing/src/assertions.ts, assertionComponent), `<Json value>` and `<AssertThrows message>`.",
 	}
 	RulePropValue = &analysis.Rule{
 		ID:       "workflow/prop-value",
