@@ -314,6 +314,7 @@ func TestBadInput(t *testing.T) {
 		{ToolCheckStop, map[string]any{"message": "done", "host": "claude"}, []string{"session_id"}},
 		{ToolCheckStop, map[string]any{"message": "done", "colour": "red"}, []string{"colour"}},
 		{ToolCheckStop, map[string]any{"message": "done", "cwd": "/"}, []string{"outside the workspace"}},
+		{ToolCheckStop, map[string]any{"message": "done", "cwd": "nowhere"}, []string{"not a folder"}},
 		{ToolCheckDocument, map[string]any{}, []string{`"path"`, `"text"`}},
 		{ToolCheckDocument, map[string]any{"path": "missing.md"}, []string{"no file at missing.md"}},
 		{ToolCheckDocument, map[string]any{"path": "dir"}, []string{"folder"}},

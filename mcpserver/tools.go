@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -200,6 +201,9 @@ func (s *Server) checkStop(ctx context.Context, in StopInput) (string, StopOutpu
 		d, err := s.resolve(in.Cwd)
 		if err != nil {
 			return "", out, err
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return "", out, fmt.Errorf(`"cwd" %s is not a folder in the workspace %s`, in.Cwd, s.root)
 		}
 		dir = d
 	}
