@@ -315,3 +315,73 @@ func TestMCPInPluginAndExtension(t *testing.T) {
 		}
 	}
 }
+
+// On the real documents of the shared corpus (packets, handoffs and
+// workflows of specrew, clio-coder and executable.md), check_document
+// reports, file by file, the findings `baton check` reports.
+func TestMCPCorpusSameAsCheck(t *testing.T) {
+	corpus, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(corpus); err != nil {
+		t.Fatalf("the shared corpus is beside the repository: %v", err)
+	}
+	var out, errb bytes.Buffer
+	run([]string{"check", "--format", "json", corpus}, strings.NewReader(""), &out, &errb)
+	var rep struct {
+		Files []struct {
+			Path     string
+			Findings []struct {
+				Rule, Severity string
+				Start          struct{ Line int }
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("check: %v\n%s", err, errb.String())
+	}
+	if len(rep.Files) < 200 {
+		t.Fatalf("check read %d files of the corpus", len(rep.Files))
+	}
+	s, err := mcpserver.New(mcpserver.Options{Root: corpus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	findings := 0
+	for _, f := range rep.Files {
+		var want []string
+		for _, x := range f.Findings {
+			want = append(want, fmtFinding(x.Rule, x.Severity, x.Start.Line))
+		}
+		slices.Sort(want)
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mcpserver.ToolCheckDocument, Arguments: map[string]any{"path": f.Path}})
+		if err != nil || res.IsError {
+			t.Errorf("%s: %v %+v", f.Path, err, res)
+			continue
+		}
+		var doc mcpserver.DocumentOutput
+		b, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(b, &doc) //nolint:errcheck // checked by the comparison
+		var got []string
+		for _, x := range doc.Findings {
+			got = append(got, fmtFinding(x.Rule, x.Severity, x.Line))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: check_document and check differ:\nmcp   %q\ncheck %q", f.Path, got, want)
+		}
+		findings += len(want)
+	}
+	t.Logf("%d files, %d findings, the same from both", len(rep.Files), findings)
+}
