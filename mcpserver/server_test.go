@@ -652,3 +652,18 @@ func TestWorkspace(t *testing.T) {
 		t.Error("a workspace that does not exist was accepted")
 	}
 }
+
+// A panic in a tool (a bug) is a tool error the model reads, and the
+// server goes on.
+func TestPanicIsToolError(t *testing.T) {
+	s := newServer(t, t.TempDir())
+	var once sync.Once
+	s.hold = func(context.Context) { once.Do(func() { panic("boom") }) }
+	cs, _ := connect(t, s)
+	wantToolError(t, call(t, cs, ToolCheckStop, map[string]any{"message": fullPacket}, nil), "internal error in baton", "boom")
+	var out StopOutput
+	call(t, cs, ToolCheckStop, map[string]any{"message": fullPacket}, &out)
+	if !out.Ready {
+		t.Errorf("after a panic: %+v", out)
+	}
+}
