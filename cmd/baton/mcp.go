@@ -64,8 +64,11 @@ then writes the file atomically and says what it added. An entry named
 baton already there is kept as it is when it runs baton mcp, and left alone
 (with a warning) when it runs something else. It refuses, writing nothing,
 a file that is not valid JSON or TOML, a symbolic link or not a regular
-file.`,
-		Reads:  "the host's MCP settings file (project or user); $HOME, $CODEX_HOME, $COPILOT_HOME.",
+file. It then says whether the host will start the server: a project's
+servers wait for the person's approval, read (never written) from the
+host's own records: Claude Code's enabledMcpjsonServers, Codex's trusted
+projects, Gemini CLI's and Copilot CLI's trusted folders.`,
+		Reads:  "the host's MCP settings file (project or user); the hosts' approval and trust records; $HOME, $CODEX_HOME, $COPILOT_HOME.",
 		Writes: "the diff and what it added on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  mcpEditFlags,
@@ -87,9 +90,11 @@ file atomically.`,
 		Name:    "mcp status",
 		Summary: "say, for each agent host, whether baton's MCP server is registered",
 		Text: `Lists, for the project (the Git work tree above the current folder, or DIR's)
-and for the user, each agent host's MCP settings file and whether baton's MCP
-server is registered there (and with what command). It writes nothing.`,
-		Reads:  "the hosts' MCP settings files of the project and of the user; $HOME, $CODEX_HOME, $COPILOT_HOME.",
+and for the user, each agent host's MCP settings file, whether baton's MCP
+server is registered there (and with what command), and for one a host will
+not start yet (a project's server the person has not approved), what to do.
+It writes nothing.`,
+		Reads:  "the hosts' MCP settings files of the project and of the user; the hosts' approval and trust records; $HOME, $CODEX_HOME, $COPILOT_HOME.",
 		Writes: "the report on standard output (JSON with --json); errors on standard error. It writes no file.",
 		Exit:   "0 reported; 2 usage error.",
 		extra: []flagHelp{

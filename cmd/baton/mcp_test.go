@@ -247,6 +247,16 @@ func TestMCPInstallCommand(t *testing.T) {
 			if !strings.Contains(out, "baton: added to ") || !strings.Contains(out, "baton mcp") {
 				t.Errorf("install: %s", out)
 			}
+			// Whether the host will start it: a project's servers wait for
+			// the person's approval (in the host's own records), the user's
+			// do not.
+			if want := "will start it"; tt.scope == "--project" {
+				if !strings.Contains(out, "will not start it yet") || !strings.Contains(out, "to have it start: ") {
+					t.Errorf("install in a project not yet approved: %s", out)
+				}
+			} else if !strings.Contains(out, want) {
+				t.Errorf("install for the user: %s", out)
+			}
 			if out := mcpRun("install", "--host", tt.host, tt.scope, "--dir", proj); !strings.Contains(out, "nothing to change") {
 				t.Errorf("a second install: %s", out)
 			}

@@ -83,6 +83,7 @@ func runMCPInstall(args []string, stdout, stderr io.Writer) int {
 	switch c.Was {
 	case hostsettings.Present:
 		fmt.Fprintf(stdout, "baton: %s's MCP server baton is already in %s (%s): nothing to change\n", e.mcpHost.Title, name, c.Command)
+		printMCPTrust(stdout, e.mcpHost, e.mcpHost.Trust(e.env, e.scope))
 		return exitOK
 	case hostsettings.Foreign:
 		fmt.Fprintf(stderr, "baton: warning: %s already has a server named %s that runs %q, not %s; it is left as it is\n", name, hostsettings.ServerName, c.Command, hostsettings.Line())
@@ -96,6 +97,9 @@ func runMCPInstall(args []string, stdout, stderr io.Writer) int {
 		verb = "would add (--dry-run: nothing written)"
 	}
 	fmt.Fprintf(stdout, "baton: %s to %s: MCP server %s → %s\n", verb, name, hostsettings.ServerName, hostsettings.Line())
+	if !e.dryRun {
+		printMCPTrust(stdout, e.mcpHost, e.mcpHost.Trust(e.env, e.scope))
+	}
 	if runMCP([]string{"--help"}, strings.NewReader(""), io.Discard, io.Discard) != exitOK {
 		fmt.Fprintf(stderr, "baton: warning: this baton has no working `%s`; update baton before %s starts it\n", hostsettings.Line(), e.mcpHost.Title)
 	}
@@ -140,6 +144,18 @@ func runMCPUninstall(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// printMCPTrust says whether the host will start the server it now has
+// registered, and if not, what the person does about it.
+func printMCPTrust(w io.Writer, h *hostsettings.MCPHost, t *hostsettings.Trust) {
+	switch {
+	case t == nil:
+	case t.Runs:
+		fmt.Fprintf(w, "baton: %s will start it (%s)\n", h.Title, t.Detail)
+	default:
+		fmt.Fprintf(w, "baton: %s will not start it yet: %s\n  to have it start: %s\n", h.Title, t.Detail, t.Fix)
+	}
+}
+
 // mcpStatusJSON is one host's MCP settings file in one scope.
 type mcpStatusJSON struct {
 	Host    string `json:"host"`
@@ -149,7 +165,10 @@ type mcpStatusJSON struct {
 	Exists  bool   `json:"exists"`
 	State   string `json:"state"` // absent, present (baton mcp), foreign (another command named baton)
 	Command string `json:"command"`
-	Error   string `json:"error,omitempty"`
+	// Trust is whether the host will start the server registered there
+	// (only when it is).
+	Trust *hostsettings.Trust `json:"trust,omitempty"`
+	Error string              `json:"error,omitempty"`
 }
 
 func runMCPStatus(args []string, stdout, stderr io.Writer) int {
@@ -176,6 +195,9 @@ func runMCPStatus(args []string, stdout, stderr io.Writer) int {
 			r := mcpStatusJSON{Host: h.Name, Title: h.Title, Scope: string(scope), File: path, Exists: exists, State: string(st), Command: line}
 			if err != nil {
 				r.Error = err.Error()
+			}
+			if st == hostsettings.Present {
+				r.Trust = h.Trust(env, scope)
 			}
 			rows = append(rows, r)
 		}
@@ -219,6 +241,11 @@ func runMCPStatus(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Title, displayPath(env, scope, r.File), what)
 		}
 		tw.Flush()
+		for _, r := range rows {
+			if r.Scope == string(scope) && r.Trust != nil && !r.Trust.Runs {
+				fmt.Fprintf(stdout, "  %s will not start it: %s\n      to have it start: %s\n", r.Title, r.Trust.Detail, r.Trust.Fix)
+			}
+		}
 	}
 	return exitOK
 }

@@ -487,3 +487,105 @@ func sameBut(path string, without, with []byte) error {
 	}
 	return nil
 }
+
+// Trust is whether the host will start baton's server registered in
+// scope, as its own records say (read, never written: approving a server
+// is the person's decision, made in the host). A project's MCP settings
+// count only once the person approves them: Claude Code asks before it
+// starts a server of a project's .mcp.json; Codex reads a project's
+// .codex/ only in a trusted project; Gemini CLI ignores an untrusted
+// folder's .gemini/settings.json, and Copilot CLI an untrusted folder's
+// MCP files. The user's own settings need nothing.
+func (h *MCPHost) Trust(e Env, s Scope) *Trust {
+	if s == User {
+		return &Trust{Runs: true, State: "not required", Detail: "the user's own settings need no approval"}
+	}
+	switch h.Name {
+	case "claude":
+		return claudeMCPApproval(e)
+	case "codex":
+		cfgPath := filepath.Join(codexHome(e), "config.toml")
+		text, err := readRecord(cfgPath)
+		if err != nil {
+			return unknownTrust(cfgPath, err)
+		}
+		cfg, err := readTOML(string(text))
+		if err != nil {
+			return unknownTrust(cfgPath, err)
+		}
+		if cfg[tomlKey("projects", e.Project, "trust_level")] == "trusted" {
+			return &Trust{Runs: true, State: "trusted", File: cfgPath, Detail: e.Project + " is a trusted project"}
+		}
+		return &Trust{State: "untrusted", File: cfgPath,
+			Detail: "Codex reads a project's .codex/config.toml (its mcp_servers too) only in a trusted project, and " + cfgPath + " does not list " + e.Project + " as one",
+			Fix:    fmt.Sprintf("trust the project when Codex asks (or add [projects.%s] trust_level = \"trusted\" to %s), or install with --user", quote(e.Project), cfgPath)}
+	case "gemini":
+		t := geminiTrust(nil, e, Project)
+		if !t.Runs {
+			t.Detail = e.Project + " is not a trusted folder: Gemini CLI ignores its .gemini/settings.json, mcpServers included, until it is"
+		}
+		return t
+	case "copilot":
+		t := copilotTrust(nil, e, Project)
+		if t != nil && !t.Runs {
+			t.Detail = e.Project + " is not a trusted folder: Copilot CLI does not load the repository's MCP servers until it is"
+		}
+		return t
+	}
+	return nil
+}
+
+// claudeMCPApproval reads whether Claude Code may start the baton server
+// of a project's .mcp.json: "enableAllProjectMcpServers", or baton in
+// "enabledMcpjsonServers" ("disabledMcpjsonServers" refuses it), in the
+// project's .claude/settings.local.json and .claude/settings.json, the
+// user's ~/.claude/settings.json, or the project's entry in
+// ~/.claude.json, where Claude Code records the person's answer.
+func claudeMCPApproval(e Env) *Trust {
+	type record struct {
+		path string
+		at   func(root *node) *node // the object holding the keys
+	}
+	self := func(root *node) *node { return root }
+	records := []record{
+		{filepath.Join(e.Project, ".claude", "settings.local.json"), self},
+		{filepath.Join(e.Project, ".claude", "settings.json"), self},
+		{filepath.Join(e.Home, ".claude", "settings.json"), self},
+		{filepath.Join(e.Home, ".claude.json"), func(root *node) *node { return root.get("projects").get(e.Project) }},
+	}
+	has := func(text []byte, list *node) bool {
+		for _, el := range list.elements() {
+			if el.str(text) == ServerName {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range records {
+		text, err := readRecord(r.path)
+		if err != nil {
+			return unknownTrust(r.path, err)
+		}
+		if text == nil {
+			continue
+		}
+		root, err := parseJSON(text)
+		if err != nil {
+			return unknownTrust(r.path, err)
+		}
+		o := r.at(root)
+		switch {
+		case has(text, o.get("disabledMcpjsonServers")):
+			return &Trust{State: "disabled", File: r.path, Detail: "disabledMcpjsonServers lists baton: Claude Code does not start it",
+				Fix: "take baton out of disabledMcpjsonServers in " + r.path}
+		case has(text, o.get("enabledMcpjsonServers")):
+			return &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enabledMcpjsonServers lists baton"}
+		case o.get("enableAllProjectMcpServers") != nil && o.get("enableAllProjectMcpServers").kind == 't':
+			return &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enableAllProjectMcpServers is true"}
+		}
+	}
+	local := filepath.Join(e.Project, ".claude", "settings.local.json")
+	return &Trust{State: "untrusted", File: local,
+		Detail: "Claude Code asks before it starts a server of the project's .mcp.json, and a headless run (claude -p) cannot ask",
+		Fix:    "approve baton when Claude Code asks, or add \"enabledMcpjsonServers\": [\"baton\"] to " + local}
+}

@@ -259,3 +259,54 @@ func TestMCPFiles(t *testing.T) {
 		}
 	}
 }
+
+// Whether the host will start the server a project registers, from the
+// host's own records: Claude Code's approval of .mcp.json servers (in the
+// project's or the user's settings, or ~/.claude.json's entry of the
+// project), Codex's trusted projects; the user's settings need nothing.
+func TestMCPTrust(t *testing.T) {
+	proj, home := t.TempDir(), t.TempDir()
+	e := Env{Project: proj, Home: home, Getenv: func(string) string { return "" }}
+	claude := LookupMCP("claude")
+	put := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tr := claude.Trust(e, Project); tr.Runs || tr.State != "untrusted" || !strings.Contains(tr.Fix, `"enabledMcpjsonServers": ["baton"]`) {
+		t.Errorf("no record: %+v", tr)
+	}
+	put(filepath.Join(home, ".claude.json"), `{"projects": {`+quote(proj)+`: {"enabledMcpjsonServers": ["other", "baton"]}}}`)
+	if tr := claude.Trust(e, Project); !tr.Runs || tr.File != filepath.Join(home, ".claude.json") {
+		t.Errorf("approved in ~/.claude.json: %+v", tr)
+	}
+	put(filepath.Join(proj, ".claude", "settings.local.json"), `{"disabledMcpjsonServers": ["baton"]}`)
+	if tr := claude.Trust(e, Project); tr.Runs || tr.State != "disabled" {
+		t.Errorf("disabled in the project's local settings: %+v", tr)
+	}
+	put(filepath.Join(proj, ".claude", "settings.local.json"), `{"enableAllProjectMcpServers": true}`)
+	if tr := claude.Trust(e, Project); !tr.Runs {
+		t.Errorf("every project server enabled: %+v", tr)
+	}
+	if tr := claude.Trust(e, User); !tr.Runs || tr.State != "not required" {
+		t.Errorf("the user's settings: %+v", tr)
+	}
+	codex := LookupMCP("codex")
+	if tr := codex.Trust(e, Project); tr.Runs || !strings.Contains(tr.Fix, "trust_level") {
+		t.Errorf("codex, untrusted project: %+v", tr)
+	}
+	put(filepath.Join(home, ".codex", "config.toml"), "[projects."+quote(proj)+"]\ntrust_level = \"trusted\"\n")
+	if tr := codex.Trust(e, Project); !tr.Runs {
+		t.Errorf("codex, trusted project: %+v", tr)
+	}
+	if tr := LookupMCP("gemini").Trust(e, Project); tr.Runs || !strings.Contains(tr.Detail, "mcpServers") {
+		t.Errorf("gemini, untrusted folder: %+v", tr)
+	}
+	if tr := LookupMCP("copilot").Trust(e, Project); tr.Runs || !strings.Contains(tr.Detail, "MCP servers") {
+		t.Errorf("copilot, untrusted folder: %+v", tr)
+	}
+}
