@@ -149,6 +149,10 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printErr(stderr, err)
 		return exitUsage
 	}
+	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
+		// A person ran it by hand: it waits for a host's messages.
+		fmt.Fprintf(stderr, "baton mcp: serving the workspace %s over standard input and output, as an agent host starts it (baton mcp install registers it; docs/mcp.md)\n", s.Root())
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: mcpserver.MaxFrameBytes}
