@@ -64,10 +64,11 @@ then writes the file atomically and says what it added. An entry named
 baton already there is kept as it is when it runs baton mcp, and left alone
 (with a warning) when it runs something else. It refuses, writing nothing,
 a file that is not valid JSON or TOML, a symbolic link or not a regular
-file. It then says whether the host will start the server: a project's
-servers wait for the person's approval, read (never written) from the
-host's own records: Claude Code's enabledMcpjsonServers, Codex's trusted
-projects, Gemini CLI's and Copilot CLI's trusted folders.`,
+file. It then says whether the host will start the server, from the host's
+own records (read, never written): Claude Code's enabledMcpjsonServers (a
+project's approval counting once its folder is trusted), Codex's trusted
+projects, Copilot CLI's trusted folders, and Gemini CLI's, without which it
+starts no MCP server at all.`,
 		Reads:  "the host's MCP settings file (project or user); the hosts' approval and trust records; $HOME, $CODEX_HOME, $COPILOT_HOME.",
 		Writes: "the diff and what it added on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
@@ -91,8 +92,8 @@ file atomically.`,
 		Summary: "say, for each agent host, whether baton's MCP server is registered",
 		Text: `Lists, for the project (the Git work tree above the current folder, or DIR's)
 and for the user, each agent host's MCP settings file, whether baton's MCP
-server is registered there (and with what command), and for one a host will
-not start yet (a project's server the person has not approved), what to do.
+server is registered there (and with what command), and for one the host will
+not start yet (not approved, or in a folder it does not trust), what to do.
 It writes nothing.`,
 		Reads:  "the hosts' MCP settings files of the project and of the user; the hosts' approval and trust records; $HOME, $CODEX_HOME, $COPILOT_HOME.",
 		Writes: "the report on standard output (JSON with --json); errors on standard error. It writes no file.",

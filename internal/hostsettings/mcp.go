@@ -493,10 +493,19 @@ func sameBut(path string, without, with []byte) error {
 // is the person's decision, made in the host). A project's MCP settings
 // count only once the person approves them: Claude Code asks before it
 // starts a server of a project's .mcp.json; Codex reads a project's
-// .codex/ only in a trusted project; Gemini CLI ignores an untrusted
-// folder's .gemini/settings.json, and Copilot CLI an untrusted folder's
-// MCP files. The user's own settings need nothing.
+// .codex/ only in a trusted project; Copilot CLI ignores an untrusted
+// folder's MCP files; Gemini CLI starts no MCP server at all in an
+// untrusted folder. The user's own settings need nothing more.
 func (h *MCPHost) Trust(e Env, s Scope) *Trust {
+	if h.Name == "gemini" {
+		// Gemini CLI 0.x (`gemini mcp list`) starts no MCP server in an
+		// untrusted folder, the user's own included.
+		t := geminiTrust(nil, e, Project)
+		if !t.Runs {
+			t.Detail = e.Project + " is not a trusted folder: Gemini CLI starts no MCP server there, the user's settings' included, until it is"
+		}
+		return t
+	}
 	if s == User {
 		return &Trust{Runs: true, State: "not required", Detail: "the user's own settings need no approval"}
 	}
@@ -519,12 +528,6 @@ func (h *MCPHost) Trust(e Env, s Scope) *Trust {
 		return &Trust{State: "untrusted", File: cfgPath,
 			Detail: "Codex reads a project's .codex/config.toml (its mcp_servers too) only in a trusted project, and " + cfgPath + " does not list " + e.Project + " as one",
 			Fix:    fmt.Sprintf("trust the project when Codex asks (or add [projects.%s] trust_level = \"trusted\" to %s), or install with --user", quote(e.Project), cfgPath)}
-	case "gemini":
-		t := geminiTrust(nil, e, Project)
-		if !t.Runs {
-			t.Detail = e.Project + " is not a trusted folder: Gemini CLI ignores its .gemini/settings.json, mcpServers included, until it is"
-		}
-		return t
 	case "copilot":
 		t := copilotTrust(nil, e, Project)
 		if t != nil && !t.Runs {
@@ -536,22 +539,32 @@ func (h *MCPHost) Trust(e Env, s Scope) *Trust {
 }
 
 // claudeMCPApproval reads whether Claude Code may start the baton server
-// of a project's .mcp.json: "enableAllProjectMcpServers", or baton in
-// "enabledMcpjsonServers" ("disabledMcpjsonServers" refuses it), in the
-// project's .claude/settings.local.json and .claude/settings.json, the
-// user's ~/.claude/settings.json, or the project's entry in
-// ~/.claude.json, where Claude Code records the person's answer.
+// of a project's .mcp.json, as Claude Code 2.1.332 decides it (tried with
+// `claude mcp list` on each arrangement): "disabledMcpjsonServers" naming
+// baton refuses it wherever it is; "enabledMcpjsonServers" naming baton, or
+// "enableAllProjectMcpServers": true, approves it from the user's
+// ~/.claude/settings.json at once, and from the project's
+// .claude/settings.local.json or .claude/settings.json only once the
+// project folder is trusted (its "hasTrustDialogAccepted" in
+// ~/.claude.json's "projects"; a trusted folder above it does not count).
+// Claude Code moves a project entry's lists from ~/.claude.json into
+// .claude/settings.local.json; they are read in either place.
 func claudeMCPApproval(e Env) *Trust {
+	user := filepath.Join(e.Home, ".claude", "settings.json")
+	state := filepath.Join(e.Home, ".claude.json")
+	local := filepath.Join(e.Project, ".claude", "settings.local.json")
 	type record struct {
-		path string
-		at   func(root *node) *node // the object holding the keys
+		path    string
+		project bool                   // a project's record: it counts once the folder is trusted
+		at      func(root *node) *node // the object holding the keys
 	}
 	self := func(root *node) *node { return root }
+	entry := func(root *node) *node { return root.get("projects").get(e.Project) }
 	records := []record{
-		{filepath.Join(e.Project, ".claude", "settings.local.json"), self},
-		{filepath.Join(e.Project, ".claude", "settings.json"), self},
-		{filepath.Join(e.Home, ".claude", "settings.json"), self},
-		{filepath.Join(e.Home, ".claude.json"), func(root *node) *node { return root.get("projects").get(e.Project) }},
+		{user, false, self},
+		{local, true, self},
+		{filepath.Join(e.Project, ".claude", "settings.json"), true, self},
+		{state, true, entry},
 	}
 	has := func(text []byte, list *node) bool {
 		for _, el := range list.elements() {
@@ -561,6 +574,8 @@ func claudeMCPApproval(e Env) *Trust {
 		}
 		return false
 	}
+	trusted := false
+	var approved *Trust
 	for _, r := range records {
 		text, err := readRecord(r.path)
 		if err != nil {
@@ -573,19 +588,37 @@ func claudeMCPApproval(e Env) *Trust {
 		if err != nil {
 			return unknownTrust(r.path, err)
 		}
+		if r.path == state {
+			if v := entry(root).get("hasTrustDialogAccepted"); v != nil && v.kind == 't' {
+				trusted = true
+			}
+		}
 		o := r.at(root)
 		switch {
 		case has(text, o.get("disabledMcpjsonServers")):
 			return &Trust{State: "disabled", File: r.path, Detail: "disabledMcpjsonServers lists baton: Claude Code does not start it",
 				Fix: "take baton out of disabledMcpjsonServers in " + r.path}
+		case approved != nil:
 		case has(text, o.get("enabledMcpjsonServers")):
-			return &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enabledMcpjsonServers lists baton"}
+			approved = &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enabledMcpjsonServers in " + r.path + " lists baton"}
 		case o.get("enableAllProjectMcpServers") != nil && o.get("enableAllProjectMcpServers").kind == 't':
-			return &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enableAllProjectMcpServers is true"}
+			approved = &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enableAllProjectMcpServers is true in " + r.path}
+		}
+		if approved != nil && approved.File == r.path && r.project {
+			approved.Runs = false // until the folder is known to be trusted
 		}
 	}
-	local := filepath.Join(e.Project, ".claude", "settings.local.json")
+	switch {
+	case approved != nil && (approved.Runs || trusted):
+		approved.Runs, approved.State = true, "trusted"
+		return approved
+	case approved != nil:
+		approved.State = "untrusted"
+		approved.Detail += ", but Claude Code reads a project's settings only once the folder is trusted, and " + state + " does not say it is"
+		approved.Fix = "start claude in " + e.Project + " and accept its trust dialog, or approve baton in " + user + " (\"enabledMcpjsonServers\": [\"baton\"])"
+		return approved
+	}
 	return &Trust{State: "untrusted", File: local,
 		Detail: "Claude Code asks before it starts a server of the project's .mcp.json, and a headless run (claude -p) cannot ask",
-		Fix:    "approve baton when Claude Code asks, or add \"enabledMcpjsonServers\": [\"baton\"] to " + local}
+		Fix:    "approve baton when Claude Code asks, or add \"enabledMcpjsonServers\": [\"baton\"] to " + user + " (or to " + local + " in a folder Claude Code trusts)"}
 }

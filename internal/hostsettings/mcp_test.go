@@ -261,37 +261,61 @@ func TestMCPFiles(t *testing.T) {
 }
 
 // Whether the host will start the server a project registers, from the
-// host's own records: Claude Code's approval of .mcp.json servers (in the
-// project's or the user's settings, or ~/.claude.json's entry of the
-// project), Codex's trusted projects; the user's settings need nothing.
+// host's own records. Claude Code (each case as `claude mcp list` of
+// Claude Code 2.1.332 answered it): nothing approves it; the user's
+// settings approve it at once; the project's settings only in a folder
+// whose trust dialog was accepted; disabledMcpjsonServers wins. Codex: a
+// trusted project. Copilot CLI: a trusted folder. Gemini CLI: a trusted
+// folder, for the user's settings too (as `gemini mcp list` answered).
 func TestMCPTrust(t *testing.T) {
+	claude := LookupMCP("claude")
+	for _, tt := range []struct {
+		name  string
+		files map[string]string // by path below the home (~/) or the project (./)
+		runs  bool
+		state string
+	}{
+		{"nothing", nil, false, "untrusted"},
+		{"user enabled", map[string]string{"~/.claude/settings.json": `{"enabledMcpjsonServers": ["baton"]}`}, true, "trusted"},
+		{"user enable all", map[string]string{"~/.claude/settings.json": `{"enableAllProjectMcpServers": true}`}, true, "trusted"},
+		{"local enabled, folder not trusted", map[string]string{"./.claude/settings.local.json": `{"enabledMcpjsonServers": ["baton"]}`}, false, "untrusted"},
+		{"local enabled, folder trusted", map[string]string{
+			"./.claude/settings.local.json": `{"enabledMcpjsonServers": ["baton"]}`,
+			"~/.claude.json":                `{"projects": {PROJECT: {"hasTrustDialogAccepted": true}}}`}, true, "trusted"},
+		{"shared settings enabled, folder trusted", map[string]string{
+			"./.claude/settings.json": `{"enabledMcpjsonServers": ["baton"]}`,
+			"~/.claude.json":          `{"projects": {PROJECT: {"hasTrustDialogAccepted": true}}}`}, true, "trusted"},
+		{"entry in ~/.claude.json, folder trusted", map[string]string{
+			"~/.claude.json": `{"projects": {PROJECT: {"hasTrustDialogAccepted": true, "enabledMcpjsonServers": ["baton"]}}}`}, true, "trusted"},
+		{"disabled in the project beats the user's enable all", map[string]string{
+			"~/.claude/settings.json":       `{"enableAllProjectMcpServers": true}`,
+			"./.claude/settings.local.json": `{"disabledMcpjsonServers": ["baton"]}`,
+			"~/.claude.json":                `{"projects": {PROJECT: {"hasTrustDialogAccepted": true}}}`}, false, "disabled"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			proj, home := t.TempDir(), t.TempDir()
+			e := Env{Project: proj, Home: home, Getenv: func(string) string { return "" }}
+			for name, text := range tt.files {
+				p := filepath.Join(proj, name[2:])
+				if strings.HasPrefix(name, "~/") {
+					p = filepath.Join(home, name[2:])
+				}
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(strings.ReplaceAll(text, "PROJECT", quote(proj))), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tr := claude.Trust(e, Project)
+			if tr.Runs != tt.runs || tr.State != tt.state {
+				t.Errorf("%+v, want runs %v, %s", tr, tt.runs, tt.state)
+			}
+			if !tr.Runs && tr.Fix == "" {
+				t.Errorf("no fix said: %+v", tr)
+			}
+		})
+	}
 	proj, home := t.TempDir(), t.TempDir()
 	e := Env{Project: proj, Home: home, Getenv: func(string) string { return "" }}
-	claude := LookupMCP("claude")
-	put := func(path, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if tr := claude.Trust(e, Project); tr.Runs || tr.State != "untrusted" || !strings.Contains(tr.Fix, `"enabledMcpjsonServers": ["baton"]`) {
-		t.Errorf("no record: %+v", tr)
-	}
-	put(filepath.Join(home, ".claude.json"), `{"projects": {`+quote(proj)+`: {"enabledMcpjsonServers": ["other", "baton"]}}}`)
-	if tr := claude.Trust(e, Project); !tr.Runs || tr.File != filepath.Join(home, ".claude.json") {
-		t.Errorf("approved in ~/.claude.json: %+v", tr)
-	}
-	put(filepath.Join(proj, ".claude", "settings.local.json"), `{"disabledMcpjsonServers": ["baton"]}`)
-	if tr := claude.Trust(e, Project); tr.Runs || tr.State != "disabled" {
-		t.Errorf("disabled in the project's local settings: %+v", tr)
-	}
-	put(filepath.Join(proj, ".claude", "settings.local.json"), `{"enableAllProjectMcpServers": true}`)
-	if tr := claude.Trust(e, Project); !tr.Runs {
-		t.Errorf("every project server enabled: %+v", tr)
-	}
 	if tr := claude.Trust(e, User); !tr.Runs || tr.State != "not required" {
 		t.Errorf("the user's settings: %+v", tr)
 	}
@@ -299,12 +323,20 @@ func TestMCPTrust(t *testing.T) {
 	if tr := codex.Trust(e, Project); tr.Runs || !strings.Contains(tr.Fix, "trust_level") {
 		t.Errorf("codex, untrusted project: %+v", tr)
 	}
-	put(filepath.Join(home, ".codex", "config.toml"), "[projects."+quote(proj)+"]\ntrust_level = \"trusted\"\n")
+	os.MkdirAll(filepath.Join(home, ".codex"), 0o755)
+	os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte("[projects."+quote(proj)+"]\ntrust_level = \"trusted\"\n"), 0o644)
 	if tr := codex.Trust(e, Project); !tr.Runs {
 		t.Errorf("codex, trusted project: %+v", tr)
 	}
-	if tr := LookupMCP("gemini").Trust(e, Project); tr.Runs || !strings.Contains(tr.Detail, "mcpServers") {
-		t.Errorf("gemini, untrusted folder: %+v", tr)
+	for _, scope := range []Scope{Project, User} {
+		if tr := LookupMCP("gemini").Trust(e, scope); tr.Runs || !strings.Contains(tr.Detail, "starts no MCP server") {
+			t.Errorf("gemini, untrusted folder, %s: %+v", scope, tr)
+		}
+	}
+	os.MkdirAll(filepath.Join(home, ".gemini"), 0o755)
+	os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), []byte(`{`+quote(proj)+`: "TRUST_FOLDER"}`), 0o644)
+	if tr := LookupMCP("gemini").Trust(e, User); !tr.Runs {
+		t.Errorf("gemini, trusted folder: %+v", tr)
 	}
 	if tr := LookupMCP("copilot").Trust(e, Project); tr.Runs || !strings.Contains(tr.Detail, "MCP servers") {
 		t.Errorf("copilot, untrusted folder: %+v", tr)
