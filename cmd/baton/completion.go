@@ -93,7 +93,7 @@ func groups(model []compCommand) []string {
 
 func runCompletion(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: baton completion bash|zsh|fish")
+		usageError(stderr, "completion", "name one shell: bash, zsh or fish")
 		return exitUsage
 	}
 	model := completionModel()
@@ -105,7 +105,7 @@ func runCompletion(args []string, stdout, stderr io.Writer) int {
 	case "fish":
 		writeFish(stdout, model)
 	default:
-		fmt.Fprintf(stderr, "baton completion: unknown shell %q (want bash, zsh or fish)\n", args[0])
+		usageError(stderr, "completion", fmt.Sprintf("unknown shell %q (want bash, zsh or fish)", args[0]))
 		return exitUsage
 	}
 	return exitOK

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,21 +30,17 @@ const hookStatusUsage = `usage: baton hook status [--json] [--dir DIR]
 (baton help hook status says what it reads, writes and exits with)
 `
 
-// parseFlags parses a subcommand's flags: --help prints its usage on
-// standard output (exit 0), a bad flag its usage line on standard error.
+// parseFlags parses a subcommand's flags, wherever they stand: --help
+// prints its usage on standard output (exit 0), a bad flag is an error
+// with its usage line on standard error.
 func parseFlags(fl *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (int, bool) {
-	fl.SetOutput(stderr)
-	fl.Usage = func() {}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			return exitOK, false
-		}
-		fmt.Fprintln(stderr, strings.SplitN(usage, "\n", 2)[0])
-		return exitUsage, false
+	fl.Usage = func() { fmt.Fprint(stdout, usage) }
+	rest, code, ok := parseCommand(fl.Name(), fl, args, stderr)
+	if !ok {
+		return code, false
 	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "baton: unexpected argument %q\n%s\n", fl.Arg(0), strings.SplitN(usage, "\n", 2)[0])
+	if len(rest) > 0 {
+		usageError(stderr, fl.Name(), fmt.Sprintf("unexpected argument %q", rest[0]))
 		return exitUsage, false
 	}
 	return 0, true
