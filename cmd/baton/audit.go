@@ -16,6 +16,9 @@ const auditUsage = `usage: baton audit [--format text|json|html] [--since DURATI
 (baton help audit says what it reads, writes and exits with)
 `
 
+// auditFormats are the values of audit's --format.
+var auditFormats = []string{"text", "json", "html"}
+
 func runAudit(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("audit", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -33,7 +36,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if !slices.Contains([]string{"text", "json", "html"}, *format) {
+	if !slices.Contains(auditFormats, *format) {
 		usageError(stderr, "audit", fmt.Sprintf("--format %q: want text, json or html", *format))
 		return exitUsage
 	}
