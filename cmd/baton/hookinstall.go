@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -148,12 +150,17 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 		printEnforcement(stdout, e.host, r)
 		return exitOK
 	}
+	program, note, warn := hookProgram(lookPath, executable)
+	e.opts.Program = program
 	c, err := e.host.PlanInstall(path, e.opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
 		return exitUsage
 	}
 	name := e.display(path)
+	if warn != "" {
+		fmt.Fprintf(stderr, "baton: warning: %s\n", warn)
+	}
 	if !c.Changed() {
 		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change\n", e.host.Title, name)
 		if r, found := e.host.Status(e.env, e.scope); found {
@@ -177,6 +184,9 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 	for _, hk := range c.Already {
 		fmt.Fprintf(stdout, "baton: already in %s: %s → %s\n", name, hk.Event, hk.Line(e.opts))
 	}
+	if note != "" && len(c.Added) > 0 {
+		fmt.Fprintf(stdout, "baton: %s\n", note)
+	}
 	for _, hk := range c.Added {
 		// The host will run the command at every stop: say so if this
 		// baton cannot.
@@ -190,6 +200,44 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// lookPath and executable find baton on PATH and this program's path
+// (a test gives its own).
+var (
+	lookPath   = exec.LookPath
+	executable = os.Executable
+)
+
+// hookProgram is the program the installed hooks run, as
+// hostsettings.Options.Program takes it: "" for `baton` when one is on
+// PATH (the host runs the hook with the user's PATH); else the absolute
+// path of this baton, with a note saying so. When this baton cannot be
+// named either (its name is not baton, its path holds a space, or it is
+// a temporary build of go run), the hooks run `baton`, and warn says the
+// host will not find it until one is on PATH.
+func hookProgram(lookPath func(string) (string, error), executable func() (string, error)) (program, note, warn string) {
+	if _, err := lookPath("baton"); err == nil {
+		return "", "", ""
+	}
+	const fix = "put baton on PATH (README: Build from source) and run hook install again"
+	exe, err := executable()
+	if err == nil {
+		if resolved, rerr := filepath.EvalSymlinks(exe); rerr == nil {
+			exe = resolved
+		}
+	}
+	switch base := filepath.Base(exe); {
+	case err != nil:
+		return "", "", "no baton on PATH, and this baton's own path is unknown (" + err.Error() + "): the host will fail to start the hooks; " + fix
+	case base != "baton" && base != "baton.exe":
+		return "", "", "no baton on PATH, and this program is named " + base + ", not baton: the host will fail to start `baton hook …`; " + fix
+	case strings.ContainsAny(exe, " \t\"'$`"):
+		return "", "", "no baton on PATH, and this baton's path (" + exe + ") holds a space or a quote, which a hook's command line cannot: " + fix
+	case strings.Contains(filepath.ToSlash(exe), "/go-build"):
+		return "", "", "no baton on PATH, and this baton is go run's temporary build (" + exe + "), gone when it exits: " + fix
+	}
+	return exe, "no baton on PATH: the hooks run this baton by its absolute path, " + exe + "; with baton on PATH, hook install again writes plain `baton`", ""
 }
 
 // printEnforcement says, after an install, what the host will enforce
@@ -267,9 +315,40 @@ func runHookUninstall(args []string, stdout, stderr io.Writer) int {
 				what = "would remove"
 			}
 			fmt.Fprintf(stdout, "baton: %s %s: nothing else was in it\n", what, e.display(c.Path))
+			if !e.dryRun {
+				for _, d := range e.removeEmptyFolders(filepath.Dir(c.Path)) {
+					fmt.Fprintf(stdout, "baton: removed the folder %s/: nothing else was in it\n", e.display(d))
+				}
+			}
 		}
 	}
 	return exitOK
+}
+
+// removeEmptyFolders removes dir, and the folders above it, while they
+// are empty and below the project (or, for --user, the home folder): the
+// .claude/ or .github/hooks/ that install made for the settings file it
+// wrote. A folder holding anything else is left, and so is the project
+// itself. It returns the folders removed.
+func (e *hookEdit) removeEmptyFolders(dir string) []string {
+	base := e.env.Project
+	if e.scope == hostsettings.User {
+		base = e.env.Home
+	}
+	var removed []string
+	for {
+		rel, err := filepath.Rel(base, dir)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return removed
+		}
+		// os.Remove removes only an empty folder; anything else in it
+		// (or a folder that is not one) stops the climb.
+		if err := os.Remove(dir); err != nil {
+			return removed
+		}
+		removed = append(removed, dir)
+		dir = filepath.Dir(dir)
+	}
 }
 
 func runHookStatus(args []string, stdout, stderr io.Writer) int {
