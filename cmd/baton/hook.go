@@ -68,7 +68,7 @@ write only --state-dir, and never block.
 
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, hookUsage)
+		fmt.Fprintf(stderr, "baton: name a hook or a subcommand (baton help hook lists them)\n\n%s", hookUsage)
 		return exitUsage
 	}
 	switch sub := args[0]; sub {

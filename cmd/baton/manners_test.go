@@ -121,6 +121,8 @@ func TestOneErrorForm(t *testing.T) {
 		{"version", "x"},
 		{"serve", "x"},
 		{"serve", "--bogus"},
+		{"hook"},
+		{"hook", "frobnicate"},
 		{"hook", "install", "--bogus"},
 		{"hook", "install", "x"},
 		{"hook", "claude-stop", "x"},
