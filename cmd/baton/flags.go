@@ -20,7 +20,7 @@ import (
 // This is the flag package's own parser, run again after each argument
 // that is not a flag. baton keeps the flag package, rather than taking a
 // parser with interspersed flags built in (spf13/pflag), because pflag
-// reads -format as the five one-letter flags -f -o -r -m -a and would break
+// reads -format as the six one-letter flags -f -o -r -m -a -t and would break
 // every command line already written with one dash, which the flag package
 // accepts as it does two.
 //

@@ -160,6 +160,16 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 	name := e.display(path)
 	if warn != "" {
 		fmt.Fprintf(stderr, "baton: warning: %s\n", warn)
+	} else if program != "" && len(c.Already)+len(c.Updated) > 0 {
+		// Hooks already there keep the program they name: one that runs
+		// `baton` will not start while none is on PATH.
+		if r, found := e.host.Status(e.env, e.scope); found {
+			for _, h := range r.Hooks {
+				if h.Installed && strings.HasPrefix(h.Command, "baton ") {
+					fmt.Fprintf(stderr, "baton: warning: %s runs `%s`, and no baton is on PATH: %s will fail to start it; put baton on PATH, or run hook uninstall, then hook install, to have it run %s\n", name, h.Command, e.host.Title, program)
+				}
+			}
+		}
 	}
 	if !c.Changed() {
 		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change\n", e.host.Title, name)

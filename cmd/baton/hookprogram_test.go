@@ -64,6 +64,21 @@ func TestHookInstallWithoutBatonOnPath(t *testing.T) {
 	if !strings.Contains(stdout, "baton: no baton on PATH: the hooks run this baton by its absolute path, /opt/baton/bin/baton") {
 		t.Errorf("install did not say what it wrote:\n%s", stdout)
 	}
+	// Hooks installed before as `baton`, with none on PATH now: said.
+	lookPath = func(string) (string, error) { return "/usr/bin/baton", nil }
+	other := t.TempDir()
+	if err := os.Mkdir(filepath.Join(other, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runBaton(t, other, "", "hook", "install", "--host", "claude"); code != exitOK {
+		t.Fatalf("install with baton on PATH: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	lookPath = func(string) (string, error) { return "", errors.New("not found") }
+	_, _, stderr = runBaton(t, other, "", "hook", "install", "--host", "claude")
+	if !strings.Contains(stderr, "baton: warning: .claude/settings.json runs `baton hook claude-stop --lint`, and no baton is on PATH") {
+		t.Errorf("hooks of a bare baton, none on PATH: no warning:\n%s", stderr)
+	}
+
 	code, stdout, stderr = runBaton(t, project, "", "hook", "uninstall", "--host", "claude")
 	if code != exitOK || !strings.Contains(stdout, "removed from .claude/settings.json: Stop: /opt/baton/bin/baton hook claude-stop --lint") {
 		t.Fatalf("uninstall: exit %d\n%s\n%s", code, stdout, stderr)
