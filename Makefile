@@ -8,12 +8,20 @@ VERSION ?= $(shell ./scripts/version.sh)
 COMMIT ?= $(shell ./scripts/version.sh --commit)
 LDFLAGS := $(if $(VERSION),-X main.version=$(VERSION)) $(if $(COMMIT),-X main.commit=$(COMMIT))
 
-.PHONY: build demo test unit e2e-setup docs vet fuzz goldmark-next soak stress bench realworld vsix release clean
+.PHONY: build install demo test unit reliability e2e-setup docs vet fuzz goldmark-next soak stress bench realworld vsix release clean
 
 # Without cgo, as the release builds: a static binary, and an editor's
 # language server does not map the C library (1.2 MB of its resident set).
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/baton
+
+# Puts bin/baton on PATH for the hooks and the editors: PREFIX/bin/baton
+# (PREFIX=/usr/local with sudo for every user).
+PREFIX ?= $(HOME)/.local
+install: build
+	install -d '$(PREFIX)/bin'
+	install -m 0755 $(BIN) '$(PREFIX)/bin/baton'
+	@case ":$$PATH:" in *':$(PREFIX)/bin:'*) ;; *) echo 'baton: $(PREFIX)/bin is not on PATH: add it (export PATH="$(PREFIX)/bin:$$PATH")';; esac
 
 # Runs baton on its bundled examples. baton exits 1 because the bad examples
 # hold error findings; the demo is about the output, so that is not a failure.
@@ -21,21 +29,36 @@ demo: build
 	@echo '$$ baton check --state-dir examples/clio-state examples/'
 	@./$(BIN) check --state-dir examples/clio-state examples/ || [ $$? -eq 1 ]
 
+# The release tooling's own tests (scripts/releasecheck builds stand-in
+# binaries for six platforms; scripts/actiontest runs scripts/release.sh and
+# the GitHub Action against it): minutes, so they run with `make release`,
+# which checks what they check, and in CI, not in the loop of a change.
+RELEASE_TESTS := ./scripts/...
+
 # The whole suite: unit, fixture, server, CLI and editor (e2e) tests. The
 # reliability suite builds the binary itself, which go test's cache cannot
 # see: it always runs.
 test: e2e-setup
 	@test -z "$$(gofmt -l .)" || { echo 'gofmt would change:'; gofmt -l .; exit 1; }
 	$(GO) vet ./...
-	$(GO) test -race $$($(GO) list ./... | grep -v /reliability)
+	$(GO) test -race $$($(GO) list ./... | grep -v -e /reliability -e /scripts/)
 	$(GO) test -race -count=1 ./reliability/
 
-# The Go tests without the editors (no e2e setup, no root): for a quick
-# run, and on machines that cannot install Neovim, Emacs, Helix or VS Code.
+# The Go tests without the editors, the release tooling and the
+# reliability suite (no e2e setup, no root): the loop a change is made in,
+# where go test's cache reruns only what the change touched, and for
+# machines that cannot install Neovim, Emacs, Helix or VS Code. The
+# reliability suite runs the binary it builds, which the cache cannot see:
+# `make reliability` (and `make test`) run it every time.
 unit:
 	@test -z "$$(gofmt -l .)" || { echo 'gofmt would change:'; gofmt -l .; exit 1; }
 	$(GO) vet ./...
-	$(GO) test -race $$($(GO) list ./... | grep -v /e2e)
+	$(GO) test -race $$($(GO) list ./... | grep -v -e /e2e -e /scripts/ -e /reliability)
+
+# Hostile inputs against the real binary, bounded in time and memory
+# (docs/reliability.md); `make stress` at full size.
+reliability:
+	$(GO) test -race -count=1 ./reliability/
 
 e2e-setup:
 	@./e2e/setup.sh
@@ -96,8 +119,9 @@ vsix:
 
 # Every release artifact in bin/release/, then checked: archives for linux,
 # darwin and windows on amd64 and arm64, a VS Code package per platform, and
-# SHA256SUMS (scripts/release.sh).
+# SHA256SUMS (scripts/release.sh); first the release tooling's own tests.
 release:
+	$(GO) test $(RELEASE_TESTS)
 	GO=$(GO) VERSION=$(VERSION) COMMIT=$(COMMIT) ./scripts/release.sh
 
 clean:

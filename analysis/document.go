@@ -49,6 +49,9 @@ type Document struct {
 	// TooLarge is the size of a text over MaxDocumentBytes, which is not
 	// parsed (Root is empty, the kind other), else 0.
 	TooLarge int
+	// nestingCut is 1 + the offset of the first container marker the
+	// nesting caps made text (capNesting), or 0.
+	nestingCut int
 
 	// KindWhy is the evidence that decided Kind, in a few words ("`<If>`
 	// is XMD's own construct"); "" for a document of no kind.
@@ -125,6 +128,11 @@ var inlineParsers = []util.PrioritizedValue{
 	util.Prioritized(parser.NewRawHTMLParser(), 500),
 }
 
+// NestingCutAt is the offset of the first list item or block quote marker
+// the nesting caps read as text (MaxLineNesting, MaxNestingIndent), and
+// whether they cut the document at all.
+func (d *Document) NestingCutAt() (int, bool) { return d.nestingCut - 1, d.nestingCut > 0 }
+
 // Parse parses text and detects its kind. It never fails: malformed input
 // is still a document, and rules report what is wrong with it.
 func Parse(uri, text string) *Document { return ParseIndexed(uri, text, nil) }
@@ -191,7 +199,7 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 			}
 		}
 	}
-	capNesting(d.Source, own)
+	d.nestingCut = capNesting(d.Source, own) + 1
 	d.Root = parseMarkdown(d.Source)
 	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {

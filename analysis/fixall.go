@@ -14,9 +14,16 @@ const MaxFixRounds = 5
 // applies or one changes nothing. It returns the analysis of the final
 // text.
 func FixAll(analyze func(text string) *Result, text string) *Result {
-	res := analyze(text)
+	res, _ := FixAllCount(analyze, text)
+	return res
+}
+
+// FixAllCount is FixAll, also counting the findings whose fixes it applied
+// over every round ("3 fixed, 1 remaining").
+func FixAllCount(analyze func(text string) *Result, text string) (res *Result, fixed int) {
+	res = analyze(text)
 	for range MaxFixRounds {
-		edits := SafeFixEdits(res.Doc.Text, res.Findings)
+		edits, n := safeFixEdits(res.Doc.Text, res.Findings)
 		if len(edits) == 0 {
 			break
 		}
@@ -24,16 +31,23 @@ func FixAll(analyze func(text string) *Result, text string) *Result {
 		if err != nil || next == res.Doc.Text {
 			break
 		}
+		fixed += n
 		res = analyze(next)
 	}
-	return res
+	return res, fixed
 }
 
 // SafeFixEdits gathers, finding by finding, the edits of each finding's
 // first safe fix, skipping a fix whose edits overlap one already taken (or
 // each other, or lie outside the text): the next round may take it.
 func SafeFixEdits(text string, findings []Finding) []Edit {
-	var taken []Edit
+	edits, _ := safeFixEdits(text, findings)
+	return edits
+}
+
+// safeFixEdits is SafeFixEdits, also counting the findings whose fix it
+// took.
+func safeFixEdits(text string, findings []Finding) (taken []Edit, n int) {
 	for _, f := range findings {
 		for _, fix := range f.Fixes {
 			if !fix.Safe {
@@ -41,11 +55,12 @@ func SafeFixEdits(text string, findings []Finding) []Edit {
 			}
 			if fits(text, taken, fix.Edits) {
 				taken = append(taken, fix.Edits...)
+				n++
 			}
 			break // only the first safe fix
 		}
 	}
-	return taken
+	return taken, n
 }
 
 // fits reports whether edits lie inside text and overlap neither one another

@@ -26,17 +26,40 @@ const (
 )
 
 // RuleDocumentTooLarge is reported, alone, on a document over
-// MaxDocumentBytes.
+// MaxDocumentBytes. It is an error by default: a CI run must not pass with
+// a document it did not check. Set to warning under rules: in .baton.yaml,
+// such a document passes, said once. The stop hooks say on standard error
+// that a message over the limit was not checked (stoppolicy's decide).
 var RuleDocumentTooLarge = &Rule{
 	ID:       "baton/document-too-large",
 	Summary:  "The document is larger than baton analyses (16 MiB); it was not checked.",
-	Severity: Warning,
+	Severity: Error,
 	Doc: "baton analyses documents up to 16 MiB. Parsing a document and holding its findings costs about " +
 		"30 bytes of memory per byte of text, so a larger one could exhaust a small CI runner or stall the " +
 		"editor; stop packets, handoff documents and workflows are kilobytes. A larger document gets this " +
 		"finding on its first line and no other: it is not checked.\n\n" +
+		"It is an error by default, so that `baton check` in CI fails (exit 1) rather than pass a document " +
+		"nobody checked. To let such documents pass, said in one warning, set the rule to `warning` under " +
+		"`rules:` in `.baton.yaml` (`baton/document-too-large: warning`); `off` hides it. The stop hooks, " +
+		"which block only on the packet and stop-intent rules, let such a message through and say on " +
+		"standard error that it was not checked, whatever the severity.\n\n" +
 		"A generated file that large is usually not meant to be linted: list it under `ignore:` in " +
 		"`.baton.yaml`.",
+}
+
+// RuleNestingTooDeep is reported where the nesting caps (MaxLineNesting,
+// MaxNestingIndent) cut a document: a container marker past them was read
+// as text, so what follows it on its line was checked as a paragraph.
+var RuleNestingTooDeep = &Rule{
+	ID:       "baton/nesting-too-deep",
+	Summary:  "Lists or block quotes nest deeper than baton reads; past that depth they were read as text.",
+	Severity: Warning,
+	Doc: "baton reads at most 32 lists or block quotes opened on one line, and a list item or block quote " +
+		"marker only up to column 64 (a list nested about 32 deep): goldmark measures every open container " +
+		"on every line, so deeper nesting costs time that grows with the cube of the depth (3,000 levels, 9 MB: " +
+		"45 s). Past either cap the marker is read as text, and the document is checked as so cut. This " +
+		"finding, at the first marker cut, says so: the findings about what lies below it may be missing or " +
+		"differ from what a full reading would give. Real stop packets, handoffs and workflows nest a few levels.",
 }
 
 // RuleTooManyFindings stands for the findings of a document past the
@@ -51,12 +74,12 @@ var RuleTooManyFindings = &Rule{
 		"ones, or list the file under `ignore:` in `.baton.yaml`.",
 }
 
-// LimitsAnalyzer declares the two limit rules. It has no work of its own:
+// LimitsAnalyzer declares the limit rules. It has no work of its own:
 // the registry applies the limits to every document when it holds it.
 var LimitsAnalyzer = &Analyzer{
 	Name:  "limits",
 	Kind:  KindOther,
-	Rules: []*Rule{RuleDocumentTooLarge, RuleTooManyFindings},
+	Rules: []*Rule{RuleDocumentTooLarge, RuleTooManyFindings, RuleNestingTooDeep},
 	Run:   func(*Pass) any { return nil },
 }
 
@@ -97,6 +120,22 @@ func (r *Registry) tooLarge(doc *Document, cfg *Config) *Result {
 		res.Findings = []Finding{f}
 	}
 	return res
+}
+
+// nestingCut is the finding at the first container marker the nesting
+// caps cut, or none.
+func (r *Registry) nestingCut(doc *Document) []Finding {
+	at, ok := doc.NestingCutAt()
+	if !ok || r.rules[RuleNestingTooDeep.ID] != RuleNestingTooDeep {
+		return nil
+	}
+	return []Finding{{
+		Rule:     RuleNestingTooDeep.ID,
+		Severity: RuleNestingTooDeep.Severity,
+		Span:     Span{at, at + 1},
+		Message: fmt.Sprintf("lists or block quotes nest deeper than baton reads (%d opened on one line, or a marker past column %d): "+
+			"from this marker on the line is read as text, so the document was checked only as so cut", MaxLineNesting, MaxNestingIndent),
+	}}
 }
 
 // capFindings keeps the first MaxFindings findings (sorted) and counts the

@@ -258,6 +258,14 @@ func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 			}
 		}
 	}
+	for _, f := range r.nestingCut(doc) {
+		if s, ok := cfg.Severity[f.Rule]; ok {
+			f.Severity = s
+		}
+		if f.Severity != Off {
+			res.Findings = append(res.Findings, f)
+		}
+	}
 	res.Findings = r.suppress(doc, cfg, res.Findings)
 	SortFindings(res.Findings)
 	res.Findings = r.capFindings(res.Findings, cfg)

@@ -716,6 +716,10 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
+// Nearest is the word of words closest to w by edit distance, when it is
+// close enough to be a misspelling of it, or "" (for "did you mean").
+func Nearest(w string, words []string) string { return nearest(w, words) }
+
 // nearest is the word closest to w by edit distance, when it is close
 // enough to be a misspelling of it, or "".
 func nearest(w string, words []string) string {

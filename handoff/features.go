@@ -114,6 +114,12 @@ func Complete(res *analysis.Result, off int) *analysis.Completion {
 		return nil
 	}
 	sec := m.Doc.SectionAt(off)
+	if sec == nil && off > 0 && off == len(res.Doc.Text) {
+		// The cursor at the very end of a document with no final newline:
+		// it is on the last line, of the last section, whose span ends
+		// where the cursor is.
+		sec = m.Doc.SectionAt(off - 1)
+	}
 	if sec == nil || sec.Name != Files {
 		return nil
 	}

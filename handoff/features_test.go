@@ -1,6 +1,7 @@
 package handoff_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,6 +83,33 @@ func TestCompleteLedgerPaths(t *testing.T) {
 	}
 	if c := handoff.Complete(res, strings.Index(featureDoc, "Carried")); c != nil {
 		t.Errorf("completion outside Files = %+v, want none", c)
+	}
+}
+
+// On the last line of a document with no final newline, the cursor at
+// its very end, the same paths are offered.
+func TestCompleteLedgerPathsNoFinalNewline(t *testing.T) {
+	paths := map[string][]session.Evidence{"src/a.ts": nil, "src/z.ts": nil, "lib/b.ts": nil}
+	for _, typed := range []string{"", "src"} {
+		text := featureDoc + typed
+		c := handoff.Complete(featureResult(t, text, paths), len(text))
+		if c == nil {
+			t.Fatalf("after %q at the end of the document: no completion", typed)
+		}
+		var labels []string
+		for _, it := range c.Items {
+			labels = append(labels, it.Label)
+			if it.Edit.Span != (analysis.Span{Start: len(featureDoc), End: len(text)}) {
+				t.Errorf("after %q: the edit replaces %v, want what was typed", typed, it.Edit.Span)
+			}
+		}
+		want := []string{"lib/b.ts", "src/z.ts"}
+		if typed == "src" {
+			want = []string{"src/z.ts"}
+		}
+		if !slices.Equal(labels, want) {
+			t.Errorf("after %q: %q, want %q", typed, labels, want)
+		}
 	}
 }
 

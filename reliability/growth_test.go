@@ -137,3 +137,45 @@ func TestNestingDepthBounded(t *testing.T) {
 		t.Errorf("500 nested list items: depth %d, want the cap, %d", got, want)
 	}
 }
+
+// A document the nesting caps cut says so, once, where the cut is: a
+// baton/nesting-too-deep finding at the first marker read as text. A list
+// of ordinary depth gets none; the finding's severity is configurable.
+func TestNestingCutSaysSo(t *testing.T) {
+	reg := engine.Registry()
+	findings := func(text string, cfg *analysis.Config) []analysis.Finding {
+		var out []analysis.Finding
+		for _, f := range reg.Analyze(analysis.Parse("x.md", text), cfg).Findings {
+			if f.Rule == analysis.RuleNestingTooDeep.ID {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	gen := growthShapes[0].gen
+	if got := findings(gen(12), nil); len(got) != 0 {
+		t.Errorf("12 nested list items: %v, want no cut", got)
+	}
+	text := gen(500)
+	got := findings(text, nil)
+	if len(got) != 1 || got[0].Severity != analysis.Warning {
+		t.Fatalf("500 nested list items: %v, want one warning", got)
+	}
+	at, ok := analysis.Parse("x.md", text).NestingCutAt()
+	if !ok || got[0].Span.Start != at || !strings.Contains(got[0].Message, "checked only as so cut") {
+		t.Errorf("the finding %+v, want it at the cut %d", got[0], at)
+	}
+	// The marker cut is the first past column MaxNestingIndent.
+	line := text[strings.LastIndexByte(text[:at], '\n')+1 : at]
+	if len(line) <= analysis.MaxNestingIndent || strings.TrimLeft(line, " ") != "" {
+		t.Errorf("cut at column %d, want the first marker past %d", len(line), analysis.MaxNestingIndent)
+	}
+	// On one line: 40 markers.
+	if got := findings(strings.Repeat("- ", 40)+"x\n", nil); len(got) != 1 || got[0].Span.Start != 2*analysis.MaxLineNesting {
+		t.Errorf("40 markers on one line: %v, want one at offset %d", got, 2*analysis.MaxLineNesting)
+	}
+	off := &analysis.Config{Severity: map[string]analysis.Severity{analysis.RuleNestingTooDeep.ID: analysis.Off}}
+	if got := findings(text, off); len(got) != 0 {
+		t.Errorf("configured off: %v", got)
+	}
+}

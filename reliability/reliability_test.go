@@ -12,6 +12,7 @@ package reliability
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -299,11 +300,38 @@ func TestBoundedSizes(t *testing.T) {
 			big = strings.Repeat(big, 3) // 50 MB, the size a didOpen was sent at
 		}
 		write(t, dir, map[string]string{"big.md": big})
+		// An error by default: a CI run does not pass a document it did
+		// not check.
 		r := run(t, dir, "", "check", "big.md")
-		if r.code != 0 {
-			t.Errorf("exit %d, want 0 (a warning)", r.code)
+		if r.code != 1 {
+			t.Errorf("exit %d, want 1 (an error)", r.code)
+		}
+		contains(t, "stdout", r.stdout, "big.md:1:1: error baton/document-too-large", "it was not checked")
+		// Configured to a warning, it passes, said once.
+		write(t, dir, map[string]string{".baton.yaml": "rules:\n  baton/document-too-large: warning\n"})
+		r = run(t, dir, "", "check", "big.md")
+		if r.code != 0 || strings.Count(r.stdout, "\n") != 1 {
+			t.Errorf("exit %d, want 0 (a warning), and one line:\n%s", r.code, r.stdout)
 		}
 		contains(t, "stdout", r.stdout, "big.md:1:1: warning baton/document-too-large", "it was not checked")
+	})
+	t.Run("a stop message over 16 MiB", func(t *testing.T) {
+		// The hook lets it through (it blocks only on the packet and
+		// stop-intent rules), never silently.
+		dir := t.TempDir()
+		msg, err := json.Marshal(strings.Repeat("Some prose of a very long final message.\n", (17<<20)/41))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := fmt.Sprintf(`{"session_id":"s","cwd":%q,"hook_event_name":"Stop","last_assistant_message":%s}`, dir, msg)
+		for _, lint := range [][]string{nil, {"--lint"}} {
+			args := append([]string{"hook", "claude-stop", "--state-dir", filepath.Join(dir, "hookstate")}, lint...)
+			r := run(t, dir, in, args...)
+			if r.code != 0 || r.stdout != "" {
+				t.Errorf("%v: exit %d, stdout %q: want the stop let through", lint, r.code, r.stdout)
+			}
+			contains(t, "stderr", r.stderr, "baton: the message is 17.0 MiB, over the 16 MiB baton checks: its text was not checked")
+		}
 	})
 	t.Run("100 MB of prose is refused, not parsed", func(t *testing.T) {
 		if !stress() {

@@ -501,6 +501,27 @@ func TestHandoffCompletePaths(t *testing.T) {
 	}
 }
 
+// On the last line of a document with no final newline, after "- `" at
+// its very end, the paths are offered as on any other line.
+func TestHandoffCompletePathsLastLineNoNewline(t *testing.T) {
+	state := hoState(t)
+	const id = "k3x9m2p7q1wz"
+	hoSession(t, state, id)
+	c := hoStart(t, state)
+	u := uri.URI("file:///ws/handoff.md")
+	text := hoDoc(id, "## Files\n\n- `src/a.go`: the parser entry point\n- `")
+	c.open(u, text)
+	c.waitPush(u, version(1))
+	last := uint32(strings.Count(text, "\n"))
+	var labels []string
+	for _, it := range c.completionsAt(u, protocol.Position{Line: last, Character: 3}) {
+		labels = append(labels, it.Label)
+	}
+	if want := []string{"src/b.go", "src/lib/util.go"}; !slices.Equal(labels, want) {
+		t.Fatalf("completion at the end of a last line without a newline = %q, want %q", labels, want)
+	}
+}
+
 // Each ledger fix, applied as the client would and re-linted: the finding
 // it fixes is gone from the publish of the new version, and nothing new
 // appears. Positions are UTF-16: the dropped item ends with an emoji, so

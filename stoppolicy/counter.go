@@ -1,6 +1,8 @@
 package stoppolicy
 
 import (
+	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/baton-md/baton/internal/safefile"
 )
@@ -74,24 +78,78 @@ func (c Counter) count() (int, error) {
 // add counts a block, and fails when the count cannot be kept: a block
 // that is not counted could loop for ever, so the caller lets the stop
 // through instead (as specrew's provider does, 145 HANG-2).
+//
+// Read, add one, write is done under an exclusive lock of the count's
+// lock file (flock, LockFileEx on Windows), and the new count replaces
+// the old by a rename: twenty hooks of one session blocking at once count
+// twenty, and a reader without the lock sees the old count or the new,
+// never a torn file.
 func (c Counter) add() error {
 	p := c.Path()
 	if p == "" {
 		return errors.New("no user cache folder")
 	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	unlock, err := c.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	n, err := c.count()
 	if err != nil {
 		return err
 	}
 	n++
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	if err := os.WriteFile(p, []byte(fmt.Sprintf("%d\n", n)), 0o600); err != nil {
+	if err := writeReplace(p, []byte(fmt.Sprintf("%d\n", n))); err != nil {
 		return err
 	}
 	if back, err := c.count(); err != nil || back != n {
 		return errors.New("the count did not read back")
+	}
+	return nil
+}
+
+// lockWait bounds how long a hook waits for another of its session to
+// finish counting: a lock held longer than this (a hung process) is an
+// error, and the stop is let through rather than waited on.
+const lockWait = 5 * time.Second
+
+// lock takes the exclusive lock of the session's count, waiting at most
+// lockWait, and returns its release.
+func (c Counter) lock() (unlock func(), err error) {
+	l := flock.New(c.Path()+".lock", flock.SetPermissions(0o600))
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	ok, err := l.TryLockContext(ctx, 5*time.Millisecond)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("lock the block count: %v", cmp.Or(err, errors.New("held by another hook")))
+	}
+	return func() { _ = l.Unlock() }, nil
+}
+
+// writeReplace writes data to a new file beside path, then renames it
+// over path.
+func writeReplace(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := cmp.Or(werr, cerr); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
 	}
 	return nil
 }
@@ -120,8 +178,13 @@ func (c Counter) duplicate(id string) bool {
 	return dup
 }
 
+// reset starts the count afresh, under the count's lock when it can be
+// had (so that a count in progress is not lost half way).
 func (c Counter) reset() {
 	if p := c.Path(); p != "" {
+		if unlock, err := c.lock(); err == nil {
+			defer unlock()
+		}
 		_ = os.Remove(p)
 	}
 }

@@ -156,6 +156,12 @@ func decide(in Stop, counter Counter, lint bool, root string, snap *turnSnapshot
 		return d, fmt.Errorf("read .baton.yaml: %w", err)
 	}
 	j := env.Judge(in.Message)
+	if n := j.Result.Doc.TooLarge; n > 0 {
+		// Never silent: a message past the limit is not checked against
+		// baton's rules, whatever the severity of baton/document-too-large
+		// (an error blocks with --lint, as any error does).
+		d.warnings = append(d.warnings, fmt.Sprintf("the message is %.1f MiB, over the %d MiB baton checks: its text was not checked against baton's rules (baton/document-too-large)", float64(n)/(1<<20), analysis.MaxDocumentBytes>>20))
+	}
 	var findings []string
 	for _, f := range j.Findings {
 		findings = append(findings, f.String())

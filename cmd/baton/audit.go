@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +16,9 @@ const auditUsage = `usage: baton audit [--format text|json|html] [--since DURATI
 (baton help audit says what it reads, writes and exits with)
 `
 
+// auditFormats are the values of audit's --format.
+var auditFormats = []string{"text", "json", "html"}
+
 func runAudit(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("audit", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -30,27 +32,24 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, auditUsage+"\nflags:\n")
 		fl.PrintDefaults()
 	}
-	paths, err := parseInterspersed(fl, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	paths, code, ok := parseCommand("audit", fl, args, stderr)
+	if !ok {
+		return code
 	}
-	if !slices.Contains([]string{"text", "json", "html"}, *format) {
-		fmt.Fprintf(stderr, "baton audit: --format %q: want text, json or html\n", *format)
+	if !slices.Contains(auditFormats, *format) {
+		usageError(stderr, "audit", fmt.Sprintf("--format %q: want text, json or html", *format))
 		return exitUsage
 	}
 	if *host != "" && !slices.Contains(transcript.Hosts, *host) {
-		fmt.Fprintf(stderr, "baton audit: --host %q: want one of %s\n", *host, strings.Join(transcript.Hosts, ", "))
+		usageError(stderr, "audit", fmt.Sprintf("--host %q: want one of %s", *host, strings.Join(transcript.Hosts, ", ")))
 		return exitUsage
 	}
 	if len(paths) == 0 {
-		fmt.Fprint(stderr, auditUsage)
+		usageError(stderr, "audit", "name the transcripts to audit (files or folders)")
 		return exitUsage
 	}
 	if *since < 0 {
-		fmt.Fprintf(stderr, "baton audit: --since %s: want a span of time before now\n", *since)
+		usageError(stderr, "audit", fmt.Sprintf("--since %s: want a span of time before now", *since))
 		return exitUsage
 	}
 	o := audit.Options{Host: *host, Workspace: *workspace}
@@ -63,7 +62,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	for _, p := range r.Problems {
-		fmt.Fprintf(stderr, "baton audit: not read: %s\n", p)
+		fmt.Fprintf(stderr, "baton: not read: %s\n", p)
 	}
 	switch *format {
 	case "json":
@@ -78,25 +77,4 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitOK
-}
-
-// parseInterspersed parses flags before, between and after the paths
-// (baton audit FILE --format json), and returns the paths; after "--"
-// every argument is a path.
-func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, error) {
-	var paths []string
-	for {
-		if err := fl.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fl.Args()
-		if len(rest) == 0 {
-			return paths, nil
-		}
-		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
-			return append(paths, rest...), nil
-		}
-		paths = append(paths, rest[0])
-		args = rest[1:]
-	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -36,14 +35,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, checkUsage)
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	paths, code, ok := parseCommand("check", fl, args, stderr)
+	if !ok {
+		return code
 	}
 	if err := cmp.Or(out.validate(), fix.validate()); err != nil {
-		fmt.Fprintf(stderr, "baton check: %v\n", err)
+		usageError(stderr, "check", err.Error())
 		return exitUsage
 	}
 	batchGC(os.Getenv("GOGC"))
@@ -57,7 +54,6 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printErr(stderr, err)
 		return exitUsage
 	}
-	paths := fl.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -77,7 +73,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c := newChecker(reg, fix, *stateDir, explicit)
 	rep := c.newReporter(out, slices.Contains(paths, "-"), stdout, stderr)
-	emit := func(r *fileResult) { rep.file(c, r) }
+	var fixes fixCount
+	emit := func(r *fileResult) {
+		fixes.add(r)
+		rep.file(c, r)
+	}
 	failed := false
 	for _, p := range paths {
 		if p == "-" {
@@ -118,8 +118,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	code, ok := rep.end()
+	code, ok = rep.end()
 	out.summarize(stderr)
+	// What was fixed, as ruff ends a fixing run: in the text format only,
+	// where a line of prose cannot break what a program reads.
+	if fix.fixing() && !out.quiet && out.format == formatText {
+		fmt.Fprintln(stderr, fixes.line(fix.diff))
+	}
 	if failed || !ok {
 		return exitUsage
 	}

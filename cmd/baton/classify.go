@@ -1,8 +1,8 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"github.com/baton-md/baton/internal/safefile"
@@ -117,23 +117,12 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	wsDir := fl.String("workspace", "", "the specrew workspace root (default: the first directory above FILE holding .specrew/)")
 
 	// Flags may come before or after the file.
-	var paths []string
-	for {
-		if err := fl.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		if fl.NArg() == 0 {
-			break
-		}
-		paths = append(paths, fl.Arg(0))
-		args = fl.Args()[1:]
+	paths, code, ok := parseCommand("classify", fl, args, stderr)
+	if !ok {
+		return code
 	}
 	if len(paths) > 1 {
-		fmt.Fprintln(stderr, "baton classify: one FILE at most")
-		fl.Usage()
+		usageError(stderr, "classify", fmt.Sprintf("one FILE at most (%d named)", len(paths)))
 		return exitUsage
 	}
 	path := "-"
@@ -166,6 +155,12 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		printErr(stderr, err)
+		return exitUsage
+	}
+	// Nothing to classify: no marker to call the assistant's own, no
+	// words to read an input from. Most often a pipe that carried nothing.
+	if len(bytes.TrimSpace(text)) == 0 {
+		fmt.Fprintf(stderr, "baton: %s is empty: classify needs a stop message\n", name)
 		return exitUsage
 	}
 

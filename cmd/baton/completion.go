@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/internal/hostsettings"
+	"github.com/baton-md/baton/transcript"
 )
 
 // The shell completions, made from the help table: the commands and
@@ -18,6 +20,7 @@ type compFlag struct {
 	flagHelp
 	values []string // the values it takes, when a fixed set
 	files  bool     // its value is a file or folder
+	dirs   bool     // its value is a folder
 }
 
 // compCommand is a command as the completions offer it.
@@ -53,15 +56,13 @@ func completionModel() []compCommand {
 		}
 		for _, f := range c.flags() {
 			cf := compFlag{flagHelp: f}
+			cf.values = flagValues(c.Name, f.Name)
 			switch {
-			case f.Name == "format":
-				cf.values = formats
-			case f.Name == "color":
-				cf.values = []string{colorAuto, colorAlways, colorNever}
-			case c.Name == "classify" && slices.Contains(classifyInputFlags(), f.Name):
-				cf.values = tristate
-			case !f.isBool():
-				cf.files = f.Arg == "file" || strings.Contains(f.Name, "dir") || f.Name == "config" || f.Name == "workspace"
+			case cf.values != nil || f.isBool():
+			case folderFlags[f.Name]:
+				cf.dirs = true
+			case fileFlags[f.Name] || f.Arg == "file":
+				cf.files = true
 			}
 			cc.flags = append(cc.flags, cf)
 		}
@@ -69,6 +70,36 @@ func completionModel() []compCommand {
 		out = append(out, cc)
 	}
 	return out
+}
+
+// folderFlags are the flags whose value is a folder; fileFlags those
+// whose value is a file. freeFlags take a value of no fixed set, which
+// nothing completes (a test holds every flag to one of these or to
+// flagValues).
+var (
+	folderFlags = map[string]bool{"state-dir": true, "dir": true, "workspace": true}
+	fileFlags   = map[string]bool{"config": true, "cpuprofile": true, "memprofile": true, "trace": true}
+	freeFlags   = map[string]bool{"max-blocks": true, "since": true, "session": true, "clientProcessId": true}
+)
+
+// flagValues are the values a command's flag takes, when they are a fixed
+// set: each taken from where the command checks it.
+func flagValues(cmd, flag string) []string {
+	switch {
+	case flag == "format" && cmd == "audit":
+		return auditFormats
+	case flag == "format":
+		return formats
+	case flag == "color":
+		return []string{colorAuto, colorAlways, colorNever}
+	case flag == "host" && cmd == "audit":
+		return transcript.Hosts
+	case flag == "host":
+		return hostsettings.Names()
+	case cmd == "classify" && slices.Contains(classifyInputFlags(), flag):
+		return tristate
+	}
+	return nil
 }
 
 // classifyInputFlags are the flags that set classify's inputs.
@@ -93,7 +124,7 @@ func groups(model []compCommand) []string {
 
 func runCompletion(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 1 {
-		fmt.Fprintln(stderr, "usage: baton completion bash|zsh|fish")
+		usageError(stderr, "completion", "name one shell: bash, zsh or fish")
 		return exitUsage
 	}
 	model := completionModel()
@@ -105,7 +136,7 @@ func runCompletion(args []string, stdout, stderr io.Writer) int {
 	case "fish":
 		writeFish(stdout, model)
 	default:
-		fmt.Fprintf(stderr, "baton completion: unknown shell %q (want bash, zsh or fish)\n", args[0])
+		usageError(stderr, "completion", fmt.Sprintf("unknown shell %q (want bash, zsh or fish)", args[0]))
 		return exitUsage
 	}
 	return exitOK
@@ -166,6 +197,8 @@ _baton() {
 			switch {
 			case len(f.values) > 0:
 				fmt.Fprintf(w, "    %s) COMPREPLY=($(compgen -W %s -- \"$cur\")); return ;;\n", pat, shellQuote(strings.Join(f.values, " ")))
+			case f.dirs:
+				fmt.Fprintf(w, "    %s) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", pat)
 			case f.files:
 				fmt.Fprintf(w, "    %s) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", pat)
 			default:
@@ -236,6 +269,8 @@ _baton() {
 			switch {
 			case len(f.values) > 0:
 				spec += ":" + f.Name + ":(" + strings.Join(f.values, " ") + ")"
+			case f.dirs:
+				spec += ":" + f.Name + ":_files -/"
 			case f.files:
 				spec += ":" + f.Name + ":_files"
 			case !f.isBool():
@@ -291,6 +326,8 @@ func writeFish(w io.Writer, model []compCommand) {
 			switch {
 			case len(f.values) > 0:
 				opt += " -x -a " + shellQuote(strings.Join(f.values, " "))
+			case f.dirs:
+				opt += " -x -a '(__fish_complete_directories (commandline -ct))'"
 			case f.files:
 				opt += " -r -F"
 			case !f.isBool():

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/internal/hostsettings"
+	"github.com/baton-md/baton/transcript"
 )
 
 // completionScript returns what baton completion SHELL prints, written to
@@ -142,6 +144,12 @@ func TestBashCompletion(t *testing.T) {
 	has("baton completion ", "bash", "zsh", "fish")
 	has("baton explain ", engine.Registry().Rules()[0].ID)
 	has("baton help ", "check", "hook")
+	has("baton audit --host ", transcript.Hosts...)
+	has("baton audit --format ", "text", "json", "html")
+	lacks("baton audit --format ", "sarif")
+	has("baton hook install --host ", hostsettings.Names()...)
+	has("baton hook uninstall --host ", hostsettings.Names()...)
+	lacks("baton check --state-dir ", "notes.md")
 }
 
 // TestFishCompletion asks fish for the completions of command lines.
@@ -223,5 +231,107 @@ _baton`
 	has(complete("baton", "serve", "--"), "--stdio[", "--clientProcessId[")
 	if out := complete("baton", "serve", "--"); strings.Contains(out, "--format") {
 		t.Errorf("serve offers check's flags: %q", out)
+	}
+}
+
+// TestCompletionEveryValue: every flag that takes a value completes as
+// what it takes: its fixed set (each value one the command accepts), a
+// folder, a file, or (a number, a span of time, an ID) nothing.
+func TestCompletionEveryValue(t *testing.T) {
+	for _, c := range completionModel() {
+		for _, f := range c.flags {
+			if f.isBool() {
+				continue
+			}
+			kinds := 0
+			for _, k := range []bool{len(f.values) > 0, f.dirs, f.files, freeFlags[f.Name]} {
+				if k {
+					kinds++
+				}
+			}
+			if kinds != 1 {
+				t.Errorf("%s --%s: completes as %d kinds of value, want 1 (add it to flagValues, folderFlags, fileFlags or freeFlags)", c.Name, f.Name, kinds)
+			}
+		}
+	}
+	want := map[string][]string{
+		"audit --host":          transcript.Hosts,
+		"audit --format":        {"text", "json", "html"},
+		"hook install --host":   hostsettings.Names(),
+		"hook uninstall --host": hostsettings.Names(),
+		"check --format":        formats,
+	}
+	for key, values := range want {
+		cmd, flag, _ := strings.Cut(key, " --")
+		if got := flagValues(cmd, flag); !slices.Equal(got, values) {
+			t.Errorf("%s completes %q, want %q", key, got, values)
+		}
+	}
+	// Each value offered is one the command takes: no usage error.
+	for _, h := range hostsettings.Names() {
+		dir := t.TempDir()
+		if code, _, stderr := runBaton(t, "", "", "hook", "install", "--host", h, "--dir", dir, "--dry-run"); code == exitUsage && strings.Contains(stderr, "want one of") {
+			t.Errorf("hook install --host %s: %s", h, stderr)
+		}
+	}
+	for _, h := range transcript.Hosts {
+		if code, _, stderr := runBaton(t, "", "", "audit", "--host", h, t.TempDir()); strings.Contains(stderr, "want one of") {
+			t.Errorf("audit --host %s: exit %d %s", h, code, stderr)
+		}
+	}
+	for _, d := range []string{"state-dir", "dir", "workspace"} {
+		for _, c := range completionModel() {
+			for _, f := range c.flags {
+				if f.Name == d && !f.dirs {
+					t.Errorf("%s --%s does not complete folders", c.Name, d)
+				}
+			}
+		}
+	}
+}
+
+// TestStateDirCompletesFolders: --state-dir, --dir and --workspace offer
+// folders, not files, in each shell.
+func TestStateDirCompletesFolders(t *testing.T) {
+	bash, path := completionScript(t, "bash")
+	if !strings.Contains(bash, "'check':--state-dir|'check':-state-dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d") {
+		t.Errorf("bash: check --state-dir does not complete folders")
+	}
+	zsh, _ := completionScript(t, "zsh")
+	if !strings.Contains(zsh, "looked in first for the sessions of handoff documents]:state-dir:_files -/'") {
+		t.Errorf("zsh: check --state-dir does not complete folders")
+	}
+	fish, _ := completionScript(t, "fish")
+	if !strings.Contains(fish, "-l state-dir -x -a '(__fish_complete_directories (commandline -ct))'") {
+		t.Errorf("fish: --state-dir does not complete folders")
+	}
+	sh, err := exec.LookPath("bash")
+	if err != nil {
+		return
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "state"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stop.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"baton check --state-dir ", "baton hook install --dir ", "baton audit --workspace "} {
+		words := append(strings.Fields(line), "")
+		var quoted []string
+		for _, w := range words {
+			quoted = append(quoted, shellQuote(w))
+		}
+		script := "source " + shellQuote(path) + "\nCOMP_WORDS=(" + strings.Join(quoted, " ") + ")\nCOMP_CWORD=" +
+			strconv.Itoa(len(words)-1) + "\n_baton\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n"
+		cmd := exec.Command(sh, "--norc", "--noprofile", "-c", script)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", line, err, out)
+		}
+		if got := strings.Fields(string(out)); !slices.Equal(got, []string{"state"}) {
+			t.Errorf("completing %q: %q, want the folder alone", line, got)
+		}
 	}
 }

@@ -10,8 +10,15 @@ import (
 
 // runConfig is `baton config SUBCOMMAND`.
 func runConfig(args []string, stdout, stderr io.Writer) int {
-	if len(args) != 1 || args[0] != "schema" {
-		fmt.Fprintln(stderr, "usage: baton config schema")
+	switch {
+	case len(args) == 0:
+		usageError(stderr, "config schema", "name a subcommand: schema")
+		return exitUsage
+	case args[0] != "schema":
+		usageError(stderr, "config schema", fmt.Sprintf("unknown subcommand %q (want schema)", args[0]))
+		return exitUsage
+	case len(args) > 1:
+		usageError(stderr, "config schema", fmt.Sprintf("unexpected argument %q", args[1]))
 		return exitUsage
 	}
 	if _, err := stdout.Write(config.Schema(engine.Registry())); err != nil {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
@@ -57,6 +58,39 @@ func (c *checker) writeFixed(r *fileResult, stderr io.Writer) bool {
 		return false
 	}
 	return true
+}
+
+// fixCount is what a --fix or --diff run fixed and left, for its summary.
+type fixCount struct {
+	fixed, remaining, files int
+}
+
+func (f *fixCount) add(r *fileResult) {
+	f.fixed += r.fixed
+	f.remaining += len(r.findings)
+	if r.fixed > 0 {
+		f.files++
+	}
+}
+
+// line is the summary a fixing run ends with on standard error, as ruff
+// ends its: "3 fixed in 2 files, 1 remaining"; with --diff, what --fix
+// would fix ("3 fixable in 2 files, 1 remaining; --diff wrote nothing").
+// The findings remaining are the ones printed, at every severity.
+func (f fixCount) line(diff bool) string {
+	verb := "fixed"
+	if diff {
+		verb = "fixable"
+	}
+	s := strconv.Itoa(f.fixed) + " " + verb
+	if f.files > 0 {
+		s += " in " + plural(f.files, "file")
+	}
+	s += ", " + strconv.Itoa(f.remaining) + " remaining"
+	if diff {
+		s += "; --diff wrote nothing"
+	}
+	return s
 }
 
 // bom is the UTF-8 byte-order mark.

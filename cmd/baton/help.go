@@ -32,9 +32,6 @@ type command struct {
 	Exit     string   // its exit status
 	Paths    bool     // its arguments are files or folders (for completion)
 	ArgWords []string // the words its arguments take (for completion)
-	// Interspersed: its flags may follow its arguments (it parses again
-	// after each one), so --help anywhere before -- asks for help.
-	Interspersed bool
 
 	// run is the command; with ["-h"] its FlagSet prints its flags to
 	// standard error and nothing happens (the flag package's ErrHelp), which
@@ -116,12 +113,11 @@ false or unknown. In a specrew project --in-flight and --known-terminal are
 false, as specrew's stop provider passes them (it tracks no async work); with
 inputs still unknown, every possible outcome is listed with the condition
 under which it holds, and "outcome" is "".`,
-		Reads:        "FILE or standard input; the specrew workspace's state; the nearest .baton.yaml (its phrases).",
-		Writes:       "the classification as JSON on standard output (one object, or an array for several packets); errors on standard error.",
-		Exit:         "0 classified; 2 usage or I/O error, an unreadable .baton.yaml, or not a stop message.",
-		Paths:        true,
-		Interspersed: true,
-		run:          runClassify,
+		Reads:  "FILE or standard input; the specrew workspace's state; the nearest .baton.yaml (its phrases).",
+		Writes: "the classification as JSON on standard output (one object, or an array for several packets); errors on standard error.",
+		Exit:   "0 classified; 2 usage or I/O error, an unreadable .baton.yaml, or not a stop message.",
+		Paths:  true,
+		run:    runClassify,
 	},
 	{
 		Name:    "hook",
@@ -395,20 +391,21 @@ overall, how many stops there were, how many a hook would have blocked, how
 many the hook blocked, and why, by rule: as text, JSON, or one
 self-contained HTML page (a timeline of stops per session, a table by
 rule).`,
-		Reads:        "the transcripts named; the .baton.yaml of --workspace (default: the working folder).",
-		Writes:       "the report on standard output; files it could not read on standard error. It writes no file.",
-		Exit:         "0 reported; 2 usage error, or none of the transcripts could be read.",
-		Paths:        true,
-		Interspersed: true,
-		run:          func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runAudit(args, stdout, stderr) },
+		Reads:  "the transcripts named; the .baton.yaml of --workspace (default: the working folder).",
+		Writes: "the report on standard output; files it could not read on standard error. It writes no file.",
+		Exit:   "0 reported; 2 usage error, or none of the transcripts could be read.",
+		Paths:  true,
+		run:    func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runAudit(args, stdout, stderr) },
 	},
 	{
 		Name:    "ledger",
 		Args:    "ID|SESSION_FOLDER",
 		Summary: "print a clio-coder session's read ledger and decision board",
 		Text: `Prints a clio-coder session's read ledger (every path it touched, with the
-evidence) and its decision board. The session is a folder, or an ID looked
-for in --state-dir, then in clio-coder's documented state folders.`,
+evidence) and its decision board, and where its work came from and went: the
+handoff that seeded it, the handoffs that carried it on, the session it was
+forked from. The session is a folder, or an ID looked for in --state-dir, then
+in clio-coder's documented state folders.`,
 		Reads:  "the session's files; XDG_STATE_HOME and the home folder, for the state folders.",
 		Writes: "the ledger on standard output (JSON with --json); errors, and the folders looked in, on standard error.",
 		Exit:   "0 printed; 2 usage error, no such session or an unreadable one.",
@@ -607,19 +604,16 @@ func parseDefaults(text string) []flagHelp {
 func (f flagHelp) isBool() bool { return f.Arg == "" }
 
 // wantsHelp reports whether args ask for help (-h, -help, --help) where
-// the command's flags are parsed: before "--" and the first argument that
-// is not a flag, skipping the values of flags that take one.
-func wantsHelp(args []string, flags []flagHelp, interspersed bool) bool {
+// the command's flags are parsed: anywhere before "--" (flags may follow
+// the arguments, flags.go), skipping the values of flags that take one.
+func wantsHelp(args []string, flags []flagHelp) bool {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return false
 		}
 		if a == "-" || !strings.HasPrefix(a, "-") {
-			if interspersed {
-				continue
-			}
-			return false
+			continue
 		}
 		name := strings.TrimLeft(a, "-")
 		if name == "h" || name == "help" {
@@ -709,7 +703,7 @@ func runHelp(args []string, stdout, stderr io.Writer) int {
 	}
 	c, rest := lookup(args)
 	if c == nil || len(rest) > 0 {
-		fmt.Fprintf(stderr, "baton help: no command %q\n\n", strings.Join(args, " "))
+		fmt.Fprintf(stderr, "baton: no command %q\n\n", strings.Join(args, " "))
 		writeUsage(stderr)
 		return exitUsage
 	}

@@ -80,31 +80,29 @@ func TestParseDefaults(t *testing.T) {
 	}
 }
 
-// TestWantsHelp follows the flag package: help before -- and the first
-// argument, a flag's value skipped.
+// TestWantsHelp follows the commands' parser (flags.go): help anywhere
+// before --, among the arguments too, a flag's value skipped.
 func TestWantsHelp(t *testing.T) {
 	flags := []flagHelp{{Name: "format", Arg: "string"}, {Name: "fix"}}
 	for _, tt := range []struct {
-		args         []string
-		interspersed bool
-		want         bool
+		args []string
+		want bool
 	}{
-		{[]string{"--help"}, false, true},
-		{[]string{"-h"}, false, true},
-		{[]string{"-help"}, false, true},
-		{[]string{"--fix", "--help"}, false, true},
-		{[]string{"--format", "json", "-h"}, false, true},
-		{[]string{"--format=json", "-h"}, false, true},
-		{[]string{"--format", "--help"}, false, false},
-		{[]string{"--", "--help"}, false, false},
-		{[]string{"a.md", "--help"}, false, false},
-		{[]string{"a.md", "--help"}, true, true},
-		{[]string{"-", "--help"}, true, true},
-		{[]string{"--", "--help"}, true, false},
-		{nil, false, false},
+		{[]string{"--help"}, true},
+		{[]string{"-h"}, true},
+		{[]string{"-help"}, true},
+		{[]string{"--fix", "--help"}, true},
+		{[]string{"--format", "json", "-h"}, true},
+		{[]string{"--format=json", "-h"}, true},
+		{[]string{"--format", "--help"}, false},
+		{[]string{"--", "--help"}, false},
+		{[]string{"a.md", "--help"}, true},
+		{[]string{"-", "--help"}, true},
+		{[]string{"a.md", "--", "--help"}, false},
+		{nil, false},
 	} {
-		if got := wantsHelp(tt.args, flags, tt.interspersed); got != tt.want {
-			t.Errorf("wantsHelp(%q, interspersed %v) = %v, want %v", tt.args, tt.interspersed, got, tt.want)
+		if got := wantsHelp(tt.args, flags); got != tt.want {
+			t.Errorf("wantsHelp(%q) = %v, want %v", tt.args, got, tt.want)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -69,7 +68,7 @@ write only --state-dir, and never block.
 
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, hookUsage)
+		fmt.Fprintf(stderr, "baton: name a hook or a subcommand (baton help hook lists them)\n\n%s", hookUsage)
 		return exitUsage
 	}
 	switch sub := args[0]; sub {
@@ -89,7 +88,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, hookUsage)
 		return exitOK
 	default:
-		fmt.Fprintf(stderr, "baton hook: unknown hook %q\n\n%s", sub, hookUsage)
+		fmt.Fprintf(stderr, "baton: unknown hook %q\n\n%s", sub, hookUsage)
 		return exitUsage
 	}
 }
@@ -109,14 +108,12 @@ func hookFlags(args []string, stderr io.Writer) (o stoppolicy.Options, code int,
 		fmt.Fprint(stderr, hookUsage+"\nflags:\n")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, exitOK, false
-		}
-		return o, exitUsage, false
+	rest, code, ok := parseCommand("hook "+args[0], fl, args[1:], stderr)
+	if !ok {
+		return o, code, false
 	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "baton hook %s: unexpected argument %q\n", args[0], fl.Arg(0))
+	if len(rest) > 0 {
+		usageError(stderr, "hook "+args[0], fmt.Sprintf("unexpected argument %q: the hook reads its input on standard input", rest[0]))
 		return o, exitUsage, false
 	}
 	return o, 0, true
@@ -139,12 +136,12 @@ func runPromptHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr
 	}()
 	raw, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
 	if err != nil {
-		fmt.Fprintf(stderr, "baton hook: read the hook input: %v; no baseline taken\n", err)
+		fmt.Fprintf(stderr, "baton: read the hook input: %v; no baseline taken\n", err)
 		return exitOK
 	}
 	in, err := a.parse(raw)
 	if err != nil {
-		fmt.Fprintf(stderr, "baton hook: %v; no baseline taken\n", err)
+		fmt.Fprintf(stderr, "baton: %v; no baseline taken\n", err)
 		return exitOK
 	}
 	// Every host's prompt hook input names the prompt "prompt".
@@ -154,10 +151,10 @@ func runPromptHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr
 	_ = json.Unmarshal(trimBOM(raw), &p)
 	kept, err := stoppolicy.TurnStart(in.stop.Cwd, in.stop.SessionID, p.Prompt, o)
 	if err != nil {
-		fmt.Fprintf(stderr, "baton hook: %v\n", err)
+		fmt.Fprintf(stderr, "baton: %v\n", err)
 	}
 	if kept != "" {
-		fmt.Fprintf(stderr, "baton hook: %s; the turn's baseline is kept\n", kept)
+		fmt.Fprintf(stderr, "baton: %s; the turn's baseline is kept\n", kept)
 	}
 	return exitOK
 }
@@ -171,16 +168,16 @@ func runClaudeToolHook(args []string, stdin io.Reader, stdout, stderr io.Writer)
 	}
 	raw, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
 	if err != nil {
-		fmt.Fprintf(stderr, "baton hook: read the hook input: %v\n", err)
+		fmt.Fprintf(stderr, "baton: read the hook input: %v\n", err)
 		return exitOK
 	}
 	var in hookInput
 	if err := json.Unmarshal(raw, &in); err != nil {
-		fmt.Fprintf(stderr, "baton hook: the hook input is not JSON: %v\n", err)
+		fmt.Fprintf(stderr, "baton: the hook input is not JSON: %v\n", err)
 		return exitOK
 	}
 	if err := stoppolicy.ToolDone(in.Cwd, in.SessionID, o); err != nil {
-		fmt.Fprintf(stderr, "baton hook: %v\n", err)
+		fmt.Fprintf(stderr, "baton: %v\n", err)
 	}
 	return exitOK
 }
@@ -192,7 +189,7 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 		return code
 	}
 	failOpen := func(format string, v ...any) int {
-		fmt.Fprintf(stderr, "baton hook: "+format+"; letting the stop through\n", v...)
+		fmt.Fprintf(stderr, "baton: "+format+"; letting the stop through\n", v...)
 		if a.pass != nil {
 			fmt.Fprintln(stdout, a.pass)
 		}
@@ -207,7 +204,7 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 		return failOpen("%v", err)
 	}
 	if in.skip != "" {
-		fmt.Fprintf(stderr, "baton hook: %s; not judged\n", in.skip)
+		fmt.Fprintf(stderr, "baton: %s; not judged\n", in.skip)
 		if a.pass != nil {
 			fmt.Fprintln(stdout, a.pass)
 		}
@@ -226,7 +223,7 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 			if strings.TrimSpace(stop.Message) == "" {
 				return failOpen("%v", err)
 			}
-			fmt.Fprintf(stderr, "baton hook: %v; judging the message alone\n", err)
+			fmt.Fprintf(stderr, "baton: %v; judging the message alone\n", err)
 			in.transcript = ""
 		}
 	}
@@ -236,13 +233,13 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 			if strings.TrimSpace(stop.Message) == "" {
 				return failOpen("read the transcript: %v", err)
 			}
-			fmt.Fprintf(stderr, "baton hook: read the transcript: %v; judging the message alone\n", err)
+			fmt.Fprintf(stderr, "baton: read the transcript: %v; judging the message alone\n", err)
 		}
 	}
 	if in.cumulative {
 		var note string
 		if stop.Message, note = lastResponse(stop, o); note != "" {
-			fmt.Fprintf(stderr, "baton hook: %s\n", note)
+			fmt.Fprintf(stderr, "baton: %s\n", note)
 		}
 	}
 	if strings.TrimSpace(stop.Message) == "" {
@@ -262,7 +259,7 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 		return failOpen("%s", out.Released)
 	}
 	for _, w := range out.Warnings {
-		fmt.Fprintf(stderr, "baton hook: %s\n", w)
+		fmt.Fprintf(stderr, "baton: %s\n", w)
 	}
 	if out.Reason == "" {
 		if a.pass != nil {

@@ -3,10 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -31,21 +32,17 @@ const hookStatusUsage = `usage: baton hook status [--json] [--dir DIR]
 (baton help hook status says what it reads, writes and exits with)
 `
 
-// parseFlags parses a subcommand's flags: --help prints its usage on
-// standard output (exit 0), a bad flag its usage line on standard error.
+// parseFlags parses a subcommand's flags, wherever they stand: --help
+// prints its usage on standard output (exit 0), a bad flag is an error
+// with its usage line on standard error.
 func parseFlags(fl *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (int, bool) {
-	fl.SetOutput(stderr)
-	fl.Usage = func() {}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			return exitOK, false
-		}
-		fmt.Fprintln(stderr, strings.SplitN(usage, "\n", 2)[0])
-		return exitUsage, false
+	fl.Usage = func() { fmt.Fprint(stdout, usage) }
+	rest, code, ok := parseCommand(fl.Name(), fl, args, stderr)
+	if !ok {
+		return code, false
 	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "baton: unexpected argument %q\n%s\n", fl.Arg(0), strings.SplitN(usage, "\n", 2)[0])
+	if len(rest) > 0 {
+		usageError(stderr, fl.Name(), fmt.Sprintf("unexpected argument %q", rest[0]))
 		return exitUsage, false
 	}
 	return 0, true
@@ -153,12 +150,27 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 		printEnforcement(stdout, e.host, r)
 		return exitOK
 	}
+	program, note, warn := hookProgram(lookPath, executable)
+	e.opts.Program = program
 	c, err := e.host.PlanInstall(path, e.opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
 		return exitUsage
 	}
 	name := e.display(path)
+	if warn != "" {
+		fmt.Fprintf(stderr, "baton: warning: %s\n", warn)
+	} else if program != "" && len(c.Already)+len(c.Updated) > 0 {
+		// Hooks already there keep the program they name: one that runs
+		// `baton` will not start while none is on PATH.
+		if r, found := e.host.Status(e.env, e.scope); found {
+			for _, h := range r.Hooks {
+				if h.Installed && strings.HasPrefix(h.Command, "baton ") {
+					fmt.Fprintf(stderr, "baton: warning: %s runs `%s`, and no baton is on PATH: %s will fail to start it; put baton on PATH, or run hook uninstall, then hook install, to have it run %s\n", name, h.Command, e.host.Title, program)
+				}
+			}
+		}
+	}
 	if !c.Changed() {
 		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change\n", e.host.Title, name)
 		if r, found := e.host.Status(e.env, e.scope); found {
@@ -182,6 +194,9 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 	for _, hk := range c.Already {
 		fmt.Fprintf(stdout, "baton: already in %s: %s → %s\n", name, hk.Event, hk.Line(e.opts))
 	}
+	if note != "" && len(c.Added) > 0 {
+		fmt.Fprintf(stdout, "baton: %s\n", note)
+	}
 	for _, hk := range c.Added {
 		// The host will run the command at every stop: say so if this
 		// baton cannot.
@@ -195,6 +210,44 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// lookPath and executable find baton on PATH and this program's path
+// (a test gives its own).
+var (
+	lookPath   = exec.LookPath
+	executable = os.Executable
+)
+
+// hookProgram is the program the installed hooks run, as
+// hostsettings.Options.Program takes it: "" for `baton` when one is on
+// PATH (the host runs the hook with the user's PATH); else the absolute
+// path of this baton, with a note saying so. When this baton cannot be
+// named either (its name is not baton, its path holds a space, or it is
+// a temporary build of go run), the hooks run `baton`, and warn says the
+// host will not find it until one is on PATH.
+func hookProgram(lookPath func(string) (string, error), executable func() (string, error)) (program, note, warn string) {
+	if _, err := lookPath("baton"); err == nil {
+		return "", "", ""
+	}
+	const fix = "put baton on PATH (README: Build from source) and run hook install again"
+	exe, err := executable()
+	if err == nil {
+		if resolved, rerr := filepath.EvalSymlinks(exe); rerr == nil {
+			exe = resolved
+		}
+	}
+	switch base := filepath.Base(exe); {
+	case err != nil:
+		return "", "", "no baton on PATH, and this baton's own path is unknown (" + err.Error() + "): the host will fail to start the hooks; " + fix
+	case base != "baton" && base != "baton.exe":
+		return "", "", "no baton on PATH, and this program is named " + base + ", not baton: the host will fail to start `baton hook …`; " + fix
+	case strings.ContainsAny(exe, " \t\"'$`"):
+		return "", "", "no baton on PATH, and this baton's path (" + exe + ") holds a space or a quote, which a hook's command line cannot: " + fix
+	case strings.Contains(filepath.ToSlash(exe), "/go-build"):
+		return "", "", "no baton on PATH, and this baton is go run's temporary build (" + exe + "), gone when it exits: " + fix
+	}
+	return exe, "no baton on PATH: the hooks run this baton by its absolute path, " + exe + "; with baton on PATH, hook install again writes plain `baton`", ""
 }
 
 // printEnforcement says, after an install, what the host will enforce
@@ -272,9 +325,40 @@ func runHookUninstall(args []string, stdout, stderr io.Writer) int {
 				what = "would remove"
 			}
 			fmt.Fprintf(stdout, "baton: %s %s: nothing else was in it\n", what, e.display(c.Path))
+			if !e.dryRun {
+				for _, d := range e.removeEmptyFolders(filepath.Dir(c.Path)) {
+					fmt.Fprintf(stdout, "baton: removed the folder %s/: nothing else was in it\n", e.display(d))
+				}
+			}
 		}
 	}
 	return exitOK
+}
+
+// removeEmptyFolders removes dir, and the folders above it, while they
+// are empty and below the project (or, for --user, the home folder): the
+// .claude/ or .github/hooks/ that install made for the settings file it
+// wrote. A folder holding anything else is left, and so is the project
+// itself. It returns the folders removed.
+func (e *hookEdit) removeEmptyFolders(dir string) []string {
+	base := e.env.Project
+	if e.scope == hostsettings.User {
+		base = e.env.Home
+	}
+	var removed []string
+	for {
+		rel, err := filepath.Rel(base, dir)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return removed
+		}
+		// os.Remove removes only an empty folder; anything else in it
+		// (or a folder that is not one) stops the climb.
+		if err := os.Remove(dir); err != nil {
+			return removed
+		}
+		removed = append(removed, dir)
+		dir = filepath.Dir(dir)
+	}
 }
 
 func runHookStatus(args []string, stdout, stderr io.Writer) int {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
@@ -35,30 +36,39 @@ func runLedger(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	asJSON := fl.Bool("json", false, "print JSON")
 	stateDir := fl.String("state-dir", "", "clio-coder's state folder, looked in first")
+	// Asked for, help is printed on standard output from the help table
+	// (help.go); -h reaching here prints the flags on standard error.
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: baton ledger [--json] [--state-dir DIR] ID|SESSION_FOLDER\n\nPrints a clio-coder session's read ledger (every path it touched, with evidence)\nand its decision board, and where its work came from and went: the handoff\nthat seeded it, the handoffs that carried it on, the session it was forked from.")
+		writeUsageLine(stderr, "ledger")
+		fmt.Fprintln(stderr, "\nflags:")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+	rest, code, ok := parseCommand("ledger", fl, args, stderr)
+	if !ok {
+		return code
+	}
+	if len(rest) != 1 {
+		msg := "name one session: its ID, or its folder"
+		if len(rest) > 1 {
+			msg = fmt.Sprintf("one session at a time (%d named)", len(rest))
 		}
+		usageError(stderr, "ledger", msg)
 		return exitUsage
 	}
-	if fl.NArg() != 1 {
-		fl.Usage()
-		return exitUsage
-	}
-	arg := fl.Arg(0)
+	arg := rest[0]
 	dir := arg
 	if fi, err := os.Stat(arg); err != nil || !fi.IsDir() {
 		var looked []string
 		dir, looked, err = session.Find(stateDirs(*stateDir), arg)
+		if errors.Is(err, session.ErrNotFound) {
+			// Said once: which session, where it was looked for, then
+			// any folder that could not be read while looking.
+			lines := strings.Split(err.Error(), "\n")
+			lines[0] = fmt.Sprintf("no session %s (looked in %s)", arg, strings.Join(looked, ", "))
+			err = errors.New(strings.Join(lines, "\n"))
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "baton: session %q: %v\n", arg, err)
-			for _, l := range looked {
-				fmt.Fprintf(stderr, "  looked in %s\n", l)
-			}
+			printErr(stderr, err)
 			return exitUsage
 		}
 	}

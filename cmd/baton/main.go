@@ -27,7 +27,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// --help, -h and -help print the command's help on standard output,
 	// whatever the command, before it parses anything.
-	if c, rest := lookup(args); c != nil && slices.ContainsFunc(rest, isHelpFlag) && wantsHelp(rest, c.flags(), c.Interspersed) {
+	if c, rest := lookup(args); c != nil && slices.ContainsFunc(rest, isHelpFlag) && wantsHelp(rest, c.flags()) {
 		writeHelp(stdout, c)
 		return exitOK
 	}
@@ -54,9 +54,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCompletion(rest, stdout, stderr)
 	case "man":
 		return runMan(rest, stdout, stderr)
-	case "version", "--version":
+	case "version", "--version", "-version", "-v":
 		if len(rest) > 0 {
-			fmt.Fprintln(stderr, "usage: baton version")
+			usageError(stderr, "version", fmt.Sprintf("unexpected argument %q", rest[0]))
 			return exitUsage
 		}
 		printVersion(stdout)

@@ -11,7 +11,7 @@ import (
 
 func runMan(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintln(stderr, "usage: baton man")
+		usageError(stderr, "man", fmt.Sprintf("unexpected argument %q", args[0]))
 		return exitUsage
 	}
 	writeMan(stdout)

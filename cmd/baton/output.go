@@ -72,6 +72,7 @@ type fileResult struct {
 	original string             // the text as read
 	doc      *analysis.Document // the text the findings are about (fixed, with --fix or --diff)
 	findings []analysis.Finding // in output order (sortForOutput)
+	fixed    int                // the findings whose safe fixes made doc (--fix, --diff)
 }
 
 // newResult holds the analysis of a file whose text was original.

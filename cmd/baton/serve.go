@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,14 +32,12 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: baton serve [-v] [--stdio]\n\nRuns the language server over standard input and output; logs go to standard error.")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	rest, code, ok := parseCommand("serve", fl, args, stderr)
+	if !ok {
+		return code
 	}
-	if fl.NArg() > 0 {
-		fl.Usage()
+	if len(rest) > 0 {
+		usageError(stderr, "serve", fmt.Sprintf("unexpected argument %q: the server talks over standard input and output", rest[0]))
 		return exitUsage
 	}
 	level := slog.LevelWarn

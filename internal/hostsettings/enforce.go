@@ -22,6 +22,10 @@ type Options struct {
 	RequirePacket bool
 	// MaxBlocks is --max-blocks; 0 leaves the hook's default.
 	MaxBlocks int
+	// Program is the baton the hooks run: "" for "baton" from the PATH the
+	// host runs them with, or an absolute path to a baton when there is
+	// none on PATH. It holds no space (a command line is split at spaces).
+	Program string
 }
 
 // Args are the flags of a hook's command line: the stop hook takes them

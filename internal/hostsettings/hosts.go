@@ -49,9 +49,14 @@ func (h Hook) Command() string { return "baton hook " + h.Sub }
 // Stop says whether this is the host's stop hook, the one that blocks.
 func (h Hook) Stop() bool { return strings.HasSuffix(h.Sub, "-stop") }
 
-// Line is the command line install writes for the hook with o.
+// Line is the command line install writes for the hook with o: its
+// program is o.Program when set.
 func (h Hook) Line(o Options) string {
-	return strings.Join(append([]string{h.Command()}, o.Args(h.Stop())...), " ")
+	cmd := h.Command()
+	if o.Program != "" {
+		cmd = o.Program + strings.TrimPrefix(cmd, "baton")
+	}
+	return strings.Join(append([]string{cmd}, o.Args(h.Stop())...), " ")
 }
 
 // Host is an agent host whose settings baton can edit.
