@@ -340,7 +340,7 @@ var (
 			"workflow/stray-closing-tag, not this. In an HTML comment, after a backslash or in an indented code block, " +
 			"where Markdown shows no " +
 			"tag, a tag never closed or that cannot be read is text as its author wrote it, and is not reported. " +
-			"Three readings of the scanner's baton does not follow, since each would turn prose into unclosed tags: " +
+			"baton leaves out three readings of the engine's scanner, since each would turn prose into unclosed tags: " +
 			"a name with a hyphen (`<Name-x …>`), a `{...spread}` right after the name with no space, and an `=` " +
 			"followed by a line break before the value.\n\n" +
 			"A document is read as a workflow only when it is XMD: its front matter has a key the engine reserves " +
