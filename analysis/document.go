@@ -726,7 +726,7 @@ func scanComponentTags(d *Document) (why string, at Span, comps []TagRef) {
 			name := d.Source[at0+1 : end]
 			own := XMDOwnName(string(name)) != ""
 			wanted := own || (len(comps) < maxComponents && !slices.ContainsFunc(comps, func(t TagRef) bool { return t.Name == string(name) }))
-			if end > at0+1 && isUpper(name[0]) && wanted && s.isXMDTag(at0) {
+			if end > at0+1 && isUpper(name[0]) && wanted && !escaped(d.Source, at0) && s.isXMDTag(at0) {
 				name := string(name)
 				switch XMDOwnName(name) {
 				case "structural":
@@ -782,6 +782,16 @@ func scanComponentTags(d *Document) (why string, at Span, comps []TagRef) {
 		return ast.WalkContinue, nil
 	})
 	return why, at, comps
+}
+
+// escaped reports a "<" at i that a backslash escapes, so CommonMark reads
+// it as a literal "<", not a tag: an odd run of backslashes before it.
+func escaped(src []byte, i int) bool {
+	n := 0
+	for i-n > 0 && src[i-n-1] == '\\' {
+		n++
+	}
+	return n%2 == 1
 }
 
 // executableInfo reports a fenced code block's info string that makes it

@@ -4,8 +4,8 @@
 # ${XDG_CACHE_HOME:-~/.cache}/baton-e2e). Nothing is installed system-wide.
 # Claude Code's installer needs Node 22 or later: a system node that recent
 # is used, else the Node 24 e2e/setup-vscode.sh installs (run first by
-# setup.sh). Both ship native binaries; Codex's launcher is a Node script
-# that any node on PATH runs.
+# setup.sh). Claude Code and Copilot CLI ship native binaries; Codex's
+# launcher is a Node script that any node on PATH runs.
 # Safe to run repeatedly; prints nothing when everything is already present.
 set -euo pipefail
 
@@ -13,6 +13,7 @@ set -euo pipefail
 CLAUDE_CODE_VERSION=2.1.332
 CODEX_VERSION=0.171.0
 GEMINI_CLI_VERSION=0.61.0
+COPILOT_CLI_VERSION=1.0.102
 
 CACHE=${BATON_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/baton-e2e}
 HOSTS=$CACHE/hosts
@@ -54,6 +55,7 @@ host_install() {
 host_install claude @anthropic-ai/claude-code "$CLAUDE_CODE_VERSION" claude
 host_install codex @openai/codex "$CODEX_VERSION" codex
 host_install gemini @google/gemini-cli "$GEMINI_CLI_VERSION" gemini
+host_install copilot @github/copilot "$COPILOT_CLI_VERSION" copilot
 
 # Gemini CLI is a Node program wanting Node 20 or later: bin/gemini runs it
 # with the node chosen above, whatever node the tests find on PATH.
@@ -61,3 +63,13 @@ mkdir -p "$HOSTS/gemini/bin"
 printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node" "$HOSTS/gemini/node_modules/@google/gemini-cli/bundle/gemini.js" >"$HOSTS/gemini/bin/gemini.tmp"
 chmod +x "$HOSTS/gemini/bin/gemini.tmp"
 mv "$HOSTS/gemini/bin/gemini.tmp" "$HOSTS/gemini/bin/gemini"
+
+# Copilot CLI's npm package is a Node loader for a native binary of the
+# platform's (an optional dependency): bin/copilot runs that binary, with no
+# node needed on the tests' PATH.
+native=$(ls "$HOSTS"/copilot/node_modules/@github/copilot-linux-*/copilot 2>/dev/null | head -n1 || true)
+[ -n "$native" ] || { say "@github/copilot@$COPILOT_CLI_VERSION installed no native binary for this platform"; exit 1; }
+mkdir -p "$HOSTS/copilot/bin"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$native" >"$HOSTS/copilot/bin/copilot.tmp"
+chmod +x "$HOSTS/copilot/bin/copilot.tmp"
+mv "$HOSTS/copilot/bin/copilot.tmp" "$HOSTS/copilot/bin/copilot"

@@ -30,15 +30,23 @@ type List struct {
 	Also    string    // a second section holding the same list ("" if none)
 	Bound   int       // at most this many items
 	Noun    [2]string // singular and plural
+	// Records: the list's items are records with required fields
+	// (decisions: summary; files: path and why; commands: argv and why).
+	// clio's parseHandoffExtraction (src/domains/session/handoff.ts)
+	// applies the bound to the records first and then discards those
+	// missing a required field, so its note may count more kept than it
+	// renders. Facts and open questions are strings, filtered (blank or
+	// not a string) before the bound: their note counts what is rendered.
+	Records bool
 }
 
 // Lists are the model's lists, in the order Bounds applied notes them.
 var Lists = []List{
-	{"decisions", Decisions, "", 24, [2]string{"decision", "decisions"}},
-	{"facts", Facts, "", 32, [2]string{"fact", "facts"}},
-	{"files", Files, Dropped, 48, [2]string{"file", "files"}},
-	{"commands", Commands, "", 16, [2]string{"command", "commands"}},
-	{"openQuestions", OpenQuestions, "", 16, [2]string{"open question", "open questions"}},
+	{"decisions", Decisions, "", 24, [2]string{"decision", "decisions"}, true},
+	{"facts", Facts, "", 32, [2]string{"fact", "facts"}, false},
+	{"files", Files, Dropped, 48, [2]string{"file", "files"}, true},
+	{"commands", Commands, "", 16, [2]string{"command", "commands"}, true},
+	{"openQuestions", OpenQuestions, "", 16, [2]string{"open question", "open questions"}, false},
 }
 
 // GoalProblem is why clio's gate refuses a goal: "stoplist", "short", or ""
@@ -91,4 +99,24 @@ func cut(s string) string {
 		end -= size
 	}
 	return s[:end] + TruncationMarker
+}
+
+// MinCutBytes is the shortest string clio's boundHandoffString
+// (src/domains/session/handoff.ts) leaves when it cuts: the first 498 bytes
+// (512 less the 14 of the marker), less at most 3 bytes of a code point the
+// cut split, and the marker.
+const MinCutBytes = MaxStringBytes - 3
+
+// ClioCut reports whether s ends as a string clio's byte bound cut: with
+// TruncationMarker, and 509 to 512 bytes long. A shorter string that ends
+// with the marker is text the model (or the operator) wrote; clio renders it
+// verbatim and never counts it as cut. (A cut that also dropped U+FFFD
+// characters the model wrote right at the cut would be shorter still:
+// baton takes that for written text too.)
+func ClioCut(s string) bool {
+	if !strings.HasSuffix(s, TruncationMarker) {
+		return false
+	}
+	n := byteLen(s)
+	return n >= MinCutBytes && n <= MaxStringBytes
 }

@@ -103,6 +103,7 @@ func TestStringBoundFix(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := "# Handoff\n\n**Goal:** finish the eviction rules\n\nCarried from session `session-a`.\n\n"
+	earlierCut, _ := handoff.BoundString(strings.Repeat("fact ", 120)) // a string clio cut before
 	for _, ch := range []string{"é", "日", "😀", "y"} {
 		for pad := range 4 {
 			long := strings.Repeat("p", pad) + strings.Repeat(ch, 600/len(ch))
@@ -117,7 +118,7 @@ func TestStringBoundFix(t *testing.T) {
 				"## Commands\n\n- `go test`: %s\n",
 				"## Open questions\n\n- %s\n",
 				"## Facts\n\n- one\n- %s\n\n## Open questions\n\n- why?\n",
-				"## Facts\n\n- fact " + handoff.TruncationMarker + "\n- %s\n\n## Bounds applied\n\n- 1 entry was cut to 512 bytes and marked with …[truncated]\n",
+				"## Facts\n\n- " + earlierCut + "\n- %s\n\n## Bounds applied\n\n- 1 entry was cut to 512 bytes and marked with …[truncated]\n",
 			} {
 				text := head + fmt.Sprintf(tmpl, long)
 				res := reg.Analyze(analysis.Parse("f.md", text), nil)

@@ -29,7 +29,7 @@ func (c *checker) tally() *tally {
 		// size it needs: lists run to thousands of items.
 		n := 0
 		for _, s := range d.Sections {
-			if s.Known && (s.Name == l.Section || s.Name == l.Also) {
+			if s.Known && !s.Glued && (s.Name == l.Section || s.Name == l.Also) {
 				n += len(s.Items)
 			}
 		}
@@ -38,7 +38,7 @@ func (c *checker) tally() *tally {
 		}
 		list := make([]*Item, 0, n)
 		for _, s := range d.Sections {
-			if !s.Known || (s.Name != l.Section && s.Name != l.Also) {
+			if !s.Known || s.Glued || (s.Name != l.Section && s.Name != l.Also) {
 				continue
 			}
 			for _, it := range s.Items {
@@ -48,7 +48,7 @@ func (c *checker) tally() *tally {
 				}
 				list = append(list, it)
 				for _, f := range it.fields(&buf) {
-					if strings.HasSuffix(f.Text, TruncationMarker) {
+					if ClioCut(f.Text) {
 						t.marked = append(t.marked, analysis.Span{Start: f.Span.End - len(TruncationMarker), End: f.Span.End})
 					}
 				}
@@ -93,7 +93,7 @@ func (c *checker) listBounds(t *tally) {
 			e, line = c.removeItemAfter(it, line)
 			edits = append(edits, e)
 			for _, f := range it.fields(&buf) {
-				if strings.HasSuffix(f.Text, TruncationMarker) {
+				if ClioCut(f.Text) {
 					removed++
 				}
 			}
@@ -134,7 +134,7 @@ func (c *checker) listBounds(t *tally) {
 
 func (c *checker) stringBounds(t *tally) {
 	for _, s := range c.d.Sections {
-		if !s.Known || s.Name == BoundsApplied {
+		if !s.Known || s.Glued || s.Name == BoundsApplied {
 			continue
 		}
 		var buf [2]Field
@@ -208,7 +208,7 @@ func (c *checker) notes(t *tally) {
 			k := len(t.marked)
 			switch {
 			case n.Cut != k && !(t.folded && n.Cut > k):
-				stale(it, fmt.Sprintf("this note says %d %s cut, but %d %s the %s marker", n.Cut, plural(n.Cut, "entry was", "entries were"), k, plural(k, "string carries", "strings carry"), TruncationMarker), cutText(k))
+				stale(it, fmt.Sprintf("this note says %d %s cut, but %d %s the %s marker as clio's cut leaves it (%d to %d bytes)", n.Cut, plural(n.Cut, "entry was", "entries were"), k, plural(k, "string carries", "strings carry"), TruncationMarker, MinCutBytes, MaxStringBytes), cutText(k))
 			case it.Text != CutNote(n.Cut):
 				stale(it, fmt.Sprintf("this note should read %q", CutNote(n.Cut)), CutNote(n.Cut))
 			}
@@ -221,7 +221,11 @@ func (c *checker) notes(t *tally) {
 			// into it after the bound, so with settled decisions fewer
 			// may show than were kept.
 			folds := n.List == "decisions" && t.folded && count > 0 && count < n.Kept
-			if (n.Kept == count || folds) && n.Of > n.Kept {
+			// clio bounds decisions, files and commands before it
+			// discards the records missing a required field, so fewer
+			// may show than it kept (its own untouched output does).
+			gaps := l.Records && count < n.Kept
+			if (n.Kept == count || folds || gaps) && n.Of > n.Kept {
 				continue
 			}
 			text := ""

@@ -166,8 +166,16 @@ type Section struct {
 	// and HTML comments aside): text the renderer never writes there.
 	Stray []analysis.Span
 	// DuplicateOf is the earlier section with the same name, when this one
-	// repeats it.
+	// repeats it (a Glued section repeats the one that is not, wherever it
+	// is).
 	DuplicateOf *Section
+	// Glued: the heading follows a line of text with no blank line
+	// between, in a document whose other headings have one, as
+	// renderHandoffDocument (src/domains/session/handoff.ts) writes every
+	// heading it means. It is the text of a string clio rendered verbatim
+	// (a fact holding "\n## Files\n…"), a section only to a Markdown
+	// reader.
+	Glued bool
 }
 
 // Item is one list item of a section.
@@ -285,26 +293,47 @@ func (p *parser) sections() {
 	var seen [len(sectionNames)]*Section
 	// One allocation for every section rather than one each.
 	slab := make([]Section, 0, len(heads))
+	glued, spaced := 0, 0
 	for _, h := range heads {
 		name, idx := canonicalName(h.Text)
 		if idx < 0 && h.Level > 2 {
 			continue // a sub-heading inside a section
 		}
-		slab = append(slab, Section{Name: name, Known: idx >= 0, Index: idx, Heading: h})
+		slab = append(slab, Section{Name: name, Known: idx >= 0, Index: idx, Heading: h, Glued: p.glued(h)})
 		s := &slab[len(slab)-1]
-		if s.Known {
-			if first := seen[idx]; first != nil {
-				s.DuplicateOf = first
-			} else {
-				seen[idx] = s
-			}
+		if s.Glued {
+			glued++
 		} else {
+			spaced++
+		}
+		if !s.Known {
 			s.Name = h.Text
 		}
 		if p.d.Sections == nil {
 			p.d.Sections = make([]*Section, 0, len(heads))
 		}
 		p.d.Sections = append(p.d.Sections, s)
+	}
+	// A document whose headings are mostly glued is written so by hand:
+	// none of them is text clio rendered.
+	if glued > spaced {
+		for _, s := range p.d.Sections {
+			s.Glued = false
+		}
+	}
+	// The first of each known name is the first not glued; glued ones
+	// repeat it.
+	for _, pass := range []bool{false, true} {
+		for _, s := range p.d.Sections {
+			if !s.Known || s.Glued != pass {
+				continue
+			}
+			if first := seen[s.Index]; first != nil {
+				s.DuplicateOf = first
+			} else {
+				seen[s.Index] = s
+			}
+		}
 	}
 	end := len(p.text)
 	for i := len(p.d.Sections) - 1; i >= 0; i-- {
@@ -318,6 +347,17 @@ func (p *parser) sections() {
 		end = s.Span.Start
 	}
 	p.firstSection = end
+}
+
+// glued reports whether heading h follows a line that is not blank. The
+// title and a heading on the first line are never glued.
+func (p *parser) glued(h analysis.Heading) bool {
+	ln := p.doc.Lines.LineOf(h.Span.Start)
+	if ln == 0 {
+		return false
+	}
+	prev := p.text[p.doc.Lines.LineStart(ln-1):p.doc.Lines.LineEnd(ln-1)]
+	return strings.TrimSpace(prev) != ""
 }
 
 // canonicalName names the section a heading stands for, with its index in
@@ -668,9 +708,10 @@ func (p *parser) pathItem(it *Item) {
 	} else {
 		it.WhySpan = analysis.Span{Start: c.End, End: c.End}
 	}
+	// A backtick inside the path or argv is how clio renders one that
+	// holds it: verbatim (renderHandoffDocument writes "- `${path}`:
+	// ${why}"). It is read up to the first "`:", as written.
 	switch {
-	case strings.Contains(it.Path, "`"):
-		it.Malformed = "a backtick inside the " + what + " breaks the \"- `" + what + "`: why\" form"
 	case strings.TrimSpace(it.Path) == "":
 		it.Malformed = "the " + what + " is empty"
 	case i+2 < len(t) && t[i+2] != ' ' && t[i+2] != '\t' && t[i+2] != '\n' && t[i+2] != '\r':

@@ -85,7 +85,12 @@ func (c *checker) files(l *session.Ledger) {
 			switch {
 			case s.Name == Files && !found:
 				msg := fmt.Sprintf("`%s` was never touched by session %s: it is not in the session's read ledger", it.Path, id)
-				if near := Nearest(l, it.Path, 3); len(near) > 0 {
+				if session.Normalize(l.Cwd, it.Path) == "" {
+					// clio's normalizeHandoffPath strips every trailing
+					// '/' and '\': the root is left empty, which no
+					// ledger holds and clio always drops.
+					msg = fmt.Sprintf("`%s` names no path a read ledger can hold: clio strips its trailing separators and nothing is left, so it drops it whatever session %s read", it.Path, id)
+				} else if near := Nearest(l, it.Path, 3); len(near) > 0 {
 					msg += " (nearest: `" + strings.Join(near, "`, `") + "`)"
 				}
 				c.pass.Report(RuleInventedPath, it.PathSpan, msg+"; move it to the dropped section",

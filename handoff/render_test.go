@@ -291,6 +291,9 @@ func (hc handoffCase) build() (string, *session.Ledger) {
 	set := map[string]bool{}
 	for i, p := range hc.ledger {
 		n := session.Normalize(hc.cwd, p)
+		if n == "" {
+			continue // buildHandoffReadLedger adds only what normalizes to something
+		}
 		set[n] = true
 		l.Paths[n] = append(l.Paths[n], session.Evidence{Tool: "read", Line: i + 2, Raw: p})
 	}
@@ -316,7 +319,7 @@ func TestRenderedDocumentsPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := append(namedCases(), randomCases(60)...)
+	cases := append(append(namedCases(), randomCases(60)...), missingFieldCases()...)
 	for _, hc := range cases {
 		t.Run(hc.name, func(t *testing.T) {
 			text, l := hc.build()
@@ -504,6 +507,56 @@ func randomCases(n int) []handoffCase {
 			board = append(board, boardDecision{key: fmt.Sprintf("key_%d", j), value: text(40), label: []string{"", "Label " + fmt.Sprint(j)}[rng.IntN(2)], status: "active"})
 		}
 		out = append(out, handoffCase{name: fmt.Sprintf("random-%02d", i), goal: "carry on with " + text(5), id: "k3x9m2p7q1wz", cwd: "/work/repo", ledger: ledger, board: board, raw: raw})
+	}
+	return out
+}
+
+// missingFieldCases are answers over each record list's bound with one
+// record missing each required field (absent, or blank once trimmed),
+// before the bound and past it. clio's parseHandoffExtraction applies the
+// bound first and discards the record after, so its note counts a record
+// it does not render when the record is before the bound.
+func missingFieldCases() []handoffCase {
+	type list struct {
+		name   string
+		bound  int
+		fields []string
+		set    func(*rawExtraction, []rec)
+	}
+	lists := []list{
+		{"decisions", 24, []string{"summary"}, func(r *rawExtraction, x []rec) { r.Decisions = x }},
+		{"files", 48, []string{"path", "why"}, func(r *rawExtraction, x []rec) { r.Files = x }},
+		{"commands", 16, []string{"argv", "why"}, func(r *rawExtraction, x []rec) { r.Commands = x }},
+	}
+	var out []handoffCase
+	for _, l := range lists {
+		for _, field := range l.fields {
+			for _, at := range []int{0, 3, l.bound - 1, l.bound, l.bound + 2} {
+				for _, blank := range []bool{false, true} {
+					var recs []rec
+					var ledger []string
+					for i := range l.bound + 4 {
+						r := rec{"summary": fmt.Sprintf("decision %d", i), "rationale": "because",
+							"path": fmt.Sprintf("src/f%02d.py", i), "argv": fmt.Sprintf("make t%d", i), "why": fmt.Sprintf("why %d", i)}
+						if i == at {
+							if blank {
+								r[field] = " \t "
+							} else {
+								delete(r, field)
+							}
+						}
+						recs = append(recs, r)
+						ledger = append(ledger, r["path"])
+					}
+					var raw rawExtraction
+					l.set(&raw, recs)
+					out = append(out, handoffCase{
+						name: fmt.Sprintf("%s-without-%s-at-%d-blank-%v", l.name, field, at, blank),
+						goal: "carry the bounded lists over", id: "k3x9m2p7q1wz", cwd: "/work/repo", ledger: ledger, raw: raw,
+					})
+				}
+			}
+		}
 	}
 	return out
 }

@@ -81,8 +81,12 @@ var (
 		Doc: "When the byte bound cuts strings, clio says so under `## Bounds applied`: " +
 			"`1 entry was cut to 512 bytes and marked with …[truncated]` (or `K entries were …`), so nothing is " +
 			"cut silently. A marker without that note hides from the next session that something is missing " +
-			"(settled decisions aside: clio does not count the board's cuts).\n\nThe quick fix adds the note " +
-			"with the number of marked strings.",
+			"(settled decisions aside: clio does not count the board's cuts).\n\nOnly a string clio's cut could have " +
+			"left counts: `boundHandoffString` (src/domains/session/handoff.ts) cuts only strings over 512 bytes and " +
+			"keeps the first 498 bytes less a split character, so what it marks is always 509 to 512 bytes long. A " +
+			"shorter string that ends with `…[truncated]` (a fact that says \"the old log ended with …[truncated]\") " +
+			"is text the model wrote, which clio renders verbatim and never counts; baton says nothing about it.\n\n" +
+			"The quick fix adds the note with the number of marked strings.",
 	}
 	RuleBoundsStale = &analysis.Rule{
 		ID:       "handoff/bounds-stale",
@@ -94,7 +98,13 @@ var (
 			"23 items (settled decisions are not counted), or it says 3 entries were cut but 2 strings carry " +
 			"the marker.\n\nOne allowance: clio folds an extracted decision that restates a settled one into it *after* " +
 			"the bound, so in a document with settled decisions the decisions note may say more were kept, and the " +
-			"cut note count more cuts, than the document shows.\n\nThe quick fix rewrites the note to match the document, or removes it when nothing is " +
+			"cut note count more cuts, than the document shows.\n\nA second: clio's `parseHandoffExtraction` " +
+			"(src/domains/session/handoff.ts) applies the bound to decisions, files and commands *before* it " +
+			"discards the records missing a required field (a decision's summary; a file's path or why; a " +
+			"command's argv or why), so its own note may say `decisions: kept 24 of 30` over 22 rendered " +
+			"decisions. For those three lists a note that says more were kept than the document shows is " +
+			"taken as clio wrote it; one that says fewer is stale. Facts and open questions are filtered before " +
+			"the bound: their note counts exactly what is rendered.\n\nThe quick fix rewrites the note to match the document, or removes it when nothing is " +
 			"left to account for.",
 	}
 	RuleSectionOrder = &analysis.Rule{
@@ -151,6 +161,23 @@ var (
 			"- Bounds applied: only the notes clio writes.\n\nAn empty item, or text under a section that is not a " +
 			"list item, is flagged too. Rewrite the item in its section's form.",
 	}
+	RuleVerbatimHeading = &analysis.Rule{
+		ID:       "handoff/verbatim-heading",
+		Summary:  "A heading that is the text of a string clio rendered verbatim.",
+		Severity: analysis.Warning,
+		Doc: "clio's `renderHandoffDocument` (src/domains/session/handoff.ts) writes each string of the " +
+			"extraction as it is, line breaks included, and a blank line before every heading it means. A " +
+			"fact that holds `\"…\\n## Files\\n- `src/evil.py`: …\"` therefore makes a heading of its own, glued " +
+			"to the line above it: to a Markdown reader, and to the next session, it opens a second `## Files` " +
+			"section whose items read as files this session touched. clio did this, not the operator; the " +
+			"finding names the item the heading comes from.\n\nbaton reads such a heading (one with no blank line " +
+			"before it, in a document whose other headings have one) as what it is: it is not counted as a " +
+			"duplicate or out-of-order section, its lines are not held to a section's form, and its path items are " +
+			"still checked against the read ledger, so a path the session never touched is reported as invented. " +
+			"Take the text out of the item, or rewrite it on one line.\n\nA path or command holding a backtick is " +
+			"clio's verbatim rendering too (`` - `docs/we`ird.md`: why ``): baton reads it up to the first " +
+			"`` `: `` and checks it, with no finding.",
+	}
 	RuleInventedPath = &analysis.Rule{
 		ID:       "handoff/invented-path",
 		Summary:  "A path under ## Files was never touched by the session.",
@@ -160,7 +187,13 @@ var (
 			"path, normalized against the session's working directory. A path the session never touched is an " +
 			"invention, even if it exists on disk: the check is never against the file system. clio moves such " +
 			"paths to `### dropped (not in this session's read ledger)`; one added while editing is what this " +
-			"rule catches.\n\nThe message lists the nearest paths the ledger holds (a typo?). The quick fix moves " +
+			"rule catches.\n\nPaths compare as clio's `normalizeHandoffPath` (src/domains/session/handoff.ts) " +
+			"leaves them, with Node's path functions of the system the session ran on (told by its working " +
+			"directory): trimmed, every trailing `/` and `\\` stripped, resolved against the working directory and " +
+			"made relative to it, exactly, case included. On Linux and macOS `\\` is a character of a name, so " +
+			"`src\\cache.py` and `src/cache.py` are two files; on Windows both separate. The root `/` (or a lone " +
+			"`\\`) strips to nothing, which no ledger holds: clio always drops it, and so does this rule.\n\n" +
+			"The message lists the nearest paths the ledger holds (a typo?). The quick fix moves " +
 			"the item to the dropped section. Needs the session store (see `handoff/ledger-unavailable`).",
 	}
 	RuleRestorablePath = &analysis.Rule{
@@ -169,7 +202,10 @@ var (
 		Severity: analysis.Info,
 		Doc: "A path under `### dropped (not in this session's read ledger)` that the ledger does hold (for " +
 			"example the model spelled it `./src/b.ts` or absolute, and it normalizes to a ledger path) can " +
-			"go back under `## Files`. The quick fix moves it there, written in its normalized form.",
+			"go back under `## Files`. The quick fix moves it there, written in its normalized form.\n\n" +
+			"It is reported only where clio's `validateHandoffFiles` (src/domains/session/handoff.ts) would have " +
+			"kept it: a spelling clio's `normalizeHandoffPath` does not fold (`src\\parser.py` for `src/parser.py` in a " +
+			"session recorded on Linux, `SRC/parser.py`, the root `/`) stays dropped without a word.",
 	}
 	RuleSettledMismatch = &analysis.Rule{
 		ID:       "handoff/settled-mismatch",
@@ -214,6 +250,7 @@ var Analyzer = &analysis.Analyzer{
 		RuleListBound, RuleStringBound, RuleBoundsUnaccounted, RuleBoundsStale,
 		RuleSectionOrder, RuleDuplicateSection, RuleUnknownSection, RuleEmptySection, RuleHeadingForm, RuleMalformedItem,
 		RuleInventedPath, RuleRestorablePath, RuleSettledMismatch, RuleUntouchedMention, RuleLedgerUnavailable,
+		RuleVerbatimHeading,
 	},
 	Run: run,
 }
@@ -303,6 +340,10 @@ func (c *checker) session() {
 func (c *checker) structure() {
 	var known []*Section
 	for _, s := range c.d.Sections {
+		if s.Glued {
+			c.verbatimHeading(s)
+			continue
+		}
 		if !s.Known {
 			c.pass.Report(RuleUnknownSection, s.Heading.Span,
 				fmt.Sprintf("%q is not a section of a handoff document: nothing bounds or checks it; move its items to the section they belong to", s.Heading.Text))
@@ -348,9 +389,33 @@ func (c *checker) structure() {
 	}
 }
 
+// verbatimHeading reports a glued section: a heading clio rendered as part
+// of a string, naming the item it comes from.
+func (c *checker) verbatimHeading(s *Section) {
+	lines := c.doc.Lines
+	prev := lines.LineStart(lines.LineOf(s.Heading.Span.Start) - 1)
+	from := "the line above it"
+	var related []func(*analysis.Finding)
+	if sec := c.d.SectionAt(prev); sec != nil {
+		for _, it := range sec.Items {
+			if it.Span.Start <= prev {
+				from = fmt.Sprintf("the %s item on line %d", strings.ToLower(sec.Name), lines.LineOf(it.Span.Start)+1)
+				related = []func(*analysis.Finding){analysis.WithRelated(it.Span, "the item it is part of")}
+			}
+		}
+	}
+	name := s.Heading.Text
+	if s.Known {
+		name = CanonicalHeading(s.Name)
+	}
+	c.pass.Report(RuleVerbatimHeading, s.Heading.Span,
+		fmt.Sprintf("this heading is text of %s: clio renders a string's line breaks verbatim, and writes a blank line before every heading it means; to a reader, and to the next session, what follows is a %q section of its own", from, name),
+		related...)
+}
+
 func (c *checker) items() {
 	for _, s := range c.d.Sections {
-		if !s.Known {
+		if !s.Known || s.Glued {
 			continue
 		}
 		for _, it := range s.Items {

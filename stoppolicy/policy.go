@@ -214,8 +214,14 @@ func stopPolicy(env *Env, specrewRoot string, in Stop, res *analysis.Result, cou
 			d.warnings = append(d.warnings, fmt.Sprintf("specrew's provider has already blocked this %s -> %s crossing %d times in a row; not blocking again", c.From, c.To, n))
 			return nil
 		}
-		return []string{fmt.Sprintf("a lifecycle boundary is pending (%s), and your message does not carry the verdict marker for the %s -> %s crossing. Render the six-section packet (%s), every artifact reference a file:/// URL, and make this its last line: %s",
-			st.BoundaryPending.Note, c.From, c.To, sixSections, c.Marker())}
+		reason := fmt.Sprintf("a lifecycle boundary is pending (%s), and your message does not carry the verdict marker for the %s -> %s crossing. Render the six-section packet (%s), every artifact reference a file:/// URL, and make this its last line: %s",
+			st.BoundaryPending.Note, c.From, c.To, sixSections, c.Marker())
+		if escapedMarker(msg) {
+			// Codex hands the reason to the model XML-escaped: a model that
+			// copies it writes the marker as text, which no host reads.
+			reason += ". Your message has the marker HTML-escaped (&lt;!-- … --&gt;), which is text, not the marker: write it with the characters < and >"
+		}
+		return []string{reason}
 	}
 	if specrewRoot != "" && st.Integrity == "boundary-unrecordable" {
 		// FR-066: a boundary reached before the project's approval ledger
@@ -345,3 +351,9 @@ func advanceBaseline(counter Counter, root string, snap *turnSnapshot, d *stopDe
 // readState reads one of the small state files the hook keeps or reads
 // (its counter, .specrew's records, .baton.yaml): a regular file, bounded.
 func readState(path string) ([]byte, error) { return safefile.ReadFile(path, 4<<20) }
+
+// escapedMarker reports a verdict marker written HTML-escaped.
+func escapedMarker(msg string) bool {
+	i := strings.Index(msg, "&lt;!--")
+	return i >= 0 && strings.Contains(msg[i:], "SPECREW-VERDICT-BOUNDARY")
+}

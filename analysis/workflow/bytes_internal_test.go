@@ -21,7 +21,7 @@ func TestByteClasses(t *testing.T) {
 		if got, want := class[b]&clTagName != 0, part && b != '$'; got != want {
 			t.Errorf("%q: tag name byte %v, want %v", b, got, want)
 		}
-		if got, want := class[b]&clAttrName != 0, part || b == '-' || b == ':'; got != want {
+		if got, want := class[b]&clAttrName != 0, (part && b != '$') || b == '-'; got != want {
 			t.Errorf("%q: attribute name byte %v, want %v", b, got, want)
 		}
 		if got, want := class[b]&clExpr != 0, strings.IndexByte("{}\"'`/", b) >= 0; got != want {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/yuin/goldmark/ast"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -130,13 +131,39 @@ func Parse(text string) *Component {
 // parseDoc parses an analysed document, whose front matter the analysis
 // engine has already found.
 func parseDoc(doc *analysis.Document) *Component {
+	code := indentedCode(doc)
 	if doc.FrontMatter == nil {
-		return parse(doc.Text, nil, analysis.Span{Start: 0, End: 0})
+		return parse(doc.Text, nil, analysis.Span{Start: 0, End: 0}, code...)
 	}
-	return parse(doc.Text, &FrontMatter{Span: doc.FrontMatter.Span, Body: doc.FrontMatter.Body, node: doc.FrontMatter.Node}, doc.FrontMatter.Body)
+	return parse(doc.Text, &FrontMatter{Span: doc.FrontMatter.Span, Body: doc.FrontMatter.Body, node: doc.FrontMatter.Node}, doc.FrontMatter.Body, code...)
 }
 
-func parse(text string, fm *FrontMatter, body analysis.Span) *Component {
+// indentedCode are the spans of the document's indented code blocks, as
+// CommonMark reads it, in order: Markdown shows what they hold as
+// written.
+func indentedCode(doc *analysis.Document) []analysis.Span {
+	if doc.Root == nil || !strings.Contains(doc.Text, "    ") && !strings.Contains(doc.Text, "\t") {
+		return nil
+	}
+	var out []analysis.Span
+	_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if cb, ok := n.(*ast.CodeBlock); ok {
+			if lines := cb.Lines(); lines.Len() > 0 {
+				out = append(out, analysis.Span{Start: lines.At(0).Start, End: lines.At(lines.Len() - 1).Stop})
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// parse reads text; literal are spans where Markdown shows a tag as
+// written (indented code), in order: a tag opened there is Literal.
+func parse(text string, fm *FrontMatter, body analysis.Span, literal ...analysis.Span) *Component {
 	c := &Component{Text: text, FrontMatter: fm}
 	start := 0
 	if fm != nil {
@@ -145,7 +172,7 @@ func parse(text string, fm *FrontMatter, body analysis.Span) *Component {
 	} else if strings.HasPrefix(text, bom) {
 		start = len(bom) // a byte-order mark is not text: the first line starts after it
 	}
-	s := &scanner{text: text, c: c}
+	s := &scanner{text: text, c: c, literal: literal}
 	// The scanner's working buffers are lent by the pool for the scan.
 	bufs := scanBufsPool.Get().(*scanBufs)
 	s.stack, s.kidStart, s.kids, s.attrs, s.segs = bufs.stack, bufs.kidStart, bufs.kids, bufs.attrs, bufs.segs

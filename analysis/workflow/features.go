@@ -136,6 +136,9 @@ func tagHover(doc *analysis.Document, model *Model, t *Tag) string {
 	if c := res.Component; c != nil {
 		b.WriteString("\n\n")
 		b.WriteString(componentSummary(c))
+	} else if rc := registeredOf(res, t.Name); rc != nil {
+		b.WriteString("\n\n")
+		b.WriteString(registeredSummary(rc))
 	}
 	if cp := checkpointOf(model, t); cp != nil {
 		b.WriteString("\n\n**Checkpoint**")
@@ -151,6 +154,37 @@ func tagHover(doc *analysis.Document, model *Model, t *Tag) string {
 			b.WriteString(": the target was not read, so its decision is not known.")
 		}
 	}
+	return b.String()
+}
+
+// registeredOf is the engine's registration a resolution answers name
+// with, or nil.
+func registeredOf(res Resolution, name string) *RegisteredComponent {
+	if res.Kind != ResolveRegistered || res.Configured {
+		return nil
+	}
+	return RegisteredComponents[name]
+}
+
+// registeredSummary lists a registered component's props, as the engine
+// registers them, and says where.
+func registeredSummary(rc *RegisteredComponent) string {
+	var b strings.Builder
+	b.WriteString(componentSummary(rc.component))
+	if len(rc.Captures) > 0 {
+		caps := make([]string, len(rc.Captures))
+		for i, c := range rc.Captures {
+			caps[i] = "`" + c + "`"
+			if slices.Contains(rc.Requires, c) {
+				caps[i] += " (required)"
+			}
+		}
+		fmt.Fprintf(&b, "\n\nCaptured, handed over unevaluated: %s.", strings.Join(caps, ", "))
+	}
+	if rc.Returns {
+		b.WriteString("\n\n**Returns** a value: invoke it with `as`.")
+	}
+	fmt.Fprintf(&b, "\n\nRegistered in %s; props declared in %s (%s).", rc.Registered, rc.Declared, RegisteredEngine)
 	return b.String()
 }
 
@@ -379,18 +413,40 @@ func Complete(res *analysis.Result, off int) *analysis.Completion {
 			Edit:     edit(from, p.Name+"="),
 		})
 	}
+	// A registered component's captures are props too, after its schema's.
+	if rc := RegisteredComponents[name]; rc != nil && rc.component == c {
+		for i, p := range rc.Captures {
+			if written[p] {
+				continue
+			}
+			detail := "captured: handed over unevaluated"
+			if slices.Contains(rc.Requires, p) {
+				detail += " (required)"
+			}
+			out.Items = append(out.Items, analysis.CompletionItem{
+				Label: p, Kind: analysis.CompleteProperty, Detail: detail,
+				SortText: fmt.Sprintf("%03d", len(c.Props.List)+i),
+				Edit:     edit(from, p+"="),
+			})
+		}
+	}
 	return out
 }
 
 // component is the parsed component a tag named name invokes, as the
-// resolver answers the name (nil for a registered or .ts component).
+// resolver answers the name: for one the engine registers, its props as
+// registered (nil for a .ts component or a name a host registers).
 func (m *Model) component(name string) *Component {
 	if m.r == nil {
 		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.r.resolve(name).Component
+	res := m.r.resolve(name)
+	if rc := registeredOf(*res, name); rc != nil {
+		return rc.component
+	}
+	return res.Component
 }
 
 type componentName struct {

@@ -188,3 +188,40 @@ func TestCompleteConcurrently(t *testing.T) {
 		<-done
 	}
 }
+
+// A component the engine registers shows its props as the engine
+// registers them, with where, and offers them, captures after the
+// schema's; a name a repository file answers shows the file's.
+func TestRegisteredComponentFeatures(t *testing.T) {
+	text := "<File path=\"a.md\" />\n<Json value={1} />\n<AssertEquals "
+	fsys := fstest.MapFS{"doc.md": {Data: []byte(text)}}
+	res := analyzeIn(t, fsys, "doc.md")
+	hover := func(off int) string {
+		var out []string
+		for _, h := range workflow.Hover(res, off) {
+			out = append(out, h.Markdown)
+		}
+		return strings.Join(out, "\n")
+	}
+	h := hover(2)
+	for _, want := range []string{"| `path` | string | yes |", "packages/core/src/components/registry.ts, CORE_REGISTRY", "packages/core/src/components/File.ts, props"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("hover on <File> lacks %q:\n%s", want, h)
+		}
+	}
+	if h := hover(strings.Index(text, "Json") + 1); !strings.Contains(h, "Captured, handed over unevaluated: `value` (required).") {
+		t.Errorf("hover on <Json>:\n%s", h)
+	}
+	c := workflow.Complete(res, len(text))
+	if c == nil {
+		t.Fatal("no completion in <AssertEquals")
+	}
+	var labels []string
+	for _, it := range c.Items {
+		labels = append(labels, it.Label+": "+it.Detail)
+	}
+	want := []string{"msg: string", "actual: captured: handed over unevaluated (required)", "expected: captured: handed over unevaluated"}
+	if d := cmp.Diff(want, labels); d != "" {
+		t.Errorf("completion (-want +got):\n%s", d)
+	}
+}

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"sort"
 	"strings"
 	"sync"
 
@@ -27,10 +28,16 @@ type Tag struct {
 	Inner       analysis.Span // between the opening and the closing tag
 	SelfClosing bool
 	Closed      bool // false for an element never closed (a syntax error)
-	Attrs       []*Attr
-	Parent      *Tag   // nil at the top level of the body
-	Children    []Node // tags, placeholders and code blocks, in order
-	Index       int    // position in Component.Tags
+	// Literal is true for a tag Markdown reads as no tag: opened inside an
+	// HTML comment, right after a backslash or in an indented code block. The engine's scanner reads
+	// it as it reads any other (packages/core/src/scanner.ts, scanSegments
+	// skips only fenced and inline code), so closed it is an element; but
+	// never closed it is text as its author meant, and no syntax error.
+	Literal  bool
+	Attrs    []*Attr
+	Parent   *Tag   // nil at the top level of the body
+	Children []Node // tags, placeholders and code blocks, in order
+	Index    int    // position in Component.Tags
 }
 
 // NodeSpan is the whole element.
@@ -149,12 +156,16 @@ type scanner struct {
 	attrRuns  runs[*Attr]
 	nodeRuns  runs[Node]
 	stringRun runs[string]
-	// noCloser[n] = l: no run of exactly n backticks closes a code span
-	// before offset l (so a later opener of n backticks before l is
-	// literal), which keeps unmatched backticks linear.
-	noCloser map[int]int
-	// the last blankLine answer: from blankFrom to blankAt, within blankEnd
-	blankFrom, blankAt, blankEnd int
+	// ticks are the runs of backticks by length (backtickRuns), made on the
+	// first code span.
+	ticks map[int][]int
+	// commentEnd is where the HTML comment the scan is in ends (0: in
+	// none); escapedAt is one past the offset of a "<" a backslash
+	// precedes (0: none yet).
+	commentEnd, escapedAt int
+	// literal are the indented code blocks Markdown reads in the text, in
+	// order (parseDoc); the scan passes them one by one.
+	literal []analysis.Span
 }
 
 // scanBufs is a scanner's working memory, none of which outlives the
@@ -250,7 +261,7 @@ const (
 	clIdentStart = 1 << iota // _ $ a-z A-Z
 	clIdentPart              // an identifier start or 0-9
 	clTagName                // in a tag name's segment: an identifier part but $
-	clAttrName               // in an attribute name: an identifier part, - or :
+	clAttrName               // in an attribute name: A-Z a-z 0-9 _ - (the engine's parseAttributes)
 	clSpace                  // space, \t, \n, \r, \f
 	clExpr                   // what skipExpr stops at: { } " ' ` /
 )
@@ -264,12 +275,15 @@ var class = func() (t [256]uint8) {
 			t[c] |= clIdentStart
 		}
 		if part {
-			t[c] |= clIdentPart | clAttrName
+			t[c] |= clIdentPart
+		}
+		if part && b != '$' {
+			t[c] |= clAttrName
 		}
 		if part && b != '$' {
 			t[c] |= clTagName
 		}
-		if b == '-' || b == ':' {
+		if b == '-' {
 			t[c] |= clAttrName
 		}
 		if b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' {
@@ -354,20 +368,29 @@ func (s *scanner) scan(start, end int) {
 			}
 		}
 		switch {
-		case c == '\\' && i+1 < end && (text[i+1] == '{' || text[i+1] == '<' || text[i+1] == '`' || text[i+1] == '\\'):
+		case c == '\\' && i+1 < end && (text[i+1] == '{' || text[i+1] == '\\'):
 			i += 2
+		case c == '\\' && i+1 < end && text[i+1] == '<':
+			// The engine has no escape for a tag: \<Name /> is an element.
+			s.escapedAt = i + 2
+			i++
 		case c == '`':
 			i = s.codeSpan(i, end)
-		case c == '<' && strings.HasPrefix(text[i:end], "<!--"):
+		case c == '<' && i >= s.commentEnd && strings.HasPrefix(text[i:end], "<!--"):
+			// Read on inside the comment: the engine's scanner does not
+			// know comments, and a tag there is an element to it.
+			s.commentEnd = end
 			if j := strings.Index(text[i+4:end], "-->"); j >= 0 {
-				i += 4 + j + 3
-			} else {
-				i = end
+				s.commentEnd = i + 4 + j + 3
 			}
+			i += 4
 		case c == '<' && i+2 < end && text[i+1] == '/' && isUpper(text[i+2]):
-			i = s.closeTag(i, end)
+			i = s.literally(i, func() int { return s.closeTag(i, end) })
 		case c == '<' && i+1 < end && isUpper(text[i+1]):
-			i = s.openTag(i, end)
+			i = s.literally(i, func() int { return s.openTag(i, end) })
+		case c == '{' && i < s.commentEnd:
+			// A comment's placeholders are not read: it shows nothing.
+			i++
 		case c == '{':
 			if p, next := s.placeholder(i, end, false); p != nil {
 				s.addPlaceholder(p)
@@ -385,17 +408,50 @@ func (s *scanner) scan(start, end int) {
 		t.Span.End, t.Inner.End = end, end
 		t.Close = analysis.Span{Start: end, End: end}
 		t.CloseName = t.Close
+		if t.Literal {
+			continue
+		}
 		s.errorf(t.Open, "<"+t.Name+"> is never closed, so XMD reads it as text and runs nothing: add </"+t.Name+">, or write it self-closing as <"+t.Name+" />")
 	}
 }
 
-// fence reads a fenced code block starting on the line at i (any
-// indentation: component children are indented). It runs to its closing
+// literally reads the tag at i with read: in an HTML comment, after a
+// backslash or in an indented code block, where Markdown shows no tag, what it cannot read is text as
+// written, not a syntax error, and a tag it opens is Literal.
+func (s *scanner) literally(i int, read func() int) int {
+	for len(s.literal) > 0 && s.literal[0].End <= i {
+		s.literal = s.literal[1:]
+	}
+	inCode := len(s.literal) > 0 && s.literal[0].Start <= i
+	if i >= s.commentEnd && i+1 != s.escapedAt && !inCode {
+		return read()
+	}
+	errs, tags := len(s.c.Errors), len(s.c.Tags)
+	next := read()
+	// What the tag itself could not be; a closing tag's report of a tag
+	// it leaves unclosed stays.
+	kept := s.c.Errors[:errs]
+	for _, e := range s.c.Errors[errs:] {
+		if !e.Text && len(s.c.Tags) == tags && e.Span.Start < i {
+			kept = append(kept, e)
+		}
+	}
+	s.c.Errors = kept
+	if len(s.c.Tags) > tags {
+		s.c.Tags[tags].Literal = true
+	}
+	return next
+}
+
+// fence reads a fenced code block starting on the line at i, indented by
+// at most three spaces as the engine's scanner reads one
+// (packages/core/src/scanner.ts, matchFenceOpen, findFenceClose): a fence
+// indented further, or by a tab, is no fence to it. It runs to its closing
 // fence, or to the end of the text as in CommonMark.
 func (s *scanner) fence(i, end int) (int, bool) {
 	text := s.text
 	j := i
-	for j < end && isBlankSpace(text[j]) {
+	for j < end && j-i < 3 && text[j] == ' ' {
 		j++
 	}
 	if j+3 > end || (text[j] != '`' && text[j] != '~') {
@@ -419,7 +475,7 @@ func (s *scanner) fence(i, end int) (int, bool) {
 	blockEnd, contentEnd := end, end
 	for l := contentStart; l < end; l = nextLine(text, lineEnd(text, l, end), end) {
 		k := l
-		for k < end && isBlankSpace(text[k]) {
+		for k < end && k-l < 3 && text[k] == ' ' {
 			k++
 		}
 		m := 0
@@ -500,83 +556,66 @@ func nextLine(text string, i, end int) int {
 	return i
 }
 
-// codeSpan skips an inline code span opened at i (a run of backticks closed
-// by a run of the same length before a blank line), recording the
-// placeholders in it; an unmatched run is literal text.
+// codeSpan skips an inline code span opened in the run of backticks at
+// i, recording the placeholders in it, as the engine's scanner skips one
+// (packages/core/src/scanner.ts, skipInlineCode): the backticks from an
+// offset are closed by the next run of as many anywhere after them,
+// across blank lines and fences, and what lies between is inert. With no
+// such run the engine takes the first backtick for text and tries again
+// at the next one, a shorter run: the first length, from the whole run
+// down, that some later run has opens the span, and the backticks before
+// it are text. None: the whole run is text.
 func (s *scanner) codeSpan(i, end int) int {
 	text := s.text
-	n := 0
-	for i+n < end && text[i+n] == '`' {
-		n++
+	e := i
+	for e < end && text[e] == '`' {
+		e++
 	}
-	if l, ok := s.noCloser[n]; ok && i < l {
-		return i + n
+	if s.ticks == nil {
+		s.ticks = backtickRuns(text[:end])
 	}
-	limit := min(s.blankLine(i+n, end), end)
-	for j := i + n; j < limit; {
-		if text[j] != '`' {
-			j++
+	for n := e - i; n >= 1; n-- {
+		runs := s.ticks[n]
+		k := sort.SearchInts(runs, e)
+		if k == len(runs) {
 			continue
 		}
-		m := 0
-		for j+m < limit && text[j+m] == '`' {
-			m++
-		}
-		if m == n {
-			for k := i + n; k < j; k++ {
-				if text[k] == '\\' && k+1 < j {
-					k++
-					continue
-				}
-				if text[k] == '{' {
-					if p, next := s.placeholder(k, j, true); p != nil {
-						s.addPlaceholder(p)
-						k = next - 1
-					}
+		j := runs[k]
+		for k := e; k < j; k++ {
+			if text[k] == '\\' && k+1 < j {
+				k++
+				continue
+			}
+			if text[k] == '{' {
+				if p, next := s.placeholder(k, j, true); p != nil {
+					s.addPlaceholder(p)
+					k = next - 1
 				}
 			}
-			return j + m
 		}
-		j += m
+		return j + n
 	}
-	if s.noCloser == nil {
-		s.noCloser = map[int]int{}
-	}
-	s.noCloser[n] = limit
-	return i + n
+	return e
 }
 
-// blankLine is the offset of the first blank line after i, or end;
-// cached, since the answer holds for every offset up to it.
-func (s *scanner) blankLine(i, end int) int {
-	if s.blankEnd == end && i >= s.blankFrom && i < s.blankAt {
-		return s.blankAt
-	}
-	b := blankLine(s.text, i, end)
-	if b < 0 {
-		b = end
-	}
-	s.blankFrom, s.blankAt, s.blankEnd = i, b, end
-	return b
-}
-
-// blankLine is the offset of the first blank line after i, or -1.
-func blankLine(text string, i, end int) int {
-	for j := i; j < end; j++ {
-		if text[j] != '\n' && text[j] != '\r' {
-			continue
+// backtickRuns indexes the maximal runs of backticks of text by length:
+// where each starts, in order. A closing run is looked up, not searched
+// for, so unmatched backticks keep the scan linear.
+func backtickRuns(text string) map[int][]int {
+	runs := map[int][]int{}
+	for i := strings.IndexByte(text, '`'); i >= 0; {
+		n := 1
+		for i+n < len(text) && text[i+n] == '`' {
+			n++
 		}
-		k := nextLine(text, j, end)
-		l := k
-		for l < end && isBlankSpace(text[l]) {
-			l++
+		runs[n] = append(runs[n], i)
+		j := strings.IndexByte(text[i+n:], '`')
+		if j < 0 {
+			break
 		}
-		if l < end && isLineBreak(text[l]) {
-			return k
-		}
-		j = k - 1
+		i += n + j
 	}
-	return -1
+	return runs
 }
 
 // placeholder reads {a.b.c} (an identifier path) or {props.…}/{meta.…} at i.
@@ -687,7 +726,10 @@ func (s *scanner) openTag(i, end int) int {
 				NameSpan: analysis.Span{Start: j, End: j}}
 			s.attrs = append(s.attrs, a)
 			j = k
-		case isIdentStart(c):
+		case class[c]&clAttrName != 0:
+			// A name is what the engine's scanner reads as one
+			// ([A-Za-z0-9_-]+, parseAttributes): xlink:href or $x makes
+			// the tag text.
 			k := j
 			k = skipClass(text, k, end, clAttrName)
 			a := s.attrSlab.new(j, len(text))
@@ -777,12 +819,11 @@ func (s *scanner) push(t *Tag) {
 func (s *scanner) closeTag(i, end int) int {
 	text := s.text
 	nameEnd := tagName(text, i+2, end)
+	// Only "</Name>" closes, spelled so: the engine's scanner looks for
+	// exactly that text (packages/core/src/scanner.ts, parseChildren).
 	j := nameEnd
-	for j < end && isSpace(text[j]) {
-		j++
-	}
 	if j >= end || text[j] != '>' {
-		s.stray(analysis.Span{Start: i, End: nameEnd}, "</"+text[i+2:nameEnd]+" is not a closing tag (it needs \">\"): the engine renders it as text")
+		s.stray(analysis.Span{Start: i, End: nameEnd}, "</"+text[i+2:nameEnd]+" is not a closing tag (only </"+text[i+2:nameEnd]+"> is, with nothing before the \">\"): the engine renders it as text")
 		return nameEnd
 	}
 	name := text[i+2 : nameEnd]
@@ -795,7 +836,9 @@ func (s *scanner) closeTag(i, end int) int {
 			t := s.pop()
 			t.Span.End, t.Inner.End = i, i
 			t.Close, t.CloseName = analysis.Span{Start: i, End: i}, analysis.Span{Start: i, End: i}
-			s.errorf(t.Open, "<"+t.Name+"> is not closed before </"+name+">")
+			if !t.Literal {
+				s.errorf(t.Open, "<"+t.Name+"> is not closed before </"+name+">")
+			}
 		}
 		t := s.pop()
 		t.Closed = true

@@ -509,13 +509,22 @@ func (r *resolver) resolve(name string) *Resolution {
 		// it may not claim core's own names (see coreDefaults).
 		res = new(Resolution)
 		*res = r.resolveUncached(name)
-	} else if reg, host := isRegistered(name); reg && !(host && (r.mode == ModeRun || r.mode == ModeTest)) {
-		// The workflow host's components exist only in a workflow run;
-		// unless the configuration says how the document runs, they are
-		// taken as registered.
+	} else if _, host := isRegistered(name); registeredIn(name, r.mode) {
+		// The workflow host's components exist only in a workflow run, the
+		// test agent's only under xmd test; unless the configuration says
+		// how the document runs, they are taken as registered.
 		res = &resRegistered
 		if host {
 			res = &resHost
+		}
+		// A registered default is only that: a repository file of the
+		// name is chosen ahead of it (packages/core/src/components/select.ts:
+		// a repository-local file, then a registered default), except in a
+		// workflow run, which searches no files.
+		if r.fsys != nil && r.bundle == nil && r.mode != ModeWorkflow {
+			if f := r.resolveUncached(name); f.Kind == ResolveFile {
+				res = &f
+			}
 		}
 	} else if registeredByHost(r.registered, name) {
 		res = &resConfigured

@@ -98,7 +98,16 @@ var (
 		Doc: "A component's props are closed: an undeclared prop fails validation when the invocation runs " +
 			"(a component without `props` accepts none). Because XMD validates only what execution reaches, a " +
 			"typo in an untaken branch is found only here. baton reads the component the name resolves to; " +
-			"`as` and `slot` are not props. Fix the name, or declare the prop in the component.",
+			"`as` and `slot` are not props. Fix the name, or declare the prop in the component.\n\n" +
+			"The components the engine and its hosts register (`Prompt`, `File`, `Test`, `Git.Add`, " +
+			"`PullRequest`, …) declare their props in TypeScript, with the same closed schemas. baton keeps them " +
+			"as data, each with the file and constant the engine declares it in (analysis/workflow/registered.json, " +
+			"checked against the engine's source by a test), and checks an invocation of one as it checks one of a " +
+			"component file: `<Prompt txt=\"…\">`, `<Test nam=\"…\">` and `<File />` without `path` fail the " +
+			"engine's prop validation. A prop the registration captures (`<Json value>`, an assertion's `actual` " +
+			"and `expected`, `<AssertThrows message>`) is handed over unevaluated and is no schema's " +
+			"(packages/core/src/expand.ts, expandFunctionComponent). Inside the testing package's `<AssertThrows>` " +
+			"the failure is what the test asserts, and a tag never closed is text: neither is reported.",
 	}
 	RuleMissingRequiredProp = &analysis.Rule{
 		ID:       "workflow/missing-required-prop",
@@ -109,7 +118,12 @@ var (
 			"error, or a failed run under a throwing error mode), when execution reaches it. baton checks every " +
 			"branch. A prop given only by a `{...spread}` is missing too: the engine's scanner drops a spread " +
 			"entirely (packages/core/src/scanner.ts, parseAttributes: \"We don't evaluate spread props — just skip " +
-			"them\"), so `<Comp {...{name: \"x\"}} />` passes no `name` (see workflow/spread-dropped).",
+			"them\"), so `<Comp {...{name: \"x\"}} />` passes no `name` (see workflow/spread-dropped). A registered " +
+			"component's required props are the engine's registration's (`<File />` needs `path`, `<Repository>` " +
+			"`name` and `url`; see workflow/unknown-prop), and the captures it refuses to run without, with a " +
+			"printed error of its own: an assertion's operands (`<AssertEquals>` needs `actual`, `<AssertMatch>` " +
+			"`actual` and `expected`, which children may give instead where the assertion takes them; " +
+			"packages/testing/src/assertions.ts, assertionComponent), `<Json value>` and `<AssertThrows message>`.",
 	}
 	RulePropValue = &analysis.Rule{
 		ID:       "workflow/prop-value",
@@ -129,8 +143,9 @@ var (
 			"that value. An expression the engine evaluates only when it runs (`{props.title}`, `{plan.steps}`) " +
 			"is not checked. Every keyword of the prop's schema applies (`type`, `enum`, `const`, `minimum`, " +
 			"`pattern`, `items`, …; a `$ref` into the declaration is followed), through a JSON Schema library, " +
-			"not a reading of its own. Inside the testing package's `<AssertThrows>` the failure is what the test " +
-			"asserts, and is not reported.",
+			"not a reading of its own. A registered component's schema is the engine's registration's " +
+			"(`<PullRequest number={0}>` fails its `minimum: 1`; see workflow/unknown-prop). Inside the testing " +
+			"package's `<AssertThrows>` the failure is what the test asserts, and is not reported.",
 	}
 	RuleSpreadDropped = &analysis.Rule{
 		ID:       "workflow/spread-dropped",
@@ -199,10 +214,15 @@ var (
 			"`Session`, `Session.Launch`, `Prompt`, `ApproveAll`, `AskPermission`); the testing package's " +
 			"`Testing`, `AssertThrows`, `Execution`, `WorkflowRun`, `DiagnosticJournal`, `CollectOutput`, " +
 			"`CollectJournal` and its assertion table, bare `Assert` included (packages/testing/src/assertions.ts); " +
-			"`TestAgent`, `TestAgent.Scenario`, `WhenPrompt` (in a test agent's scripts) and `WebForm`; and the " +
-			"workflow host's `Repository`, `Worktree`, `Dir`, `Git.*`, `PullRequest`, `IssueTracker`, `Issue`. " +
+			"`TestAgent` and `TestAgent.Scenario` (under `xmd test` alone), `WhenPrompt` (in a test agent's scripts) " +
+			"and `WebForm`; and the workflow host's `Repository`, `Worktree`, `Dir`, `Git.*`, `PullRequest`, " +
+			"`IssueTracker`, `Issue` (in a workflow run alone). A `workflow.mode` in `.baton.yaml` says how the engine " +
+			"runs a document; unset, all of them are taken as registered. " +
 			"A host can register more in TypeScript (`registerComponents`), which no static reading sees: name them " +
-			"under `workflow.registered` in `.baton.yaml` (`*` matches any run of characters).\n\n" +
+			"under `workflow.registered` in `.baton.yaml` (`*` matches any run of characters). A registered name is " +
+			"only a default: a repository file of the same name is chosen ahead of it (select.ts: a repository-local " +
+			"file, then a registered default), and its own props are checked, except in a workflow run, which " +
+			"searches no files.\n\n" +
 			"**The search folders** are, as the engine's `--component-dir` defaults say, `components` and `.` of " +
 			"the folder it runs in, which for baton is the workspace root (the folder holding `.baton.yaml` or " +
 			"`.git`): not the document's folder. `workflow.component-dirs` in `.baton.yaml` replaces them, as " +
@@ -302,7 +322,13 @@ var (
 		Summary:  "A tag or the front matter cannot be read.",
 		Severity: analysis.Error,
 		Doc: "baton reads XMD as the engine's boundary scanner does: a tag starts at `<` and a capital letter " +
-			"(outside fenced code, inline code and HTML comments), attributes are `name=\"text\"`, " +
+			"anywhere but in fenced code and inline code (packages/core/src/scanner.ts, scanSegments and " +
+			"parseChildren skip only those), so in a workflow a `<Name />` in an HTML comment, a block quote, an " +
+			"indented code block or after a backslash is an element like any other, and fails when it resolves to " +
+			"nothing (a backslash escapes no backtick either). Its fenced code is a fence indented by at most three " +
+			"spaces (matchFenceOpen), and its inline code runs from a run of backticks to the next run of as many, " +
+			"across blank lines and fences (skipInlineCode): a stray backtick hides the tags up to the next one. " +
+			"Attributes are `name=\"text\"`, " +
 			"`name={expression}`, `name` or `{...spread}`, and a block tag is closed by `</Name>`. What cannot be " +
 			"read — a tag never closed, an unterminated value, malformed front matter — is reported, and baton goes " +
 			"on reading after it. A tag never closed is text to the engine (packages/core/src/scanner.ts): it runs " +
@@ -311,7 +337,9 @@ var (
 			"the engine imports it; the engine reads front matter with gray-matter (packages/core/src/definition.ts), " +
 			"which caches a text before parsing it, so a second import of the same file in one run \"succeeds\" and " +
 			"renders the raw front matter as text — broken either way. A closing tag that closes nothing is " +
-			"workflow/stray-closing-tag, not this.\n\n" +
+			"workflow/stray-closing-tag, not this. In an HTML comment, after a backslash or in an indented code block, " +
+			"where Markdown shows no " +
+			"tag, a tag never closed or that cannot be read is text as its author wrote it, and is not reported.\n\n" +
 			"A document is read as a workflow only when it is XMD: its front matter has a key the engine reserves " +
 			"(`props`, `required`, `returns`) or `workflow.components`, or its text (outside code and block " +
 			"quotes) holds an element the engine's scanner closes — `<Name …/>`, or `<Name …>` with `</Name>` " +
@@ -359,4 +387,63 @@ var Analyzer = &analysis.Analyzer{
 	Kind:  analysis.KindWorkflow,
 	Rules: Rules,
 	Run:   func(p *analysis.Pass) any { return run(p) },
+}
+
+// What the engine does with what each rule reports, the last paragraph
+// of the rule's doc: it fails the document (when execution reaches the
+// element, or when the component loads), renders it differently from what
+// was written and says nothing, or neither — then only baton reports it.
+var engineVerdicts = map[*analysis.Rule]string{
+	RuleUngatedTransition: "only baton reports it. The engine runs the document as written: the transition runs " +
+		"whatever the user answered.",
+	RuleUnboundCheckpoint: "fails the invocation of a checkpoint that is a value component (invoked without `as`: " +
+		"workflow/value-without-as). A text checkpoint without `as` runs and its answer is discarded: only baton " +
+		"reports that.",
+	RuleCheckpointNoDecision: "renders it differently, and says nothing: the text component runs, `cp.proceed` is " +
+		"`undefined`, and a gate on it never opens. Only baton reports it.",
+	RuleBarePropReference: "fails an expression that reads the bare name when it runs (the name is unbound); in " +
+		"text it renders the placeholder verbatim, differently from what was meant, and says nothing.",
+	RuleBindingMaybeUnset: "renders it differently when the branch was not taken: a placeholder is left verbatim; an " +
+		"expression reading the name fails when it runs.",
+	RuleUndeclaredProp: "renders it differently, and says nothing: `{props.x}` renders as empty text, and " +
+		"`props.x` in an expression is `undefined`.",
+	RulePropsDeclaration: "fails the component when it loads (packages/core/src/frontmatter.ts, " +
+		"parsePropsSchema), before any invocation of it runs.",
+	RuleUnknownProp: "fails the invocation's prop validation when execution reaches it " +
+		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
+	RuleMissingRequiredProp: "fails the invocation's prop validation when execution reaches it " +
+		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
+	RulePropValue: "fails the invocation's prop validation when execution reaches it " +
+		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
+	RuleSpreadDropped: "renders the element without the spread's props, and says nothing: only baton reports it " +
+		"(a required prop missing for it fails, workflow/missing-required-prop).",
+	RuleUndefinedName: "fails the expression when execution reaches it: a printed error, or a failed run under a " +
+		"throwing error mode.",
+	RuleUnknownPlaceholder: "renders it differently, and says nothing: an unknown name is left verbatim, " +
+		"`{meta.key}` for a missing key renders empty, and an executable block receives `{meta.key}` as written.",
+	RuleInjectedName: "fails the expression, or leaves the placeholder verbatim, only if the TypeScript component " +
+		"binds no such name; no static reading can tell, hence only a hint.",
+	RuleUnresolvedComponent: "fails: the unresolved printed error when execution reaches the tag " +
+		"(packages/core/src/components/select.ts), a failed run under a throwing error mode.",
+	RuleOutputPlacement: "fails the component: it is structurally invalid and runs nothing.",
+	RuleReturnPlacement: "fails the component: it is structurally invalid and runs nothing.",
+	RuleValueWithoutAs:  "fails the invocation when execution reaches it (packages/core/src/expand.ts).",
+	RuleElsePlacement: "fails the run: an `<Else>` out of place is a positioned diagnostic nothing recovers, and " +
+		"`xmd run` exits 1.",
+	RuleBreakOutsideLoop: "fails: a printed error when execution reaches the `<Break>`.",
+	RuleLoopWithoutMax: "fails the loop when execution reaches it (packages/core/src/expand.ts, loopBound): " +
+		"nothing in it runs.",
+	RuleCaptureRenamed: "fails the invocation as an unresolved component, unless a file named `Capture` answers " +
+		"it — then that file runs, not a binding.",
+	RuleDirectiveForm: "fails the directive when execution reaches it (packages/core/src/expand.ts).",
+	RuleSyntax: "renders a tag never closed as text, differently from what was written, and says nothing — only " +
+		"baton reports it; malformed front matter fails the component the first time it is imported.",
+	RuleStrayClose: "renders the closing tag as text into the output, and says nothing: only baton reports it.",
+	RuleBundle:     "fails the workflow before its root is imported (packages/core/src/components/bundle.ts).",
+}
+
+func init() {
+	for r, v := range engineVerdicts {
+		r.Doc += "\n\n**The engine** " + v
+	}
 }

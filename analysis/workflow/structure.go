@@ -392,20 +392,35 @@ func (k *checker) checkInvocations() {
 		if why != "" && t.Closed && t.Attr("as") == nil && k.tags[t.Index].cp == nil {
 			k.report(RuleValueWithoutAs, t.NameSpan, fmt.Sprintf("<%s> is a value component (%s): it renders nothing and must be invoked with as=\"name\"", t.Name, why))
 		}
-		if callee == nil || callee == k.c || callee.Props.Form == PropsInvalid || (res.Kind != ResolveFile && res.Kind != ResolveBundle) {
+		where := res.Path
+		var reg *RegisteredComponent
+		if res.Kind == ResolveRegistered && !res.Configured {
+			// The engine's own registration: its props schema is data
+			// (RegisteredComponents), checked as a component file's is.
+			if reg = RegisteredComponents[t.Name]; reg != nil {
+				callee, where = reg.component, "registered, "+reg.Declared
+			}
+		}
+		if callee == nil || callee == k.c || callee.Props.Form == PropsInvalid ||
+			(res.Kind != ResolveFile && res.Kind != ResolveBundle && reg == nil) {
+			continue
+		}
+		// A tag never closed is text to the engine, and inside
+		// <AssertThrows> the failure is what the test asserts.
+		if !t.Closed || k.failureExpected(t) {
 			continue
 		}
 		for _, a := range t.Attrs {
-			if !passes(a) {
+			if !passes(a) || reg.captures(a.Name) {
 				continue
 			}
 			switch {
 			case callee.Props.Form == PropsNone:
-				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) declares no props, so it accepts none: %s is refused", t.Name, res.Path, a.Name))
+				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) declares no props, so it accepts none: %s is refused", t.Name, where, a.Name))
 			case callee.Props.Prop(a.Name) == nil && !callee.Props.Open:
-				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) does not declare the prop %s%s", t.Name, res.Path, a.Name, declaredList(callee)))
+				k.report(RuleUnknownProp, a.NameSpan, fmt.Sprintf("<%s> (%s) does not declare the prop %s%s", t.Name, where, a.Name, declaredList(callee, reg)))
 			case callee.Props.Prop(a.Name) != nil && callee.Props.schemas != nil:
-				k.checkPropValue(t, a, callee, res.Path)
+				k.checkPropValue(t, a, callee, where)
 			}
 		}
 		var missing []string
@@ -414,12 +429,20 @@ func (k *checker) checkInvocations() {
 				missing = append(missing, p.Name)
 			}
 		}
+		if reg != nil {
+			for _, name := range reg.Requires {
+				children := name == "expected" && !t.SelfClosing && !blank(k.c.Text[t.Inner.Start:t.Inner.End])
+				if !passed(t, name) && !children {
+					missing = append(missing, name)
+				}
+			}
+		}
 		if len(missing) > 0 {
 			s := "s"
 			if len(missing) == 1 {
 				s = ""
 			}
-			msg := fmt.Sprintf("<%s> (%s) requires the prop%s %s", t.Name, res.Path, s, strings.Join(missing, ", "))
+			msg := fmt.Sprintf("<%s> (%s) requires the prop%s %s", t.Name, where, s, strings.Join(missing, ", "))
 			if t.HasSpread() {
 				msg += ", and a {...spread} passes nothing: the engine's scanner drops it"
 			}
@@ -433,9 +456,6 @@ func (k *checker) checkInvocations() {
 // engine's prop validation does (packages/core/src/validate.ts,
 // validateProps).
 func (k *checker) checkPropValue(t *Tag, a *Attr, callee *Component, path string) {
-	if !t.Closed || k.failureExpected(t) {
-		return
-	}
 	if why := callee.Props.schemas.check(t, a); why != "" {
 		k.report(RulePropValue, a.Span, fmt.Sprintf("%s does not match the schema <%s> (%s) declares for %s: the engine fails its prop validation (%s)",
 			k.c.Text[a.Span.Start:a.Span.End], t.Name, path, a.Name, why))
@@ -472,10 +492,13 @@ func passed(t *Tag, name string) bool {
 	return false
 }
 
-func declaredList(c *Component) string {
+func declaredList(c *Component, reg *RegisteredComponent) string {
 	var names []string
 	for _, p := range c.Props.List {
 		names = append(names, p.Name)
+	}
+	if reg != nil {
+		names = append(names, reg.Captures...)
 	}
 	if len(names) == 0 {
 		return ""

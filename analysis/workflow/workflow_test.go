@@ -138,3 +138,19 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// Every rule's doc ends by saying what the engine does with what it
+// reports: fails the document, renders it differently, or neither, so
+// that only baton reports it.
+func TestRuleDocsSayWhatTheEngineDoes(t *testing.T) {
+	for _, r := range workflow.Rules {
+		_, verdict, ok := strings.Cut(r.Doc, "\n\n**The engine** ")
+		if !ok || strings.Contains(verdict, "**The engine** ") {
+			t.Errorf("%s: no single paragraph says what the engine does", r.ID)
+			continue
+		}
+		if !strings.HasPrefix(verdict, "fails") && !strings.HasPrefix(verdict, "renders") && !strings.HasPrefix(verdict, "only baton") {
+			t.Errorf("%s: the engine %q: neither fails, renders nor only baton", r.ID, verdict)
+		}
+	}
+}

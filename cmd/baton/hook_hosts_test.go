@@ -843,3 +843,47 @@ func TestGeminiStopFindsTheChatFilesResponse(t *testing.T) {
 		t.Fatalf("reason %q, stderr %q; want the chat file's response judged, and said", r, e)
 	}
 }
+
+// Gemini CLI joins a response's streamed chunks with a space, and may hold
+// a chunk twice (seen in 0.61.0 against a model streaming two chunks): a
+// cut from prompt_response would judge "## What I Ne ed From You" or a
+// section twice. gemini-stop judges the chat file's response then, with
+// the HTML comments of prompt_response (specrew's verdict marker) put
+// back at its end.
+func TestGeminiStopJudgesTheChatFileWhenPromptResponseIsNotFaithful(t *testing.T) {
+	halves := func(s string) (string, string) { return s[:len(s)/2], s[len(s)/2:] }
+	t.Run("a space inside a heading", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "session.jsonl")
+		os.WriteFile(path, []byte(geminiChat([2]string{"user", "Add the cap."}, [2]string{"gemini", consistentMsg})), 0o644)
+		split := strings.Replace(consistentMsg, "## What I Need From You", "## What I Ne ed From You", 1)
+		var out, errb bytes.Buffer
+		runHook([]string{"gemini-stop", "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(geminiAfterAgent(t.TempDir(), "sp", path, "Add the cap.", split, false)), &out, &errb)
+		if r := hostCases[2].check(t, out.Bytes()); r != "" {
+			t.Fatalf("the packet was judged as prompt_response spelled it: %q", r)
+		}
+		if !strings.Contains(errb.String(), "as the chat file holds it") {
+			t.Errorf("stderr %q does not say which text was judged", errb.String())
+		}
+	})
+	t.Run("a chunk twice, the marker put back", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		packet := boundaryPacket("clarify", "plan")
+		a, b := halves(packet)
+		path := filepath.Join(t.TempDir(), "session.jsonl")
+		os.WriteFile(path, []byte(geminiChat([2]string{"user", "Go on."}, [2]string{"gemini", geminiRecorded(packet)})), 0o644)
+		fire := func(response string) (string, string) {
+			var out, errb bytes.Buffer
+			runHook([]string{"gemini-stop", "--state-dir", t.TempDir()}, bytes.NewReader(geminiAfterAgent(p.root, "dup", path, "Go on.", response, false)), &out, &errb)
+			return hostCases[2].check(t, out.Bytes()), errb.String()
+		}
+		if r, e := fire(a + " " + b + " " + b); r != "" {
+			t.Fatalf("the marked packet, a chunk twice: reason %q, stderr %q", r, e)
+		}
+		// Without the marker in prompt_response the stop is the markerless
+		// one: the chat file's text alone is no pass.
+		if r, _ := fire(geminiRecorded(a + " " + b + " " + b)); !strings.Contains(r, markerCP) {
+			t.Fatalf("the markerless packet, a chunk twice: reason %q, want the marker asked for", r)
+		}
+	})
+}

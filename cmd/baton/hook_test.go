@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -318,6 +319,17 @@ func TestHookBoundaryCases(t *testing.T) {
 		noMarker := strings.Replace(boundaryPacket("clarify", "plan"), markerCP, "", 1)
 		b, r, _ := p.say(noMarker)
 		expect(t, "Case 19", b, r, true, []string{markerCP}, nil)
+	})
+	t.Run("the marker HTML-escaped, as Codex's hook prompt shows it: block, and say it is escaped", func(t *testing.T) {
+		p := newHookProject(t, "plan", "clarify", true)
+		p.evidence("plan", "clarify")
+		escaped := strings.Replace(boundaryPacket("clarify", "plan"), markerCP, html.EscapeString(markerCP), 1)
+		b, r, _ := p.say(escaped)
+		expect(t, "escaped", b, r, true, []string{markerCP, "HTML-escaped"}, nil)
+		noMarker := strings.Replace(boundaryPacket("clarify", "plan"), markerCP, "", 1)
+		if _, r, _ := p.say(noMarker); strings.Contains(r, "HTML-escaped") {
+			t.Errorf("a packet with no marker at all is told its marker is escaped: %q", r)
+		}
 	})
 	t.Run("Case 2, as specrew's capture reads it: a follow-up answer after the packet owes it no more", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)

@@ -89,7 +89,25 @@ func runLedger(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stdout, "session %s (%s)\ncwd %s\n\nread ledger: %d paths\n", l.SessionID, l.Dir, l.Cwd, len(paths))
+	for _, w := range l.Warnings {
+		fmt.Fprintf(stderr, "baton: session %s: warning: %s\n", l.SessionID, w)
+	}
+	fmt.Fprintf(stdout, "session %s (%s)\ncwd %s\n", l.SessionID, l.Dir, l.Cwd)
+	// Where the work came from and where it went, as clio recorded it.
+	if f := l.ForkedFrom; f != nil {
+		from := f.Session
+		if from == "" {
+			from = f.File
+		}
+		fmt.Fprintf(stdout, "forked from session %s at turn %s\n", from, f.TurnID)
+	}
+	if s := l.SeededFrom; s != nil {
+		fmt.Fprintf(stdout, "handed off from session %s (line %d, %s): %s\n", s.Session, s.Line, s.Timestamp, s.Goal)
+	}
+	for _, n := range l.HandedOffTo {
+		fmt.Fprintf(stdout, "handed off to session %s (line %d, %s): %s\n", n.Session, n.Line, n.Timestamp, n.Goal)
+	}
+	fmt.Fprintf(stdout, "\nread ledger: %d paths\n", len(paths))
 	for _, p := range paths {
 		fmt.Fprintf(stdout, "  %s\n", p)
 		for _, e := range l.Paths[p] {
@@ -127,6 +145,21 @@ type (
 		InvalidLines []int                `json:"invalid_lines"`
 		TornLastLine bool                 `json:"torn_last_line"`
 		Warnings     []string             `json:"warnings"`
+		SeededFrom   *ledgerHandoffJSON   `json:"seeded_from"`
+		HandedOffTo  []ledgerHandoffJSON  `json:"handed_off_to"`
+		ForkedFrom   *ledgerForkJSON      `json:"forked_from"`
+	}
+	ledgerHandoffJSON struct {
+		Session   string `json:"session"`
+		Goal      string `json:"goal"`
+		TurnID    string `json:"turn_id"`
+		Timestamp string `json:"timestamp"`
+		Line      int    `json:"line"`
+	}
+	ledgerForkJSON struct {
+		Session string `json:"session"`
+		File    string `json:"file"`
+		TurnID  string `json:"turn_id"`
 	}
 	ledgerPathJSON struct {
 		Path     string               `json:"path"`
@@ -160,7 +193,21 @@ func ledgerJSONOf(l *session.Ledger, paths []string) ledgerJSON {
 		Version: ledgerJSONVersion, Session: l.SessionID, Dir: l.Dir, Cwd: l.Cwd,
 		Paths: []ledgerPathJSON{}, Board: []ledgerDecisionJSON{},
 		InvalidLines: append([]int{}, l.InvalidLines...), TornLastLine: l.TornLastLine,
-		Warnings: append([]string{}, l.Warnings...),
+		Warnings:    append([]string{}, l.Warnings...),
+		HandedOffTo: []ledgerHandoffJSON{},
+	}
+	handoffJSON := func(h session.Handoff) ledgerHandoffJSON {
+		return ledgerHandoffJSON{Session: h.Session, Goal: h.Goal, TurnID: h.TurnID, Timestamp: h.Timestamp, Line: h.Line}
+	}
+	if l.SeededFrom != nil {
+		s := handoffJSON(*l.SeededFrom)
+		out.SeededFrom = &s
+	}
+	for _, n := range l.HandedOffTo {
+		out.HandedOffTo = append(out.HandedOffTo, handoffJSON(n))
+	}
+	if f := l.ForkedFrom; f != nil {
+		out.ForkedFrom = &ledgerForkJSON{Session: f.Session, File: f.File, TurnID: f.TurnID}
 	}
 	for _, p := range paths {
 		jp := ledgerPathJSON{Path: p, Evidence: []ledgerEvidenceJSON{}}

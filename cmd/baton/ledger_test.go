@@ -8,18 +8,21 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // A session in clio-coder's documented format: a header, a user message, a
 // read tool call, a fileEntry record, a line that is not JSON, and a
 // decision ledger snapshot.
-const ledgerSession = `{"type":"session","version":3,"id":"sess-1","timestamp":"2026-08-21T00:00:00.000Z","cwd":"/work/project"}
+const ledgerSession = `{"type":"session","version":3,"id":"sess-1","timestamp":"2026-08-21T00:00:00.000Z","cwd":"/work/project","parentSession":"/state/sessions/ab/sess-0/current.jsonl","parentTurnId":"c9"}
 {"kind":"message","turnId":"u1","parentTurnId":null,"timestamp":"t1","role":"user","payload":{"text":"fix the parser"}}
 {"kind":"message","turnId":"c1","parentTurnId":"u1","timestamp":"t2","role":"tool_call","payload":{"toolCallId":"call-c1","name":"read","args":{"path":"src/parser.go"}}}
 not json
 {"kind":"fileEntry","turnId":"f1","parentTurnId":"c1","timestamp":"t3","path":"docs/notes.md","operation":"read"}
 {"kind":"decisionLedger","turnId":"d1","parentTurnId":"f1","timestamp":"t4","interviewId":"iv-1","interviewStatus":"complete","startedAt":"s","endedAt":"e","roundCount":1,"decisions":[{"key":"scope","value":"parser only","status":"active","decidedAt":"t4","label":"Scope"}]}
+{"kind":"custom","parentTurnId":null,"customType":"handoffSeed","display":true,"data":{"fromSessionId":"sess-0","goal":"fix the parser for good","document":"# Handoff"},"turnId":"s1","timestamp":"t5"}
+{"kind":"custom","parentTurnId":null,"customType":"handoffNote","display":true,"data":{"toSessionId":"sess-2","goal":"ship the parser fix"},"turnId":"n1","timestamp":"t6"}
 `
 
 // TestLedgerJSONFieldNames pins the fields of baton ledger --json, each
@@ -67,7 +70,8 @@ func TestLedgerJSONFieldNames(t *testing.T) {
 		}
 		return a
 	}
-	top := object("the ledger", v, "version", "session", "dir", "cwd", "paths", "board", "invalid_lines", "torn_last_line", "warnings")
+	top := object("the ledger", v, "version", "session", "dir", "cwd", "paths", "board", "invalid_lines", "torn_last_line", "warnings",
+		"seeded_from", "handed_off_to", "forked_from")
 	if top["version"] != 1.0 || top["session"] != "sess-1" || top["cwd"] != "/work/project" || top["torn_last_line"] != false {
 		t.Errorf("the ledger: %v", top)
 	}
@@ -85,8 +89,65 @@ func TestLedgerJSONFieldNames(t *testing.T) {
 	if !slices.Equal(paths, []string{"docs/notes.md", "src/parser.go"}) {
 		t.Errorf("paths %q, want them sorted", paths)
 	}
+	object("seeded_from", top["seeded_from"], "session", "goal", "turn_id", "timestamp", "line")
+	object("a handoff note", array("handed_off_to", top["handed_off_to"])[0], "session", "goal", "turn_id", "timestamp", "line")
+	object("forked_from", top["forked_from"], "session", "file", "turn_id")
 	d := object("a decision", array("board", top["board"])[0], "key", "value", "label", "interview_id", "decided_at", "line", "source_question", "correction", "rationale")
 	if d["interview_id"] != "iv-1" || d["decided_at"] != "t4" || d["line"] != 6.0 {
 		t.Errorf("decision %v", d)
+	}
+}
+
+// TestLedgerClioReal runs baton ledger on the stores clio-coder wrote (the
+// shared corpus's clio-real, beside the repository): no warning and no
+// skipped line on any session, the handed-off session says where the work
+// went (clio's handoffNote) and its successor where it came from (the
+// handoffSeed).
+func TestLedgerClioReal(t *testing.T) {
+	sessions, _ := filepath.Glob("../../../shared/corpus/clio-real/*/state/sessions/*/*")
+	if len(sessions) == 0 {
+		t.Fatal("the shared corpus is beside the repository: no clio-real session found")
+	}
+	to, from := 0, 0
+	for _, dir := range sessions {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"ledger", dir}, nil, &out, &errOut); code != exitOK || errOut.Len() > 0 {
+			t.Errorf("%s: exit status %d, stderr %q", dir, code, errOut.String())
+		}
+		text := out.String()
+		if strings.Contains(text, "\nskipped: ") {
+			t.Errorf("%s: %s", dir, text)
+		}
+		if strings.Contains(text, "\nhanded off to session ") {
+			to++
+		}
+		if strings.Contains(text, "\nhanded off from session ") {
+			from++
+		}
+		var js bytes.Buffer
+		run([]string{"ledger", "--json", dir}, nil, &js, &errOut)
+		var v struct{ Warnings []string }
+		if err := json.Unmarshal(js.Bytes(), &v); err != nil || len(v.Warnings) > 0 {
+			t.Errorf("%s: --json warnings %q (%v)", dir, v.Warnings, err)
+		}
+	}
+	if cases, _ := filepath.Glob("../../../shared/corpus/clio-real/*/clio-verdict.json"); to != len(cases) || from != len(cases) {
+		t.Errorf("%d sessions say where their work went and %d where theirs came from; want %d each", to, from, len(cases))
+	}
+}
+
+// TestCheckClioReal runs baton check on every document clio-coder's own
+// /handoff wrote, against the store it wrote: nothing to report, no warning.
+func TestCheckClioReal(t *testing.T) {
+	cases, _ := filepath.Glob("../../../shared/corpus/clio-real/*/handoff.md")
+	if len(cases) == 0 {
+		t.Fatal("the shared corpus is beside the repository: no clio-real case found")
+	}
+	for _, doc := range cases {
+		var out, errOut bytes.Buffer
+		code := run([]string{"check", "--state-dir", filepath.Join(filepath.Dir(doc), "state"), doc}, nil, &out, &errOut)
+		if code != exitOK || out.Len() > 0 || errOut.Len() > 0 {
+			t.Errorf("%s: exit status %d\n%s%s", doc, code, out.String(), errOut.String())
+		}
 	}
 }

@@ -42,6 +42,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runHook(rest, stdin, stdout, stderr)
 	case "ledger":
 		return runLedger(rest, stdout, stderr)
+	case "mcp":
+		return runMCP(rest, stdin, stdout, stderr)
 	case "audit":
 		return runAudit(rest, stdout, stderr)
 	case "explain":

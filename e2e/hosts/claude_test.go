@@ -197,6 +197,17 @@ func TestClaudeCode(t *testing.T) {
 		checkAudit(t, s, run.transcript, auditCounts{Stops: 2, Blocked: 1, HookBlocked: 1})
 	})
 
+	t.Run("SpecrewCrossingNeedsItsMarker", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installClaude(t, s)
+		specrewProject(t, s, true)
+		m := newModelMock(t, markerless, marked)
+		run := runClaude(t, s, claude, m, newUUID(t), false, "Finish clarify.")
+		checkCrossing(t, m, run.result)
+		checkAudit(t, s, run.transcript, auditCounts{Stops: 2, HookBlocked: 1})
+	})
+
 	t.Run("ConversationNeverBlocked", func(t *testing.T) {
 		t.Parallel()
 		s := newScratch(t, baton)
@@ -314,6 +325,7 @@ func TestClaudeCode(t *testing.T) {
 		t.Parallel()
 		s := newScratch(t, baton)
 		installClaude(t, s, "--require-packet")
+		specrewProject(t, s, false)
 		const n = 20
 		var replies []string
 		for i := range n {

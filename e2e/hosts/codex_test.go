@@ -66,7 +66,7 @@ type codexRun struct {
 //
 // --dangerously-bypass-hook-trust: Codex runs a hook only once the person
 // has trusted it (its hash, as /hooks records it); the flag is the one
-// Codex gives automation for that. Issue 24 says a hook edited after it
+// Codex gives automation for that. A hook edited after it
 // was trusted is skipped silently; that is not exercised here.
 func runCodex(t *testing.T, s *scratch, codex, thread, prompt string) codexRun {
 	t.Helper()
@@ -307,6 +307,18 @@ func TestCodex(t *testing.T) {
 		checkAudit(t, s, run.rollout, auditCounts{Stops: 2, Blocked: 1, HookBlocked: 1})
 	})
 
+	t.Run("SpecrewCrossingNeedsItsMarker", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		installCodex(t, s)
+		specrewProject(t, s, true)
+		m := newModelMock(t, markerless, marked)
+		writeCodexConfig(t, s, m)
+		run := runCodex(t, s, codex, "", "Finish clarify.")
+		checkCrossing(t, m, run.result)
+		checkAudit(t, s, run.rollout, auditCounts{Stops: 2, HookBlocked: 1})
+	})
+
 	t.Run("ConversationNeverBlocked", func(t *testing.T) {
 		t.Parallel()
 		s := newScratch(t, baton)
@@ -381,6 +393,7 @@ func TestCodex(t *testing.T) {
 		t.Parallel()
 		s := newScratch(t, baton)
 		installCodex(t, s, "--require-packet")
+		specrewProject(t, s, false)
 		const n = 20
 		var replies []string
 		for i := range n {

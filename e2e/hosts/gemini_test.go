@@ -3,6 +3,7 @@ package hosts
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,11 +58,12 @@ func geminiBinary(t *testing.T) string {
 
 // runGemini runs one headless prompt in the scratch repository and returns
 // the response gemini printed.
-func runGemini(t *testing.T, s *scratch, gemini string, m *modelMock, prompt string) (string, time.Duration) {
+// Flags are added to the command line (--resume latest, --approval-mode).
+func runGemini(t *testing.T, s *scratch, gemini string, m *modelMock, prompt string, flags ...string) (string, time.Duration) {
 	t.Helper()
 	start := time.Now()
 	var stdout, stderr bytes.Buffer
-	err := s.execTo(&stdout, &stderr, s.repo, geminiEnv(m), 3*time.Minute, gemini, "-p", prompt, "--output-format", "json")
+	err := s.execTo(&stdout, &stderr, s.repo, geminiEnv(m), 3*time.Minute, gemini, append([]string{"-p", prompt, "--output-format", "json"}, flags...)...)
 	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("gemini -p: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
@@ -75,14 +77,51 @@ func runGemini(t *testing.T, s *scratch, gemini string, m *modelMock, prompt str
 	return res.Response, took
 }
 
-// TestGeminiCLI runs what holds in Gemini CLI today. The inconsistent
-// packet is denied and the reason reaches the model, but the fixed packet
-// is denied too (issue 24: after a deny, prompt_response holds every
-// response of the prompt so far, and the hook judges them together), so
-// that scenario waits for the fix.
+// TestGeminiCLI runs the stop contract's scenarios in Gemini CLI. Its
+// prompt_response is no faithful copy of the response (chunks joined by a
+// space, the last one sometimes twice), so BadPacketBlockedUntilFixed is
+// also the proof that gemini-stop judges the chat file's text.
 func TestGeminiCLI(t *testing.T) {
 	gemini := geminiBinary(t)
 	baton := batonBinary(t)
+
+	t.Run("BadPacketBlockedUntilFixed", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		s.run(t, s.repo, s.baton, "hook", "install", "--host", "gemini", "--project")
+		writeGeminiSettings(t, s)
+		m := newModelMock(t, badPacket(t), fixedPacket)
+		got, took := runGemini(t, s, gemini, m, packetPrompt)
+		t.Logf("gemini -p took %v", took.Round(time.Millisecond))
+		turns := m.Turns()
+		if len(turns) != 2 {
+			t.Fatalf("the model was asked %d times, want 2 (the bad packet, then the fixed one)", len(turns))
+		}
+		if turnHas(turns[0], blockReason) {
+			t.Errorf("the first request already holds the hook's reason")
+		}
+		for _, want := range []string{blockReason, "packet/review-auto-continue", "packet/review-not-held"} {
+			if !turnHas(turns[1], want) {
+				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
+			}
+		}
+		if !strings.Contains(got, "Reply \"delete\" to remove the JSON files") {
+			t.Errorf("gemini ended the turn with %q, want the fixed packet", got)
+		}
+		checkAudit(t, s, filepath.Join(s.home, ".gemini", "tmp"), auditCounts{Stops: 2, Blocked: 1, HookBlocked: 1})
+	})
+
+	t.Run("SpecrewCrossingNeedsItsMarker", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		s.run(t, s.repo, s.baton, "hook", "install", "--host", "gemini", "--project")
+		writeGeminiSettings(t, s)
+		specrewProject(t, s, true)
+		m := newModelMock(t, markerless, marked)
+		got, _ := runGemini(t, s, gemini, m, "Finish clarify.")
+		checkCrossing(t, m, got)
+		checkAudit(t, s, filepath.Join(s.home, ".gemini", "tmp"), auditCounts{Stops: 2, HookBlocked: 1})
+	})
 
 	t.Run("ConversationNeverBlocked", func(t *testing.T) {
 		t.Parallel()
@@ -123,6 +162,104 @@ func TestGeminiCLI(t *testing.T) {
 		}
 		if !strings.Contains(got, "I'll proceed with deleting them tonight") {
 			t.Errorf("gemini ended the turn with %q, want the bad packet, released", got)
+		}
+		checkAudit(t, s, filepath.Join(s.home, ".gemini", "tmp"), auditCounts{Stops: 4, Blocked: 4, HookBlocked: 3})
+	})
+
+	t.Run("RequirePacketAfterMaterialWork", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		s.run(t, s.repo, s.baton, "hook", "install", "--host", "gemini", "--project", "--require-packet")
+		writeGeminiSettings(t, s)
+		notes := filepath.Join(s.repo, "notes.md")
+		input, _ := json.Marshal(map[string]string{"file_path": notes, "content": "Notes on the migration.\n"})
+		m := newModelMock(t, toolCall("write_file", string(input)), "Done: I wrote notes.md.", fixedPacket)
+		got, took := runGemini(t, s, gemini, m, packetPrompt, "--approval-mode", "yolo")
+		t.Logf("gemini -p took %v", took.Round(time.Millisecond))
+		if b, err := os.ReadFile(notes); err != nil || string(b) != "Notes on the migration.\n" {
+			t.Errorf("write_file did not write notes.md (%v): %q", err, b)
+		}
+		turns := m.Turns()
+		if len(turns) != 3 {
+			t.Fatalf("the model was asked %d times, want 3 (the tool call, the stop without a packet, the packet)", len(turns))
+		}
+		if turnHas(turns[1], blockReason) {
+			t.Errorf("the request after the tool call already holds the hook's reason")
+		}
+		if !turnHas(turns[2], blockReason) || !turnHas(turns[2], "material work") {
+			t.Errorf("the request after the block does not hold the hook's reason")
+		}
+		if !strings.Contains(got, "Reply \"delete\" to remove the JSON files") {
+			t.Errorf("gemini ended the turn with %q, want the packet", got)
+		}
+	})
+
+	// Twenty short exchanges in one session (--resume latest), in a specrew
+	// project that also demands packets after material work: conversation.
+	t.Run("ManyShortTurnsNeverBlocked", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		s.run(t, s.repo, s.baton, "hook", "install", "--host", "gemini", "--project", "--require-packet")
+		writeGeminiSettings(t, s)
+		specrewProject(t, s, false)
+		const n = 20
+		var replies []string
+		for i := range n {
+			replies = append(replies, fmt.Sprintf("Reply %d: yes, that is right.", i+1))
+		}
+		m := newModelMock(t, replies...)
+		var took time.Duration
+		for i := range n {
+			var flags []string
+			if i > 0 {
+				flags = []string{"--resume", "latest"}
+			}
+			got, d := runGemini(t, s, gemini, m, fmt.Sprintf("Question %d: is that right?", i+1), flags...)
+			took += d
+			if strings.TrimSpace(got) != replies[i] {
+				t.Fatalf("turn %d ended with %q, want %q", i+1, got, replies[i])
+			}
+		}
+		t.Logf("%d turns of gemini -p took %v", n, took.Round(time.Millisecond))
+		if got := len(m.Turns()); got != n {
+			t.Errorf("the model was asked %d times, want %d (one per prompt, nothing blocked)", got, n)
+		}
+		// Gemini CLI may start a second chat file for a resumed session: the
+		// audit reads the session's folder.
+		checkAudit(t, s, filepath.Join(s.home, ".gemini", "tmp"), auditCounts{Stops: n})
+	})
+
+	// Without GEMINI_CLI_TRUST_WORKSPACE, Gemini CLI runs the folder's hooks
+	// only once the folder is trusted in ~/.gemini/trustedFolders.json:
+	// hook status must say so before and after, and the trusted folder's
+	// hook must block.
+	t.Run("TrustedFolderBlocksAndStatusTellsTheTruth", func(t *testing.T) {
+		t.Parallel()
+		s := newScratch(t, baton)
+		s.run(t, s.repo, s.baton, "hook", "install", "--host", "gemini", "--project")
+		writeGeminiSettings(t, s)
+		if st := hookStatus(t, s, "gemini"); st.Installed != "installed" || st.Trust.Runs || st.Trust.State == "trusted" {
+			t.Errorf("before the folder is trusted, hook status says %+v", st)
+		}
+		b, _ := json.Marshal(map[string]string{s.repo: "TRUST_FOLDER"})
+		writeFile(t, filepath.Join(s.home, ".gemini", "trustedFolders.json"), string(b))
+		if st := hookStatus(t, s, "gemini"); st.Installed != "installed" || st.Posture != "hard" || !st.Trust.Runs || st.Trust.State != "trusted" {
+			t.Errorf("once the folder is trusted, hook status says %+v, want installed, hard, trusted", st)
+		}
+		m := newModelMock(t, badPacket(t), fixedPacket)
+		var env []string
+		for _, kv := range geminiEnv(m) {
+			if !strings.HasPrefix(kv, "GEMINI_CLI_TRUST_WORKSPACE=") {
+				env = append(env, kv)
+			}
+		}
+		var stdout, stderr bytes.Buffer
+		if err := s.execTo(&stdout, &stderr, s.repo, env, 3*time.Minute, gemini, "-p", packetPrompt, "--output-format", "json"); err != nil {
+			t.Fatalf("gemini -p in the trusted folder: %v\n%s%s", err, stdout.Bytes(), stderr.Bytes())
+		}
+		turns := m.Turns()
+		if len(turns) != 2 || !turnHas(turns[1], "packet/review-auto-continue") {
+			t.Errorf("the model was asked %d times, want 2 with the hook's reason: the trusted folder's hook did not block", len(turns))
 		}
 	})
 }

@@ -13,8 +13,9 @@ import (
 )
 
 // modelMock is a scripted model on 127.0.0.1, speaking Anthropic Messages
-// (POST /v1/messages) and OpenAI Responses (POST /v1/responses), streamed
-// or not: every turn of the agent gets the next scripted reply, in order,
+// (POST /v1/messages), OpenAI Responses (POST /v1/responses) and Chat
+// Completions (POST /v1/chat/completions), streamed or not, and Gemini's
+// generateContent and streamGenerateContent: every turn of the agent gets the next scripted reply, in order,
 // and every request body is recorded.
 // Side requests a host makes besides the agent's turns (a title, a quota
 // check, a token count) get a harmless answer and consume nothing.
@@ -97,6 +98,8 @@ func (m *modelMock) serve(w http.ResponseWriter, r *http.Request) {
 		m.gemini(w, r, body)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/responses":
 		m.openaiResponses(w, r, body)
+	case r.Method == http.MethodPost && (r.URL.Path == "/v1/chat/completions" || r.URL.Path == "/chat/completions"):
+		m.chatCompletions(w, r, body)
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
 		m.record(false, recordedRequest{Path: r.Method + " " + r.URL.Path})
 		writeJSON(w, map[string]any{"object": "list", "data": []any{}})
@@ -287,6 +290,7 @@ type openaiRequest struct {
 		Type    string          `json:"type"`
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
+		Output  json.RawMessage `json:"output"` // a function_call_output's
 	} `json:"input"`
 }
 
@@ -301,8 +305,11 @@ func (m *modelMock) openaiResponses(w http.ResponseWriter, r *http.Request, body
 	}
 	rr := recordedRequest{Path: r.URL.Path, Body: body}
 	for _, item := range req.Input {
-		if item.Type == "message" {
+		switch item.Type {
+		case "message":
 			rr.Messages = append(rr.Messages, mockMessage{Role: item.Role, Text: contentText(item.Content)})
+		case "function_call_output":
+			rr.Messages = append(rr.Messages, mockMessage{Role: "tool", Text: contentText(item.Output)})
 		}
 	}
 	text := m.nextReply(rr)
@@ -314,6 +321,11 @@ func (m *modelMock) openaiResponses(w http.ResponseWriter, r *http.Request, body
 	if isTool {
 		item = map[string]any{"type": "function_call", "id": "fc_" + itemID, "call_id": "call_" + itemID,
 			"name": tool, "arguments": input, "status": "completed"}
+		// A tool of a namespace (Codex offers an MCP server's tools as one,
+		// mcp__SERVER): "namespace/name".
+		if ns, name, ok := strings.Cut(tool, "/"); ok {
+			item["namespace"], item["name"] = ns, name
+		}
 	}
 	usage := map[string]any{"input_tokens": 100, "input_tokens_details": map[string]int{"cached_tokens": 0},
 		"output_tokens": 20, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": 120}
@@ -457,4 +469,88 @@ func halves(text string) []string {
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// chatRequest is the part of a Chat Completions request the mock reads.
+type chatRequest struct {
+	Model    string          `json:"model"`
+	Stream   bool            `json:"stream"`
+	Tools    json.RawMessage `json:"tools"`
+	Messages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+}
+
+// chatCompletions answers POST /v1/chat/completions (OpenAI Chat
+// Completions, streamed as server-sent chunks ending in [DONE], as Copilot
+// CLI's provider asks for it). A request offering tools is one of the
+// agent's turns; one without is a side request (a title, a summary).
+func (m *modelMock) chatCompletions(w http.ResponseWriter, r *http.Request, body []byte) {
+	var req chatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		m.t.Errorf("model mock: %s: %v", r.URL.Path, err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	rr := recordedRequest{Path: r.URL.Path, Body: body}
+	for _, msg := range req.Messages {
+		rr.Messages = append(rr.Messages, mockMessage{Role: msg.Role, Text: contentText(msg.Content)})
+	}
+	var text string
+	if len(req.Tools) > 0 && string(req.Tools) != "null" && string(req.Tools) != "[]" {
+		text = m.nextReply(rr)
+	} else {
+		text = "Scripted session"
+		rr.Reply = text
+		m.record(false, rr)
+	}
+	id := fmt.Sprintf("chatcmpl-mock-%d", len(m.Turns())+len(m.Side()))
+	usage := map[string]int{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+	tool, input, isTool := parseToolCall(text)
+	finish := "stop"
+	message := map[string]any{"role": "assistant", "content": text}
+	if isTool {
+		finish = "tool_calls"
+		message = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
+			"id": "call_" + id, "type": "function", "function": map[string]any{"name": tool, "arguments": input}}}}
+	}
+	if !req.Stream {
+		writeJSON(w, map[string]any{"id": id, "object": "chat.completion", "created": 1764700000, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "message": message, "finish_reason": finish}}, "usage": usage})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	chunk := func(delta map[string]any, finish any, usage any) {
+		c := map[string]any{"id": id, "object": "chat.completion.chunk", "created": 1764700000, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+		if usage != nil {
+			c["usage"] = usage
+		}
+		b, _ := json.Marshal(c)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	if isTool {
+		chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"index": 0,
+			"id": "call_" + id, "type": "function", "function": map[string]any{"name": tool, "arguments": ""}}}}, nil, nil)
+		for _, part := range halves(input) {
+			chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "function": map[string]any{"arguments": part}}}}, nil, nil)
+		}
+	} else {
+		chunk(map[string]any{"role": "assistant", "content": ""}, nil, nil)
+		for _, part := range halves(text) {
+			chunk(map[string]any{"content": part}, nil, nil)
+		}
+	}
+	chunk(map[string]any{}, finish, usage)
+	fmt.Fprint(w, "data: [DONE]\n\n")
+	if flusher != nil {
+		flusher.Flush()
+	}
 }

@@ -1,13 +1,18 @@
 package hosts
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"html"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/baton-md/baton/analysis/stopintent"
 )
 
 // What every host's scenarios share: the scripted packets, and the checks
@@ -136,4 +141,118 @@ func hookStatus(t *testing.T, s *scratch, host string) hostStatus {
 	}
 	t.Fatalf("baton hook status --json lists no %s project hooks:\n%s", host, out)
 	return hostStatus{}
+}
+
+// specrewProject makes the scratch repository a specrew project, its
+// .specrew/start-context.json as specrew's own fixtures write it
+// (New-Fixture), enforcement on: at rest in authorised plan work, or
+// with the clarify -> plan crossing pending, its stage evidence committed
+// and the crossing bound to that commit (New-BoundaryStageEvidence,
+// Set-FixtureBoundCrossing). A stop there must carry the crossing's
+// verdict marker.
+func specrewProject(t *testing.T, s *scratch, pending bool) {
+	t.Helper()
+	context := func(crossing map[string]any) {
+		last := "clarify"
+		if !pending {
+			last = "plan" // the plan work authorised: nothing to cross
+		}
+		be := map[string]any{"enabled": true, "last_authorized_boundary": last, "pending_next_boundary": nil, "verdict_history": []any{}, "bypass_history": []any{}}
+		if crossing != nil {
+			be["pending_crossing"] = crossing
+		}
+		b, _ := json.MarshalIndent(map[string]any{
+			"schema": "v2", "feature_path": filepath.Join(s.repo, "specs", "010-export"),
+			"session_state":        map[string]any{"active": true, "boundary_type": "plan", "feature_ref": "010-export", "iteration_number": "001"},
+			"boundary_enforcement": be,
+		}, "", "  ")
+		writeFile(t, filepath.Join(s.repo, ".specrew", "start-context.json"), string(b))
+	}
+	context(nil)
+	if !pending {
+		return
+	}
+	for _, f := range []string{"plan.md", "state.md", "review.md", "retro.md", "quality/hardening-gate.md"} {
+		writeFile(t, filepath.Join(s.repo, "specs", "010-export", "iterations", "001", f), "# "+f+"\n")
+	}
+	writeFile(t, filepath.Join(s.repo, "specs", "010-export", "spec.md"), "# Feature Specification: Export\n\n## Clarifications\n\n### Session 2026-06-20 (clarify)\n\n- Q: CSV only? -> A (human): yes.\n")
+	s.run(t, s.repo, "git", "add", "--", "specs")
+	s.run(t, s.repo, "git", "commit", "-q", "-m", "stage evidence")
+	c := stopintent.NewWorkspace(s.repo).State("").Crossing
+	if c == nil {
+		t.Fatal("no crossing pending after the stage evidence")
+	}
+	commit := strings.TrimSpace(s.run(t, s.repo, "git", "rev-parse", "HEAD"))
+	tree := strings.TrimSpace(s.run(t, s.repo, "git", "rev-parse", "HEAD^{tree}"))
+	sum := sha256.Sum256([]byte(strings.Join([]string{c.From, c.To, c.Working, commit, tree}, "\x1f")))
+	context(map[string]any{
+		"crossing_id": "crossing-" + hex.EncodeToString(sum[:]), "from_boundary": c.From, "to_boundary": c.To, "working_boundary": c.Working,
+		"boundary_commit_hash": commit, "artifact_state_kind": "git-tree", "artifact_state_id": tree, "recorded_at": "2026-06-20T00:00:00Z",
+	})
+	if st := stopintent.NewWorkspace(s.repo).State(""); st.Integrity != "scoped-verified" {
+		t.Fatalf("the bound crossing does not verify: %s (%s)", st.Integrity, st.BoundaryPending.Note)
+	}
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The packets of a stop at the pending clarify -> plan crossing: without
+// its verdict marker, and with it.
+const (
+	crossingMarker = "<!-- SPECREW-VERDICT-BOUNDARY: clarify -> plan -->"
+	markerless     = `## What I Just Did
+
+Finished the clarify work for the export feature and recorded it in specs/010-export/spec.md.
+
+## Why I Stopped
+
+This is the clarify -> plan boundary; the next phase builds on these decisions, so a person decides first.
+
+## What Needs Your Review
+
+The scope of the export format and the two open questions in the spec.
+
+## What Happens Next
+
+On approval, I will write the plan artifacts from the approved scope.
+
+## Discussion Prompts
+
+1. Is CSV enough for the first release? You may approve with the defaults.
+
+## What I Need From You
+
+Approve it as it stands, approve it with instructions, send it back, or discuss prompt #N.
+`
+	marked = markerless + "\n" + crossingMarker + "\n"
+)
+
+// checkCrossing checks a run at the pending crossing: the markerless
+// packet blocked for its marker, the reason reaching the model, the
+// marked packet ending the turn.
+func checkCrossing(t *testing.T, m *modelMock, result string) {
+	t.Helper()
+	turns := m.Turns()
+	if len(turns) != 2 {
+		t.Fatalf("the model was asked %d times, want 2 (the markerless packet, then the marked one)", len(turns))
+	}
+	if turnHas(turns[0], blockReason) {
+		t.Errorf("the first request already holds the hook's reason")
+	}
+	// Codex hands the reason to the model inside a <hook_prompt> element,
+	// its text XML-escaped.
+	if !turnHas(turns[1], crossingMarker) && !turnHas(turns[1], html.EscapeString(crossingMarker)) {
+		t.Errorf("the request after the block does not name the marker %q", crossingMarker)
+	}
+	if !strings.Contains(result, "Approve it as it stands") {
+		t.Errorf("the turn ended with %q, want the marked packet", result)
+	}
 }

@@ -66,7 +66,39 @@ type Ledger struct {
 	// session has no message): meta.json's pinnedLeafTurnId resolved to a
 	// message, else the last message in file order.
 	Leaf string
+	// SeededFrom is the handoffSeed the session opens with when clio's
+	// /handoff minted it: where its work came from. HandedOffTo are the
+	// handoffNote entries clio appended when the session was handed off:
+	// where its work went. Both are read from every entry, on the active
+	// path or not (clio appends the note with no parent).
+	SeededFrom  *Handoff
+	HandedOffTo []Handoff
+	// ForkedFrom is the session this one was /fork-ed from, nil when it
+	// was not.
+	ForkedFrom *Fork
+
 	// Warnings says what was odd but not fatal: no session header, an
 	// unreadable meta.json, a pinned leaf that resolves to no message.
 	Warnings []string
+}
+
+// Handoff is an entry clio's /handoff wrote (commitHandoff in clio-coder's
+// interactive layer; the shapes are HandoffSeedData and HandoffNoteData of
+// src/domains/session/handoff.ts).
+type Handoff struct {
+	Session   string // the other session: a seed's fromSessionId, a note's toSessionId
+	Goal      string
+	TurnID    string
+	Timestamp string
+	Line      int
+}
+
+// Fork is where a /fork-ed session came from: clio's forkFromState
+// (src/domains/session/tree/fork.ts) writes the parent's current.jsonl and
+// the fork turn into the new session's header, and the parent's id into its
+// meta.json (enrichForkMeta, src/domains/session/history.ts).
+type Fork struct {
+	Session string // the parent's id (meta.json's parentSessionId), "" when unknown
+	File    string // the parent's current.jsonl as the header names it, "" when absent
+	TurnID  string // the turn forked at
 }

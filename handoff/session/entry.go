@@ -62,7 +62,20 @@ type extra struct {
 	operation            string     // a fileEntry's operation
 	interviewID, endedAt string     // a decisionLedger's
 	decisions            []Decision // its active decisions
+	handoff              handoffKind
+	other, goal          string // a handoff entry's other session and goal
 }
+
+// handoffKind tells the custom entries clio's /handoff writes
+// (HANDOFF_SEED_CUSTOM_TYPE and HANDOFF_NOTE_CUSTOM_TYPE in
+// src/domains/session/handoff.ts) from any other entry.
+type handoffKind uint8
+
+const (
+	notHandoff handoffKind = iota
+	handoffSeed
+	handoffNote
+)
 
 var noExtra extra
 
@@ -76,7 +89,7 @@ func (e *entry) ext() *extra {
 
 // setExtra stores x in e unless it is empty.
 func (e *entry) setExtra(x extra) {
-	if x.targetID != "" || x.firstKept != "" || x.operation != "" || x.interviewID != "" || x.endedAt != "" || len(x.decisions) > 0 {
+	if x.targetID != "" || x.firstKept != "" || x.operation != "" || x.interviewID != "" || x.endedAt != "" || len(x.decisions) > 0 || x.handoff != notHandoff {
 		e.x = &x
 	}
 }
@@ -187,6 +200,23 @@ func makeEntry(line int, r *rawEntry) entry {
 			}
 		}
 		x.operation, _ = r.operation.str()
+	case kindOther:
+		// clio's isHandoffSeedData and isHandoffNoteData: the session id
+		// and the goal are strings (and a seed's document, not kept).
+		k, _ := r.kind.str()
+		ct, _ := r.customType.str()
+		goal, hasGoal := r.data.goal.str()
+		switch {
+		case k != "custom" || !hasGoal:
+		case ct == "handoffSeed":
+			if from, ok := r.data.from.str(); ok {
+				x.handoff, x.other, x.goal = handoffSeed, from, goal
+			}
+		case ct == "handoffNote":
+			if to, ok := r.data.to.str(); ok {
+				x.handoff, x.other, x.goal = handoffNote, to, goal
+			}
+		}
 	case kindDecisionLedger:
 		x.interviewID, _ = r.interviewID.str()
 		x.endedAt, _ = r.endedAt.str()
@@ -210,15 +240,23 @@ type header struct {
 	found   bool
 	cwd, id string
 	version string // as written; "" when absent
+	// parentSession and parentTurnID are a /fork-ed session's: the
+	// parent's current.jsonl and the turn it was forked at.
+	parentSession, parentTurnID string
 }
 
-// knownVersion is the session format baton reads (clio-coder's version 3).
-const knownVersion = "3"
+// knownVersion names the session formats baton reads: clio-coder's
+// version 3 (0.3.0 to 0.3.3) and version 4 (0.3.4 on), which only adds the
+// working-set entry kinds contextEviction and contextRecall
+// (src/engine/session.ts, CURRENT_SESSION_FORMAT_VERSION; clio resumes a
+// version-3 ledger as it is). Eviction is a projection: the tool calls stay
+// in the file, so the read ledger is folded from both alike.
+const knownVersion = "3 and 4"
 
 // unknownVersion reports whether the header names a format version baton
 // does not know. A header without one is read as version 3, as before
 // clio-coder wrote it.
-func (h header) unknownVersion() bool { return h.version != "" && h.version != knownVersion }
+func (h header) unknownVersion() bool { return h.version != "" && h.version != "3" && h.version != "4" }
 
 // parser turns the bytes of current.jsonl, fed in any pieces, into entries.
 // It keeps the bytes of the unfinished last line (pending) so that bytes once
@@ -354,6 +392,8 @@ func (p *parser) scan(n int, b []byte) (ok bool, hdr *header) {
 			h := header{found: true, version: string(p.raw.version)}
 			h.cwd, _ = p.raw.cwd.str()
 			h.id, _ = p.raw.id.str()
+			h.parentSession, _ = p.raw.parentSession.str()
+			h.parentTurnID, _ = p.raw.parent.str()
 			return true, &h
 		}
 	}

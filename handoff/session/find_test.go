@@ -198,23 +198,30 @@ func TestNormalize(t *testing.T) {
 		{"/work/repo", "src/", "src"},
 		{"/work/repo", `src\\`, "src"},
 		{"/work/repo", "src///", "src"},
-		{"/work/repo", "/", "/"},
-		{"/work/repo", "///", "/"},
-		{"/", "/", "."},
+		// the root strips to "" (clio's /[\/]+$/), which names nothing
+		{"/work/repo", "/", ""},
+		{"/work/repo", "///", ""},
+		{"/work/repo", `\`, ""},
+		{"/work/repo", `/\/`, ""},
+		{"/", "/", ""},
+		{"/", "/.", "."},
 		{"/", "/etc/hosts", "etc/hosts"},
 		// the cwd itself and empty paths
-		{"/work/repo", "", "."},
-		{"/work/repo", "   ", "."},
+		{"/work/repo", "", ""},
+		{"/work/repo", "   ", ""},
 		{"/work/repo", ".", "."},
 		{"/work/repo", "./", "."},
 		{"/work/repo", "/work/repo", "."},
 		{"/work/repo", "/work/repo/", "."},
 		{"/work/repo/", "src", "src"},
-		// a relative name that looks like a drive keeps its "./"
-		{"/work/repo", "./a:/0", "./a:/0"},
-		{"", "./a:/0", "./a:/0"},
-		{"/work/repo", "/work/repo/c:/x", "./c:/x"},
-		{"", "c:/x", "C:/x"},
+		// on POSIX a drive letter is a name like any other
+		{"/work/repo", "./a:/0", "a:/0"},
+		{"", "./a:/0", "a:/0"},
+		{"/work/repo", "/work/repo/c:/x", "c:/x"},
+		{"/work/repo", "c:/src/parser.py", "c:/src/parser.py"},
+		{"", "c:/x", "c:/x"},
+		// on Windows a relative name that looks like a drive keeps its "./"
+		{`C:\work\repo`, `.\a:\0`, "./a:/0"},
 		// lexical resolution
 		{"/work/repo", "src/../lib/b.ts", "lib/b.ts"},
 		{"/work/repo", "../repo/src/a.ts", "src/a.ts"},
@@ -222,23 +229,34 @@ func TestNormalize(t *testing.T) {
 		{"/work/repo", "../../../../x", "/x"},
 		{"/work/repo", "/work/repo2/x", "/work/repo2/x"},
 		{"/work/repo", "/work/repo/../repo2", "/work/repo2"},
-		{"/work/repo", "..foo/x", "..foo/x"},
+		// clio keeps a relative result starting with ".." absolute, even a
+		// name such as "..foo"
+		{"/work/repo", "..foo/x", "/work/repo/..foo/x"},
 		{"/work/repo", "a//b/./c", "a/b/c"},
-		// Windows-style separators and drives
-		{"/work/repo", `src\a.ts`, "src/a.ts"},
-		{"/work/repo", `.\src\a.ts`, "src/a.ts"},
+		// a session recorded on POSIX: '\' is part of a name
+		{"/work/repo", `src\a.ts`, `src\a.ts`},
+		{"/work/repo", `.\src\a.ts`, `.\src\a.ts`},
+		{"/work/repo", `src\`, "src"},
+		{"/work/repo", `/work/repo\src\a.ts`, `/work/repo\src\a.ts`},
+		{"/home/dev/ws", `C:\Users\dev\ws\src\a.ts`, `C:\Users\dev\ws\src\a.ts`},
+		// a session recorded on Windows: both separate, drives, case
 		{`C:\work\repo`, `C:\work\repo\src\b.ts`, "src/b.ts"},
 		{`C:\work\repo`, `c:\work\repo\src\b.ts`, "src/b.ts"},
 		{`C:\work\repo`, `src\b.ts`, "src/b.ts"},
 		{`C:\work\repo`, `D:\x\y.ts`, "D:/x/y.ts"},
-		{`C:\work\repo`, `C:\`, "C:/"},
+		{`C:\work\repo`, `C:\`, "."}, // "C:" once stripped: cwd on drive C
+		{`C:\work\repo`, `C:`, "."},
+		{`C:\work\repo`, `c:src\b.ts`, "src/b.ts"},
+		{`C:\work\repo`, `\other\x`, "C:/other/x"},
+		{`C:\work\repo`, `C:\WORK\Repo\src\b.ts`, "src/b.ts"},
+		{`C:\work\repo`, `\`, ""},
 		{`C:\work\repo`, `C:\work\repo\..\..\..`, "C:/"},
 		{`C:\work\repo`, `..\other`, "C:/work/other"},
 		// no usable cwd: kept as given, cleaned
 		{"", "./src/a.ts", "src/a.ts"},
 		{"", "../x", "../x"},
 		{"", "/abs/./x/", "/abs/x"},
-		{"", "", "."},
+		{"", "", ""},
 		{"relative/cwd", "src/a.ts", "src/a.ts"},
 		{"  /work/repo  ", "/work/repo/a", "a"},
 	}
@@ -261,7 +279,7 @@ func TestLookupAndNearest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"src/parser.ts", "./src/parser.ts", "/work/repo/src/parser.ts", `src\parser.ts`, " src/parser.ts/ "} {
+	for _, p := range []string{"src/parser.ts", "./src/parser.ts", "/work/repo/src/parser.ts", " src/parser.ts/ ", "src//parser.ts"} {
 		ev, ok := l.Lookup(p)
 		if !ok || len(ev) != 1 || ev[0].Line != 3 || ev[0].Tool != "read" || ev[0].TurnID != "c1" || ev[0].Timestamp != "ts-c1" || ev[0].Raw != "src/parser.ts" {
 			t.Errorf("Lookup(%q) = %+v, %v", p, ev, ok)
@@ -270,7 +288,7 @@ func TestLookupAndNearest(t *testing.T) {
 	if ev, ok := l.Lookup("src/lexer.ts"); !ok || ev[0].Raw != "/work/repo/src/lexer.ts" {
 		t.Errorf("Lookup(src/lexer.ts) = %+v, %v", ev, ok)
 	}
-	for _, p := range []string{"src/never-opened.ts", "/elsewhere/src/parser.ts", "../repo2/src/parser.ts"} {
+	for _, p := range []string{"src/never-opened.ts", "/elsewhere/src/parser.ts", "../repo2/src/parser.ts", `src\parser.ts`, "/", `\`, "", "SRC/parser.ts"} {
 		if _, ok := l.Lookup(p); ok {
 			t.Errorf("Lookup(%q) found a path the session never touched", p)
 		}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"math"
 	"path"
 	"runtime"
 	"slices"
@@ -29,8 +30,11 @@ func fold(es []entry, pr *pathResult, norm func(string) string) (map[string][]Ev
 			if e.kind == kindFileEntry {
 				ev.Operation = e.ext().operation
 			}
-			k := norm(t.raw)
-			paths[k] = append(paths[k], ev)
+			// clio's buildHandoffReadLedger adds a path only when it
+			// normalizes to something: never the root or a lone '\'.
+			if k := norm(t.raw); k != "" {
+				paths[k] = append(paths[k], ev)
+			}
 		}
 		if e.kind == kindDecisionLedger {
 			if at, ok := lastSnap[e.ext().interviewID]; ok {
@@ -74,7 +78,11 @@ func (l *Ledger) Lookup(p string) ([]Evidence, bool) {
 	if l == nil {
 		return nil, false
 	}
-	ev, ok := l.Paths[Normalize(l.Cwd, p)]
+	k := Normalize(l.Cwd, p)
+	if k == "" {
+		return nil, false // clio's validateHandoffFiles drops what normalizes to ""
+	}
+	ev, ok := l.Paths[k]
 	return ev, ok
 }
 
@@ -100,6 +108,7 @@ type nearIndex struct {
 	paths  []string // sorted
 	byBase map[string][]string
 	byFold map[string][]string
+	trie   []trieNode // the paths' code points as a trie; trie[0] is the root
 
 	mu    sync.Mutex
 	cache map[nearKey][]string
@@ -135,6 +144,7 @@ func (l *Ledger) index() *nearIndex {
 			x.byBase[b] = append(x.byBase[b], k)
 			x.byFold[strings.ToLower(b)] = append(x.byFold[strings.ToLower(b)], k)
 		}
+		x.trie = buildTrie(x.paths)
 		x.cache = map[nearKey][]string{}
 	})
 	return x
@@ -198,20 +208,19 @@ func (x *nearIndex) nearest(q string, n int) []string {
 		}
 	}
 	if len(best) < n || best[n-1].tier == 2 {
-		// The other paths, each only as far as it could still rank.
-		bd := newBounded(q)
-		for _, k := range x.paths {
-			if seen[k] {
-				continue
-			}
-			limit := -1 // no bound until n are held
-			if len(best) == n {
-				limit = best[n-1].dist
-			}
-			if d, ok := bd.distance(k, limit); ok {
+		// The other paths, walked down the trie: a prefix's row of edit
+		// distances is computed once for every path under it, and a
+		// subtree is left as soon as no path in it could still rank.
+		x.walk(q, func(i int32, d int) {
+			if k := x.paths[i]; !seen[k] {
 				offer(cand{k, 2, d})
 			}
-		}
+		}, func() int {
+			if len(best) < n || best[n-1].tier != 2 {
+				return -1 // no bound until n are held
+			}
+			return best[n-1].dist
+		})
 	}
 	out := make([]string, len(best))
 	for i, c := range best {
@@ -225,55 +234,136 @@ func (x *nearIndex) nearest(q string, n int) []string {
 	return slices.Clone(out)
 }
 
-// bounded computes edit distances from one query, reusing its rows.
-type bounded struct {
-	q         string
-	qr        []rune
-	prev, cur []int
+// trieNode is a node of the paths' trie: one code point, its first child
+// and next sibling (indexes into the trie, 0 for none: the root is no one's
+// child), and the path that ends here (-1 for none).
+type trieNode struct {
+	r          rune
+	child, sib int32
+	path       int32
+	// minLen and maxLen bound the length, in code points, of the paths
+	// below (and at) the node.
+	minLen, maxLen int32
 }
 
-func newBounded(q string) *bounded {
-	qr := []rune(q)
-	return &bounded{q: q, qr: qr, prev: make([]int, len(qr)+1), cur: make([]int, len(qr)+1)}
-}
-
-// distance is editDistance(q, b) when it is at most limit (any distance
-// when limit < 0); ok is false when it is more. A path whose length alone
-// puts it past the limit costs nothing, and the rows stop as soon as every
-// cell is past it.
-func (bd *bounded) distance(b string, limit int) (int, bool) {
-	if limit >= 0 {
-		// A code point is 1 to 4 bytes: the byte lengths bound the
-		// distance from below.
-		if diff := len(bd.q) - len(b); diff > 4*limit || -diff > 4*limit {
-			return 0, false
+// buildTrie builds the trie of paths, which are sorted: each path shares a
+// prefix with the one before it, so a stack of the last path's nodes is
+// all the building needs.
+func buildTrie(paths []string) []trieNode {
+	nodes := []trieNode{{path: -1, minLen: math.MaxInt32}}
+	stack := []int32{0} // the nodes of the last path's code points, root first
+	last := []int32{0}  // the last child of each node on the stack
+	var prev, cur []rune
+	for i, p := range paths {
+		cur = cur[:0]
+		for _, r := range p {
+			cur = append(cur, r)
 		}
-	}
-	ra, prev, cur := bd.qr, bd.prev, bd.cur
-	for i := range prev {
-		prev[i] = i
-	}
-	j := 0
-	for _, rb := range b {
-		j++
-		cur[0] = j
-		rowMin := j
-		for i, r := range ra {
-			cost := 1
-			if r == rb {
-				cost = 0
+		common := 0
+		for common < len(prev) && common < len(cur) && prev[common] == cur[common] {
+			common++
+		}
+		stack, last = stack[:common+1], last[:common+1]
+		for _, r := range cur[common:] {
+			id := int32(len(nodes))
+			nodes = append(nodes, trieNode{r: r, path: -1, minLen: math.MaxInt32})
+			parent := stack[len(stack)-1]
+			if lc := last[len(last)-1]; lc == 0 {
+				nodes[parent].child = id
+			} else {
+				nodes[lc].sib = id
 			}
-			v := min(prev[i+1]+1, cur[i]+1, prev[i]+cost)
-			cur[i+1] = v
-			rowMin = min(rowMin, v)
+			last[len(last)-1] = id
+			stack, last = append(stack, id), append(last, 0)
 		}
-		if limit >= 0 && rowMin > limit {
-			return 0, false
+		n := int32(len(cur))
+		nodes[stack[len(stack)-1]].path = int32(i)
+		for _, id := range stack {
+			nodes[id].minLen = min(nodes[id].minLen, n)
+			nodes[id].maxLen = max(nodes[id].maxLen, n)
 		}
 		prev, cur = cur, prev
 	}
-	d := prev[len(ra)]
-	return d, limit < 0 || d <= limit
+	return nodes
+}
+
+// walk calls found with every path (by index) whose edit distance from q
+// is at most what bound returns (any when it returns < 0), and with that
+// distance; bound is asked again as the walk goes, so it may shrink. The
+// children that continue q are walked first, so that close paths come
+// early and bound shrinks soon.
+func (x *nearIndex) walk(q string, found func(int32, int), bound func() int) {
+	qr := []rune(q)
+	rows := [][]int{make([]int, len(qr)+1)}
+	for i := range rows[0] {
+		rows[0][i] = i
+	}
+	var visit func(id int32, depth int)
+	visit = func(id int32, depth int) {
+		nd := &x.trie[id]
+		prev := rows[depth]
+		if nd.path >= 0 {
+			if lim := bound(); lim < 0 || prev[len(qr)] <= lim {
+				found(nd.path, prev[len(qr)])
+			}
+		}
+		if depth+1 >= len(rows) {
+			rows = append(rows, make([]int, len(qr)+1))
+		}
+		// The child that continues q first, then the others in order.
+		next := rune(-1)
+		if depth < len(qr) {
+			next = qr[depth]
+		}
+		for pass := 0; pass < 2; pass++ {
+			for c := nd.child; c != 0; c = x.trie[c].sib {
+				if (x.trie[c].r == next) != (pass == 0) {
+					continue
+				}
+				if x.row(qr, rows[depth], rows[depth+1], &x.trie[c], depth+1, bound()) {
+					visit(c, depth+1)
+				}
+			}
+		}
+	}
+	visit(0, 0)
+}
+
+// row fills cur, the edit distances from each prefix of q to the prefix
+// of length j that ends at node c, from prev, the row of its parent. It
+// reports whether a path below c could be within lim (always, for lim <
+// 0): the least distance a completion of the row can reach, given the
+// lengths of the paths below c, is at most lim.
+func (x *nearIndex) row(q []rune, prev, cur []int, c *trieNode, j, lim int) bool {
+	cur[0] = j
+	for i, r := range q {
+		cost := 1
+		if r == c.r {
+			cost = 0
+		}
+		cur[i+1] = min(prev[i+1]+1, cur[i]+1, prev[i]+cost)
+	}
+	if lim < 0 {
+		return true
+	}
+	// From cell i, the rest of q (len(q)-i code points) is matched against
+	// the rest of a path (minLen-j to maxLen-j code points): at least the
+	// difference in length more edits.
+	lo, hi := int(c.minLen)-j, int(c.maxLen)-j
+	for i, v := range cur {
+		rest := len(q) - i
+		gap := 0
+		switch {
+		case rest < lo:
+			gap = lo - rest
+		case rest > hi:
+			gap = rest - hi
+		}
+		if v+gap <= lim {
+			return true
+		}
+	}
+	return false
 }
 
 // editDistance is the Levenshtein distance between a and b, in code points.

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -259,24 +260,29 @@ func TestLedger(t *testing.T) {
 				b.read("c2", "c1", "../other/x.ts")
 				b.read("c3", "c2", "/work/repo2/y.ts")
 				b.read("c4", "c3", "/work/repo/../repo/z.ts")
-				b.read("c5", "c4", "/")
+				b.read("c5", "c4", "/") // "" once stripped: clio never adds it
+				b.call("c6", "c5", "name", "grep", "args", map[string]any{"path": "/"})
+				b.call("c7", "c6", "name", "ls", "args", map[string]any{"path": "   "})
 			},
 			paths: map[string][]string{
 				"/etc/hosts":       {"read@3"},
 				"/work/other/x.ts": {"read@4"},
 				"/work/repo2/y.ts": {"read@5"},
 				"z.ts":             {"read@6"},
-				"/":                {"read@7"},
+				".":                {"ls@9"}, // a blank path is no path: ls looks at the cwd
 			},
 		},
 		{
-			name: "Windows-style separators",
+			// A session recorded on POSIX: '\' is part of a name there
+			// (path.posix), so these are one-name files, trailing '\'
+			// stripped all the same.
+			name: "Windows-style separators on POSIX",
 			build: func(b *builder) {
 				b.user("u1", "")
 				b.read("c1", "u1", `src\win.ts`)
 				b.fileEntry("f1", "c1", `src\dir\`, "read")
 			},
-			paths: map[string][]string{"src/win.ts": {"read@3"}, "src/dir": {"fileEntry(read)@4"}},
+			paths: map[string][]string{`src\win.ts`: {"read@3"}, `src\dir`: {"fileEntry(read)@4"}},
 		},
 		{
 			name: "torn last line",
@@ -415,5 +421,36 @@ func TestLedger(t *testing.T) {
 				t.Errorf("Cwd = %q, want %q", l.Cwd, wantCwd)
 			}
 		})
+	}
+}
+
+// TestLedgerWindowsSession: a session whose cwd is a Windows path was
+// recorded on Windows, where path.win32 separates on '\' and '/', roots
+// "\x" on cwd's drive and compares inside cwd without case.
+func TestLedgerWindowsSession(t *testing.T) {
+	b := newBuilder(t, `C:\work\repo`)
+	b.user("u1", "")
+	b.read("c1", "u1", `src\win.ts`)
+	b.read("c2", "c1", `C:\WORK\repo\lib\a.ts`)
+	b.read("c3", "c2", `\other\b.ts`)
+	b.read("c4", "c3", `C:\`)
+	l, err := NewStore().Ledger(b.writeTemp())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for k := range l.Paths {
+		got = append(got, k)
+	}
+	slices.Sort(got)
+	if want := []string{".", "C:/other/b.ts", "lib/a.ts", "src/win.ts"}; !slices.Equal(got, want) {
+		t.Errorf("paths = %q, want %q", got, want)
+	}
+	for _, p := range []string{"src/win.ts", `src\win.ts`, `c:\work\repo\src\win.ts`, `LIB\A.TS`} {
+		if _, ok := l.Lookup(p); !ok && p != `LIB\A.TS` {
+			t.Errorf("Lookup(%q) found nothing", p)
+		} else if ok && p == `LIB\A.TS` {
+			t.Errorf("Lookup(%q) found a path: clio's ledger is a Set of exact strings", p)
+		}
 	}
 }

@@ -50,7 +50,7 @@ func randomLedger(r *rand.Rand, n int) *Ledger {
 func TestNearestIndexMatchesScan(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	queries := []string{"src/cache.ts", "src/Cache.ts", "docs/plan.md", "nowhere/x", "é.md", "a/b/c/index.ts", "/w/src/cache.ts", "src/cachee.ts3"}
-	for _, size := range []int{1, 5, 50, 500} {
+	for _, size := range []int{1, 5, 50, 500, 5000} {
 		l := randomLedger(r, size)
 		for _, q := range queries {
 			for _, n := range []int{1, 3, 10} {
@@ -104,4 +104,50 @@ func BenchmarkNearest200000(b *testing.B) {
 			nearestByScan(l, "src/cache/evict.ts", 3)
 		}
 	})
+}
+
+// TestNearestTrieMatchesScan asks a ledger laid out as a real repository
+// is (folders shared by many files, names that differ by a letter, case,
+// non-ASCII names, paths outside the cwd, a path that is a prefix of
+// another) for many kinds of invented path: the trie walk gives the scan's
+// answers.
+func TestNearestTrieMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	l := &Ledger{Cwd: "/w", Paths: map[string][]Evidence{}}
+	dirs := []string{"src", "src/domains/session", "src/domains/session/tree", "tests/unit", "docs", "docs/ünïcödé", "/etc", "."}
+	stems := []string{"handoff", "active-path", "entries", "manager", "fork", "Index", "index", "a", "ab", "abc", "日本"}
+	exts := []string{".ts", ".test.ts", ".md", ".go", ""}
+	for range 3000 {
+		p := dirs[r.IntN(len(dirs))] + "/" + stems[r.IntN(len(stems))] + exts[r.IntN(len(exts))]
+		if r.IntN(3) == 0 {
+			p = strings.TrimSuffix(p, path.Ext(p)) + fmt.Sprint(r.IntN(40)) + path.Ext(p)
+		}
+		l.Paths[Normalize(l.Cwd, p)] = nil
+	}
+	queries := []string{"src/domains/session/handof.ts", "src/domains/sesion/handoff.ts", "SRC/index.ts", "docs/unicode/x.md",
+		"a", "/etc/hostname", "tests/unit/fork.test.tsx", "src/domains/session/tree/active_path.ts", "日本.md", "zzzzzzzzzzzzzzzzzzzzzzzz",
+		"src/domains/session/tree/active-path.ts7", ".", "src", "src/", "x/y/z/w/v/u/t/s/r/q/p/o/n/m/l/k/j/i/h/g/f/e/d/c/b/a.ts"}
+	for _, q := range queries {
+		for _, n := range []int{1, 3, 4, 25} {
+			want := nearestByScan(l, q, n)
+			if got := l.Nearest(q, n); !slices.Equal(got, want) {
+				t.Errorf("Nearest(%q, %d) = %q, want %q", q, n, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkNearest48Invented200000 is a document naming 48 invented paths,
+// checked against a session of 200,000 paths whose index is built (once
+// per ledger version): each iteration asks for 48 paths not asked before.
+func BenchmarkNearest48Invented200000(b *testing.B) {
+	l := randomLedger(rand.New(rand.NewPCG(1, 1)), 200_000)
+	l.Nearest("x", 1) // build the index
+	i := 0
+	for b.Loop() {
+		for j := range 48 {
+			i++
+			l.Nearest(fmt.Sprintf("%s/evict%d-%d.ts", []string{"src/cache", "docs", "lib"}[j%3], i, j), 3)
+		}
+	}
 }

@@ -62,6 +62,14 @@ type rawEntry struct {
 	blocks                          []callFields // payload.content's object blocks
 	decisionsIsArray                bool
 	decisions                       []rawDecision
+	customType                      strField // a custom entry's
+	data                            rawHandoffData
+	parentSession                   strField // a forked session's header: the parent's current.jsonl
+}
+
+// rawHandoffData is what a handoffSeed or handoffNote entry's data says.
+type rawHandoffData struct {
+	from, to, goal strField // fromSessionId (seed), toSessionId (note), goal
 }
 
 type rawDecision struct {
@@ -499,6 +507,26 @@ func (s *scanner) decisionsValue(e *rawEntry) bool {
 	})
 }
 
+// dataValue scans a custom entry's data for what a handoffSeed or
+// handoffNote holds; the seed's document is skipped.
+func (s *scanner) dataValue(d *rawHandoffData) bool {
+	*d = rawHandoffData{}
+	if s.kindAt() != isObject {
+		return s.skip()
+	}
+	return s.object(func(key []byte) bool {
+		switch string(key) {
+		case "fromSessionId":
+			return s.strValue(&d.from)
+		case "toSessionId":
+			return s.strValue(&d.to)
+		case "goal":
+			return s.strValue(&d.goal)
+		}
+		return s.skip()
+	})
+}
+
 // scanLine reads one line into e (reset first; its slices are reused). It
 // reports whether the line is a JSON object; any other line, valid JSON or
 // not, is not an entry.
@@ -549,6 +577,12 @@ func scanLine(line []byte, e *rawEntry) bool {
 			return s.payloadValue(e)
 		case "decisions":
 			return s.decisionsValue(e)
+		case "customType":
+			return s.strValue(&e.customType)
+		case "data":
+			return s.dataValue(&e.data)
+		case "parentSession":
+			return s.strValue(&e.parentSession)
 		}
 		return s.skip()
 	})

@@ -110,6 +110,9 @@ type meta struct {
 	cwd     string
 	pinned  string
 	problem string // why it could not be used, "" when fine or absent
+	// parentSession and parentTurn are a /fork-ed session's
+	// parentSessionId and parentTurnId.
+	parentSession, parentTurn string
 }
 
 func (st *sessionState) refresh(counter *atomic.Int64) (*Ledger, error) {
@@ -131,7 +134,7 @@ func (st *sessionState) refresh(counter *atomic.Int64) (*Ledger, error) {
 		// Kept as read (an append may make it a session), but no ledger.
 		st.ledger = nil
 		if v := st.p.headerVersion(); v != "" {
-			return nil, fmt.Errorf("%s is a session of format version %s, which baton does not read (it reads version %s), and holds no entry baton can read (%d lines)", st.file, v, knownVersion, st.p.totalLines())
+			return nil, fmt.Errorf("%s is a session of format version %s, which baton does not read (it reads versions %s), and holds no entry baton can read (%d lines)", st.file, v, knownVersion, st.p.totalLines())
 		}
 		return nil, fmt.Errorf("%s holds no session header and no readable entry (%d lines): it is not a clio-coder session file", st.file, st.p.totalLines())
 	}
@@ -237,7 +240,8 @@ func (st *sessionState) loadMeta() bool {
 	default:
 		st.meta = readMeta(st.metaFile, fi)
 	}
-	return st.meta.cwd != old.cwd || st.meta.pinned != old.pinned || st.meta.problem != old.problem
+	return st.meta.cwd != old.cwd || st.meta.pinned != old.pinned || st.meta.problem != old.problem ||
+		st.meta.parentSession != old.parentSession || st.meta.parentTurn != old.parentTurn
 }
 
 func readMeta(name string, fi os.FileInfo) meta {
@@ -255,6 +259,8 @@ func readMeta(name string, fi os.FileInfo) meta {
 	// A member of the wrong type is ignored; pinnedLeafTurnId may be null.
 	_ = json.Unmarshal(fields["cwd"], &m.cwd)
 	_ = json.Unmarshal(fields["pinnedLeafTurnId"], &m.pinned)
+	_ = json.Unmarshal(fields["parentSessionId"], &m.parentSession)
+	_ = json.Unmarshal(fields["parentTurnId"], &m.parentTurn)
 	return m
 }
 
@@ -305,7 +311,7 @@ func assemble(p *parser, m meta, dir string, norm *normCache) *Ledger {
 		l.Warnings = append(l.Warnings, "current.jsonl has no session header on line 1")
 	}
 	if hdr.unknownVersion() {
-		l.Warnings = append(l.Warnings, fmt.Sprintf("the session header says format version %s; baton reads version %s, and read what it could", hdr.version, knownVersion))
+		l.Warnings = append(l.Warnings, fmt.Sprintf("the session header says format version %s; baton reads versions %s, and read what it could", hdr.version, knownVersion))
 	}
 	for _, n := range p.long {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("line %d is longer than %d MiB: skipped", n, MaxLineBytes>>20))
@@ -314,7 +320,7 @@ func assemble(p *parser, m meta, dir string, norm *normCache) *Ledger {
 		l.Warnings = append(l.Warnings, "meta.json ignored: "+m.problem)
 	}
 	for _, c := range []string{hdr.cwd, m.cwd} {
-		if _, ok := cleanCwd(c); ok {
+		if usableCwd(c) {
 			l.Cwd = jsTrim(c)
 			break
 		}
@@ -328,5 +334,23 @@ func assemble(p *parser, m meta, dir string, norm *normCache) *Ledger {
 		}
 	}
 	l.Paths, l.Board = fold(p.entries, &pr, func(raw string) string { return norm.get(l.Cwd, raw) })
+	for i := range p.entries {
+		e := &p.entries[i]
+		x := e.ext()
+		h := Handoff{Session: x.other, Goal: x.goal, TurnID: e.turnID, Timestamp: e.timestamp, Line: e.line}
+		switch {
+		case x.handoff == handoffSeed && l.SeededFrom == nil:
+			l.SeededFrom = &h
+		case x.handoff == handoffNote:
+			l.HandedOffTo = append(l.HandedOffTo, h)
+		}
+	}
+	if hdr.parentSession != "" || m.parentSession != "" {
+		f := &Fork{Session: m.parentSession, File: hdr.parentSession, TurnID: hdr.parentTurnID}
+		if f.TurnID == "" {
+			f.TurnID = m.parentTurn
+		}
+		l.ForkedFrom = f
+	}
 	return l
 }

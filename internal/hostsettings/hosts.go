@@ -1,6 +1,7 @@
 // Package hostsettings installs, removes and reports baton's stop hooks in
 // the settings files of the agent hosts: Claude Code, Codex, Gemini CLI,
-// Cursor and GitHub Copilot. It knows where each host keeps its hooks, the
+// Cursor and GitHub Copilot (and baton's MCP server in their MCP settings:
+// mcp.go). It knows where each host keeps its hooks, the
 // shape of a hook entry there, and how strongly a hook on that host can
 // hold an agent to the stop contract. It edits a settings file as text,
 // adding baton's entries and keeping every other byte (see jsontext.go),

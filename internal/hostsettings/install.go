@@ -41,9 +41,10 @@ type Update struct {
 	Old, New string // the command line it had, and has
 }
 
-// Changed says whether the file changes.
+// Changed says whether the file changes: a file that was not there is
+// made when there is something to write.
 func (c *Change) Changed() bool {
-	return c.Delete || (!c.Existed && len(c.Added) > 0) || (c.Existed && !bytes.Equal(c.Old, c.New))
+	return c.Delete || (!c.Existed && c.New != nil) || (c.Existed && !bytes.Equal(c.Old, c.New))
 }
 
 // Diff is the change as a unified diff, names as given (a new file comes

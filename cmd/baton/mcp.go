@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/baton-md/baton/mcpserver"
+)
+
+// The MCP server's commands join the help table after the hooks' (the
+// table is help.go's; these entries are kept beside their command).
+func init() {
+	at := slices.IndexFunc(commands, func(c *command) bool { return c.Name == "audit" })
+	if at < 0 {
+		at = len(commands)
+	}
+	commands = slices.Insert(commands, at, mcpCommands...)
+}
+
+var mcpCommands = []*command{
+	{
+		Name:    "mcp",
+		Summary: "run the MCP server agents call to check their stop message and handoff",
+		Text: `Runs baton's Model Context Protocol server over standard input and output, as
+an agent host starts it (baton mcp install registers it). Its tools check, in
+the same environment as baton check and the stop hooks, so with the same
+findings: check_stop (a stop message before the agent stops: findings, the
+stop intent and why, in a specrew project the pending crossing and its exact
+marker), check_document (a packet, handoff or workflow, by path or text),
+check_handoff_files (a handoff's files against its session's read ledger)
+and explain_rule. The workspace is the project the host starts it in: the
+nearest folder above the working folder holding .git or .baton.yaml (or
+--root); paths outside it are refused. A message from the client over
+` + fmt.Sprint(mcpserver.MaxFrameBytes>>20) + ` MiB ends the session; a text over 16 MiB gets baton/document-too-large,
+as a file does. docs/mcp.md has each tool and the line each host needs.`,
+		Reads:  "MCP messages on standard input; the documents named, inside the workspace; .baton.yaml files, specrew state and workflow components there; the sessions handoff documents name (--state-dir, then clio-coder's folders).",
+		Writes: "MCP messages on standard output; errors on standard error. It writes no file.",
+		Exit:   "0 when the client disconnects; 1 when the connection fails; 2 usage error.",
+		run:    runMCP,
+	},
+	{
+		Name:    "mcp install",
+		Summary: "register baton's MCP server in an agent host's MCP settings (diff first; --dry-run)",
+		Text: `Registers baton's MCP server (the command "baton mcp") in an agent host's MCP
+settings, keeping every other server and setting there byte for byte:
+
+  claude   .mcp.json              (--user: ~/.claude.json)       mcpServers.baton
+  codex    .codex/config.toml     (--user: ~/.codex/config.toml) [mcp_servers.baton]
+  gemini   .gemini/settings.json  (--user: ~/.gemini/settings.json) mcpServers.baton
+  copilot  .github/mcp.json       (--user: ~/.copilot/mcp-config.json) mcpServers.baton
+
+The project's file is the default (--project); $CODEX_HOME and $COPILOT_HOME
+move the user's. It prints the change as a unified diff on standard output,
+then writes the file atomically and says what it added. An entry named
+baton already there is kept as it is when it runs baton mcp, and left alone
+(with a warning) when it runs something else. It refuses, writing nothing,
+a file that is not valid JSON or TOML, a symbolic link or not a regular
+file. It then says whether the host will start the server, from the host's
+own records (read, never written): Claude Code's enabledMcpjsonServers (a
+project's approval counting once its folder is trusted), Codex's trusted
+projects, Copilot CLI's trusted folders, and Gemini CLI's, without which it
+starts no MCP server at all.`,
+		Reads:  "the host's MCP settings file (project or user); the hosts' approval and trust records; $HOME, $CODEX_HOME, $COPILOT_HOME.",
+		Writes: "the diff and what it added on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
+		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
+		extra:  mcpEditFlags,
+	},
+	{
+		Name:    "mcp uninstall",
+		Summary: "remove baton's MCP server, and nothing else, from an agent host's MCP settings",
+		Text: `Removes the server entry named baton that runs baton mcp from an agent host's
+MCP settings file, and nothing else; an object or table left empty goes, and
+a file install created is removed. After baton mcp install the file comes
+back byte for byte. It prints the change as a unified diff, then writes the
+file atomically.`,
+		Reads:  "the host's MCP settings file (project or user); $HOME, $CODEX_HOME, $COPILOT_HOME.",
+		Writes: "the diff and what it removed on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
+		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
+		extra:  mcpEditFlags,
+	},
+	{
+		Name:    "mcp status",
+		Summary: "say, for each agent host, whether baton's MCP server is registered",
+		Text: `Lists, for the project (the Git work tree above the current folder, or DIR's)
+and for the user, each agent host's MCP settings file, whether baton's MCP
+server is registered there (and with what command), and for one the host will
+not start yet (not approved, or in a folder it does not trust), what to do.
+It writes nothing.`,
+		Reads:  "the hosts' MCP settings files of the project and of the user; the hosts' approval and trust records; $HOME, $CODEX_HOME, $COPILOT_HOME.",
+		Writes: "the report on standard output (JSON with --json); errors on standard error. It writes no file.",
+		Exit:   "0 reported; 2 usage error.",
+		extra: []flagHelp{
+			{Name: "json", Usage: "print the report as JSON"},
+			{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+		},
+	},
+}
+
+// mcpEditFlags are the flags of mcp install and mcp uninstall
+// (mcpinstall.go parses them).
+var mcpEditFlags = []flagHelp{
+	{Name: "host", Arg: "HOST", Usage: "the agent host: claude, codex, gemini or copilot"},
+	{Name: "project", Usage: "the project's MCP settings (default)"},
+	{Name: "user", Usage: "the user's MCP settings, for every project"},
+	{Name: "dry-run", Usage: "print the diff and write nothing"},
+	{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+}
+
+func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "install":
+			return runMCPInstall(args[1:], stdout, stderr)
+		case "uninstall":
+			return runMCPUninstall(args[1:], stdout, stderr)
+		case "status":
+			return runMCPStatus(args[1:], stdout, stderr)
+		}
+	}
+	fl := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	root := fl.String("root", "", "the workspace (default: the nearest folder above the working folder holding .git or .baton.yaml, else the working folder)")
+	stateDir := fl.String("state-dir", "", "clio-coder's state folder, looked in first for the sessions of handoff documents")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: baton mcp [flags]\n       baton mcp install|uninstall|status [flags]\n\nflags:")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "baton mcp: unexpected argument %q\n", fl.Arg(0))
+		fl.Usage()
+		return exitUsage
+	}
+	s, err := mcpserver.New(mcpserver.Options{Root: *root, StateDir: *stateDir, Version: versionString()})
+	if err != nil {
+		printErr(stderr, err)
+		return exitUsage
+	}
+	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
+		// A person ran it by hand: it waits for a host's messages.
+		fmt.Fprintf(stderr, "baton mcp: serving the workspace %s over standard input and output, as an agent host starts it (baton mcp install registers it; docs/mcp.md)\n", s.Root())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: mcpserver.MaxFrameBytes}
+	if err := s.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+		printErr(stderr, fmt.Errorf("mcp: %w", err))
+		return exitFindings
+	}
+	return exitOK
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,624 @@
+package hostsettings
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// baton's MCP server in the hosts' MCP settings. Each host keeps its
+// servers under a name, each with the command that starts it over
+// standard input and output:
+//
+//   - Claude Code (code.claude.com/docs/en/mcp): a project's .mcp.json,
+//     the user's ~/.claude.json, {"mcpServers": {NAME: {"type": "stdio",
+//     "command", "args"}}}.
+//   - Codex (developers.openai.com/codex/mcp): config.toml's
+//     [mcp_servers.NAME] tables, command and args, in $CODEX_HOME (default
+//     ~/.codex) or a trusted project's .codex/.
+//   - Gemini CLI (docs/tools/mcp-server.md in google-gemini/gemini-cli):
+//     settings.json's "mcpServers", {NAME: {"command", "args"}}, in
+//     ~/.gemini/ or the project's .gemini/.
+//   - GitHub Copilot CLI (docs.github.com/en/copilot/how-tos/copilot-cli/
+//     customize-copilot/add-mcp-servers): ~/.copilot/mcp-config.json
+//     ($COPILOT_HOME), and a repository's .github/mcp.json (its .mcp.json
+//     too, which is Claude Code's), {"mcpServers": {NAME: {"type":
+//     "local", "command", "args", "tools": ["*"]}}}.
+//
+// The JSON files are edited as the hooks' are (jsontext.go, edit.go); the
+// TOML file gets one table appended, and loses exactly that table.
+
+// ServerName is the name baton's server is registered under.
+const ServerName = "baton"
+
+// ServerCommand and ServerArgs start baton's MCP server.
+var (
+	ServerCommand = "baton"
+	ServerArgs    = []string{"mcp"}
+)
+
+// MCPHost is an agent host whose MCP settings baton can register its
+// server in.
+type MCPHost struct {
+	Name  string // as on the command line
+	Title string
+	// projectFile and userFile are its MCP settings file in a project
+	// and for the user.
+	projectFile, userFile func(Env) string
+	// entry is the server's entry in a JSON file; nil for a TOML file.
+	entry obj
+}
+
+// MCPHosts are the hosts whose MCP settings baton edits.
+var MCPHosts = []*MCPHost{
+	{
+		Name: "claude", Title: "Claude Code",
+		projectFile: func(e Env) string { return filepath.Join(e.Project, ".mcp.json") },
+		userFile:    func(e Env) string { return filepath.Join(e.Home, ".claude.json") },
+		entry:       obj{{"type", "stdio"}, {"command", ServerCommand}, {"args", anyArgs()}},
+	},
+	{
+		Name: "codex", Title: "Codex",
+		projectFile: func(e Env) string { return filepath.Join(e.Project, ".codex", "config.toml") },
+		userFile:    func(e Env) string { return filepath.Join(codexHome(e), "config.toml") },
+	},
+	{
+		Name: "gemini", Title: "Gemini CLI",
+		projectFile: func(e Env) string { return filepath.Join(e.Project, ".gemini", "settings.json") },
+		userFile:    func(e Env) string { return filepath.Join(e.Home, ".gemini", "settings.json") },
+		entry:       obj{{"command", ServerCommand}, {"args", anyArgs()}},
+	},
+	{
+		Name: "copilot", Title: "GitHub Copilot CLI",
+		projectFile: func(e Env) string { return filepath.Join(e.Project, ".github", "mcp.json") },
+		userFile:    func(e Env) string { return filepath.Join(copilotHome(e), "mcp-config.json") },
+		entry:       obj{{"type", "local"}, {"command", ServerCommand}, {"args", anyArgs()}, {"tools", []any{"*"}}},
+	},
+}
+
+func anyArgs() []any {
+	out := make([]any, len(ServerArgs))
+	for i, a := range ServerArgs {
+		out[i] = a
+	}
+	return out
+}
+
+// LookupMCP is the MCP host named name, or nil.
+func LookupMCP(name string) *MCPHost {
+	for _, h := range MCPHosts {
+		if h.Name == name {
+			return h
+		}
+	}
+	return nil
+}
+
+// MCPNames are the MCP hosts' names.
+func MCPNames() []string {
+	var n []string
+	for _, h := range MCPHosts {
+		n = append(n, h.Name)
+	}
+	return n
+}
+
+// File is the host's MCP settings file in scope.
+func (h *MCPHost) File(e Env, s Scope) string {
+	if s == User {
+		return h.userFile(e)
+	}
+	return h.projectFile(e)
+}
+
+// Line is the command line the registered server runs.
+func Line() string { return strings.Join(append([]string{ServerCommand}, ServerArgs...), " ") }
+
+// ServerState is what a settings file holds under baton's name.
+type ServerState string
+
+const (
+	Absent  ServerState = "absent"  // no server named baton
+	Present ServerState = "present" // baton's server: it runs baton mcp
+	Foreign ServerState = "foreign" // a server named baton that runs something else
+)
+
+// ServerChange is an install or uninstall of baton's MCP server: the
+// change to the file, what the file held under baton's name, and the
+// command line found there.
+type ServerChange struct {
+	*Change
+	Was     ServerState
+	Command string // the command line registered under baton's name, "" when absent
+}
+
+// runsBaton says whether a command and its arguments start baton's MCP
+// server: the program named baton (by any path), then mcp.
+func runsBaton(command string, args []string) bool {
+	f := strings.Fields(command)
+	if len(f) == 0 {
+		return false
+	}
+	base := strings.TrimSuffix(filepath.Base(filepath.ToSlash(f[0])), ".exe")
+	rest := append(f[1:], args...)
+	return base == "baton" && len(rest) > 0 && rest[0] == "mcp"
+}
+
+// PlanInstall is the change that registers baton's server in the file at
+// path: added at the end of the servers (the servers' key or table added
+// when missing). A server of baton's already there is kept; a server of
+// another command under baton's name is left alone (Was says so). The
+// file is read, not written.
+func (h *MCPHost) PlanInstall(path string) (*ServerChange, error) {
+	old, existed, mode, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &ServerChange{Change: &Change{Path: path, Existed: existed, Mode: mode, Old: old, New: old}}
+	if h.entry == nil {
+		return c, h.planTOMLInstall(c)
+	}
+	text := old
+	if !existed {
+		text = []byte("{}\n")
+	}
+	root, servers, err := jsonServers(path, text)
+	if err != nil {
+		return nil, err
+	}
+	if c.Was, c.Command = jsonState(text, servers); c.Was != Absent {
+		return c, nil
+	}
+	st := detectStyle(text)
+	if servers == nil {
+		text = appendItem(text, root, item{key: "mcpServers", value: obj{{ServerName, h.entry}}}, st)
+	} else {
+		text = appendItem(text, servers, item{key: ServerName, value: h.entry}, st)
+	}
+	if _, _, err := jsonServers(path, text); err != nil {
+		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
+	}
+	c.New = text
+	return c, nil
+}
+
+// PlanUninstall is the change that takes baton's server, and nothing else,
+// out of the file at path: the servers' key or table goes too when it is
+// left empty, and the file when nothing is left. After PlanInstall's
+// change, the file comes back byte for byte. A server of another command
+// under baton's name is left alone.
+func (h *MCPHost) PlanUninstall(path string) (*ServerChange, error) {
+	old, existed, mode, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &ServerChange{Change: &Change{Path: path, Existed: existed, Mode: mode, Old: old, New: old}, Was: Absent}
+	if !existed {
+		return c, nil
+	}
+	if h.entry == nil {
+		return c, h.planTOMLUninstall(c)
+	}
+	text := old
+	root, servers, err := jsonServers(path, text)
+	if err != nil {
+		return nil, err
+	}
+	if c.Was, c.Command = jsonState(text, servers); c.Was != Present {
+		return c, nil
+	}
+	st := detectStyle(text)
+	for i, m := range servers.members {
+		if m.key == ServerName {
+			text = removeItem(text, servers, i, st)
+			break
+		}
+	}
+	if root, servers, err = jsonServers(path, text); err != nil {
+		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
+	}
+	if len(servers.members) == 0 {
+		for i, m := range root.members {
+			if m.key == "mcpServers" {
+				text = removeItem(text, root, i, st)
+				break
+			}
+		}
+	}
+	if root, _, err = jsonServers(path, text); err != nil {
+		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
+	}
+	c.New = text
+	c.Delete = len(root.members) == 0 // nothing is left but {}
+	return c, nil
+}
+
+// Status is what the file at path holds under baton's name.
+func (h *MCPHost) Status(path string) (ServerState, string, bool, error) {
+	text, existed, _, err := read(path)
+	if err != nil || !existed {
+		return Absent, "", existed, err
+	}
+	if h.entry == nil {
+		st, line, err := tomlState(path, text)
+		return st, line, true, err
+	}
+	_, servers, err := jsonServers(path, text)
+	if err != nil {
+		return Absent, "", true, err
+	}
+	st, line := jsonState(text, servers)
+	return st, line, true, nil
+}
+
+// jsonServers parses a JSON settings file and finds its "mcpServers"
+// (nil when there is none), refusing a file not in the shape baton edits.
+func jsonServers(path string, text []byte) (root, servers *node, err error) {
+	root, err = parseJSON(text)
+	if err != nil {
+		return nil, nil, &NotEditable{Path: path, Reason: "it is not valid JSON (" + err.Error() + ")"}
+	}
+	if root.kind != '{' {
+		return nil, nil, &NotEditable{Path: path, Reason: "it is not a JSON object"}
+	}
+	servers = root.get("mcpServers")
+	if servers != nil && servers.kind != '{' {
+		return nil, nil, &NotEditable{Path: path, Reason: `its "mcpServers" is not an object of servers`}
+	}
+	return root, servers, nil
+}
+
+// jsonState is what servers holds under baton's name, and its command
+// line.
+func jsonState(text []byte, servers *node) (ServerState, string) {
+	e := servers.get(ServerName)
+	if e == nil {
+		return Absent, ""
+	}
+	cmd := e.get("command").str(text)
+	var args []string
+	if a := e.get("args"); a != nil && a.kind == '[' {
+		for _, el := range a.elems {
+			args = append(args, el.str(text))
+		}
+	}
+	line := strings.TrimSpace(strings.Join(append([]string{cmd}, args...), " "))
+	if runsBaton(cmd, args) {
+		return Present, line
+	}
+	return Foreign, line
+}
+
+// tomlTable is the header of baton's table in config.toml, in any of the
+// key's spellings, with its line.
+var tomlTable = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:baton|"baton"|'baton')[ \t]*\][ \t]*(?:#[^\r\n]*)?\r?$`)
+
+// tomlHeader is any table header line.
+var tomlHeader = regexp.MustCompile(`(?m)^[ \t]*\[`)
+
+// tomlServersKey is mcp_servers written as a key (an inline table, dotted
+// keys): a [mcp_servers.baton] table cannot be added to what it defines.
+var tomlServersKey = regexp.MustCompile(`(?m)^[ \t]*(?:mcp_servers|"mcp_servers")[ \t]*[.=]`)
+
+// tomlSubtable is the header of a table inside baton's ([mcp_servers.baton.env]).
+var tomlSubtable = regexp.MustCompile(`^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:baton|"baton"|'baton')[ \t]*\.`)
+
+func decodeTOML(path string, text []byte) (map[string]any, error) {
+	m := map[string]any{}
+	if _, err := toml.Decode(string(text), &m); err != nil {
+		return nil, &NotEditable{Path: path, Reason: "it is not valid TOML (" + strings.ReplaceAll(err.Error(), "\n", " ") + ")"}
+	}
+	return m, nil
+}
+
+// tomlServers is the decoded mcp_servers table, nil when there is none.
+func tomlServers(path string, m map[string]any) (map[string]any, error) {
+	v, ok := m["mcp_servers"]
+	if !ok {
+		return nil, nil
+	}
+	s, ok := v.(map[string]any)
+	if !ok {
+		return nil, &NotEditable{Path: path, Reason: "its mcp_servers is not a table of servers"}
+	}
+	return s, nil
+}
+
+func tomlState(path string, text []byte) (ServerState, string, error) {
+	m, err := decodeTOML(path, text)
+	if err != nil {
+		return Absent, "", err
+	}
+	servers, err := tomlServers(path, m)
+	if err != nil {
+		return Absent, "", err
+	}
+	e, ok := servers[ServerName].(map[string]any)
+	if !ok {
+		if _, there := servers[ServerName]; there {
+			return Foreign, "", nil
+		}
+		return Absent, "", nil
+	}
+	cmd, _ := e["command"].(string)
+	var args []string
+	if a, ok := e["args"].([]any); ok {
+		for _, x := range a {
+			s, _ := x.(string)
+			args = append(args, s)
+		}
+	}
+	line := strings.TrimSpace(strings.Join(append([]string{cmd}, args...), " "))
+	if runsBaton(cmd, args) {
+		return Present, line, nil
+	}
+	return Foreign, line, nil
+}
+
+// tomlBlock is the table install appends, with line ends nl.
+func tomlBlock(nl string) string {
+	var b strings.Builder
+	b.WriteString("[mcp_servers." + ServerName + "]" + nl)
+	b.WriteString("command = " + quote(ServerCommand) + nl)
+	q := make([]string, len(ServerArgs))
+	for i, a := range ServerArgs {
+		q[i] = quote(a)
+	}
+	b.WriteString("args = [" + strings.Join(q, ", ") + "]" + nl)
+	return b.String()
+}
+
+// planTOMLInstall appends baton's table to config.toml: after a blank
+// line, and without a final line end when the file had none, so that
+// uninstall can give the file back byte for byte. The result must decode
+// to what the file held plus baton's server, or nothing is changed.
+func (h *MCPHost) planTOMLInstall(c *ServerChange) error {
+	old := c.Old
+	m, err := decodeTOML(c.Path, old)
+	if err != nil {
+		return err
+	}
+	if _, err := tomlServers(c.Path, m); err != nil {
+		return err
+	}
+	if c.Was, c.Command, err = tomlState(c.Path, old); err != nil || c.Was != Absent {
+		return err
+	}
+	if tomlServersKey.Match(old) {
+		return &NotEditable{Path: c.Path, Reason: "its mcp_servers is written as a key (an inline table or dotted keys), which a [mcp_servers.baton] table cannot extend: add baton's server (command \"baton\", args [\"mcp\"]) there by hand"}
+	}
+	nl := detectStyle(old).nl
+	block := tomlBlock(nl)
+	var text []byte
+	switch {
+	case len(old) == 0:
+		text = []byte(block)
+	case bytes.HasSuffix(old, []byte("\n")):
+		text = append(append(bytes.Clone(old), nl...), block...)
+	default:
+		text = append(append(bytes.Clone(old), nl+nl...), strings.TrimSuffix(block, nl)...)
+	}
+	if err := sameBut(c.Path, old, text); err != nil {
+		return err
+	}
+	c.New = text
+	return nil
+}
+
+// planTOMLUninstall takes baton's table (and its subtables) out of
+// config.toml, with the blank line install put before it.
+func (h *MCPHost) planTOMLUninstall(c *ServerChange) error {
+	text := c.Old
+	var err error
+	if c.Was, c.Command, err = tomlState(c.Path, text); err != nil || c.Was != Present {
+		return err
+	}
+	loc := tomlTable.FindIndex(text)
+	if loc == nil {
+		return &NotEditable{Path: c.Path, Reason: "its baton server is not a [mcp_servers.baton] table (an inline or dotted key): take it out by hand"}
+	}
+	start, end := loc[0], len(text)
+	for _, h := range tomlHeader.FindAllIndex(text[loc[1]:], -1) {
+		at := loc[1] + h[0]
+		lineEnd := bytes.IndexByte(text[at:], '\n')
+		if lineEnd < 0 {
+			lineEnd = len(text) - at
+		}
+		if !tomlSubtable.Match(text[at : at+lineEnd]) {
+			end = at
+			break
+		}
+	}
+	nl := detectStyle(text).nl
+	if end == len(text) {
+		// The table ends the file: the blank line before it was install's.
+		sep := nl
+		if !bytes.HasSuffix(text, []byte("\n")) {
+			sep = nl + nl
+		}
+		if bytes.HasSuffix(text[:start], []byte(nl+nl)) || (sep == nl+nl && bytes.HasSuffix(text[:start], []byte(sep))) {
+			start -= len(sep)
+		}
+	}
+	out := append(bytes.Clone(text[:start]), text[end:]...)
+	if err := sameBut(c.Path, out, text); err != nil {
+		return &NotEditable{Path: c.Path, Reason: "taking out [mcp_servers.baton] would change more than baton's server: take it out by hand"}
+	}
+	c.New = out
+	c.Delete = len(bytes.TrimSpace(out)) == 0
+	return nil
+}
+
+// sameBut checks that with decodes to what without does, plus baton's
+// server (and an mcp_servers table holding only it).
+func sameBut(path string, without, with []byte) error {
+	a, err := decodeTOML(path, without)
+	if err != nil {
+		return err
+	}
+	b, err := decodeTOML(path, with)
+	if err != nil {
+		return &NotEditable{Path: path, Reason: "adding [mcp_servers.baton] would not be valid TOML here (" + err.Error() + "): add it by hand"}
+	}
+	servers, _ := b["mcp_servers"].(map[string]any)
+	if servers == nil {
+		return &NotEditable{Path: path, Reason: "the edit would not register baton's server"}
+	}
+	servers = maps.Clone(servers)
+	delete(servers, ServerName)
+	b = maps.Clone(b)
+	if len(servers) == 0 {
+		if _, had := a["mcp_servers"]; !had {
+			delete(b, "mcp_servers")
+		} else {
+			b["mcp_servers"] = servers
+		}
+	} else {
+		b["mcp_servers"] = servers
+	}
+	if !reflect.DeepEqual(a, b) {
+		return &NotEditable{Path: path, Reason: "the edit would change more than baton's server"}
+	}
+	return nil
+}
+
+// Trust is whether the host will start baton's server registered in
+// scope, as its own records say (read, never written: approving a server
+// is the person's decision, made in the host). A project's MCP settings
+// count only once the person approves them: Claude Code asks before it
+// starts a server of a project's .mcp.json; Codex reads a project's
+// .codex/ only in a trusted project; Copilot CLI ignores an untrusted
+// folder's MCP files; Gemini CLI starts no MCP server at all in an
+// untrusted folder. The user's own settings need nothing more.
+func (h *MCPHost) Trust(e Env, s Scope) *Trust {
+	if h.Name == "gemini" {
+		// Gemini CLI 0.x (`gemini mcp list`) starts no MCP server in an
+		// untrusted folder, the user's own included.
+		t := geminiTrust(nil, e, Project)
+		if !t.Runs {
+			t.Detail = e.Project + " is not a trusted folder: Gemini CLI starts no MCP server there, the user's settings' included, until it is"
+		}
+		return t
+	}
+	if s == User {
+		return &Trust{Runs: true, State: "not required", Detail: "the user's own settings need no approval"}
+	}
+	switch h.Name {
+	case "claude":
+		return claudeMCPApproval(e)
+	case "codex":
+		cfgPath := filepath.Join(codexHome(e), "config.toml")
+		text, err := readRecord(cfgPath)
+		if err != nil {
+			return unknownTrust(cfgPath, err)
+		}
+		cfg, err := readTOML(string(text))
+		if err != nil {
+			return unknownTrust(cfgPath, err)
+		}
+		if cfg[tomlKey("projects", e.Project, "trust_level")] == "trusted" {
+			return &Trust{Runs: true, State: "trusted", File: cfgPath, Detail: e.Project + " is a trusted project"}
+		}
+		return &Trust{State: "untrusted", File: cfgPath,
+			Detail: "Codex reads a project's .codex/config.toml (its mcp_servers too) only in a trusted project, and " + cfgPath + " does not list " + e.Project + " as one",
+			Fix:    fmt.Sprintf("trust the project when Codex asks (or add [projects.%s] trust_level = \"trusted\" to %s), or install with --user", quote(e.Project), cfgPath)}
+	case "copilot":
+		t := copilotTrust(nil, e, Project)
+		if t != nil && !t.Runs {
+			t.Detail = e.Project + " is not a trusted folder: Copilot CLI does not load the repository's MCP servers until it is"
+		}
+		return t
+	}
+	return nil
+}
+
+// claudeMCPApproval reads whether Claude Code may start the baton server
+// of a project's .mcp.json, as Claude Code 2.1.332 decides it (tried with
+// `claude mcp list` on each arrangement): "disabledMcpjsonServers" naming
+// baton refuses it wherever it is; "enabledMcpjsonServers" naming baton, or
+// "enableAllProjectMcpServers": true, approves it from the user's
+// ~/.claude/settings.json at once, and from the project's
+// .claude/settings.local.json or .claude/settings.json only once the
+// project folder is trusted (its "hasTrustDialogAccepted" in
+// ~/.claude.json's "projects"; a trusted folder above it does not count).
+// Claude Code moves a project entry's lists from ~/.claude.json into
+// .claude/settings.local.json; they are read in either place.
+func claudeMCPApproval(e Env) *Trust {
+	user := filepath.Join(e.Home, ".claude", "settings.json")
+	state := filepath.Join(e.Home, ".claude.json")
+	local := filepath.Join(e.Project, ".claude", "settings.local.json")
+	type record struct {
+		path    string
+		project bool                   // a project's record: it counts once the folder is trusted
+		at      func(root *node) *node // the object holding the keys
+	}
+	self := func(root *node) *node { return root }
+	entry := func(root *node) *node { return root.get("projects").get(e.Project) }
+	records := []record{
+		{user, false, self},
+		{local, true, self},
+		{filepath.Join(e.Project, ".claude", "settings.json"), true, self},
+		{state, true, entry},
+	}
+	has := func(text []byte, list *node) bool {
+		for _, el := range list.elements() {
+			if el.str(text) == ServerName {
+				return true
+			}
+		}
+		return false
+	}
+	trusted := false
+	var approved *Trust
+	for _, r := range records {
+		text, err := readRecord(r.path)
+		if err != nil {
+			return unknownTrust(r.path, err)
+		}
+		if text == nil {
+			continue
+		}
+		root, err := parseJSON(text)
+		if err != nil {
+			return unknownTrust(r.path, err)
+		}
+		if r.path == state {
+			if v := entry(root).get("hasTrustDialogAccepted"); v != nil && v.kind == 't' {
+				trusted = true
+			}
+		}
+		o := r.at(root)
+		switch {
+		case has(text, o.get("disabledMcpjsonServers")):
+			return &Trust{State: "disabled", File: r.path, Detail: "disabledMcpjsonServers lists baton: Claude Code does not start it",
+				Fix: "take baton out of disabledMcpjsonServers in " + r.path}
+		case approved != nil:
+		case has(text, o.get("enabledMcpjsonServers")):
+			approved = &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enabledMcpjsonServers in " + r.path + " lists baton"}
+		case o.get("enableAllProjectMcpServers") != nil && o.get("enableAllProjectMcpServers").kind == 't':
+			approved = &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enableAllProjectMcpServers is true in " + r.path}
+		}
+		if approved != nil && approved.File == r.path && r.project {
+			approved.Runs = false // until the folder is known to be trusted
+		}
+	}
+	switch {
+	case approved != nil && (approved.Runs || trusted):
+		approved.Runs, approved.State = true, "trusted"
+		return approved
+	case approved != nil:
+		approved.State = "untrusted"
+		approved.Detail += ", but Claude Code reads a project's settings only once the folder is trusted, and " + state + " does not say it is"
+		approved.Fix = "start claude in " + e.Project + " and accept its trust dialog, or approve baton in " + user + " (\"enabledMcpjsonServers\": [\"baton\"])"
+		return approved
+	}
+	return &Trust{State: "untrusted", File: local,
+		Detail: "Claude Code asks before it starts a server of the project's .mcp.json, and a headless run (claude -p) cannot ask",
+		Fix:    "approve baton when Claude Code asks, or add \"enabledMcpjsonServers\": [\"baton\"] to " + user + " (or to " + local + " in a folder Claude Code trusts)"}
+}
