@@ -129,6 +129,11 @@ func TestOneErrorForm(t *testing.T) {
 		{"hook", "claude-stop", "--max-blocks", "x"},
 		{"hook", "status", "--bogus"},
 		{"help", "frobnicate"},
+		{"mcp", "--bogus"},
+		{"mcp", "extra"},
+		{"mcp", "install", "--bogus"},
+		{"mcp", "install"},
+		{"mcp", "status", "--bogus"},
 	} {
 		code, _, stderr := runBaton(t, dir, "", args...)
 		if code != exitUsage {

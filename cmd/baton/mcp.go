@@ -24,6 +24,7 @@ func init() {
 		at = len(commands)
 	}
 	commands = slices.Insert(commands, at, mcpCommands...)
+	helpTable = commands // flags.go's init may have run first, with the table before this
 }
 
 var mcpCommands = []*command{
@@ -131,18 +132,16 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := fl.String("root", "", "the workspace (default: the nearest folder above the working folder holding .git or .baton.yaml, else the working folder)")
 	stateDir := fl.String("state-dir", "", "clio-coder's state folder, looked in first for the sessions of handoff documents")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: baton mcp [flags]\n       baton mcp install|uninstall|status [flags]\n\nflags:")
+		writeUsageLine(stderr, "mcp")
+		fmt.Fprintln(stderr, "\nflags:")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	rest, code, ok := parseCommand("mcp", fl, args, stderr)
+	if !ok {
+		return code
 	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "baton mcp: unexpected argument %q\n", fl.Arg(0))
-		fl.Usage()
+	if len(rest) > 0 {
+		usageError(stderr, "mcp", fmt.Sprintf("unexpected argument %q: baton mcp takes flags only (or install, uninstall, status)", rest[0]))
 		return exitUsage
 	}
 	s, err := mcpserver.New(mcpserver.Options{Root: *root, StateDir: *stateDir, Version: versionString()})
