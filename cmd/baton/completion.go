@@ -77,7 +77,7 @@ func completionModel() []compCommand {
 // nothing completes (a test holds every flag to one of these or to
 // flagValues).
 var (
-	folderFlags = map[string]bool{"state-dir": true, "dir": true, "workspace": true}
+	folderFlags = map[string]bool{"state-dir": true, "dir": true, "workspace": true, "root": true}
 	fileFlags   = map[string]bool{"config": true, "cpuprofile": true, "memprofile": true, "trace": true}
 	freeFlags   = map[string]bool{"max-blocks": true, "since": true, "session": true, "clientProcessId": true}
 )
