@@ -20,8 +20,8 @@ var Host = &agenthost.Host{
 		Parse: parse,
 		Block: func(r string) any { return Decision{Decision: "block", Reason: r} },
 	},
-	Settings:   hostsettings.Lookup(transcript.Claude),
-	MCP:        hostsettings.LookupMCP(transcript.Claude),
+	Settings:   settings,
+	MCP:        mcp,
 	Transcript: transcript.Claude,
 }
 

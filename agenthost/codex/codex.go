@@ -18,8 +18,8 @@ var Host = &agenthost.Host{
 		Parse: parse,
 		Block: func(r string) any { return stopOutput{Decision: "block", Reason: r} },
 	},
-	Settings:   hostsettings.Lookup(transcript.Codex),
-	MCP:        hostsettings.LookupMCP(transcript.Codex),
+	Settings:   settings,
+	MCP:        mcp,
 	Transcript: transcript.Codex,
 }
 

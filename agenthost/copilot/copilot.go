@@ -30,8 +30,8 @@ var Host = &agenthost.Host{
 		Parse: parse,
 		Block: func(r string) any { return agentStopOutput{Decision: "block", Reason: r} },
 	},
-	Settings:   hostsettings.Lookup(transcript.Copilot),
-	MCP:        hostsettings.LookupMCP(transcript.Copilot),
+	Settings:   settings,
+	MCP:        mcp,
 	Transcript: transcript.Copilot,
 }
 

@@ -22,7 +22,7 @@ var Host = &agenthost.Host{
 		Pass:       "{}",
 		PromptPass: `{"continue":true}`, // beforeSubmitPrompt: let the prompt go
 	},
-	Settings:   hostsettings.Lookup(transcript.Cursor),
+	Settings:   settings,
 	Transcript: transcript.Cursor,
 }
 

@@ -20,8 +20,8 @@ var Host = &agenthost.Host{
 		Pass:       "{}",
 		PromptPass: "{}", // BeforeAgent: stdout holds JSON only
 	},
-	Settings:   hostsettings.Lookup(transcript.Gemini),
-	MCP:        hostsettings.LookupMCP(transcript.Gemini),
+	Settings:   settings,
+	MCP:        mcp,
 	Transcript: transcript.Gemini,
 }
 

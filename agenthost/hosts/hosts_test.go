@@ -71,13 +71,19 @@ func TestEveryHostIsComplete(t *testing.T) {
 			var subs []string
 			for _, hk := range s.Hooks {
 				subs = append(subs, hk.Sub)
+				if hk.Entry == nil || len(hk.Entry("baton hook "+hk.Sub)) == 0 {
+					t.Errorf("hook %s writes no entry", hk.Sub)
+				}
+			}
+			if s.ProjectFile == nil || s.UserFile == nil || s.ProjectDir == nil || s.UserDir == nil || len(s.CmdKeys) == 0 {
+				t.Errorf("settings lack their files, folders or command keys")
 			}
 			for _, want := range []string{h.ID + "-stop", h.ID + "-prompt"} {
 				if !slices.Contains(subs, want) {
 					t.Errorf("settings install %v, not %s", subs, want)
 				}
 			}
-			if h.MCP != nil && (h.MCP.Name != h.ID || h.MCP.Title == "") {
+			if h.MCP != nil && (h.MCP.Name != h.ID || h.MCP.Title == "" || h.MCP.ProjectFile == nil || h.MCP.UserFile == nil) {
 				t.Errorf("MCP settings %q %q, want the host's ID %q and a title", h.MCP.Name, h.MCP.Title, h.ID)
 			}
 
@@ -103,29 +109,11 @@ func TestEveryHostIsComplete(t *testing.T) {
 	}
 }
 
-// The mechanism packages hold no host the list lacks: a host's settings,
-// MCP settings and transcript format are reached through its value.
-func TestNoHostOutsideTheList(t *testing.T) {
-	for _, s := range hostsettings.Hosts {
-		if h := hosts.Lookup(s.Name); h == nil || h.Settings != s {
-			t.Errorf("hostsettings.Hosts has %q, which no listed host's Settings is", s.Name)
-		}
-	}
-	for _, m := range hostsettings.MCPHosts {
-		if h := hosts.Lookup(m.Name); h == nil || h.MCP != m {
-			t.Errorf("hostsettings.MCPHosts has %q, which no listed host's MCP is", m.Name)
-		}
-	}
+// transcript reads no format that no listed host writes.
+func TestNoTranscriptFormatOutsideTheList(t *testing.T) {
 	for _, f := range transcript.Hosts {
-		found := false
-		for _, h := range hosts.All {
-			found = found || h.Transcript == f
-		}
-		if !found {
+		if !slices.Contains(hosts.Transcripts(), f) {
 			t.Errorf("transcript.Hosts has %q, which no listed host reads", f)
 		}
-	}
-	if !slices.Equal(hosts.IDs(), hostsettings.Names()) {
-		t.Errorf("hosts %v and hostsettings %v differ in order or members", hosts.IDs(), hostsettings.Names())
 	}
 }
