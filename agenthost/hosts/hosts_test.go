@@ -100,10 +100,13 @@ func TestEveryHostIsComplete(t *testing.T) {
 			}
 
 			// Its docs: the row of docs/hosts.md's table, claiming no more
-			// than the adapter's posture.
+			// than the adapter's posture, and its section.
 			row := fmt.Sprintf("| %s | `baton hook %s-stop` | %s |", h.Name, h.ID, h.Posture)
 			if !strings.Contains(string(doc), row) {
 				t.Errorf("docs/hosts.md has no row starting %q", row)
+			}
+			if !strings.Contains(string(doc), "\n## "+s.Title) {
+				t.Errorf("docs/hosts.md has no section for %s (## %s)", h.Name, s.Title)
 			}
 		})
 	}
