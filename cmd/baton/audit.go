@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/audit"
-	"github.com/baton-md/baton/transcript"
 )
 
 const auditUsage = `usage: baton audit [--format text|json|html] [--since DURATION] [--host HOST] [--workspace DIR] PATH…
@@ -23,7 +23,7 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("audit", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	format := fl.String("format", "text", "text, json or html")
-	host := fl.String("host", "", "read every file as this host's ("+strings.Join(transcript.Hosts, ", ")+"); default: tell each from its content")
+	host := fl.String("host", "", "read every file as this host's ("+strings.Join(hosts.Transcripts(), ", ")+"); default: tell each from its content")
 	since := fl.Duration("since", 0, "only the stops of this last span of time, e.g. 168h for a week (default: all)")
 	workspace := fl.String("workspace", "", "judge in this folder's .baton.yaml and workspace (default: each session's own folder if it exists, else the current one)")
 	// Asked for, help is printed on standard output from the help table
@@ -40,8 +40,8 @@ func runAudit(args []string, stdout, stderr io.Writer) int {
 		usageError(stderr, "audit", fmt.Sprintf("--format %q: want text, json or html", *format))
 		return exitUsage
 	}
-	if *host != "" && !slices.Contains(transcript.Hosts, *host) {
-		usageError(stderr, "audit", fmt.Sprintf("--host %q: want one of %s", *host, strings.Join(transcript.Hosts, ", ")))
+	if *host != "" && !slices.Contains(hosts.Transcripts(), *host) {
+		usageError(stderr, "audit", fmt.Sprintf("--host %q: want one of %s", *host, strings.Join(hosts.Transcripts(), ", ")))
 		return exitUsage
 	}
 	if len(paths) == 0 {

@@ -6,9 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/engine"
-	"github.com/baton-md/baton/internal/hostsettings"
-	"github.com/baton-md/baton/transcript"
 )
 
 // The shell completions, made from the help table: the commands and
@@ -93,9 +92,9 @@ func flagValues(cmd, flag string) []string {
 	case flag == "color":
 		return []string{colorAuto, colorAlways, colorNever}
 	case flag == "host" && cmd == "audit":
-		return transcript.Hosts
+		return hosts.Transcripts()
 	case flag == "host":
-		return hostsettings.Names()
+		return hosts.SettingsIDs()
 	case cmd == "classify" && slices.Contains(classifyInputFlags(), flag):
 		return tristate
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/engine"
-	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/transcript"
 )
 
@@ -147,8 +147,8 @@ func TestBashCompletion(t *testing.T) {
 	has("baton audit --host ", transcript.Hosts...)
 	has("baton audit --format ", "text", "json", "html")
 	lacks("baton audit --format ", "sarif")
-	has("baton hook install --host ", hostsettings.Names()...)
-	has("baton hook uninstall --host ", hostsettings.Names()...)
+	has("baton hook install --host ", hosts.SettingsIDs()...)
+	has("baton hook uninstall --host ", hosts.SettingsIDs()...)
 	lacks("baton check --state-dir ", "notes.md")
 }
 
@@ -257,8 +257,8 @@ func TestCompletionEveryValue(t *testing.T) {
 	want := map[string][]string{
 		"audit --host":          transcript.Hosts,
 		"audit --format":        {"text", "json", "html"},
-		"hook install --host":   hostsettings.Names(),
-		"hook uninstall --host": hostsettings.Names(),
+		"hook install --host":   hosts.SettingsIDs(),
+		"hook uninstall --host": hosts.SettingsIDs(),
 		"check --format":        formats,
 	}
 	for key, values := range want {
@@ -268,7 +268,7 @@ func TestCompletionEveryValue(t *testing.T) {
 		}
 	}
 	// Each value offered is one the command takes: no usage error.
-	for _, h := range hostsettings.Names() {
+	for _, h := range hosts.SettingsIDs() {
 		dir := t.TempDir()
 		if code, _, stderr := runBaton(t, "", "", "hook", "install", "--host", h, "--dir", dir, "--dry-run"); code == exitUsage && strings.Contains(stderr, "want one of") {
 			t.Errorf("hook install --host %s: %s", h, stderr)

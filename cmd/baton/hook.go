@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/stoppolicy"
 	"github.com/baton-md/baton/transcript"
 )
@@ -22,25 +23,6 @@ import (
 // Every adapter fails open: on its own error it lets the stop through and
 // says why on standard error. docs/hosts.md says what each host's contract
 // is and where it is documented.
-
-// hookInput is what Claude Code sends a Stop hook; Copilot CLI sends the
-// same fields, and a timestamp, to the hooks of .claude/settings.json.
-type hookInput struct {
-	SessionID            string          `json:"session_id"`
-	TranscriptPath       string          `json:"transcript_path"`
-	Cwd                  string          `json:"cwd"`
-	HookEventName        string          `json:"hook_event_name"`
-	StopHookActive       bool            `json:"stop_hook_active"`
-	LastAssistantMessage string          `json:"last_assistant_message"`
-	Timestamp            json.RawMessage `json:"timestamp"`
-}
-
-// hookDecision is the reply that blocks the stop (Claude Code, Codex,
-// Copilot).
-type hookDecision struct {
-	Decision string `json:"decision"`
-	Reason   string `json:"reason"`
-}
 
 const defaultMaxBlocks = stoppolicy.DefaultMaxBlocks
 
@@ -78,16 +60,18 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runHookUninstall(args[1:], stdout, stderr)
 	case "status":
 		return runHookStatus(args[1:], stdout, stderr)
-	case "claude-stop", "codex-stop", "gemini-stop", "cursor-stop", "copilot-stop":
-		return runStopHook(stopAdapters[strings.TrimSuffix(sub, "-stop")], args, stdin, stdout, stderr)
-	case "claude-prompt", "codex-prompt", "gemini-prompt", "cursor-prompt", "copilot-prompt":
-		return runPromptHook(stopAdapters[strings.TrimSuffix(sub, "-prompt")], args, stdin, stdout, stderr)
 	case "claude-tool":
 		return runClaudeToolHook(args, stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, hookUsage)
 		return exitOK
 	default:
+		if a, ok := hostHook(sub, "-stop"); ok {
+			return runStopHook(a, args, stdin, stdout, stderr)
+		}
+		if a, ok := hostHook(sub, "-prompt"); ok {
+			return runPromptHook(a, args, stdin, stdout, stderr)
+		}
 		fmt.Fprintf(stderr, "baton: unknown hook %q\n\n%s", sub, hookUsage)
 		return exitUsage
 	}
@@ -148,7 +132,7 @@ func runPromptHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr
 	var p struct {
 		Prompt string `json:"prompt"`
 	}
-	_ = json.Unmarshal(trimBOM(raw), &p)
+	_ = json.Unmarshal(agenthost.TrimBOM(raw), &p)
 	kept, err := stoppolicy.TurnStart(in.stop.Cwd, in.stop.SessionID, p.Prompt, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)

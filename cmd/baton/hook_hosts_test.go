@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/engine/enginetest"
 )
 
@@ -438,17 +439,21 @@ func TestHostPromptHooksTakeTheBaseline(t *testing.T) {
 	}
 }
 
-// docs/hosts.md's table gives each adapter's command and the posture the
-// adapter claims, so the docs never claim more than the code.
-func TestHostsDocTable(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "hosts.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for host, a := range stopAdapters {
-		row := fmt.Sprintf("| %s | `baton hook %s-stop` | %s |", a.name, host, a.posture)
-		if !strings.Contains(string(doc), row) {
-			t.Errorf("docs/hosts.md has no row starting %q", row)
+// Every listed host's hooks are commands of baton's: baton hook runs
+// them, the usage names them and the help table explains them (the docs
+// row and the rest of a host's parts: agenthost/hosts's test).
+func TestEveryHostHasItsHookCommands(t *testing.T) {
+	for _, h := range hosts.All {
+		for _, sub := range []string{h.ID + "-stop", h.ID + "-prompt"} {
+			if a, ok := hostHook(sub, sub[len(h.ID):]); !ok || a.Host != h {
+				t.Errorf("baton hook %s does not run %s's adapter", sub, h.Name)
+			}
+			if !strings.Contains(hookUsage, sub) {
+				t.Errorf("the hook usage does not name %s", sub)
+			}
+			if c, _ := lookup([]string{"hook", sub}); c == nil || c.Name != "hook "+sub {
+				t.Errorf("the help table has no entry for hook %s", sub)
+			}
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/internal/hostsettings"
 )
 
@@ -79,12 +80,12 @@ func parseHookEdit(name string, args []string, usage string, stdout, stderr io.W
 		fmt.Fprintln(stderr, "baton: --max-blocks must be 1 or more")
 		return nil, exitUsage, false
 	}
-	h := hostsettings.Lookup(*host)
+	h := hosts.SettingsOf(*host)
 	if h == nil {
 		if *host == "" {
-			fmt.Fprintf(stderr, "baton: hook %s needs --host: one of %s\n", name, strings.Join(hostsettings.Names(), ", "))
+			fmt.Fprintf(stderr, "baton: hook %s needs --host: one of %s\n", name, strings.Join(hosts.SettingsIDs(), ", "))
 		} else {
-			fmt.Fprintf(stderr, "baton: unknown host %q: want one of %s\n", *host, strings.Join(hostsettings.Names(), ", "))
+			fmt.Fprintf(stderr, "baton: unknown host %q: want one of %s\n", *host, strings.Join(hosts.SettingsIDs(), ", "))
 		}
 		return nil, exitUsage, false
 	}
@@ -379,7 +380,7 @@ func runHookStatus(args []string, stdout, stderr io.Writer) int {
 	}
 	reports := []hostsettings.Report{}
 	for _, scope := range scopes {
-		for _, h := range hostsettings.Hosts {
+		for _, h := range hosts.Settings() {
 			if r, found := h.Status(env, scope); found {
 				reports = append(reports, r)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/internal/hostsettings"
 )
 
@@ -161,7 +162,7 @@ type installedHook struct {
 // --lint on the stop hook): the plugin and the extension run the same.
 func hostHooks(name string) []installedHook {
 	var hs []installedHook
-	for _, hk := range hostsettings.Lookup(name).Hooks {
+	for _, hk := range hosts.SettingsOf(name).Hooks {
 		hs = append(hs, installedHook{hk.Event, strings.Join(append([]string{hk.Command()}, hostsettings.Options{Lint: true}.Args(hk.Stop())...), " ")})
 	}
 	return hs

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/internal/hostsettings"
 )
 
@@ -43,12 +44,12 @@ func parseMCPEdit(name string, args []string, usage string, stdout, stderr io.Wr
 	if code, ok := parseFlags(fl, args, usage, stdout, stderr); !ok {
 		return nil, code, false
 	}
-	h := hostsettings.LookupMCP(*host)
+	h := hosts.MCPOf(*host)
 	if h == nil {
 		if *host == "" {
-			fmt.Fprintf(stderr, "baton: mcp %s needs --host: one of %s\n", name, strings.Join(hostsettings.MCPNames(), ", "))
+			fmt.Fprintf(stderr, "baton: mcp %s needs --host: one of %s\n", name, strings.Join(hosts.MCPIDs(), ", "))
 		} else {
-			fmt.Fprintf(stderr, "baton: unknown host %q: want one of %s\n", *host, strings.Join(hostsettings.MCPNames(), ", "))
+			fmt.Fprintf(stderr, "baton: unknown host %q: want one of %s\n", *host, strings.Join(hosts.MCPIDs(), ", "))
 		}
 		return nil, exitUsage, false
 	}
@@ -189,7 +190,7 @@ func runMCPStatus(args []string, stdout, stderr io.Writer) int {
 	}
 	rows := []mcpStatusJSON{}
 	for _, scope := range scopes {
-		for _, h := range hostsettings.MCPHosts {
+		for _, h := range hosts.MCP() {
 			path := h.File(env, scope)
 			st, line, exists, err := h.Status(path)
 			r := mcpStatusJSON{Host: h.Name, Title: h.Title, Scope: string(scope), File: path, Exists: exists, State: string(st), Command: line}

@@ -80,8 +80,25 @@ type item struct {
 type obj []kv
 
 type kv struct {
-	k string
-	v any
+	K string
+	V any
+}
+
+// Obj is a JSON object with its keys in order, as a host's entry is
+// written: Object("command", line, "timeout", 20).
+type Obj = obj
+
+// Object is the object of these keys and values, in order: each key a
+// string followed by its value (an Obj, []any, string, int or bool).
+func Object(keysAndValues ...any) Obj {
+	if len(keysAndValues)%2 != 0 {
+		panic("hostsettings.Object: a key without its value")
+	}
+	o := make(Obj, 0, len(keysAndValues)/2)
+	for i := 0; i < len(keysAndValues); i += 2 {
+		o = append(o, kv{K: keysAndValues[i].(string), V: keysAndValues[i+1]})
+	}
+	return o
 }
 
 // render writes an item as the file would hold it at indentation indent
@@ -108,9 +125,9 @@ func renderValue(b *strings.Builder, v any, st style, indent string, oneLine boo
 	switch v := v.(type) {
 	case obj:
 		renderSeq(b, "{", "}", len(v), st, indent, oneLine, func(i int) {
-			b.WriteString(quote(v[i].k))
+			b.WriteString(quote(v[i].K))
 			b.WriteString(colon)
-			renderValue(b, v[i].v, st, indent+st.unit, oneLine)
+			renderValue(b, v[i].V, st, indent+st.unit, oneLine)
 		})
 	case []any:
 		renderSeq(b, "[", "]", len(v), st, indent, oneLine, func(i int) {

@@ -1,6 +1,7 @@
-package hostsettings
+package hostsettings_test
 
 import (
+	. "github.com/baton-md/baton/internal/hostsettings"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,7 +25,7 @@ func TestInstallWritesTheFlags(t *testing.T) {
 			if hk.Stop() {
 				want = "baton hook " + hk.Sub + " --lint --require-packet --max-blocks 5"
 			}
-			if hk.Line(o) != want || !strings.Contains(string(c.New), quote(want)) {
+			if hk.Line(o) != want || !strings.Contains(string(c.New), Quote(want)) {
 				t.Errorf("%s: line %q; want %q in\n%s", h.Name, hk.Line(o), want, c.New)
 			}
 			if got := ParseArgs(hk.Line(o)); hk.Stop() && got != o {

@@ -1,9 +1,10 @@
 // Package hostsettings installs, removes and reports baton's stop hooks in
-// the settings files of the agent hosts: Claude Code, Codex, Gemini CLI,
-// Cursor and GitHub Copilot (and baton's MCP server in their MCP settings:
-// mcp.go). It knows where each host keeps its hooks, the
-// shape of a hook entry there, and how strongly a hook on that host can
-// hold an agent to the stop contract. It edits a settings file as text,
+// the settings files of the agent hosts (and baton's MCP server in their
+// MCP settings: mcp.go). Each host describes its settings as a Host (where
+// it keeps its hooks, the shape of a hook entry there, how strongly a hook
+// on that host can hold an agent to the stop contract) and an MCPHost, in
+// its own package under agenthost/; this package is the mechanism they
+// share. It edits a settings file as text,
 // adding baton's entries and keeping every other byte (see jsontext.go),
 // and writes it atomically.
 package hostsettings
@@ -39,8 +40,8 @@ const (
 type Hook struct {
 	Event string // the host's event name, e.g. "Stop"
 	Sub   string // baton's adapter: the command is "baton hook " + Sub
-	// entry is the entry as it goes in the event's list, running line.
-	entry func(line string) obj
+	// Entry is the entry as it goes in the event's list, running line.
+	Entry func(line string) Obj
 }
 
 // Command is the command line of the hook, without flags.
@@ -70,30 +71,32 @@ type Host struct {
 	// Note is what to do after an install for the host to run the hooks.
 	Note  string
 	Hooks []Hook
-	// grouped: the event's list holds groups ({"matcher": …, "hooks":
+	// Grouped: the event's list holds groups ({"matcher": …, "hooks":
 	// [commands]}, Claude Code's shape, which Codex and Gemini CLI share);
 	// otherwise it holds the commands themselves (Cursor, Copilot).
-	grouped bool
-	// cmdKeys are the keys of a command entry that hold its command line.
-	cmdKeys []string
-	// version: the file starts with "version": 1 (Cursor, Copilot).
-	version bool
-	// projectFile and userFile are the settings file in a project and for
-	// the user; dir is the folder whose presence says the host is there.
-	projectFile, userFile func(Env) string
-	projectDir, userDir   func(Env) string
-	// off says why the file turns the host's hooks off, or "".
-	off func(text []byte, root *node) string
-	// packaged says whether baton's plugin or extension is installed for
-	// the scope, reading the settings files' roots, and names it, or "".
-	packaged func(e Env, s Scope, text []byte, root *node) string
-	// folderOfFiles: every *.json in the file's folder is a hooks file
+	Grouped bool
+	// CmdKeys are the keys of a command entry that hold its command line.
+	CmdKeys []string
+	// Version: the file starts with "version": 1 (Cursor, Copilot).
+	Version bool
+	// ProjectFile and UserFile are the settings file in a project and for
+	// the user; ProjectDir and UserDir the folder whose presence says the
+	// host is there.
+	ProjectFile, UserFile func(Env) string
+	ProjectDir, UserDir   func(Env) string
+	// Off says why the file turns the host's hooks off, or "".
+	Off func(text []byte, root *Value) string
+	// Packaged says whether baton's plugin or extension is installed for
+	// the scope, reading the settings files' roots (nil when there are
+	// none), and names it, or "".
+	Packaged func(e Env, s Scope, text []byte, root *Value) string
+	// FolderOfFiles: every *.json in the file's folder is a hooks file
 	// (Copilot's .github/hooks/); baton writes its own, baton.json.
-	folderOfFiles bool
-	// trust reads the host's own records of what it trusts (never writes
-	// them) and says whether it will run baton's hooks in scope; nil for
-	// a host that asks for no trust.
-	trust func(h *Host, e Env, s Scope) *Trust
+	FolderOfFiles bool
+	// TrustReader reads the host's own records of what it trusts (never
+	// writes them) and says whether it will run baton's hooks in scope;
+	// nil for a host that asks for no trust.
+	TrustReader func(h *Host, e Env, s Scope) *Trust
 }
 
 // Env is where the project and the user's files are.
@@ -138,200 +141,60 @@ func gitRoot(dir string) string {
 	}
 }
 
-// command is a command entry as Claude Code and Codex take it, in a
-// matcher group of its own.
-func command(timeout int) func(string) obj {
-	return func(line string) obj {
-		return group(obj{{"type", "command"}, {"command", line}, {"timeout", timeout}})
+// Command is a command entry as Claude Code and Codex take it, in a
+// matcher group of its own, with its timeout in seconds.
+func Command(timeout int) func(string) Obj {
+	return func(line string) Obj {
+		return Group(Object("type", "command", "command", line, "timeout", timeout))
 	}
 }
 
-// group is a matcher group holding one command.
-func group(cmd obj) obj { return obj{{"hooks", []any{cmd}}} }
+// Group is a matcher group holding one command.
+func Group(cmd Obj) Obj { return Object("hooks", []any{cmd}) }
 
-// Hosts are the hosts baton installs into, in the order status lists them.
-//
-// Sources, as of December 2026:
-//   - Claude Code: the hooks reference (code.claude.com/docs/en/hooks):
-//     settings in ~/.claude/settings.json and .claude/settings.json, each
-//     event a list of matcher groups of {"type": "command", "command",
-//     "timeout" (seconds)}; Stop can block with {"decision": "block"}.
-//   - Codex: developers.openai.com/codex/hooks: ~/.codex/hooks.json
-//     ($CODEX_HOME) and <repo>/.codex/hooks.json, Claude Code's shape;
-//     Stop can answer {"decision": "block", "reason"}, and Codex goes on
-//     with the reason as a new prompt.
-//   - Gemini CLI: docs/hooks/reference.md in google-gemini/gemini-cli:
-//     ~/.gemini/settings.json and .gemini/settings.json, "hooks" by event,
-//     groups of {"type": "command", "command", "name", "timeout"
-//     (milliseconds)}; AfterAgent can deny the response, and the reason
-//     goes to the agent as a new prompt to retry.
-//   - Cursor: cursor.com/docs/agent/hooks: ~/.cursor/hooks.json and
-//     .cursor/hooks.json, {"version": 1, "hooks": {"stop": [{"command",
-//     "loop_limit"}]}}; stop runs once the agent has finished and can only
-//     answer a followup_message, sent as the next user message.
-//   - GitHub Copilot: docs.github.com/en/copilot/reference/hooks-reference:
-//     the CLI loads .github/hooks/*.json and ~/.copilot/hooks/*.json
-//     ($COPILOT_HOME/hooks), {"version": 1, "hooks": {"agentStop":
-//     [{"type": "command", "bash", "powershell", "timeoutSec"}]}};
-//     agentStop can answer {"decision": "block", "reason"}, and the reason
-//     is enqueued as the next prompt. The cloud agent runs a subset of
-//     the events in its own sandbox.
-var Hosts = []*Host{
-	{
-		Name: "claude", Title: "Claude Code",
-		Posture: Hard, Why: "its Stop hook reads the final message and can block the stop",
-		Hooks: []Hook{
-			{Event: "UserPromptSubmit", Sub: "claude-prompt", entry: command(20)},
-			{Event: "PostToolUse", Sub: "claude-tool", entry: command(20)},
-			{Event: "Stop", Sub: "claude-stop", entry: command(20)},
-		},
-		grouped: true, cmdKeys: []string{"command"},
-		off: func(_ []byte, root *node) string {
-			if v := root.get("disableAllHooks"); v != nil && v.kind == 't' {
-				return "disableAllHooks is true"
-			}
-			return ""
-		},
-		// The settings' enabledPlugins holds "plugin@marketplace": true for
-		// an installed plugin (Claude Code's settings reference).
-		packaged: func(_ Env, _ Scope, text []byte, root *node) string {
-			ep := root.get("enabledPlugins")
-			if ep == nil || ep.kind != '{' {
-				return ""
-			}
-			for _, m := range ep.members {
-				if strings.HasPrefix(m.key, "baton@") && m.val.kind == 't' {
-					return "the plugin " + m.key
-				}
-			}
-			return ""
-		},
-		projectFile: func(e Env) string { return filepath.Join(e.Project, ".claude", "settings.json") },
-		userFile:    func(e Env) string { return filepath.Join(e.Home, ".claude", "settings.json") },
-		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".claude") },
-		userDir:     func(e Env) string { return filepath.Join(e.Home, ".claude") },
-	},
-	{
-		Name: "codex", Title: "Codex",
-		Posture: Hard, Why: "its Stop hook reads the final message and can block, continuing with the reason",
-		Hooks: []Hook{
-			{Event: "UserPromptSubmit", Sub: "codex-prompt", entry: command(20)},
-			{Event: "Stop", Sub: "codex-stop", entry: command(30)},
-		},
-		grouped: true, cmdKeys: []string{"command"},
-		trust:       codexTrust,
-		projectFile: func(e Env) string { return filepath.Join(e.Project, ".codex", "hooks.json") },
-		userFile:    func(e Env) string { return filepath.Join(codexHome(e), "hooks.json") },
-		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".codex") },
-		userDir:     codexHome,
-	},
-	{
-		Name: "gemini", Title: "Gemini CLI",
-		Posture: Hard, Why: "its AfterAgent hook reads the final response and can deny it, making the agent retry with the reason",
-		Hooks: []Hook{
-			{Event: "BeforeAgent", Sub: "gemini-prompt", entry: func(line string) obj {
-				return group(obj{{"name", "baton-turn"}, {"type", "command"}, {"command", line}, {"timeout", 20000}})
-			}},
-			{Event: "AfterAgent", Sub: "gemini-stop", entry: func(line string) obj {
-				return group(obj{{"name", "baton"}, {"type", "command"}, {"command", line}, {"timeout", 30000}})
-			}},
-		},
-		grouped: true, cmdKeys: []string{"command"},
-		// An installed extension is a folder of ~/.gemini/extensions named
-		// as it is (the extension reference, "Extension format").
-		packaged: func(e Env, s Scope, _ []byte, _ *node) string {
-			if s != User {
-				return ""
-			}
-			dir := filepath.Join(e.Home, ".gemini", "extensions", "baton")
-			if _, err := os.Stat(filepath.Join(dir, "gemini-extension.json")); err == nil {
-				return "the extension in " + dir
-			}
-			return ""
-		},
-		off: func(_ []byte, root *node) string {
-			// hooksConfig.enabled, and hooks.enabled in releases before it.
-			for _, k := range []string{"hooksConfig", "hooks"} {
-				if v := root.get(k).get("enabled"); v != nil && v.kind == 'f' {
-					return k + ".enabled is false"
-				}
-			}
-			return ""
-		},
-		trust:       geminiTrust,
-		projectFile: func(e Env) string { return filepath.Join(e.Project, ".gemini", "settings.json") },
-		userFile:    func(e Env) string { return filepath.Join(e.Home, ".gemini", "settings.json") },
-		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".gemini") },
-		userDir:     func(e Env) string { return filepath.Join(e.Home, ".gemini") },
-	},
-	{
-		Name: "cursor", Title: "Cursor",
-		Posture: Corrective, Why: "its stop hook runs after the agent has finished and cannot block; it can only send a follow-up message",
-		Note: "Cursor reads hooks.json when it starts: restart it; loop_limit bounds the follow-ups baton sends",
-		Hooks: []Hook{
-			{Event: "beforeSubmitPrompt", Sub: "cursor-prompt", entry: func(line string) obj { return obj{{"command", line}} }},
-			{Event: "stop", Sub: "cursor-stop", entry: func(line string) obj { return obj{{"command", line}, {"loop_limit", 3}} }},
-		},
-		cmdKeys: []string{"command"}, version: true,
-		projectFile: func(e Env) string { return filepath.Join(e.Project, ".cursor", "hooks.json") },
-		userFile:    func(e Env) string { return filepath.Join(e.Home, ".cursor", "hooks.json") },
-		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".cursor") },
-		userDir:     func(e Env) string { return filepath.Join(e.Home, ".cursor") },
-	},
-	{
-		Name: "copilot", Title: "GitHub Copilot CLI",
-		Posture: Hard, Why: "the CLI's agentStop hook can block the stop, the reason becoming the next prompt (the cloud agent is not covered)",
-		Note: "Copilot CLI loads .github/hooks/*.json from the folder it runs in; commit the file for others to get it",
-		Hooks: []Hook{
-			{Event: "userPromptSubmitted", Sub: "copilot-prompt", entry: copilotCommand(20)},
-			{Event: "agentStop", Sub: "copilot-stop", entry: copilotCommand(30)},
-		},
-		cmdKeys: []string{"bash", "powershell"}, version: true, folderOfFiles: true,
-		trust:       copilotTrust,
-		projectFile: func(e Env) string { return filepath.Join(e.Project, ".github", "hooks", "baton.json") },
-		userFile:    func(e Env) string { return filepath.Join(copilotHome(e), "hooks", "baton.json") },
-		projectDir:  func(e Env) string { return filepath.Join(e.Project, ".github", "hooks") },
-		userDir:     copilotHome,
-	},
-}
-
-func copilotCommand(timeout int) func(string) obj {
-	return func(line string) obj {
-		return obj{{"type", "command"}, {"bash", line}, {"powershell", line}, {"timeoutSec", timeout}}
-	}
-}
-
-func codexHome(e Env) string {
+// CodexHome is Codex's folder: $CODEX_HOME, else ~/.codex.
+func CodexHome(e Env) string {
 	if h := e.getenv("CODEX_HOME"); h != "" {
 		return h
 	}
 	return filepath.Join(e.Home, ".codex")
 }
 
-func copilotHome(e Env) string {
+// CopilotHome is Copilot CLI's folder: $COPILOT_HOME, else ~/.copilot.
+func CopilotHome(e Env) string {
 	if h := e.getenv("COPILOT_HOME"); h != "" {
 		return h
 	}
 	return filepath.Join(e.Home, ".copilot")
 }
 
-// Lookup is the host of that name, or nil.
-func Lookup(name string) *Host {
-	for _, h := range Hosts {
-		if h.Name == name {
-			return h
-		}
+// Value is a JSON value of a settings file, as Off and Packaged read it.
+type Value = node
+
+// Get is the value of key in an object, or nil.
+func (n *node) Get(key string) *Value { return n.get(key) }
+
+// True and False say whether the value is that literal.
+func (n *node) True() bool  { return n != nil && n.kind == 't' }
+func (n *node) False() bool { return n != nil && n.kind == 'f' }
+
+// Members are an object's keys and values, in order; nil for any other
+// value.
+func (n *node) Members() []Member {
+	if n == nil || n.kind != '{' {
+		return nil
 	}
-	return nil
+	out := make([]Member, len(n.members))
+	for i, m := range n.members {
+		out[i] = Member{Key: m.key, Value: m.val}
+	}
+	return out
 }
 
-// Names are the hosts' names.
-func Names() []string {
-	var n []string
-	for _, h := range Hosts {
-		n = append(n, h.Name)
-	}
-	return n
+// Member is a key of an object and its value.
+type Member struct {
+	Key   string
+	Value *Value
 }
 
 // Scope is where a settings file applies: one project, or every project
@@ -346,24 +209,24 @@ const (
 // File is the settings file baton writes for the host in scope.
 func (h *Host) File(e Env, s Scope) string {
 	if s == User {
-		return h.userFile(e)
+		return h.UserFile(e)
 	}
-	return h.projectFile(e)
+	return h.ProjectFile(e)
 }
 
 // Dir is the folder whose presence says the host is set up in scope.
 func (h *Host) Dir(e Env, s Scope) string {
 	if s == User {
-		return h.userDir(e)
+		return h.UserDir(e)
 	}
-	return h.projectDir(e)
+	return h.ProjectDir(e)
 }
 
 // Files are the settings files of the host in scope that exist: the one
 // baton writes, and for Copilot every *.json beside it.
 func (h *Host) Files(e Env, s Scope) []string {
 	f := h.File(e, s)
-	if !h.folderOfFiles {
+	if !h.FolderOfFiles {
 		if _, err := os.Lstat(f); err == nil {
 			return []string{f}
 		}

@@ -114,7 +114,7 @@ func (c *Change) Writable() error {
 
 // skeleton is the text a new settings file starts from.
 func (h *Host) skeleton() []byte {
-	if h.version {
+	if h.Version {
 		return []byte("{\n  \"version\": 1\n}\n")
 	}
 	return []byte("{}\n")
@@ -161,13 +161,13 @@ func (h *Host) PlanInstall(path string, o Options) (*Change, error) {
 			return nil, err
 		}
 		if hooks == nil {
-			text = appendItem(text, root, item{key: "hooks", value: obj{{hk.Event, []any{hk.entry(line)}}}}, st)
+			text = appendItem(text, root, item{key: "hooks", value: obj{{hk.Event, []any{hk.Entry(line)}}}}, st)
 			c.Added = append(c.Added, hk)
 			continue
 		}
 		ev := hooks.get(hk.Event)
 		if ev == nil {
-			text = appendItem(text, hooks, item{key: hk.Event, value: []any{hk.entry(line)}}, st)
+			text = appendItem(text, hooks, item{key: hk.Event, value: []any{hk.Entry(line)}}, st)
 			c.Added = append(c.Added, hk)
 			continue
 		}
@@ -176,7 +176,7 @@ func (h *Host) PlanInstall(path string, o Options) (*Change, error) {
 		}
 		cmd := h.batonCommand(text, ev, hk.Sub)
 		if cmd == nil {
-			text = appendItem(text, ev, item{value: hk.entry(line)}, st)
+			text = appendItem(text, ev, item{value: hk.Entry(line)}, st)
 			c.Added = append(c.Added, hk)
 			continue
 		}
@@ -232,7 +232,7 @@ func (h *Host) batonCommand(text []byte, ev *node, sub string) *node {
 // so that the earlier offsets stay good.
 func (h *Host) setLine(text []byte, cmd *node, line string) []byte {
 	var spans [][2]int
-	for _, k := range h.cmdKeys {
+	for _, k := range h.CmdKeys {
 		if v := cmd.get(k); v != nil {
 			if _, ok := BatonSub(v.str(text)); ok {
 				spans = append(spans, [2]int{v.start, v.end})
@@ -248,7 +248,7 @@ func (h *Host) setLine(text []byte, cmd *node, line string) []byte {
 
 // cmdSub is the baton adapter a command entry runs.
 func (h *Host) cmdSub(text []byte, cmd *node) (string, bool) {
-	for _, k := range h.cmdKeys {
+	for _, k := range h.CmdKeys {
 		if sub, ok := BatonSub(cmd.get(k).str(text)); ok {
 			return sub, true
 		}
@@ -258,7 +258,7 @@ func (h *Host) cmdSub(text []byte, cmd *node) (string, bool) {
 
 // commands are the command entries of an event's list.
 func (h *Host) commands(ev *node) []*node {
-	if !h.grouped {
+	if !h.Grouped {
 		return ev.elems
 	}
 	var cmds []*node
@@ -322,7 +322,7 @@ func (h *Host) removeLast(text []byte, root, hooks *node, st style) (_ []byte, r
 			el := ev.elems[ei]
 			var out []byte
 			switch {
-			case !h.grouped:
+			case !h.Grouped:
 				if _, ok := h.cmdSub(text, el); !ok {
 					continue
 				}
@@ -382,7 +382,7 @@ func (h *Host) dropEmpty(text []byte, event string, st style) []byte {
 }
 
 func (h *Host) cmdLine(text []byte, cmd *node) string {
-	for _, k := range h.cmdKeys {
+	for _, k := range h.CmdKeys {
 		if s := cmd.get(k).str(text); s != "" {
 			return s
 		}
@@ -512,13 +512,13 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 		text, existed, _, err := read(f)
 		if err == nil && existed {
 			var root, hooks *node
-			if root, hooks, err = h.parseSettings(f, text); err == nil && h.off != nil && r.Off == "" {
-				if why := h.off(text, root); why != "" {
+			if root, hooks, err = h.parseSettings(f, text); err == nil && h.Off != nil && r.Off == "" {
+				if why := h.Off(text, root); why != "" {
 					r.Off = why + " in " + f
 				}
 			}
-			if err == nil && h.packaged != nil && r.Packaged == "" {
-				r.Packaged = h.packaged(e, s, text, root)
+			if err == nil && h.Packaged != nil && r.Packaged == "" {
+				r.Packaged = h.Packaged(e, s, text, root)
 			}
 			if err == nil && hooks != nil {
 				for _, m := range hooks.members {
@@ -544,8 +544,8 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 			r.Error = strings.Join(append(nonEmpty(r.Error), err.Error()), "; ")
 		}
 	}
-	if r.Packaged == "" && h.packaged != nil && len(r.Files) == 0 {
-		r.Packaged = h.packaged(e, s, nil, nil)
+	if r.Packaged == "" && h.Packaged != nil && len(r.Files) == 0 {
+		r.Packaged = h.Packaged(e, s, nil, nil)
 	}
 	in := 0
 	stopLine := ""
@@ -581,8 +581,8 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 			r.Posture = Cooperative
 		}
 	}
-	if r.Installed != "not installed" && h.trust != nil {
-		r.Trust = h.trust(h, e, s)
+	if r.Installed != "not installed" && h.TrustReader != nil {
+		r.Trust = h.TrustReader(h, e, s)
 		if r.Trust != nil && !r.Trust.Runs {
 			r.Posture = Cooperative
 		}

@@ -1,8 +1,9 @@
-package hostsettings
+package hostsettings_test
 
 import (
 	"encoding/json"
 	"errors"
+	. "github.com/baton-md/baton/internal/hostsettings"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +12,8 @@ import (
 )
 
 // Settings files as users keep them, written for these tests from each
-// host's documented format (the sources are listed above Hosts in
-// hosts.go): other keys, the user's own hooks, several indentations, CRLF
+// host's documented format (the sources are above each host's settings,
+// agenthost/<host>/settings.go): other keys, the user's own hooks, several indentations, CRLF
 // line ends, a file on one line.
 var realistic = []struct {
 	name, host, text string
@@ -269,7 +270,7 @@ func checkShape(t *testing.T, h *Host, before, after string) {
 		}
 		last, _ := list[len(list)-1].(map[string]any)
 		cmd := last
-		if h.grouped {
+		if h.Grouped {
 			inner, _ := last["hooks"].([]any)
 			if len(inner) != 1 {
 				t.Errorf("%s: baton's group holds %d commands, want 1", hk.Event, len(inner))
@@ -280,8 +281,8 @@ func checkShape(t *testing.T, h *Host, before, after string) {
 		if h.Name != "cursor" && cmd["type"] != "command" {
 			t.Errorf("%s: type = %v, want command", hk.Event, cmd["type"])
 		}
-		if got := cmd[h.cmdKeys[0]]; got != hk.Command() {
-			t.Errorf("%s: %s = %v, want %q", hk.Event, h.cmdKeys[0], got, hk.Command())
+		if got := cmd[h.CmdKeys[0]]; got != hk.Command() {
+			t.Errorf("%s: %s = %v, want %q", hk.Event, h.CmdKeys[0], got, hk.Command())
 		}
 	}
 }
@@ -314,7 +315,7 @@ func TestInstallNewFile(t *testing.T) {
 			if err := json.Unmarshal([]byte(got), &v); err != nil {
 				t.Fatalf("not JSON: %v\n%s", err, got)
 			}
-			if h.version && v["version"] != float64(1) {
+			if h.Version && v["version"] != float64(1) {
 				t.Errorf("version = %v, want 1", v["version"])
 			}
 			if !strings.HasSuffix(got, "}\n") || !strings.Contains(got, "\n  \"hooks\": {\n    \""+h.Hooks[0].Event+"\": [\n      {") {
@@ -617,10 +618,8 @@ func TestUninstallAfterTheUserAddedHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine := item{value: obj{{"hooks", []any{obj{{"type", "command"}, {"command", "./after.sh"}}}}}}
 	addMine := func(text []byte) []byte {
-		root, _ := parseJSON(text)
-		return appendItem(text, root.get("hooks").get("Stop"), mine, detectStyle(text))
+		return AppendToStop(text, Object("hooks", []any{Object("type", "command", "command", "./after.sh")}))
 	}
 	writeFile(t, path, string(addMine(c.New)), 0o644)
 	u, err := h.PlanUninstall(path)

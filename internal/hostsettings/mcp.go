@@ -14,22 +14,8 @@ import (
 
 // baton's MCP server in the hosts' MCP settings. Each host keeps its
 // servers under a name, each with the command that starts it over
-// standard input and output:
-//
-//   - Claude Code (code.claude.com/docs/en/mcp): a project's .mcp.json,
-//     the user's ~/.claude.json, {"mcpServers": {NAME: {"type": "stdio",
-//     "command", "args"}}}.
-//   - Codex (developers.openai.com/codex/mcp): config.toml's
-//     [mcp_servers.NAME] tables, command and args, in $CODEX_HOME (default
-//     ~/.codex) or a trusted project's .codex/.
-//   - Gemini CLI (docs/tools/mcp-server.md in google-gemini/gemini-cli):
-//     settings.json's "mcpServers", {NAME: {"command", "args"}}, in
-//     ~/.gemini/ or the project's .gemini/.
-//   - GitHub Copilot CLI (docs.github.com/en/copilot/how-tos/copilot-cli/
-//     customize-copilot/add-mcp-servers): ~/.copilot/mcp-config.json
-//     ($COPILOT_HOME), and a repository's .github/mcp.json (its .mcp.json
-//     too, which is Claude Code's), {"mcpServers": {NAME: {"type":
-//     "local", "command", "args", "tools": ["*"]}}}.
+// standard input and output; where, and in what shape, is the host's
+// MCPHost, in its package under agenthost/ (with its sources).
 //
 // The JSON files are edited as the hooks' are (jsontext.go, edit.go); the
 // TOML file gets one table appended, and loses exactly that table.
@@ -44,45 +30,20 @@ var (
 )
 
 // MCPHost is an agent host whose MCP settings baton can register its
-// server in.
+// server in; each host's is in its package under agenthost/.
 type MCPHost struct {
 	Name  string // as on the command line
 	Title string
-	// projectFile and userFile are its MCP settings file in a project
+	// ProjectFile and UserFile are its MCP settings file in a project
 	// and for the user.
-	projectFile, userFile func(Env) string
-	// entry is the server's entry in a JSON file; nil for a TOML file.
-	entry obj
+	ProjectFile, UserFile func(Env) string
+	// Entry is the server's entry in a JSON file; nil for a TOML file
+	// (Codex's config.toml).
+	Entry Obj
 }
 
-// MCPHosts are the hosts whose MCP settings baton edits.
-var MCPHosts = []*MCPHost{
-	{
-		Name: "claude", Title: "Claude Code",
-		projectFile: func(e Env) string { return filepath.Join(e.Project, ".mcp.json") },
-		userFile:    func(e Env) string { return filepath.Join(e.Home, ".claude.json") },
-		entry:       obj{{"type", "stdio"}, {"command", ServerCommand}, {"args", anyArgs()}},
-	},
-	{
-		Name: "codex", Title: "Codex",
-		projectFile: func(e Env) string { return filepath.Join(e.Project, ".codex", "config.toml") },
-		userFile:    func(e Env) string { return filepath.Join(codexHome(e), "config.toml") },
-	},
-	{
-		Name: "gemini", Title: "Gemini CLI",
-		projectFile: func(e Env) string { return filepath.Join(e.Project, ".gemini", "settings.json") },
-		userFile:    func(e Env) string { return filepath.Join(e.Home, ".gemini", "settings.json") },
-		entry:       obj{{"command", ServerCommand}, {"args", anyArgs()}},
-	},
-	{
-		Name: "copilot", Title: "GitHub Copilot CLI",
-		projectFile: func(e Env) string { return filepath.Join(e.Project, ".github", "mcp.json") },
-		userFile:    func(e Env) string { return filepath.Join(copilotHome(e), "mcp-config.json") },
-		entry:       obj{{"type", "local"}, {"command", ServerCommand}, {"args", anyArgs()}, {"tools", []any{"*"}}},
-	},
-}
-
-func anyArgs() []any {
+// Args are ServerArgs as an entry's JSON array.
+func Args() []any {
 	out := make([]any, len(ServerArgs))
 	for i, a := range ServerArgs {
 		out[i] = a
@@ -90,31 +51,12 @@ func anyArgs() []any {
 	return out
 }
 
-// LookupMCP is the MCP host named name, or nil.
-func LookupMCP(name string) *MCPHost {
-	for _, h := range MCPHosts {
-		if h.Name == name {
-			return h
-		}
-	}
-	return nil
-}
-
-// MCPNames are the MCP hosts' names.
-func MCPNames() []string {
-	var n []string
-	for _, h := range MCPHosts {
-		n = append(n, h.Name)
-	}
-	return n
-}
-
 // File is the host's MCP settings file in scope.
 func (h *MCPHost) File(e Env, s Scope) string {
 	if s == User {
-		return h.userFile(e)
+		return h.UserFile(e)
 	}
-	return h.projectFile(e)
+	return h.ProjectFile(e)
 }
 
 // Line is the command line the registered server runs.
@@ -161,7 +103,7 @@ func (h *MCPHost) PlanInstall(path string) (*ServerChange, error) {
 		return nil, err
 	}
 	c := &ServerChange{Change: &Change{Path: path, Existed: existed, Mode: mode, Old: old, New: old}}
-	if h.entry == nil {
+	if h.Entry == nil {
 		return c, h.planTOMLInstall(c)
 	}
 	text := old
@@ -177,9 +119,9 @@ func (h *MCPHost) PlanInstall(path string) (*ServerChange, error) {
 	}
 	st := detectStyle(text)
 	if servers == nil {
-		text = appendItem(text, root, item{key: "mcpServers", value: obj{{ServerName, h.entry}}}, st)
+		text = appendItem(text, root, item{key: "mcpServers", value: obj{{ServerName, h.Entry}}}, st)
 	} else {
-		text = appendItem(text, servers, item{key: ServerName, value: h.entry}, st)
+		text = appendItem(text, servers, item{key: ServerName, value: h.Entry}, st)
 	}
 	if _, _, err := jsonServers(path, text); err != nil {
 		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
@@ -202,7 +144,7 @@ func (h *MCPHost) PlanUninstall(path string) (*ServerChange, error) {
 	if !existed {
 		return c, nil
 	}
-	if h.entry == nil {
+	if h.Entry == nil {
 		return c, h.planTOMLUninstall(c)
 	}
 	text := old
@@ -245,7 +187,7 @@ func (h *MCPHost) Status(path string) (ServerState, string, bool, error) {
 	if err != nil || !existed {
 		return Absent, "", existed, err
 	}
-	if h.entry == nil {
+	if h.Entry == nil {
 		st, line, err := tomlState(path, text)
 		return st, line, true, err
 	}
@@ -500,7 +442,7 @@ func (h *MCPHost) Trust(e Env, s Scope) *Trust {
 	if h.Name == "gemini" {
 		// Gemini CLI 0.x (`gemini mcp list`) starts no MCP server in an
 		// untrusted folder, the user's own included.
-		t := geminiTrust(nil, e, Project)
+		t := GeminiTrust(nil, e, Project)
 		if !t.Runs {
 			t.Detail = e.Project + " is not a trusted folder: Gemini CLI starts no MCP server there, the user's settings' included, until it is"
 		}
@@ -513,7 +455,7 @@ func (h *MCPHost) Trust(e Env, s Scope) *Trust {
 	case "claude":
 		return claudeMCPApproval(e)
 	case "codex":
-		cfgPath := filepath.Join(codexHome(e), "config.toml")
+		cfgPath := filepath.Join(CodexHome(e), "config.toml")
 		text, err := readRecord(cfgPath)
 		if err != nil {
 			return unknownTrust(cfgPath, err)
@@ -529,7 +471,7 @@ func (h *MCPHost) Trust(e Env, s Scope) *Trust {
 			Detail: "Codex reads a project's .codex/config.toml (its mcp_servers too) only in a trusted project, and " + cfgPath + " does not list " + e.Project + " as one",
 			Fix:    fmt.Sprintf("trust the project when Codex asks (or add [projects.%s] trust_level = \"trusted\" to %s), or install with --user", quote(e.Project), cfgPath)}
 	case "copilot":
-		t := copilotTrust(nil, e, Project)
+		t := CopilotTrust(nil, e, Project)
 		if t != nil && !t.Runs {
 			t.Detail = e.Project + " is not a trusted folder: Copilot CLI does not load the repository's MCP servers until it is"
 		}

@@ -1,8 +1,9 @@
-package hostsettings
+package hostsettings_test
 
 import (
 	"encoding/json"
 	"errors"
+	. "github.com/baton-md/baton/internal/hostsettings"
 	"os"
 	"path/filepath"
 	"strings"
@@ -301,7 +302,7 @@ func TestMCPTrust(t *testing.T) {
 					p = filepath.Join(home, name[2:])
 				}
 				os.MkdirAll(filepath.Dir(p), 0o755)
-				if err := os.WriteFile(p, []byte(strings.ReplaceAll(text, "PROJECT", quote(proj))), 0o644); err != nil {
+				if err := os.WriteFile(p, []byte(strings.ReplaceAll(text, "PROJECT", Quote(proj))), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -324,7 +325,7 @@ func TestMCPTrust(t *testing.T) {
 		t.Errorf("codex, untrusted project: %+v", tr)
 	}
 	os.MkdirAll(filepath.Join(home, ".codex"), 0o755)
-	os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte("[projects."+quote(proj)+"]\ntrust_level = \"trusted\"\n"), 0o644)
+	os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte("[projects."+Quote(proj)+"]\ntrust_level = \"trusted\"\n"), 0o644)
 	if tr := codex.Trust(e, Project); !tr.Runs {
 		t.Errorf("codex, trusted project: %+v", tr)
 	}
@@ -334,7 +335,7 @@ func TestMCPTrust(t *testing.T) {
 		}
 	}
 	os.MkdirAll(filepath.Join(home, ".gemini"), 0o755)
-	os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), []byte(`{`+quote(proj)+`: "TRUST_FOLDER"}`), 0o644)
+	os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), []byte(`{`+Quote(proj)+`: "TRUST_FOLDER"}`), 0o644)
 	if tr := LookupMCP("gemini").Trust(e, User); !tr.Runs {
 		t.Errorf("gemini, trusted folder: %+v", tr)
 	}

@@ -60,8 +60,8 @@ func unknownTrust(file string, err error) *Trust {
 // only when config.toml says [projects."<project>"] trust_level =
 // "trusted". `/hooks` in Codex writes the hashes; `codex exec
 // --dangerously-bypass-hook-trust` runs untrusted hooks for one run.
-func codexTrust(h *Host, e Env, s Scope) *Trust {
-	cfgPath := filepath.Join(codexHome(e), "config.toml")
+func CodexTrust(h *Host, e Env, s Scope) *Trust {
+	cfgPath := filepath.Join(CodexHome(e), "config.toml")
 	cfgText, err := readRecord(cfgPath)
 	if err != nil {
 		return unknownTrust(cfgPath, err)
@@ -206,7 +206,7 @@ func snakeCase(s string) string {
 // an interactive session.
 // GEMINI_CLI_TRUST_WORKSPACE=true in Gemini CLI's environment, or
 // --skip-trust, trusts the folder for one run.
-func geminiTrust(_ *Host, e Env, s Scope) *Trust {
+func GeminiTrust(_ *Host, e Env, s Scope) *Trust {
 	settings := filepath.Join(e.Home, ".gemini", "settings.json")
 	if text, err := readRecord(settings); err == nil && text != nil {
 		if root, err := parseJSON(stripJSONComments(text)); err == nil {
@@ -270,11 +270,11 @@ func geminiTrust(_ *Host, e Env, s Scope) *Trust {
 // comments, which the CLI writes) lists it, or a folder above it, in
 // "trustedFolders" ("trusted_folders" in older files). Until then the
 // CLI does not run the repository's .github/hooks/, and says nothing.
-func copilotTrust(_ *Host, e Env, s Scope) *Trust {
+func CopilotTrust(_ *Host, e Env, s Scope) *Trust {
 	if s != Project {
 		return nil
 	}
-	path := filepath.Join(copilotHome(e), "config.json")
+	path := filepath.Join(CopilotHome(e), "config.json")
 	text, err := readRecord(path)
 	if err != nil {
 		return unknownTrust(path, err)

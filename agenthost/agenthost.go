@@ -1,0 +1,100 @@
+// Package agenthost makes an agent host one value, as engine.Kind makes a
+// document kind one: everything baton knows of a host (its name, the
+// posture its hooks earn, its stop hook's adapter, its settings for
+// `hook install` and `mcp install`, its trust records, the format of its
+// session transcripts) is a Host. Each host builds its value in a package
+// of its own (agenthost/claude, agenthost/codex, agenthost/gemini,
+// agenthost/cursor, agenthost/copilot) from its pieces; agenthost/hosts
+// lists them, and the command line, the hooks and audit read that list.
+//
+// The mechanisms the hosts share stay in their packages: internal/
+// hostsettings edits settings files as text and reads trust records,
+// transcript reads session files into one form, stoppolicy judges a stop.
+// A host's value points at its entries there.
+package agenthost
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/baton-md/baton/internal/hostsettings"
+	"github.com/baton-md/baton/stoppolicy"
+)
+
+// Host is one agent host.
+type Host struct {
+	// ID names the host on the command line (--host, `baton hook
+	// ID-stop`) and in transcript.Hosts.
+	ID string
+	// Name is the host's name as docs/hosts.md's table gives it.
+	Name string
+	// Posture is how strongly its hooks hold the agent to the stop
+	// contract (specrew's proposal 188).
+	Posture hostsettings.Posture
+	// Stop is its stop hook's adapter.
+	Stop Adapter
+	// Settings is where and how `baton hook install` writes its hooks,
+	// and how `hook status` reads them and the host's trust records.
+	Settings *hostsettings.Host
+	// MCP is where `baton mcp install` registers baton's MCP server; nil
+	// for a host baton does not register it in.
+	MCP *hostsettings.MCPHost
+	// Transcript is the format of its session files, one of
+	// transcript.Hosts: what audit and the stop hook read them as.
+	Transcript string
+}
+
+// Adapter is a host's stop hook: how to read its input and how to answer.
+// docs/hosts.md gives each host's contract and where it is documented.
+type Adapter struct {
+	// MessageField and TranscriptField name the input's fields with the
+	// last message and the transcript's path, for the errors.
+	MessageField, TranscriptField string
+	// Parse reads the hook's input (the same for its prompt hook).
+	Parse func(raw []byte) (Stop, error)
+	// Block is the reply that blocks the stop with reason.
+	Block func(reason string) any
+	// Pass is the reply that lets the stop through, and PromptPass the
+	// prompt hook's reply; nil for none.
+	Pass, PromptPass any
+}
+
+// Stop is what an adapter read of its host's input.
+type Stop struct {
+	Stop       stoppolicy.Stop
+	Transcript string // the transcript's path; "" for none
+	Skip       string // why this stop is not one to judge; "" to judge it
+	// Cumulative says the input's message holds every response of the
+	// turn so far, joined by a newline (Gemini CLI's prompt_response), not
+	// only the last.
+	Cumulative bool
+	// Stamp is the input's timestamp, as sent: Copilot CLI writes a
+	// hook.start record holding it into its events file once the events
+	// before the stop are written (copilot.Await).
+	Stamp json.RawMessage
+}
+
+// Decode reads a hook input into v, with the one error every adapter
+// gives.
+func Decode(raw []byte, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("the hook input is not JSON: %v", err)
+	}
+	return nil
+}
+
+// TrimBOM drops a UTF-8 byte-order mark some hosts put before the JSON.
+func TrimBOM(b []byte) []byte {
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		return b[3:]
+	}
+	return b
+}
+
+// Deref is *s, or "" for nil (a field the host may send as null).
+func Deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

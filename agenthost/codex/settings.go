@@ -1,0 +1,37 @@
+package codex
+
+import (
+	"path/filepath"
+
+	"github.com/baton-md/baton/internal/hostsettings"
+)
+
+// settings are Codex's hooks (developers.openai.com/codex/hooks), as of
+// December 2026: ~/.codex/hooks.json ($CODEX_HOME) and
+// <repo>/.codex/hooks.json, Claude Code's shape; Stop can answer
+// {"decision": "block", "reason"}, and Codex goes on with the reason as a
+// new prompt. Codex runs a project's hooks once it trusts them
+// (hostsettings.CodexTrust).
+var settings = &hostsettings.Host{
+	Name: "codex", Title: "Codex",
+	Posture: hostsettings.Hard, Why: "its Stop hook reads the final message and can block, continuing with the reason",
+	Hooks: []hostsettings.Hook{
+		{Event: "UserPromptSubmit", Sub: "codex-prompt", Entry: hostsettings.Command(20)},
+		{Event: "Stop", Sub: "codex-stop", Entry: hostsettings.Command(30)},
+	},
+	Grouped: true, CmdKeys: []string{"command"},
+	TrustReader: hostsettings.CodexTrust,
+	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".codex", "hooks.json") },
+	UserFile:    func(e hostsettings.Env) string { return filepath.Join(hostsettings.CodexHome(e), "hooks.json") },
+	ProjectDir:  func(e hostsettings.Env) string { return filepath.Join(e.Project, ".codex") },
+	UserDir:     hostsettings.CodexHome,
+}
+
+// mcp is Codex's MCP settings (developers.openai.com/codex/mcp):
+// config.toml's [mcp_servers.NAME] tables, command and args, in
+// $CODEX_HOME (default ~/.codex) or a trusted project's .codex/.
+var mcp = &hostsettings.MCPHost{
+	Name: "codex", Title: "Codex",
+	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".codex", "config.toml") },
+	UserFile:    func(e hostsettings.Env) string { return filepath.Join(hostsettings.CodexHome(e), "config.toml") },
+}

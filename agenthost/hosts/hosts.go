@@ -1,0 +1,114 @@
+// Package hosts is the one list of the agent hosts baton serves. Adding a
+// host is a package of its own under agenthost/ that builds its
+// agenthost.Host, and one line here; hosts_test.go checks that every host
+// listed is complete.
+package hosts
+
+import (
+	"slices"
+
+	"github.com/baton-md/baton/agenthost"
+	"github.com/baton-md/baton/agenthost/claude"
+	"github.com/baton-md/baton/agenthost/codex"
+	"github.com/baton-md/baton/agenthost/copilot"
+	"github.com/baton-md/baton/agenthost/cursor"
+	"github.com/baton-md/baton/agenthost/gemini"
+	"github.com/baton-md/baton/internal/hostsettings"
+)
+
+// All are the hosts, in the order baton names them.
+var All = []*agenthost.Host{
+	claude.Host,
+	codex.Host,
+	gemini.Host,
+	cursor.Host,
+	copilot.Host,
+}
+
+// Lookup is the host of that ID, or nil.
+func Lookup(id string) *agenthost.Host {
+	for _, h := range All {
+		if h.ID == id {
+			return h
+		}
+	}
+	return nil
+}
+
+// IDs are the hosts' IDs, in order.
+func IDs() []string {
+	out := make([]string, len(All))
+	for i, h := range All {
+		out[i] = h.ID
+	}
+	return out
+}
+
+// Settings are the hosts' settings for hook install and status, in order.
+func Settings() []*hostsettings.Host {
+	var out []*hostsettings.Host
+	for _, h := range All {
+		if h.Settings != nil {
+			out = append(out, h.Settings)
+		}
+	}
+	return out
+}
+
+// SettingsOf is the settings of the host of that ID, or nil.
+func SettingsOf(id string) *hostsettings.Host {
+	if h := Lookup(id); h != nil {
+		return h.Settings
+	}
+	return nil
+}
+
+// SettingsIDs are the IDs of the hosts hook install writes to.
+func SettingsIDs() []string {
+	var out []string
+	for _, s := range Settings() {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// MCP are the hosts' MCP settings, in order: the hosts baton's MCP
+// server is registered in.
+func MCP() []*hostsettings.MCPHost {
+	var out []*hostsettings.MCPHost
+	for _, h := range All {
+		if h.MCP != nil {
+			out = append(out, h.MCP)
+		}
+	}
+	return out
+}
+
+// MCPOf is the MCP settings of the host of that ID, or nil.
+func MCPOf(id string) *hostsettings.MCPHost {
+	if h := Lookup(id); h != nil {
+		return h.MCP
+	}
+	return nil
+}
+
+// MCPIDs are the IDs of the hosts with MCP settings.
+func MCPIDs() []string {
+	var out []string
+	for _, m := range MCP() {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// Transcripts are the transcript formats of the hosts, in order: what
+// audit --host takes.
+func Transcripts() []string {
+	var out []string
+	for _, h := range All {
+		if h.Transcript != "" && !slices.Contains(out, h.Transcript) {
+			out = append(out, h.Transcript)
+		}
+	}
+	return out
+}

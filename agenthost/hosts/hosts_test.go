@@ -1,0 +1,122 @@
+package hosts_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/baton-md/baton/agenthost/hosts"
+	"github.com/baton-md/baton/internal/hostsettings"
+	"github.com/baton-md/baton/transcript"
+)
+
+// Every host listed is complete: a stop adapter that reads an input and
+// writes a reply, settings with its stop and prompt hooks, a transcript
+// format baton reads, and its row in docs/hosts.md. A host that lacks one
+// of them fails here, not in a user's session.
+func TestEveryHostIsComplete(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "hosts.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	postures := []hostsettings.Posture{hostsettings.Hard, hostsettings.Corrective, hostsettings.Preventive, hostsettings.Cooperative}
+	seen := map[string]bool{}
+	for _, h := range hosts.All {
+		t.Run(h.ID, func(t *testing.T) {
+			if h.ID == "" || h.Name == "" || seen[h.ID] {
+				t.Fatalf("host %q (%q): want a unique ID and a name", h.ID, h.Name)
+			}
+			seen[h.ID] = true
+			if !slices.Contains(postures, h.Posture) {
+				t.Errorf("posture %q is none of %v", h.Posture, postures)
+			}
+			if hosts.Lookup(h.ID) != h {
+				t.Errorf("Lookup(%q) is not the host", h.ID)
+			}
+
+			// The stop adapter.
+			a := h.Stop
+			if a.Parse == nil || a.Block == nil || a.MessageField == "" || a.TranscriptField == "" {
+				t.Fatalf("incomplete stop adapter: parse %t, block %t, fields %q %q", a.Parse != nil, a.Block != nil, a.MessageField, a.TranscriptField)
+			}
+			if _, err := a.Parse([]byte(`{}`)); err != nil {
+				t.Errorf("parse {}: %v", err)
+			}
+			if _, err := a.Parse([]byte(`not json`)); err == nil || !strings.Contains(err.Error(), "the hook input is not JSON") {
+				t.Errorf("parse of no JSON: %v, want the input's error", err)
+			}
+			reply, err := json.Marshal(a.Block("the reason"))
+			if err != nil || !strings.Contains(string(reply), `"the reason"`) {
+				t.Errorf("block reply %s (%v) does not carry the reason", reply, err)
+			}
+			for _, r := range []any{a.Pass, a.PromptPass} {
+				if s, ok := r.(string); r != nil && (!ok || !json.Valid([]byte(s))) {
+					t.Errorf("reply %v is not a JSON text", r)
+				}
+			}
+
+			// Its settings: hook install writes its stop hook and its
+			// prompt hook, the commands baton hook runs.
+			s := h.Settings
+			if s == nil {
+				t.Fatal("no settings for hook install")
+			}
+			if s.Name != h.ID || s.Posture != h.Posture || s.Title == "" || s.Why == "" {
+				t.Errorf("settings %q %q posture %q, want the host's ID %q and posture %q, a title and why", s.Name, s.Title, s.Posture, h.ID, h.Posture)
+			}
+			var subs []string
+			for _, hk := range s.Hooks {
+				subs = append(subs, hk.Sub)
+				if hk.Entry == nil || len(hk.Entry("baton hook "+hk.Sub)) == 0 {
+					t.Errorf("hook %s writes no entry", hk.Sub)
+				}
+			}
+			if s.ProjectFile == nil || s.UserFile == nil || s.ProjectDir == nil || s.UserDir == nil || len(s.CmdKeys) == 0 {
+				t.Errorf("settings lack their files, folders or command keys")
+			}
+			for _, want := range []string{h.ID + "-stop", h.ID + "-prompt"} {
+				if !slices.Contains(subs, want) {
+					t.Errorf("settings install %v, not %s", subs, want)
+				}
+			}
+			if h.MCP != nil && (h.MCP.Name != h.ID || h.MCP.Title == "" || h.MCP.ProjectFile == nil || h.MCP.UserFile == nil) {
+				t.Errorf("MCP settings %q %q, want the host's ID %q and a title", h.MCP.Name, h.MCP.Title, h.ID)
+			}
+
+			// Its transcripts.
+			if !slices.Contains(transcript.Hosts, h.Transcript) {
+				t.Fatalf("transcript format %q is none of %v", h.Transcript, transcript.Hosts)
+			}
+			empty := filepath.Join(t.TempDir(), "session")
+			if err := os.WriteFile(empty, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := transcript.Read(empty, h.Transcript); err != nil {
+				t.Errorf("no reader for transcript format %q: %v", h.Transcript, err)
+			}
+
+			// Its docs: the row of docs/hosts.md's table, claiming no more
+			// than the adapter's posture, and its section.
+			row := fmt.Sprintf("| %s | `baton hook %s-stop` | %s |", h.Name, h.ID, h.Posture)
+			if !strings.Contains(string(doc), row) {
+				t.Errorf("docs/hosts.md has no row starting %q", row)
+			}
+			if !strings.Contains(string(doc), "\n## "+s.Title) {
+				t.Errorf("docs/hosts.md has no section for %s (## %s)", h.Name, s.Title)
+			}
+		})
+	}
+}
+
+// transcript reads no format that no listed host writes.
+func TestNoTranscriptFormatOutsideTheList(t *testing.T) {
+	for _, f := range transcript.Hosts {
+		if !slices.Contains(hosts.Transcripts(), f) {
+			t.Errorf("transcript.Hosts has %q, which no listed host reads", f)
+		}
+	}
+}
