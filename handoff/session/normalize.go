@@ -186,10 +186,11 @@ func relTo(base, abs string) string {
 }
 
 // unambiguous keeps a relative Windows result relative: one whose first
-// name looks like a drive ("a:/x", from "./a:/x") would read as the
-// absolute "A:/x" when normalized again, so it keeps its "./".
+// name looks like a drive ("a:/x", from "./a:/x", or "a:", from "\a:")
+// would read as the absolute "A:/x" or the drive-relative "A:" when
+// normalized again, so it keeps its "./".
 func unambiguous(rel string) string {
-	if _, _, isAbs := splitAbs(rel); isAbs && !strings.HasPrefix(rel, "/") {
+	if len(rel) >= 2 && rel[1] == ':' && isASCIILetter(rel[0]) {
 		return "./" + rel
 	}
 	return rel
