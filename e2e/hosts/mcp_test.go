@@ -119,3 +119,21 @@ func TestMCPInCopilotCLI(t *testing.T) {
 	}
 	checkAudit(t, s, run.events, auditCounts{Stops: 1})
 }
+
+func TestMCPInGeminiCLI(t *testing.T) {
+	gemini := geminiBinary(t)
+	s := newScratch(t, batonBinary(t))
+	s.run(t, s.repo, s.baton, "hook", "install", "--host", "gemini", "--project")
+	s.run(t, s.repo, s.baton, "mcp", "install", "--host", "gemini")
+	writeGeminiSettings(t, s)
+	// Gemini CLI names an MCP server's tools mcp_SERVER_TOOL; headless, it
+	// offers only the tools allowed to run without asking.
+	m := newModelMock(t, checkStopCall(t, "mcp_baton_check_stop"), fixedPacket)
+	got, took := runGemini(t, s, gemini, m, packetPrompt, "--allowed-tools", "mcp_baton_check_stop")
+	t.Logf("gemini -p took %v", took.Round(time.Millisecond))
+	checkMCPRun(t, m, 1)
+	if !strings.Contains(got, "Reply \"delete\" to remove the JSON files") {
+		t.Errorf("gemini ended the turn with %q, want the fixed packet", got)
+	}
+	checkAudit(t, s, filepath.Join(s.home, ".gemini", "tmp"), auditCounts{Stops: 1})
+}

@@ -368,7 +368,8 @@ type geminiRequest struct {
 	Contents []struct {
 		Role  string `json:"role"`
 		Parts []struct {
-			Text string `json:"text"`
+			Text             string          `json:"text"`
+			FunctionResponse json.RawMessage `json:"functionResponse"` // a tool's answer
 		} `json:"parts"`
 	} `json:"contents"`
 	Tools json.RawMessage `json:"tools"`
@@ -391,6 +392,15 @@ func (m *modelMock) gemini(w http.ResponseWriter, r *http.Request, body []byte) 
 		for _, p := range c.Parts {
 			if p.Text != "" {
 				parts = append(parts, p.Text)
+			}
+			if len(p.FunctionResponse) > 0 {
+				var fr struct {
+					Response json.RawMessage `json:"response"`
+				}
+				_ = json.Unmarshal(p.FunctionResponse, &fr)
+				var v any
+				_ = json.Unmarshal(fr.Response, &v)
+				parts = append(parts, fmt.Sprint(v))
 			}
 		}
 		rr.Messages = append(rr.Messages, mockMessage{Role: c.Role, Text: strings.Join(parts, "\n")})
