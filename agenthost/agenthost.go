@@ -16,15 +16,17 @@ package agenthost
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/stoppolicy"
+	"github.com/baton-md/baton/transcript"
 )
 
 // Host is one agent host.
 type Host struct {
 	// ID names the host on the command line (--host, `baton hook
-	// ID-stop`) and in transcript.Hosts.
+	// ID-stop`) and its transcript format.
 	ID string
 	// Name is the host's name as docs/hosts.md's table gives it.
 	Name string
@@ -39,9 +41,36 @@ type Host struct {
 	// MCP is where `baton mcp install` registers baton's MCP server; nil
 	// for a host baton does not register it in.
 	MCP *hostsettings.MCPHost
-	// Transcript is the format of its session files, one of
-	// transcript.Hosts: what audit and the stop hook read them as.
-	Transcript string
+	// Transcript is the format of its session files: how audit and the
+	// stop hook read them, and how a file is told to be its (agenthost/
+	// hosts registers it with transcript).
+	Transcript transcript.Format
+
+	// How the stop hook reads the transcript; each nil (false) for the
+	// default.
+	//
+	// History opens it as the stop policy reads it (default: its end,
+	// read into entries by transcript.ReadTail).
+	History func(path string) (stoppolicy.History, error)
+	// LastMessage reads the agent's last message (default:
+	// transcript.LastMessage).
+	LastMessage func(path string) (string, error)
+	// TurnReply: the last message is the turn's, after the person's last
+	// message; the host may run its hook before it writes the reply, and
+	// an older reply must never be taken for it.
+	TurnReply bool
+	// Owns reports that a transcript a hook names is this host's, whose
+	// ever hook names it (Copilot CLI runs Claude Code's hooks with its
+	// own events file).
+	Owns func(path string) bool
+	// Await waits, at most limit, until the host has written the stop's
+	// records to its transcript (stamp: the hook input's timestamp).
+	Await func(path string, stamp json.RawMessage, limit time.Duration) error
+	// Response is the message to judge when the hook's input holds every
+	// response of the turn so far (Stop.Cumulative), given the turn's
+	// reply as the transcript holds it, and what to say of it on standard
+	// error ("" for nothing).
+	Response func(stop stoppolicy.Stop, o stoppolicy.Options, turnReply string) (msg, note string)
 }
 
 // Adapter is a host's stop hook: how to read its input and how to answer.

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	_ "github.com/baton-md/baton/agenthost/hosts" // every host's transcript format, registered
 	"github.com/baton-md/baton/stoppolicy"
 	"github.com/baton-md/baton/transcript"
 )
@@ -100,7 +101,7 @@ type Report struct {
 
 // Options say how to read and judge.
 type Options struct {
-	// Host reads every file as this host's (one of transcript.Hosts); ""
+	// Host reads every file as this host's (one of transcript.Hosts()); ""
 	// tells each file's host from its content.
 	Host string
 	// Workspace is the folder whose .baton.yaml and workspace state the

@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/engine"
@@ -28,8 +29,9 @@ const (
 	ToolExplainRule   = "explain_rule"
 )
 
-// Hosts are the agent hosts whose specrew sessions check_stop can name.
-var Hosts = []string{"claude", "codex", "gemini", "cursor", "copilot"}
+// Hosts are the agent hosts whose specrew sessions check_stop can name:
+// every host baton serves.
+var Hosts = hosts.IDs()
 
 func (s *Server) addTools() {
 	stopIn := schemaFor[StopInput]()

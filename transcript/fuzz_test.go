@@ -1,4 +1,4 @@
-package transcript
+package transcript_test
 
 import (
 	"os"
@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	_ "github.com/baton-md/baton/agenthost/hosts" // the hosts' formats
+	. "github.com/baton-md/baton/transcript"
 )
 
 // Any bytes, read as any host's session, give entries or skipped lines,
@@ -27,7 +30,7 @@ func FuzzRead(f *testing.F) {
 			t.Fatal(err)
 		}
 		_ = Detect(data)
-		for _, host := range Hosts {
+		for _, host := range Hosts() {
 			s, err := Read(path, host)
 			if err != nil {
 				t.Fatalf("%s: %v", host, err)

@@ -1,4 +1,4 @@
-package transcript
+package transcript_test
 
 import (
 	"fmt"
@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/baton-md/baton/agenthost/claude"
+	_ "github.com/baton-md/baton/agenthost/hosts" // the hosts' formats
+	. "github.com/baton-md/baton/transcript"
 )
 
 // The shapes of testdata/hostshapes.txtar: the packet the hook blocked,
@@ -153,7 +157,7 @@ func TestClaudeStopHookRecords(t *testing.T) {
 	// The hook's reading of the file's end: a block's feedback line is no
 	// person's, so the turn is still the person's prompt, and its steps
 	// (responses, by message id) run on across the block.
-	if n, anchor := (ClaudeHistory{Path: path}).StepsSincePerson(); n != 3 || !strings.Contains(anchor, `"content":"Add a retry cap."`) {
+	if n, anchor := (claude.History{Path: path}).StepsSincePerson(); n != 3 || !strings.Contains(anchor, `"content":"Add a retry cap."`) {
 		t.Errorf("StepsSincePerson = %d, %q; want 3 since the person's prompt", n, anchor)
 	}
 	// An api-request-blob written after the last message (a request's copy
@@ -164,10 +168,10 @@ func TestClaudeStopHookRecords(t *testing.T) {
 	}
 	fmt.Fprintln(f, `{"type":"api-request-blob","sessionId":"cl-21328","hash":"b9","message":{"role":"assistant","content":[{"type":"text","text":"A reply copied into a request."}]}}`)
 	f.Close()
-	if got, err := ClaudeLastMessage(path); err != nil || !strings.Contains(got, goodOpening) {
-		t.Errorf("ClaudeLastMessage = %q, %v", got, err)
+	if got, err := claude.LastMessage(path); err != nil || !strings.Contains(got, goodOpening) {
+		t.Errorf("claude.LastMessage = %q, %v", got, err)
 	}
-	if got := (ClaudeHistory{Path: path}).LastMarked(func(t string) bool { return strings.Contains(t, "copied") }); got != "" {
+	if got := (claude.History{Path: path}).LastMarked(func(t string) bool { return strings.Contains(t, "copied") }); got != "" {
 		t.Errorf("LastMarked found an api-request-blob: %q", got)
 	}
 }
@@ -201,11 +205,10 @@ func TestGeminiJSONLRecords(t *testing.T) {
 		t.Errorf("stops: %+v", stops)
 	}
 	// "$set" with the messages replaces them all.
-	s = &Session{}
-	readGemini([]byte(`{"sessionId":"g","projectHash":"h"}
+	s, _ = ReadData(Gemini, "", []byte(`{"sessionId":"g","projectHash":"h"}
 {"id":"1","type":"user","content":"Old."}
 {"$set":{"messages":[{"id":"9","type":"user","content":"New."},{"id":"10","type":"gemini","content":"Fresh."}]}}
-`), s)
+`))
 	if s.Skipped != 0 || len(s.Entries) != 2 || s.Entries[0].Text != "New." || s.LastMessage() != "Fresh." {
 		t.Errorf("$set of the messages: %+v skipped %d", s.Entries, s.Skipped)
 	}

@@ -14,13 +14,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/baton-md/baton/internal/safefile"
 )
 
-// The hosts whose session files baton reads.
+// The hosts whose session files baton reads, by the names their formats
+// are registered under (each host's package, agenthost/<host>, makes its
+// Format; agenthost/hosts registers them all).
 const (
 	Claude  = "claude"
 	Codex   = "codex"
@@ -29,8 +33,68 @@ const (
 	Copilot = "copilot"
 )
 
-// Hosts lists them, in the order baton names them.
-var Hosts = []string{Claude, Codex, Gemini, Cursor, Copilot}
+// Format is one host's session files: how to read them, and how Detect
+// tells them from the others'.
+type Format struct {
+	Host string
+	// ReadLines reads a JSON-lines file, line by line; ReadWhole a file
+	// that is one document, read whole (Gemini CLI's chat files). A
+	// format has one of the two.
+	ReadLines func(lines [][]byte, s *Session)
+	ReadWhole func(data []byte, s *Session)
+	// Claims says whether one JSON line (its keys, and its "type" when it
+	// is a string) is this host's; ClaimsFile, whether the head of a file
+	// that is no JSON lines is. Detect tries every ClaimsFile, then each
+	// of the first lines against every Claims, in Rank order (lowest
+	// first): keys some hosts share are told apart by the order.
+	Claims     func(keys map[string]json.RawMessage, typ string) bool
+	ClaimsFile func(head []byte) bool
+	Rank       int
+}
+
+var (
+	formatsMu sync.RWMutex
+	formats   []Format // in the order registered
+)
+
+// Register makes f a format Read, ReadTail and Detect know, in place of
+// one registered under the same host.
+func Register(f Format) {
+	if f.Host == "" || (f.ReadLines == nil) == (f.ReadWhole == nil) {
+		panic(fmt.Sprintf("transcript.Register: format %q needs a host and one reader", f.Host))
+	}
+	formatsMu.Lock()
+	defer formatsMu.Unlock()
+	if i := slices.IndexFunc(formats, func(g Format) bool { return g.Host == f.Host }); i >= 0 {
+		formats[i] = f
+		return
+	}
+	formats = append(formats, f)
+}
+
+// Hosts lists the hosts whose formats are registered, in the order
+// registered (agenthost/hosts registers them in the order baton names
+// them).
+func Hosts() []string {
+	formatsMu.RLock()
+	defer formatsMu.RUnlock()
+	out := make([]string, len(formats))
+	for i, f := range formats {
+		out[i] = f.Host
+	}
+	return out
+}
+
+func formatOf(host string) (Format, bool) {
+	formatsMu.RLock()
+	defer formatsMu.RUnlock()
+	for _, f := range formats {
+		if f.Host == host {
+			return f, true
+		}
+	}
+	return Format{}, false
+}
 
 // Roles of an entry.
 const (
@@ -63,7 +127,8 @@ type Session struct {
 	Skipped int // lines that were torn, not JSON, or of no known shape
 }
 
-func (s *Session) add(e Entry) { s.Entries = append(s.Entries, e) }
+// Add appends e to the session's entries (for a host's reader).
+func (s *Session) Add(e Entry) { s.Entries = append(s.Entries, e) }
 
 // MaxFile is the largest session file Read reads.
 const MaxFile = 256 << 20
@@ -78,37 +143,36 @@ func Read(path, host string) (*Session, error) {
 	if host == "" {
 		host = Detect(data)
 		if host == "" {
-			return nil, fmt.Errorf("%s: not a session file of any host baton reads (%s)", path, strings.Join(Hosts, ", "))
+			return nil, fmt.Errorf("%s: not a session file of any host baton reads (%s)", path, strings.Join(Hosts(), ", "))
 		}
 	}
 	return readAs(host, path, data)
 }
 
-// lineReaders reads each JSON-lines format; Gemini CLI's is one document.
-var lineReaders = map[string]func(lines [][]byte, s *Session){
-	Claude: readClaude, Codex: readCodex, Cursor: readCursor, Copilot: readCopilot,
-}
-
 // readAs reads data, the file at path, as host's format.
 func readAs(host, path string, data []byte) (*Session, error) {
+	f, ok := formatOf(host)
+	if !ok {
+		return nil, fmt.Errorf("unknown host %q (one of %s)", host, strings.Join(Hosts(), ", "))
+	}
 	s := &Session{Host: host, Path: path}
-	if host == Gemini {
-		readGemini(data, s)
+	if f.ReadWhole != nil {
+		f.ReadWhole(data, s)
 		return s, nil
 	}
-	read, ok := lineReaders[host]
-	if !ok {
-		return nil, fmt.Errorf("unknown host %q (one of %s)", host, strings.Join(Hosts, ", "))
-	}
-	read(splitLines(data), s)
+	f.ReadLines(SplitLines(data), s)
 	return s, nil
 }
 
+// ReadData reads data as host's session file (path only names it).
+func ReadData(host, path string, data []byte) (*Session, error) { return readAs(host, path, data) }
+
 // ReadTail reads a session the way a hook must, within its timeout: of a
 // JSON-lines format only the last MaxTail bytes (a line cut at the window's
-// start is skipped), of Gemini CLI's whole-file format all of it, bounded.
+// start is skipped), of a whole-file format (Gemini CLI's) all of it,
+// bounded.
 func ReadTail(path, host string) (*Session, error) {
-	if host == Gemini || host == "" {
+	if f, ok := formatOf(host); !ok || f.ReadWhole != nil {
 		return Read(path, host)
 	}
 	data, whole, err := safefile.ReadTail(path, tailWindow)
@@ -126,9 +190,9 @@ func ReadTail(path, host string) (*Session, error) {
 // tailWindow is how much of a JSON-lines file ReadTail reads.
 var tailWindow int64 = MaxTail
 
-// splitLines splits JSON lines, keeping empty lines out (they are not
+// SplitLines splits JSON lines, keeping empty lines out (they are not
 // torn, only blank).
-func splitLines(data []byte) [][]byte {
+func SplitLines(data []byte) [][]byte {
 	var out [][]byte
 	for _, l := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimSpace(l)) > 0 {
@@ -150,9 +214,14 @@ func Detect(data []byte) string {
 	if len(head) > 64<<10 {
 		head = head[:64<<10]
 	}
-	t := bytes.TrimLeft(head, " \t\r\n\uFEFF")
-	if first := firstLine(t); bytes.HasPrefix(t, []byte("{")) && !json.Valid(first) && bytes.Contains(t, []byte(`"messages"`)) {
-		return Gemini // one JSON object over many lines
+	formatsMu.RLock()
+	fs := slices.Clone(formats)
+	formatsMu.RUnlock()
+	slices.SortStableFunc(fs, func(a, b Format) int { return a.Rank - b.Rank })
+	for _, f := range fs {
+		if f.ClaimsFile != nil && f.ClaimsFile(head) {
+			return f.Host
+		}
 	}
 	for i, l := range bytes.Split(head, []byte("\n")) {
 		if i > 50 {
@@ -164,31 +233,40 @@ func Detect(data []byte) string {
 		}
 		var typ string
 		_ = json.Unmarshal(keys["type"], &typ)
-		_, payload := keys["payload"]
-		_, data := keys["data"]
-		_, role := keys["role"]
-		_, message := keys["message"]
-		_, session := keys["sessionId"]
-		_, parent := keys["parentUuid"]
-		_, project := keys["projectHash"]
-		_, messages := keys["messages"]
-		switch {
-		case payload && (typ == "session_meta" || typ == "response_item" || typ == "event_msg" || typ == "turn_context"):
-			return Codex
-		case data && strings.Contains(typ, "."):
-			return Copilot
-		case parent || (typ == "user" || typ == "assistant") && message || session && typ == "summary":
-			return Claude
-		case project || messages || typ == "gemini":
-			return Gemini
-		case role && message:
-			return Cursor
+		for _, f := range fs {
+			if f.Claims != nil && f.Claims(keys, typ) {
+				return f.Host
+			}
 		}
 	}
 	return ""
 }
 
-func firstLine(b []byte) []byte {
+// Owns reports whether f claims the head of a file (Detect's test for
+// this one format alone): its ClaimsFile, or one of the first lines.
+func (f Format) Owns(head []byte) bool {
+	if f.ClaimsFile != nil && f.ClaimsFile(head) {
+		return true
+	}
+	for i, l := range bytes.Split(head, []byte("\n")) {
+		if i > 50 || f.Claims == nil {
+			break
+		}
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(bytes.TrimLeft(l, "\uFEFF"), &keys) != nil {
+			continue
+		}
+		var typ string
+		_ = json.Unmarshal(keys["type"], &typ)
+		if f.Claims(keys, typ) {
+			return true
+		}
+	}
+	return false
+}
+
+// FirstLine is b up to its first newline.
+func FirstLine(b []byte) []byte {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		return b[:i]
 	}
@@ -270,6 +348,21 @@ func (s *Session) LastMessage() string {
 	return ""
 }
 
+// TurnReply is the last assistant text since the person's last message;
+// "" when the turn has none.
+func (s *Session) TurnReply() string {
+	for i := len(s.Entries) - 1; i >= 0; i-- {
+		e := s.Entries[i]
+		switch {
+		case e.Role == Assistant && strings.TrimSpace(e.Text) != "":
+			return e.Text
+		case e.Role == User && e.Person:
+			return ""
+		}
+	}
+	return ""
+}
+
 // StepsSincePerson counts the assistant entries since the last message a
 // person wrote (at most the last 200 entries), and names that message.
 func (s *Session) StepsSincePerson() (steps int, anchor string) {
@@ -305,12 +398,8 @@ func (s *Session) LastMarked(marked func(string) bool) string {
 }
 
 // LastMessage reads the last assistant message of the session file at
-// path, written by host: Claude Code's from the file's end (ClaudeLastMessage),
-// the others from the whole file, bounded.
+// path, written by host, from its end (ReadTail).
 func LastMessage(host, path string) (string, error) {
-	if host == Claude {
-		return ClaudeLastMessage(path)
-	}
 	s, err := ReadTail(path, host)
 	if err != nil {
 		return "", err
@@ -321,7 +410,8 @@ func LastMessage(host, path string) (string, error) {
 	return s.LastMessage(), nil
 }
 
-func parseTime(s string) time.Time {
+// ParseTime reads an RFC 3339 time; the zero time when s is none.
+func ParseTime(s string) time.Time {
 	if s == "" {
 		return time.Time{}
 	}
@@ -331,7 +421,8 @@ func parseTime(s string) time.Time {
 	return time.Time{}
 }
 
-func joinText(parts ...string) string {
+// JoinText joins the parts that hold text with a blank line.
+func JoinText(parts ...string) string {
 	var out []string
 	for _, p := range parts {
 		if strings.TrimSpace(p) != "" {

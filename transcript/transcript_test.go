@@ -1,4 +1,4 @@
-package transcript
+package transcript_test
 
 import (
 	"os"
@@ -7,6 +7,10 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/baton-md/baton/agenthost/claude"
+	_ "github.com/baton-md/baton/agenthost/hosts" // the hosts' formats
+	. "github.com/baton-md/baton/transcript"
 )
 
 // sessions lays out testdata/sessions.txtar (hand-written samples of each
@@ -140,8 +144,7 @@ func TestReadRefuses(t *testing.T) {
 // messages before the tear still count.
 func TestGeminiTornWholeFile(t *testing.T) {
 	text := "{\"sessionId\":\"g\",\"messages\":[\n{\"id\":\"1\",\"type\":\"user\",\"content\":\"Hi.\"},\n{\"id\":\"2\",\"type\":\"gemini\",\"content\":\"Hello.\"},\n{\"id\":\"3\",\"type\":\"gem"
-	s := &Session{}
-	readGemini([]byte(text), s)
+	s, _ := ReadData(Gemini, "", []byte(text))
 	if len(s.Entries) != 2 || s.Skipped != 2 || s.LastMessage() != "Hello." {
 		t.Errorf("entries %d skipped %d", len(s.Entries), s.Skipped)
 	}
@@ -152,7 +155,7 @@ func TestGeminiTornWholeFile(t *testing.T) {
 // line, and the anchor is that line.
 func TestClaudeHistory(t *testing.T) {
 	dir := sessions(t)
-	h := ClaudeHistory{Path: filepath.Join(dir, "claude.jsonl")}
+	h := claude.History{Path: filepath.Join(dir, "claude.jsonl")}
 	n, anchor := h.StepsSincePerson()
 	if n != 2 || !strings.Contains(anchor, `"Yes."`) {
 		t.Errorf("StepsSincePerson = %d, %q", n, anchor)
@@ -160,7 +163,7 @@ func TestClaudeHistory(t *testing.T) {
 	if m := h.LastMarked(func(t string) bool { return strings.Contains(t, "Looking") }); m != "Looking at the client." {
 		t.Errorf("LastMarked = %q", m)
 	}
-	if n, a := (ClaudeHistory{}).StepsSincePerson(); n != 0 || a != "" {
+	if n, a := (claude.History{}).StepsSincePerson(); n != 0 || a != "" {
 		t.Errorf("no path: %d %q", n, a)
 	}
 }
@@ -171,8 +174,7 @@ func TestReadTailWindow(t *testing.T) {
 	dir := sessions(t)
 	path := filepath.Join(dir, "copilot.jsonl")
 	data, _ := os.ReadFile(path)
-	defer func(w int64) { tailWindow = w }(tailWindow)
-	tailWindow = int64(len(data) - 400) // cuts into the first lines
+	defer SetTailWindow(int64(len(data) - 400))() // cuts into the first lines
 	s, err := ReadTail(path, Copilot)
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,10 @@ var Host = &agenthost.Host{
 	},
 	Settings:   settings,
 	MCP:        mcp,
-	Transcript: transcript.Claude,
+	Transcript: Format,
+	// As specrew's provider reads it: the raw end of the file.
+	History:     func(path string) (stoppolicy.History, error) { return History{Path: path}, nil },
+	LastMessage: LastMessage,
 }
 
 // Input is what Claude Code sends a Stop hook (and its other hooks);

@@ -20,7 +20,7 @@ var Host = &agenthost.Host{
 	},
 	Settings:   settings,
 	MCP:        mcp,
-	Transcript: transcript.Codex,
+	Transcript: Format,
 }
 
 // stopInput is Codex's Stop hook input: codex-rs/hooks/schema/

@@ -34,4 +34,5 @@ var mcp = &hostsettings.MCPHost{
 	Name: "codex", Title: "Codex",
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".codex", "config.toml") },
 	UserFile:    func(e hostsettings.Env) string { return filepath.Join(hostsettings.CodexHome(e), "config.toml") },
+	Approval:    hostsettings.CodexMCPTrust,
 }

@@ -32,7 +32,12 @@ var Host = &agenthost.Host{
 	},
 	Settings:   settings,
 	MCP:        mcp,
-	Transcript: transcript.Copilot,
+	Transcript: Format,
+	// At agentStop the events file may not hold the turn's reply yet:
+	// Copilot CLI writes it, then the hook's own hook.start record.
+	TurnReply: true,
+	Await:     Await,
+	Owns:      Events,
 }
 
 // agentStopInput is Copilot's agentStop input, in both of its documented
@@ -170,5 +175,5 @@ func Events(path string) bool {
 	}
 	defer f.Close()
 	head, _ := io.ReadAll(io.LimitReader(f, 64<<10))
-	return transcript.Detect(head) == transcript.Copilot
+	return Format.Owns(head)
 }

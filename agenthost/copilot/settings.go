@@ -47,4 +47,5 @@ var mcp = &hostsettings.MCPHost{
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".github", "mcp.json") },
 	UserFile:    func(e hostsettings.Env) string { return filepath.Join(hostsettings.CopilotHome(e), "mcp-config.json") },
 	Entry:       hostsettings.Object("type", "local", "command", hostsettings.ServerCommand, "args", hostsettings.Args(), "tools", []any{"*"}),
+	Approval:    hostsettings.CopilotMCPTrust,
 }

@@ -23,7 +23,7 @@ var Host = &agenthost.Host{
 		PromptPass: `{"continue":true}`, // beforeSubmitPrompt: let the prompt go
 	},
 	Settings:   settings,
-	Transcript: transcript.Cursor,
+	Transcript: Format,
 }
 
 // stopInput is Cursor's stop hook input: the common fields

@@ -22,7 +22,9 @@ var Host = &agenthost.Host{
 	},
 	Settings:   settings,
 	MCP:        mcp,
-	Transcript: transcript.Gemini,
+	Transcript: Format,
+	TurnReply:  true,
+	Response:   Response,
 }
 
 // afterAgentInput is Gemini CLI's AfterAgent input: the base fields

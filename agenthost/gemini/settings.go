@@ -61,4 +61,6 @@ var mcp = &hostsettings.MCPHost{
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".gemini", "settings.json") },
 	UserFile:    func(e hostsettings.Env) string { return filepath.Join(e.Home, ".gemini", "settings.json") },
 	Entry:       hostsettings.Object("command", hostsettings.ServerCommand, "args", hostsettings.Args()),
+	Approval:    hostsettings.GeminiMCPTrust,
+	UserToo:     true,
 }

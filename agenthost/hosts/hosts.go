@@ -14,7 +14,18 @@ import (
 	"github.com/baton-md/baton/agenthost/cursor"
 	"github.com/baton-md/baton/agenthost/gemini"
 	"github.com/baton-md/baton/internal/hostsettings"
+	"github.com/baton-md/baton/transcript"
 )
+
+// Each host's transcript format is registered, so that transcript reads
+// and tells its files.
+func init() {
+	for _, h := range All {
+		if h.Transcript.Host != "" {
+			transcript.Register(h.Transcript)
+		}
+	}
+}
 
 // All are the hosts, in the order baton names them.
 var All = []*agenthost.Host{
@@ -106,8 +117,8 @@ func MCPIDs() []string {
 func Transcripts() []string {
 	var out []string
 	for _, h := range All {
-		if h.Transcript != "" && !slices.Contains(out, h.Transcript) {
-			out = append(out, h.Transcript)
+		if f := h.Transcript.Host; f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
 		}
 	}
 	return out

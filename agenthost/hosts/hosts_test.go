@@ -88,15 +88,19 @@ func TestEveryHostIsComplete(t *testing.T) {
 			}
 
 			// Its transcripts.
-			if !slices.Contains(transcript.Hosts, h.Transcript) {
-				t.Fatalf("transcript format %q is none of %v", h.Transcript, transcript.Hosts)
+			f := h.Transcript
+			if f.Host != h.ID || !slices.Contains(transcript.Hosts(), f.Host) {
+				t.Fatalf("transcript format %q is not the host's, or none of %v", f.Host, transcript.Hosts())
+			}
+			if f.Claims == nil && f.ClaimsFile == nil {
+				t.Errorf("transcript format %q says nothing of how Detect tells its files", f.Host)
 			}
 			empty := filepath.Join(t.TempDir(), "session")
 			if err := os.WriteFile(empty, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := transcript.Read(empty, h.Transcript); err != nil {
-				t.Errorf("no reader for transcript format %q: %v", h.Transcript, err)
+			if _, err := transcript.Read(empty, f.Host); err != nil {
+				t.Errorf("no reader for transcript format %q: %v", f.Host, err)
 			}
 
 			// Its docs: the row of docs/hosts.md's table, claiming no more
@@ -114,7 +118,7 @@ func TestEveryHostIsComplete(t *testing.T) {
 
 // transcript reads no format that no listed host writes.
 func TestNoTranscriptFormatOutsideTheList(t *testing.T) {
-	for _, f := range transcript.Hosts {
+	for _, f := range transcript.Hosts() {
 		if !slices.Contains(hosts.Transcripts(), f) {
 			t.Errorf("transcript.Hosts has %q, which no listed host reads", f)
 		}

@@ -144,7 +144,7 @@ func TestBashCompletion(t *testing.T) {
 	has("baton completion ", "bash", "zsh", "fish")
 	has("baton explain ", engine.Registry().Rules()[0].ID)
 	has("baton help ", "check", "hook")
-	has("baton audit --host ", transcript.Hosts...)
+	has("baton audit --host ", transcript.Hosts()...)
 	has("baton audit --format ", "text", "json", "html")
 	lacks("baton audit --format ", "sarif")
 	has("baton hook install --host ", hosts.SettingsIDs()...)
@@ -255,7 +255,7 @@ func TestCompletionEveryValue(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"audit --host":          transcript.Hosts,
+		"audit --host":          transcript.Hosts(),
 		"audit --format":        {"text", "json", "html"},
 		"hook install --host":   hosts.SettingsIDs(),
 		"hook uninstall --host": hosts.SettingsIDs(),
@@ -274,7 +274,7 @@ func TestCompletionEveryValue(t *testing.T) {
 			t.Errorf("hook install --host %s: %s", h, stderr)
 		}
 	}
-	for _, h := range transcript.Hosts {
+	for _, h := range transcript.Hosts() {
 		if code, _, stderr := runBaton(t, "", "", "audit", "--host", h, t.TempDir()); strings.Contains(stderr, "want one of") {
 			t.Errorf("audit --host %s: exit %d %s", h, code, stderr)
 		}

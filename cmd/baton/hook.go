@@ -1,16 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/baton-md/baton/agenthost"
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/stoppolicy"
 	"github.com/baton-md/baton/transcript"
 )
@@ -196,14 +194,18 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 	}
 	stop := in.stop
 	stop.Host, stop.Args = a.host, args
-	// format is the transcript's: Copilot CLI runs the hooks of
-	// .claude/settings.json with a Claude Code input naming its own events.
-	format := a.host
-	if in.transcript != "" && a.host == transcript.Claude && copilotEvents(in.transcript) {
-		format = transcript.Copilot
+	// fh is the host whose transcript it is: another host may run this
+	// host's hooks with its own (Copilot CLI, Claude Code's).
+	fh := a.Host
+	if in.transcript != "" {
+		for _, h := range hosts.All {
+			if h != a.Host && h.Owns != nil && h.Owns(in.transcript) {
+				fh = h
+			}
+		}
 	}
-	if in.transcript != "" && format == transcript.Copilot {
-		if err := copilotAwait(in.transcript, in.stamp, copilotWait); err != nil {
+	if in.transcript != "" && fh.Await != nil {
+		if err := fh.Await(in.transcript, in.stamp, awaitLimit); err != nil {
 			if strings.TrimSpace(stop.Message) == "" {
 				return failOpen("%v", err)
 			}
@@ -212,7 +214,7 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 		}
 	}
 	if in.transcript != "" {
-		stop.History, err = history(format, in.transcript)
+		stop.History, err = history(fh, in.transcript)
 		if err != nil {
 			if strings.TrimSpace(stop.Message) == "" {
 				return failOpen("read the transcript: %v", err)
@@ -220,9 +222,12 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 			fmt.Fprintf(stderr, "baton: read the transcript: %v; judging the message alone\n", err)
 		}
 	}
-	if in.cumulative {
-		var note string
-		if stop.Message, note = lastResponse(stop, o); note != "" {
+	if in.cumulative && a.Response != nil {
+		var reply, note string
+		if s, ok := stop.History.(*transcript.Session); ok {
+			reply = s.TurnReply()
+		}
+		if stop.Message, note = a.Response(stop, o, reply); note != "" {
 			fmt.Fprintf(stderr, "baton: %s\n", note)
 		}
 	}
@@ -230,7 +235,7 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 		if in.transcript == "" {
 			return failOpen("no %s and no %s", a.messageField, a.transcriptField)
 		}
-		stop.Message, err = lastMessage(format, in.transcript, stop.History)
+		stop.Message, err = lastMessage(fh, in.transcript, stop.History)
 		if err != nil {
 			return failOpen("read the transcript: %v", err)
 		}
@@ -257,14 +262,14 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 	return exitOK
 }
 
-// history opens the session's transcript as the policy reads it: Claude
-// Code's raw end, as specrew's provider does; the others' end, read into
-// entries (transcript.ReadTail).
-func history(host, path string) (stoppolicy.History, error) {
-	if host == transcript.Claude {
-		return transcript.ClaudeHistory{Path: path}, nil
+// history opens the session's transcript as the policy reads it: as
+// its host opens it (Claude Code's raw end, as specrew's provider reads
+// it), else its end read into entries (transcript.ReadTail).
+func history(h *agenthost.Host, path string) (stoppolicy.History, error) {
+	if h.History != nil {
+		return h.History(path)
 	}
-	s, err := transcript.ReadTail(path, host)
+	s, err := transcript.ReadTail(path, h.Transcript.Host)
 	if err != nil {
 		return nil, err
 	}
@@ -272,157 +277,18 @@ func history(host, path string) (stoppolicy.History, error) {
 }
 
 // lastMessage is the agent's last message in the session's transcript:
-// in Copilot CLI's events and Gemini CLI's chat file, the turn's (after
-// the person's last message), so that a reply the host has not written
-// yet is never taken for an older one.
-func lastMessage(host, path string, h stoppolicy.History) (string, error) {
-	if s, ok := h.(*transcript.Session); ok {
-		if host == transcript.Copilot || host == transcript.Gemini {
-			return turnReply(s), nil
+// the turn's (after the person's last message) for a host that may run
+// its hook before it writes the reply, so that an older reply is never
+// taken for it.
+func lastMessage(h *agenthost.Host, path string, hist stoppolicy.History) (string, error) {
+	if s, ok := hist.(*transcript.Session); ok {
+		if h.TurnReply {
+			return s.TurnReply(), nil
 		}
 		return s.LastMessage(), nil
 	}
-	return transcript.LastMessage(host, path)
-}
-
-// turnReply is the last assistant text since the person's last message;
-// "" when the turn has none.
-func turnReply(s *transcript.Session) string {
-	for i := len(s.Entries) - 1; i >= 0; i-- {
-		e := s.Entries[i]
-		switch {
-		case e.Role == transcript.Assistant && strings.TrimSpace(e.Text) != "":
-			return e.Text
-		case e.Role == transcript.User && e.Person:
-			return ""
-		}
+	if h.LastMessage != nil {
+		return h.LastMessage(path)
 	}
-	return ""
-}
-
-// lastResponse is the response to judge when the input holds every
-// response of the turn so far (Gemini CLI's prompt_response), and what to
-// say on standard error about it. prompt_response is no faithful copy of
-// the text: Gemini CLI joins a response's streamed chunks with a space
-// (Turn.getResponseText), may hold a chunk twice, and joins the turn's
-// responses with a newline (cumulativeResponse). The chat file holds the
-// last response as the model wrote it, but without its HTML comments
-// (where specrew's verdict marker is) and zero-width characters, trimmed.
-// So: where the input ends with the chat file's response, compared as
-// Gemini CLI records them, white space aside, the response is cut from the
-// input, comments and all; else the chat file's response is judged, with
-// the HTML comments of the input's own part (on a retry, what it added to
-// the last stop's text) put back at its end. Without the chat file's
-// response, the retry's added part, or the whole text.
-func lastResponse(stop stoppolicy.Stop, o stoppolicy.Options) (msg, note string) {
-	all := stop.Message
-	own := all
-	if added, split := (stoppolicy.Counter{Dir: o.StateDir, Session: stop.SessionID}).Appended(all); stop.Active && split {
-		own = added
-	}
-	var last string
-	if s, ok := stop.History.(*transcript.Session); ok {
-		last = turnReply(s)
-	}
-	kept, _ := geminiKept(last)
-	if len(kept) == 0 {
-		return own, ""
-	}
-	if keptAll, at := geminiKept(all); bytes.HasSuffix(keptAll, kept) {
-		start := at[len(keptAll)-len(kept)]
-		cut := all[strings.LastIndexByte(all[:start], '\n')+1:]
-		// Only a faithful cut: a space joining two chunks inside a word
-		// or a heading would be judged as the model's.
-		if geminiWords(cut) == geminiWords(last) {
-			return cut, ""
-		}
-	}
-	note = "judging the response as the chat file holds it: prompt_response does not end with it as the model wrote it"
-	comments := htmlComments(own)
-	if len(comments) == 0 {
-		return last, note
-	}
-	return strings.TrimRight(last, "\n") + "\n\n" + strings.Join(comments, "\n") + "\n",
-		fmt.Sprintf("%s; its HTML comments (%d) are put back at the end", note, len(comments))
-}
-
-// geminiWords is text as Gemini CLI's chat file keeps it (geminiKept),
-// with each run of white space one space: two texts the same but for the
-// white space a chunk's join may add or the file's trim removes.
-func geminiWords(text string) string {
-	var b strings.Builder
-	space := false
-	kept := geminiStripped(text)
-	for _, r := range kept {
-		if unicode.IsSpace(r) {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// geminiStripped is text without its HTML comments and zero-width
-// characters.
-func geminiStripped(text string) string {
-	var b strings.Builder
-	for i := 0; i < len(text); {
-		if strings.HasPrefix(text[i:], "<!--") {
-			if end := strings.Index(text[i+4:], "-->"); end >= 0 {
-				i += 4 + end + 3
-				continue
-			}
-		}
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !(r >= 0x200B && r <= 0x200F) && r != 0xFEFF {
-			b.WriteString(text[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// htmlComments are the HTML comments of text, in order.
-func htmlComments(text string) []string {
-	var out []string
-	for {
-		i := strings.Index(text, "<!--")
-		if i < 0 {
-			return out
-		}
-		j := strings.Index(text[i+4:], "-->")
-		if j < 0 {
-			return out
-		}
-		out = append(out, text[i:i+4+j+3])
-		text = text[i+4+j+3:]
-	}
-}
-
-// geminiKept is what of a response's text Gemini CLI's chat file keeps,
-// less all white space, for comparing: no HTML comment, no zero-width
-// character. at holds each kept byte's offset in text.
-func geminiKept(text string) (kept []byte, at []int) {
-	for i := 0; i < len(text); {
-		if strings.HasPrefix(text[i:], "<!--") {
-			if end := strings.Index(text[i+4:], "-->"); end >= 0 {
-				i += 4 + end + 3
-				continue
-			}
-		}
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if !unicode.IsSpace(r) && !(r >= 0x200B && r <= 0x200F) && r != 0xFEFF {
-			for k := range n {
-				kept = append(kept, text[i+k])
-				at = append(at, i+k)
-			}
-		}
-		i += n
-	}
-	return kept, at
+	return transcript.LastMessage(h.Transcript.Host, path)
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/agenthost/claude"
-	"github.com/baton-md/baton/agenthost/copilot"
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/stoppolicy"
 )
@@ -65,12 +64,7 @@ type (
 	hookDecision = claude.Decision
 )
 
-// copilotWait bounds how long copilot-stop waits for Copilot CLI to write
-// the stop's own hook.start record (copilot.Await). Copilot CLI 1.0.102
-// wrote it 0.09 to 0.15 s after the hook started.
-var copilotWait = 2 * time.Second
-
-var (
-	copilotAwait  = copilot.Await
-	copilotEvents = copilot.Events
-)
+// awaitLimit bounds how long a hook waits for its host to write the
+// stop's records (agenthost.Host.Await): Copilot CLI 1.0.102 wrote its
+// hook.start record 0.09 to 0.15 s after the hook started.
+var awaitLimit = 2 * time.Second

@@ -337,8 +337,8 @@ func TestHostAdaptersBoundTheLoop(t *testing.T) {
 // On its own error every adapter lets the stop through, answers in its
 // host's contract, and says why on standard error.
 func TestHostAdaptersFailOpen(t *testing.T) {
-	defer func(w time.Duration) { copilotWait = w }(copilotWait)
-	copilotWait = 200 * time.Millisecond // a transcript that never comes
+	defer func(w time.Duration) { awaitLimit = w }(awaitLimit)
+	awaitLimit = 200 * time.Millisecond // a transcript that never comes
 	for _, hc := range hostCases {
 		t.Run(hc.sub, func(t *testing.T) {
 			for name, in := range map[string][]byte{
@@ -552,8 +552,8 @@ func TestCopilotStopWaitsForItsHookStart(t *testing.T) {
 // The record never comes: the stop goes through, and standard error says
 // what was waited for.
 func TestCopilotStopNoHookStartFailsOpen(t *testing.T) {
-	defer func(w time.Duration) { copilotWait = w }(copilotWait)
-	copilotWait = 200 * time.Millisecond
+	defer func(w time.Duration) { awaitLimit = w }(awaitLimit)
+	awaitLimit = 200 * time.Millisecond
 	path := filepath.Join(t.TempDir(), "events.jsonl")
 	// A hook.start of another run (another timestamp) does not count.
 	if err := os.WriteFile(path, []byte(copilotEventsFile(copilotStamp-5000, "Add the cap.", proceedMsg)), 0o644); err != nil {

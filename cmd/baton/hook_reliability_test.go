@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/baton-md/baton/transcript"
+	"github.com/baton-md/baton/agenthost/claude"
 )
 
 // The hook fails open within --max-blocks + 1 stops whatever its state
@@ -165,7 +165,7 @@ func TestHookLargeTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	msg, err := transcript.ClaudeLastMessage(path)
+	msg, err := claude.LastMessage(path)
 	if err != nil || !strings.HasPrefix(msg, "## What I Just Did") {
 		t.Fatalf("ClaudeLastMessage = %q, %v", msg, err)
 	}

@@ -40,6 +40,12 @@ type MCPHost struct {
 	// Entry is the server's entry in a JSON file; nil for a TOML file
 	// (Codex's config.toml).
 	Entry Obj
+	// Approval reads from the host's own records whether it will start
+	// the server of a project's MCP settings (nil: nothing to ask);
+	// UserToo, that the user's own settings need the same (Gemini CLI
+	// starts no MCP server in an untrusted folder).
+	Approval func(Env) *Trust
+	UserToo  bool
 }
 
 // Args are ServerArgs as an entry's JSON array.
@@ -439,48 +445,56 @@ func sameBut(path string, without, with []byte) error {
 // folder's MCP files; Gemini CLI starts no MCP server at all in an
 // untrusted folder. The user's own settings need nothing more.
 func (h *MCPHost) Trust(e Env, s Scope) *Trust {
-	if h.Name == "gemini" {
-		// Gemini CLI 0.x (`gemini mcp list`) starts no MCP server in an
-		// untrusted folder, the user's own included.
-		t := GeminiTrust(nil, e, Project)
-		if !t.Runs {
-			t.Detail = e.Project + " is not a trusted folder: Gemini CLI starts no MCP server there, the user's settings' included, until it is"
-		}
-		return t
-	}
-	if s == User {
+	if s == User && !h.UserToo {
 		return &Trust{Runs: true, State: "not required", Detail: "the user's own settings need no approval"}
 	}
-	switch h.Name {
-	case "claude":
-		return claudeMCPApproval(e)
-	case "codex":
-		cfgPath := filepath.Join(CodexHome(e), "config.toml")
-		text, err := readRecord(cfgPath)
-		if err != nil {
-			return unknownTrust(cfgPath, err)
-		}
-		cfg, err := readTOML(string(text))
-		if err != nil {
-			return unknownTrust(cfgPath, err)
-		}
-		if cfg[tomlKey("projects", e.Project, "trust_level")] == "trusted" {
-			return &Trust{Runs: true, State: "trusted", File: cfgPath, Detail: e.Project + " is a trusted project"}
-		}
-		return &Trust{State: "untrusted", File: cfgPath,
-			Detail: "Codex reads a project's .codex/config.toml (its mcp_servers too) only in a trusted project, and " + cfgPath + " does not list " + e.Project + " as one",
-			Fix:    fmt.Sprintf("trust the project when Codex asks (or add [projects.%s] trust_level = \"trusted\" to %s), or install with --user", quote(e.Project), cfgPath)}
-	case "copilot":
-		t := CopilotTrust(nil, e, Project)
-		if t != nil && !t.Runs {
-			t.Detail = e.Project + " is not a trusted folder: Copilot CLI does not load the repository's MCP servers until it is"
-		}
-		return t
+	if h.Approval == nil {
+		return nil
 	}
-	return nil
+	return h.Approval(e)
 }
 
-// claudeMCPApproval reads whether Claude Code may start the baton server
+// GeminiMCPTrust is Gemini CLI 0.x's (`gemini mcp list`): no MCP server
+// starts in an untrusted folder, the user's own included.
+func GeminiMCPTrust(e Env) *Trust {
+	t := GeminiTrust(nil, e, Project)
+	if !t.Runs {
+		t.Detail = e.Project + " is not a trusted folder: Gemini CLI starts no MCP server there, the user's settings' included, until it is"
+	}
+	return t
+}
+
+// CodexMCPTrust is Codex's: it reads a project's .codex/config.toml, its
+// mcp_servers too, only in a trusted project.
+func CodexMCPTrust(e Env) *Trust {
+	cfgPath := filepath.Join(CodexHome(e), "config.toml")
+	text, err := readRecord(cfgPath)
+	if err != nil {
+		return unknownTrust(cfgPath, err)
+	}
+	cfg, err := readTOML(string(text))
+	if err != nil {
+		return unknownTrust(cfgPath, err)
+	}
+	if cfg[tomlKey("projects", e.Project, "trust_level")] == "trusted" {
+		return &Trust{Runs: true, State: "trusted", File: cfgPath, Detail: e.Project + " is a trusted project"}
+	}
+	return &Trust{State: "untrusted", File: cfgPath,
+		Detail: "Codex reads a project's .codex/config.toml (its mcp_servers too) only in a trusted project, and " + cfgPath + " does not list " + e.Project + " as one",
+		Fix:    fmt.Sprintf("trust the project when Codex asks (or add [projects.%s] trust_level = \"trusted\" to %s), or install with --user", quote(e.Project), cfgPath)}
+}
+
+// CopilotMCPTrust is Copilot CLI's: it ignores an untrusted folder's MCP
+// files.
+func CopilotMCPTrust(e Env) *Trust {
+	t := CopilotTrust(nil, e, Project)
+	if t != nil && !t.Runs {
+		t.Detail = e.Project + " is not a trusted folder: Copilot CLI does not load the repository's MCP servers until it is"
+	}
+	return t
+}
+
+// ClaudeMCPApproval reads whether Claude Code may start the baton server
 // of a project's .mcp.json, as Claude Code 2.1.332 decides it (tried with
 // `claude mcp list` on each arrangement): "disabledMcpjsonServers" naming
 // baton refuses it wherever it is; "enabledMcpjsonServers" naming baton, or
@@ -491,7 +505,7 @@ func (h *MCPHost) Trust(e Env, s Scope) *Trust {
 // ~/.claude.json's "projects"; a trusted folder above it does not count).
 // Claude Code moves a project entry's lists from ~/.claude.json into
 // .claude/settings.local.json; they are read in either place.
-func claudeMCPApproval(e Env) *Trust {
+func ClaudeMCPApproval(e Env) *Trust {
 	user := filepath.Join(e.Home, ".claude", "settings.json")
 	state := filepath.Join(e.Home, ".claude.json")
 	local := filepath.Join(e.Project, ".claude", "settings.local.json")

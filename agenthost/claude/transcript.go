@@ -1,4 +1,4 @@
-package transcript
+package claude
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/baton-md/baton/internal/safefile"
+	"github.com/baton-md/baton/transcript"
 )
 
 // Claude Code's session transcript is JSON lines, one entry a line: a
@@ -30,17 +31,25 @@ import (
 // (docs.anthropic.com/en/api/messages), and the record types of Claude
 // Code 2.1.328 (npm @anthropic-ai/claude-code, bin/claude.exe).
 
-// MaxTail is how much of a transcript's end a hook reads.
-const MaxTail = 64 << 20
+// Format is how baton reads Claude Code's session files.
+var Format = transcript.Format{
+	Host: transcript.Claude, ReadLines: read, Rank: 30,
+	Claims: func(keys map[string]json.RawMessage, typ string) bool {
+		_, parent := keys["parentUuid"]
+		_, message := keys["message"]
+		_, session := keys["sessionId"]
+		return parent || (typ == "user" || typ == "assistant") && message || session && typ == "summary"
+	},
+}
 
-// ClaudeLastMessage reads a Claude Code transcript (JSONL) and returns
+// LastMessage reads a Claude Code transcript (JSONL) and returns
 // the last message the agent wrote: the text of the last assistant entry
 // that has text (its text blocks joined by a blank line). Earlier entries
 // (text said before a tool call) are not part of it, so line numbers in a
 // reason are the message's own. specrew's provider reads the same entry: the
 // last assistant line with text, whatever user lines follow it (tool
 // results, hook text, or a person's).
-func ClaudeLastMessage(path string) (string, error) {
+func LastMessage(path string) (string, error) {
 	// From the end, in growing windows: the last message is near it, and a
 	// transcript of a gigabyte must be answered within the hook's timeout.
 	for window := int64(1 << 20); ; window *= 4 {
@@ -51,8 +60,8 @@ func ClaudeLastMessage(path string) (string, error) {
 		if msg := lastAssistantIn(data); msg != "" || whole {
 			return msg, nil
 		}
-		if window >= MaxTail {
-			return "", fmt.Errorf("no assistant message in the last %d MiB of %s", MaxTail>>20, path)
+		if window >= transcript.MaxTail {
+			return "", fmt.Errorf("no assistant message in the last %d MiB of %s", transcript.MaxTail>>20, path)
 		}
 	}
 }
@@ -132,7 +141,7 @@ func lastAssistantIn(data []byte) string {
 		}
 		var e claudeLine
 		if json.Unmarshal(line, &e) == nil && e.role() == "assistant" {
-			if t := contentText(e.Message.Content); len(t) > 0 {
+			if t := transcript.ContentText(e.Message.Content); len(t) > 0 {
 				return strings.Join(t, "\n\n")
 			}
 		}
@@ -140,48 +149,9 @@ func lastAssistantIn(data []byte) string {
 	return ""
 }
 
-// contentText returns the text of a message's content: a string, or the
-// text blocks of a block list.
-func contentText(raw json.RawMessage) []string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return []string{s}
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return nil
-	}
-	var out []string
-	for _, b := range blocks {
-		if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
-			out = append(out, b.Text)
-		}
-	}
-	return out
-}
-
-// hasToolResult reports whether a user entry's content is a tool's answer.
-func hasToolResult(raw json.RawMessage) bool {
-	var blocks []struct {
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return false
-	}
-	for _, b := range blocks {
-		if b.Type == "tool_result" {
-			return true
-		}
-	}
-	return false
-}
-
-// ClaudeHistory is what the stop policy reads of a Claude Code
+// History is what the stop policy reads of a Claude Code
 // transcript, as specrew's provider reads it: raw lines of its end.
-type ClaudeHistory struct{ Path string }
+type History struct{ Path string }
 
 var (
 	assistantLine = regexp.MustCompile(`"type"\s*:\s*"assistant"`)
@@ -198,11 +168,11 @@ var (
 // injected) is no person's: specrew keys the lane to the last human line
 // so that it holds across a forced continuation, and Claude Code writes
 // each block as a meta user line.
-func (h ClaudeHistory) StepsSincePerson() (steps int, anchor string) {
+func (h History) StepsSincePerson() (steps int, anchor string) {
 	if h.Path == "" {
 		return 0, ""
 	}
-	data, _, err := safefile.ReadTail(h.Path, MaxTail)
+	data, _, err := safefile.ReadTail(h.Path, transcript.MaxTail)
 	if err != nil {
 		return 0, ""
 	}
@@ -235,11 +205,11 @@ func (h ClaudeHistory) StepsSincePerson() (steps int, anchor string) {
 
 // LastMarked is the text of the last assistant entry in the transcript's
 // last 500 lines whose text marked accepts; "" when there is none.
-func (h ClaudeHistory) LastMarked(marked func(string) bool) string {
+func (h History) LastMarked(marked func(string) bool) string {
 	if h.Path == "" {
 		return ""
 	}
-	data, _, err := safefile.ReadTail(h.Path, MaxTail)
+	data, _, err := safefile.ReadTail(h.Path, transcript.MaxTail)
 	if err != nil {
 		return ""
 	}
@@ -253,19 +223,19 @@ func (h ClaudeHistory) LastMarked(marked func(string) bool) string {
 		if json.Unmarshal([]byte(line), &e) != nil || e.role() != "assistant" {
 			continue
 		}
-		if t := strings.Join(contentText(e.Message.Content), "\n\n"); marked(t) {
+		if t := strings.Join(transcript.ContentText(e.Message.Content), "\n\n"); marked(t) {
 			found = t
 		}
 	}
 	return found
 }
 
-// readClaude reads a whole Claude Code transcript into entries, one a
+// read reads a whole Claude Code transcript into entries, one a
 // line as the hook reads them; tool results and meta lines (text a hook or
 // the host injected) are user entries that no person wrote, a Stop hook's
 // feedback and summary lines are Hook entries, and side-chain lines
 // (isSidechain: a delegated task's exchange) are not the session's turns.
-func readClaude(lines [][]byte, s *Session) {
+func read(lines [][]byte, s *transcript.Session) {
 	for n, line := range lines {
 		var e claudeLine
 		if json.Unmarshal(line, &e) != nil {
@@ -278,23 +248,23 @@ func readClaude(lines [][]byte, s *Session) {
 		if e.IsSidechain {
 			continue // a delegated task's exchange with the main agent
 		}
-		at := parseTime(e.Timestamp)
+		at := transcript.ParseTime(e.Timestamp)
 		switch e.role() {
 		case "assistant":
-			text := strings.Join(contentText(e.Message.Content), "\n\n")
-			s.add(Entry{Role: Assistant, Text: text, Line: n + 1, Time: at})
+			text := strings.Join(transcript.ContentText(e.Message.Content), "\n\n")
+			s.Add(transcript.Entry{Role: transcript.Assistant, Text: text, Line: n + 1, Time: at})
 		case "user":
-			text := strings.Join(contentText(e.Message.Content), "\n\n")
+			text := strings.Join(transcript.ContentText(e.Message.Content), "\n\n")
 			if reason, ok := strings.CutPrefix(strings.TrimSpace(text), stopFeedback); e.IsMeta && ok {
-				s.add(Entry{Role: Hook, Text: strings.TrimSpace(reason), Blocked: true, Line: n + 1, Time: at})
+				s.Add(transcript.Entry{Role: transcript.Hook, Text: strings.TrimSpace(reason), Blocked: true, Line: n + 1, Time: at})
 				continue
 			}
-			person := !e.IsMeta && !hasToolResult(e.Message.Content)
-			s.add(Entry{Role: User, Text: text, Person: person, Line: n + 1, Time: at})
+			person := !e.IsMeta && !transcript.HasToolResult(e.Message.Content)
+			s.Add(transcript.Entry{Role: transcript.User, Text: text, Person: person, Line: n + 1, Time: at})
 		default:
 			if e.Type == "system" && e.Subtype == "stop_hook_summary" && (e.HookLabel == "" || e.HookLabel == "Stop") {
 				reasons := e.stopBlocks()
-				s.add(Entry{Role: Hook, Text: joinText(reasons...), Blocked: len(reasons) > 0, Line: n + 1, Time: at})
+				s.Add(transcript.Entry{Role: transcript.Hook, Text: transcript.JoinText(reasons...), Blocked: len(reasons) > 0, Line: n + 1, Time: at})
 			}
 			// summaries, file snapshots, API request copies, other system
 			// lines: not messages
