@@ -71,6 +71,20 @@ type Host struct {
 	// reply as the transcript holds it, and what to say of it on standard
 	// error ("" for nothing).
 	Response func(stop stoppolicy.Stop, o stoppolicy.Options, turnReply string) (msg, note string)
+
+	// What baton's help says of its hooks. StopEvent and PromptEvent are
+	// the host's events its stop and prompt hooks run on, as `baton hook`'s
+	// usage names them; StopHelp and PromptHelp are the help of `baton
+	// hook ID-stop` and `ID-prompt` (nil for Claude Code's, baton's first
+	// host, which the command's own help table holds).
+	StopEvent, PromptEvent string
+	StopHelp, PromptHelp   *HookHelp
+}
+
+// HookHelp is what baton's help says of one of a host's hooks (`baton
+// help hook ID-stop`, the man page, the completions).
+type HookHelp struct {
+	Summary, Text, Reads, Writes string
 }
 
 // Adapter is a host's stop hook: how to read its input and how to answer.

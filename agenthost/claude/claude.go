@@ -26,6 +26,7 @@ var Host = &agenthost.Host{
 	// As specrew's provider reads it: the raw end of the file.
 	History:     func(path string) (stoppolicy.History, error) { return History{Path: path}, nil },
 	LastMessage: LastMessage,
+	StopEvent:   "Claude Code's Stop", PromptEvent: "UserPromptSubmit",
 }
 
 // Input is what Claude Code sends a Stop hook (and its other hooks);

@@ -21,6 +21,8 @@ var Host = &agenthost.Host{
 	Settings:   settings,
 	MCP:        mcp,
 	Transcript: Format,
+	StopEvent:  "Codex's Stop", PromptEvent: "UserPromptSubmit",
+	StopHelp: stopHelp, PromptHelp: promptHelp,
 }
 
 // stopInput is Codex's Stop hook input: codex-rs/hooks/schema/

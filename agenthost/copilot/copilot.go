@@ -38,6 +38,8 @@ var Host = &agenthost.Host{
 	TurnReply: true,
 	Await:     Await,
 	Owns:      Events,
+	StopEvent: "GitHub Copilot CLI's and cloud agent's agentStop", PromptEvent: "userPromptSubmitted",
+	StopHelp: stopHelp, PromptHelp: promptHelp,
 }
 
 // agentStopInput is Copilot's agentStop input, in both of its documented

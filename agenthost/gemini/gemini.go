@@ -25,6 +25,8 @@ var Host = &agenthost.Host{
 	Transcript: Format,
 	TurnReply:  true,
 	Response:   Response,
+	StopEvent:  "Gemini CLI's AfterAgent", PromptEvent: "BeforeAgent",
+	StopHelp: stopHelp, PromptHelp: promptHelp,
 }
 
 // afterAgentInput is Gemini CLI's AfterAgent input: the base fields

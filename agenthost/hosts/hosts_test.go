@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/transcript"
@@ -101,6 +102,20 @@ func TestEveryHostIsComplete(t *testing.T) {
 			}
 			if _, err := transcript.Read(empty, f.Host); err != nil {
 				t.Errorf("no reader for transcript format %q: %v", f.Host, err)
+			}
+
+			// Its help: the events its hooks run on, and (but for Claude
+			// Code's, written in the command's own table) the help of its
+			// hooks.
+			if h.StopEvent == "" || h.PromptEvent == "" {
+				t.Errorf("no events named for its hooks: %q, %q", h.StopEvent, h.PromptEvent)
+			}
+			if h.ID != "claude" {
+				for _, hh := range []*agenthost.HookHelp{h.StopHelp, h.PromptHelp} {
+					if hh == nil || hh.Summary == "" || hh.Text == "" || hh.Reads == "" || hh.Writes == "" {
+						t.Errorf("its hooks' help is missing or incomplete: %+v", hh)
+					}
+				}
 			}
 
 			// Its docs: the row of docs/hosts.md's table, claiming no more

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/agenthost"
+	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/config"
 )
 
@@ -49,7 +51,7 @@ type flagHelp struct {
 }
 
 // commands is the help table, in the order the usage lists it.
-var commands = []*command{
+var commands = withHostHooks([]*command{
 	{
 		Name:    "check",
 		Args:    "[PATH…|-]",
@@ -171,126 +173,6 @@ it.`,
 		Writes: "nothing on standard output; the claim in its per-session state; errors on standard error.",
 		Exit:   "0 always; 2 usage error.",
 		run:    hookCommand("claude-tool"),
-	},
-	{
-		Name:    "hook codex-stop",
-		Summary: "a Codex Stop hook: the stop policy of claude-stop (docs/hosts.md)",
-		Text: `A Codex Stop hook (docs/hosts.md). It asks the one stop policy claude-stop
-asks, and answers in Codex's output contract: the same message in the same
-workspace gets the same verdict and reason on every host. It fails open on its
-own errors, and bounds the loop with the host's own signal where there is one
-and baton's count of blocks in a row (--max-blocks) in every case.`,
-		Reads: `the Stop event as JSON on standard input; the agent's last message from
-last_assistant_message, else the rollout file at transcript_path; the Git work
-tree and the specrew workspace above cwd; its per-session state.`,
-		Writes: `{"decision":"block","reason":…} on standard output when it blocks, nothing
-when it lets the stop through; its per-session state in --state-dir or the
-user cache folder; why it failed open on standard error.`,
-		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
-		run:  hookCommand("codex-stop"),
-	},
-	{
-		Name:    "hook codex-prompt",
-		Summary: "a Codex UserPromptSubmit hook: takes the turn's baseline",
-		Text: `A Codex UserPromptSubmit hook: at the start of a turn it records what the work
-tree holds, so that codex-stop bills the turn only for what changed since. It
-never blocks the prompt.`,
-		Reads:  "the event as JSON on standard input (session and cwd); the Git work tree.",
-		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
-		Exit:   "0 always; 2 usage error.",
-		run:    hookCommand("codex-prompt"),
-	},
-	{
-		Name:    "hook gemini-stop",
-		Summary: "a Gemini CLI AfterAgent hook: the stop policy of claude-stop (docs/hosts.md)",
-		Text: `A Gemini CLI AfterAgent hook (docs/hosts.md). It asks the one stop policy
-claude-stop asks, and answers in Gemini CLI's output contract: the same
-message in the same workspace gets the same verdict and reason on every host.
-It fails open on its own errors, and bounds the loop with the host's own
-signal where there is one and baton's count of blocks in a row (--max-blocks)
-in every case.`,
-		Reads: `the AfterAgent event as JSON on standard input; the agent's last response,
-cut from prompt_response (which holds every response of the prompt after a
-deny) where the previous stop's text or the chat file at transcript_path says
-it starts; the Git work tree and the specrew workspace above cwd; its
-per-session state.`,
-		Writes: `{"decision":"deny","reason":…} on standard output when it blocks (Gemini CLI
-retries with the reason), {} when it lets the turn end; its per-session state
-in --state-dir or the user cache folder; why it failed open on standard error.`,
-		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
-		run:  hookCommand("gemini-stop"),
-	},
-	{
-		Name:    "hook gemini-prompt",
-		Summary: "a Gemini CLI BeforeAgent hook: takes the turn's baseline",
-		Text: `A Gemini CLI BeforeAgent hook: at the start of a turn it records what the work
-tree holds, so that gemini-stop bills the turn only for what changed since. It
-never blocks the prompt.`,
-		Reads:  "the event as JSON on standard input (session and cwd); the Git work tree.",
-		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
-		Exit:   "0 always; 2 usage error.",
-		run:    hookCommand("gemini-prompt"),
-	},
-	{
-		Name:    "hook cursor-stop",
-		Summary: "a Cursor stop hook: the stop policy of claude-stop (docs/hosts.md)",
-		Text: `A Cursor stop hook (docs/hosts.md). It asks the one stop policy claude-stop
-asks, and answers in Cursor's output contract: the same message in the same
-workspace gets the same verdict and reason on every host. It fails open on its
-own errors, and bounds the loop with the host's own signal where there is one
-and baton's count of blocks in a row (--max-blocks) in every case.`,
-		Reads: `the stop event as JSON on standard input; the agent's last message from the
-agent transcript at transcript_path (with loop_count and status from the
-event); the Git work tree and the specrew workspace above cwd; its per-session
-state.`,
-		Writes: `{"followup_message":…} on standard output when it blocks (Cursor sends it as
-the next prompt), {} when it lets the stop through; its per-session state in
---state-dir or the user cache folder; why it failed open on standard error.`,
-		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
-		run:  hookCommand("cursor-stop"),
-	},
-	{
-		Name:    "hook cursor-prompt",
-		Summary: "a Cursor beforeSubmitPrompt hook: takes the turn's baseline",
-		Text: `A Cursor beforeSubmitPrompt hook: at the start of a turn it records what the
-work tree holds, so that cursor-stop bills the turn only for what changed
-since. It never blocks the prompt.`,
-		Reads:  "the event as JSON on standard input (session and cwd); the Git work tree.",
-		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
-		Exit:   "0 always; 2 usage error.",
-		run:    hookCommand("cursor-prompt"),
-	},
-	{
-		Name:    "hook copilot-stop",
-		Summary: "a Copilot CLI agentStop hook: the stop policy of claude-stop (docs/hosts.md)",
-		Text: `A Copilot CLI agentStop hook (docs/hosts.md). It asks the one stop policy
-claude-stop asks, and answers in Copilot CLI's output contract: the same
-message in the same workspace gets the same verdict and reason on every host.
-It fails open on its own errors, and bounds the loop with the host's own
-signal where there is one and baton's count of blocks in a row (--max-blocks)
-in every case.`,
-		Reads: `the agentStop event as JSON on standard input (stop_hook_active too); the
-agent's last message from the session's events file (transcriptPath), once
-the hook's own hook.start record is there (Copilot writes it after the hook
-starts: waited for up to 2 s); when it never comes, the stop goes through and
-standard error says so; the Git work tree and the specrew workspace above
-cwd; its per-session state.`,
-		Writes: `{"decision":"block","reason":…} on standard output when it blocks, nothing
-when it lets the stop through; its per-session state in --state-dir or the
-user cache folder; why it failed open on standard error.`,
-		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
-		run:  hookCommand("copilot-stop"),
-	},
-	{
-		Name:    "hook copilot-prompt",
-		Summary: "a Copilot CLI userPromptSubmitted hook: takes the turn's baseline",
-		Text: `A Copilot CLI userPromptSubmitted hook: at the start of a turn it records what
-the work tree holds, so that copilot-stop bills the turn only for what changed
-since. It never blocks the prompt.`,
-		Reads:  "the event as JSON on standard input (session and cwd); the Git work tree.",
-		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
-		Exit:   "0 always; 2 usage error.",
-		run:    hookCommand("copilot-prompt"),
 	},
 	{
 		Name:    "hook install",
@@ -484,7 +366,7 @@ modified), and the Go version and platform it was built with, one a line.`,
 		Writes:  "the help on standard output; an unknown command on standard error.",
 		Exit:    "0 printed; 2 no such command.",
 	},
-}
+})
 
 // hookEditFlags are the flags of hook install and hook uninstall
 // (hookinstall.go parses them).
@@ -505,6 +387,26 @@ var hookInstallFlags = []flagHelp{
 }
 
 // hookCommand runs one hook subcommand.
+// withHostHooks inserts, after Claude Code's hooks, the stop and prompt
+// hooks of every other host, from the help its value carries.
+func withHostHooks(cmds []*command) []*command {
+	at := slices.IndexFunc(cmds, func(c *command) bool { return c.Name == "hook claude-tool" }) + 1
+	var hooks []*command
+	for _, h := range hosts.All {
+		if h.StopHelp != nil {
+			hooks = append(hooks, hostHookCommand(h.ID+"-stop", h.StopHelp, "0 always (a block is the JSON on standard output); 2 usage error."))
+		}
+		if h.PromptHelp != nil {
+			hooks = append(hooks, hostHookCommand(h.ID+"-prompt", h.PromptHelp, "0 always; 2 usage error."))
+		}
+	}
+	return slices.Insert(cmds, at, hooks...)
+}
+
+func hostHookCommand(sub string, h *agenthost.HookHelp, exit string) *command {
+	return &command{Name: "hook " + sub, Summary: h.Summary, Text: h.Text, Reads: h.Reads, Writes: h.Writes, Exit: exit, run: hookCommand(sub)}
+}
+
 func hookCommand(sub string) func([]string, io.Reader, io.Writer, io.Writer) int {
 	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runHook(append([]string{sub}, args...), stdin, stdout, stderr)

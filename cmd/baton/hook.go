@@ -24,27 +24,50 @@ import (
 
 const defaultMaxBlocks = stoppolicy.DefaultMaxBlocks
 
-const hookUsage = `usage: baton hook HOST-stop [--max-blocks N] [--lint] [--require-packet] [--state-dir DIR]
+// hookUsage is the usage of baton hook, naming every host's hooks and the
+// events they run on.
+var hookUsage = func() string {
+	var stops, prompts []string
+	for _, h := range hosts.All {
+		stops = append(stops, fmt.Sprintf("%s-stop (%s)", h.ID, h.StopEvent))
+		prompts = append(prompts, fmt.Sprintf("%s-prompt on %s", h.ID, h.PromptEvent))
+	}
+	return `usage: baton hook HOST-stop [--max-blocks N] [--lint] [--require-packet] [--state-dir DIR]
        baton hook HOST-prompt|claude-tool [--require-packet] [--state-dir DIR]
 
-HOST-stop is a stop hook for one agent host: claude-stop (Claude Code's Stop),
-codex-stop (Codex's Stop), gemini-stop (Gemini CLI's AfterAgent), cursor-stop
-(Cursor's stop), copilot-stop (GitHub Copilot CLI's and cloud agent's agentStop).
-It reads the host's hook input (JSON) on standard input, and the session's
-transcript the input names when the input lacks the agent's last message;
-it writes the host's reply on standard output (a block with the reason, or
-nothing / {} to let the stop through) and why it let a stop through on
-standard error. It keeps a small count of blocks per session in --state-dir
-(default: the user cache folder) and never loops. docs/hosts.md has each
-host's settings and contract.
+` + fill("HOST-stop is a stop hook for one agent host: "+strings.Join(stops, ", ")+". "+
+		"It reads the host's hook input (JSON) on standard input, and the session's "+
+		"transcript the input names when the input lacks the agent's last message; "+
+		"it writes the host's reply on standard output (a block with the reason, or "+
+		"nothing / {} to let the stop through) and why it let a stop through on "+
+		"standard error. It keeps a small count of blocks per session in --state-dir "+
+		"(default: the user cache folder) and never loops. docs/hosts.md has each "+
+		"host's settings and contract.") + "\n" +
+		fill("HOST-prompt, at the start of a turn ("+strings.Join(prompts, ", ")+"), "+
+			"takes the turn's baseline, so that only this turn's changes count as its work; "+
+			"claude-tool (PostToolUse) records which session made a change. They read the "+
+			"hook input, write only --state-dir, and never block.")
+}()
 
-HOST-prompt, at the start of a turn (claude-prompt and codex-prompt on
-UserPromptSubmit, gemini-prompt on BeforeAgent, cursor-prompt on
-beforeSubmitPrompt, copilot-prompt on userPromptSubmitted), takes the turn's
-baseline, so that only this turn's changes count as its work; claude-tool
-(PostToolUse) records which session made a change. They read the hook input,
-write only --state-dir, and never block.
-`
+// fill breaks text into lines of at most 78 characters, at spaces, and
+// ends it with a newline.
+func fill(text string) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(text) {
+		if n > 0 && n+1+len(w) > 78 {
+			b.WriteByte('\n')
+			n = 0
+		}
+		if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String() + "\n"
+}
 
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
