@@ -23,15 +23,22 @@ func Match(pattern, name string) (bool, error) {
 	if !utf8.ValidString(pattern) || !doublestar.ValidatePattern(pattern) {
 		return false, doublestar.ErrBadPattern
 	}
-	return doublestar.Match(segmentClasses(pattern), name)
+	p, never := segmentClasses(pattern)
+	if never {
+		return false, nil
+	}
+	return doublestar.Match(p, name)
 }
 
 // segmentClasses keeps negated classes within a segment: doublestar's
 // `[^x]` matches a `/` (so `a[^x]b` would match `a/b`), and `[^x/]` does
-// not. pattern is valid.
-func segmentClasses(pattern string) string {
+// not. It also drops a reversed range (`[0- ]`), which matches nothing to
+// path.Match and to Git's wildmatch but its low end to doublestar; never
+// says a class is left with nothing it can match, so neither can the
+// pattern. pattern is valid.
+func segmentClasses(pattern string) (out string, never bool) {
 	if !strings.Contains(pattern, "[") {
-		return pattern
+		return pattern, false
 	}
 	var b strings.Builder
 	for i := 0; i < len(pattern); i++ {
@@ -47,8 +54,12 @@ func segmentClasses(pattern string) string {
 			if end < 0 {
 				break
 			}
-			b.WriteString(pattern[i:end])
-			b.WriteString("/]")
+			body, empty := forwardRanges(pattern[i+2 : end])
+			if empty {
+				b.WriteString("[^/]") // all but nothing: any character of a name
+			} else {
+				b.WriteString(pattern[i:i+2] + body + "/]")
+			}
 			i = end
 			continue
 		case c == '[':
@@ -58,13 +69,49 @@ func segmentClasses(pattern string) string {
 			if end < 0 {
 				break
 			}
-			b.WriteString(pattern[i : end+1])
+			body, empty := forwardRanges(pattern[i+1 : end])
+			if empty {
+				return "", true
+			}
+			b.WriteString("[" + body + "]")
 			i = end
 			continue
 		}
 		b.WriteByte(c)
 	}
-	return b.String()
+	return b.String(), false
+}
+
+// forwardRanges is a class's members without its reversed ranges, and
+// whether none is left.
+func forwardRanges(body string) (string, bool) {
+	if !strings.Contains(body, "-") {
+		return body, body == ""
+	}
+	// member reads one member at i: its text and the character it stands for.
+	member := func(i int) (text string, r rune, next int) {
+		start := i
+		if body[i] == '\\' && i+1 < len(body) {
+			i++
+		}
+		r, n := utf8.DecodeRuneInString(body[i:])
+		return body[start : i+n], r, i + n
+	}
+	var b strings.Builder
+	for i := 0; i < len(body); {
+		text, lo, next := member(i)
+		if next < len(body)-1 && body[next] == '-' {
+			hiText, hi, after := member(next + 1)
+			if lo <= hi {
+				b.WriteString(text + "-" + hiText)
+			}
+			i = after
+			continue
+		}
+		b.WriteString(text)
+		i = next
+	}
+	return b.String(), b.Len() == 0
 }
 
 // classEnd is the index of the `]` closing a class whose members start at

@@ -20,6 +20,16 @@ func TestMatch(t *testing.T) {
 		{"[[^]", "^", true},
 		{"[^-]", "0", true}, // all but "-", as fnmatch reads it
 		{"[^-]", "-", false},
+		// A reversed range matches nothing, as to path.Match and Git (found
+		// by FuzzMatch: doublestar matched its low end).
+		{"[0- ]", "0", false},
+		{"[0- ]", " ", false},
+		{"[0- a]", "a", true},
+		{"[0- a]", "0", false},
+		{"[^0- ]", "0", true},
+		{"[^0- ]", "/", false},
+		{"[a-c]", "b", true},
+		{"[\\]-a]", "]", true},
 		{"a.md", "x/a.md", false}, // anchored: no implicit **/
 		{"x/a.md", "x/a.md", true},
 		{"*.md", "a.md", true},
