@@ -167,21 +167,7 @@ func TestClaudeCode(t *testing.T) {
 		run := runClaude(t, s, claude, m, newUUID(t), false, packetPrompt)
 		t.Logf("claude -p took %v", run.took.Round(time.Millisecond))
 
-		turns := m.Turns()
-		if len(turns) != 2 {
-			t.Fatalf("the model was asked %d times, want 2 (the bad packet, then the fixed one)", len(turns))
-		}
-		if turnHas(turns[0], blockReason) {
-			t.Errorf("the first request already holds the hook's reason")
-		}
-		for _, want := range []string{blockReason, "packet/review-auto-continue", "packet/review-not-held"} {
-			if !turnHas(turns[1], want) {
-				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
-			}
-		}
-		if strings.TrimSpace(run.result) != strings.TrimSpace(fixedPacket) {
-			t.Errorf("claude ended the turn with %q, want the fixed packet", run.result)
-		}
+		checkBlockedUntilFixed(t, m, run.result)
 
 		ct := readClaudeTranscript(t, run.transcript)
 		t.Logf("Stop hook durations recorded by Claude Code: %v ms", ct.hookMs)
@@ -254,20 +240,7 @@ func TestClaudeCode(t *testing.T) {
 		run := runClaude(t, s, claude, m, newUUID(t), false, packetPrompt)
 		t.Logf("claude -p took %v", run.took.Round(time.Millisecond))
 
-		// baton blocks three times in a row (--max-blocks' default), then
-		// lets the fourth stop through.
-		turns := m.Turns()
-		if len(turns) != 4 {
-			t.Errorf("the model was asked %d times, want 4 (three blocks, then released)", len(turns))
-		}
-		for i, r := range turns[1:] {
-			if !turnHas(r, blockReason) {
-				t.Errorf("request %d does not hold the hook's reason", i+2)
-			}
-		}
-		if strings.TrimSpace(run.result) != strings.TrimSpace(bad) {
-			t.Errorf("claude ended the turn with %q, want the bad packet, released", run.result)
-		}
+		checkLoopReleased(t, m, run.result)
 		ct := readClaudeTranscript(t, run.transcript)
 		t.Logf("Stop hook durations recorded by Claude Code: %v ms", ct.hookMs)
 		if ct.stops != 4 || ct.blocked != 3 || len(ct.feedback) != 3 {
@@ -293,20 +266,9 @@ func TestClaudeCode(t *testing.T) {
 		}
 		// The tool call, the plain "Done" blocked for the missing packet,
 		// then the packet.
-		turns := m.Turns()
-		if len(turns) != 3 {
-			t.Fatalf("the model was asked %d times, want 3 (the tool call, the stop without a packet, the packet)", len(turns))
-		}
-		if !turnHas(turns[1], "notes.md") || turnHas(turns[1], blockReason) {
-			t.Errorf("the request after the tool call does not hold its result alone")
-		}
-		for _, want := range []string{blockReason, "material work", "## What I Just Did"} {
-			if !turnHas(turns[2], want) {
-				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
-			}
-		}
-		if strings.TrimSpace(run.result) != strings.TrimSpace(fixedPacket) {
-			t.Errorf("claude ended the turn with %q, want the packet", run.result)
+		checkPacketRequired(t, m, run.result)
+		if !turnHas(m.Turns()[1], "notes.md") {
+			t.Errorf("the request after the tool call does not hold its result")
 		}
 		ct := readClaudeTranscript(t, run.transcript)
 		t.Logf("Stop hook durations recorded by Claude Code: %v ms", ct.hookMs)
@@ -326,27 +288,15 @@ func TestClaudeCode(t *testing.T) {
 		s := newScratch(t, baton)
 		installClaude(t, s, "--require-packet")
 		specrewProject(t, s, false)
-		const n = 20
-		var replies []string
-		for i := range n {
-			replies = append(replies, fmt.Sprintf("Reply %d: yes, that is right.", i+1))
-		}
+		replies := shortReplies()
+		n := len(replies)
 		m := newModelMock(t, replies...)
 		session := newUUID(t)
 		var run claudeRun
-		var took time.Duration
-		for i := range n {
-			run = runClaude(t, s, claude, m, session, i > 0, fmt.Sprintf("Question %d: is that right?", i+1))
-			took += run.took
-			if run.result != replies[i] {
-				t.Fatalf("turn %d ended with %q, want %q", i+1, run.result, replies[i])
-			}
-		}
-		t.Logf("%d turns of claude -p took %v", n, took.Round(time.Millisecond))
-		turns := m.Turns()
-		if len(turns) != n {
-			t.Errorf("the model was asked %d times, want %d (one per prompt, nothing blocked)", len(turns), n)
-		}
+		shortTurns(t, m, replies, func(i int, prompt string) (string, time.Duration) {
+			run = runClaude(t, s, claude, m, session, i > 0, prompt)
+			return run.result, run.took
+		})
 		ct := readClaudeTranscript(t, run.transcript)
 		t.Logf("Stop hook durations recorded by Claude Code: %v ms", ct.hookMs)
 		if ct.stops != n || ct.blocked != 0 {

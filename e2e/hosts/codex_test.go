@@ -279,21 +279,7 @@ func TestCodex(t *testing.T) {
 		run := runCodex(t, s, codex, "", packetPrompt)
 		t.Logf("codex exec took %v", run.took.Round(time.Millisecond))
 
-		turns := m.Turns()
-		if len(turns) != 2 {
-			t.Fatalf("the model was asked %d times, want 2 (the bad packet, then the fixed one)", len(turns))
-		}
-		if turnHas(turns[0], blockReason) {
-			t.Errorf("the first request already holds the hook's reason")
-		}
-		for _, want := range []string{blockReason, "packet/review-auto-continue", "packet/review-not-held"} {
-			if !turnHas(turns[1], want) {
-				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
-			}
-		}
-		if strings.TrimSpace(run.result) != strings.TrimSpace(fixedPacket) {
-			t.Errorf("codex ended the turn with %q, want the fixed packet", run.result)
-		}
+		checkBlockedUntilFixed(t, m, run.result)
 		cr := readCodexRollout(t, run.rollout)
 		if len(cr.hookPrompts) != 1 || !strings.Contains(cr.hookPrompts[0], "packet/review-auto-continue") {
 			t.Errorf("rollout: hook prompts %q, want one naming packet/review-auto-continue", cr.hookPrompts)
@@ -365,20 +351,7 @@ func TestCodex(t *testing.T) {
 		run := runCodex(t, s, codex, "", packetPrompt)
 		t.Logf("codex exec took %v", run.took.Round(time.Millisecond))
 
-		// baton blocks three times in a row (--max-blocks' default), then
-		// lets the fourth stop through.
-		turns := m.Turns()
-		if len(turns) != 4 {
-			t.Errorf("the model was asked %d times, want 4 (three blocks, then released)", len(turns))
-		}
-		for i, r := range turns[1:] {
-			if !turnHas(r, blockReason) {
-				t.Errorf("request %d does not hold the hook's reason", i+2)
-			}
-		}
-		if strings.TrimSpace(run.result) != strings.TrimSpace(bad) {
-			t.Errorf("codex ended the turn with %q, want the bad packet, released", run.result)
-		}
+		checkLoopReleased(t, m, run.result)
 		cr := readCodexRollout(t, run.rollout)
 		if len(cr.assistant) != 4 || len(cr.hookPrompts) != 3 {
 			t.Errorf("rollout: %d assistant messages, %d hook prompts; want 4 and 3", len(cr.assistant), len(cr.hookPrompts))
@@ -394,27 +367,15 @@ func TestCodex(t *testing.T) {
 		s := newScratch(t, baton)
 		installCodex(t, s, "--require-packet")
 		specrewProject(t, s, false)
-		const n = 20
-		var replies []string
-		for i := range n {
-			replies = append(replies, fmt.Sprintf("Reply %d: yes, that is right.", i+1))
-		}
+		replies := shortReplies()
+		n := len(replies)
 		m := newModelMock(t, replies...)
 		writeCodexConfig(t, s, m)
 		var run codexRun
-		var took time.Duration
-		for i := range n {
-			run = runCodex(t, s, codex, run.thread, fmt.Sprintf("Question %d: is that right?", i+1))
-			took += run.took
-			if run.result != replies[i] {
-				t.Fatalf("turn %d ended with %q, want %q", i+1, run.result, replies[i])
-			}
-		}
-		t.Logf("%d turns of codex exec took %v", n, took.Round(time.Millisecond))
-		turns := m.Turns()
-		if len(turns) != n {
-			t.Errorf("the model was asked %d times, want %d (one per prompt, nothing blocked)", len(turns), n)
-		}
+		shortTurns(t, m, replies, func(i int, prompt string) (string, time.Duration) {
+			run = runCodex(t, s, codex, run.thread, prompt)
+			return run.result, run.took
+		})
 		cr := readCodexRollout(t, run.rollout)
 		if len(cr.assistant) != n || len(cr.hookPrompts) != 0 {
 			t.Errorf("rollout: %d assistant messages, %d hook prompts; want %d, none", len(cr.assistant), len(cr.hookPrompts), n)
@@ -503,20 +464,9 @@ func TestCodex(t *testing.T) {
 		}
 		// The command, the plain "Done" blocked for the missing packet,
 		// then the packet.
-		turns := m.Turns()
-		if len(turns) != 3 {
-			t.Fatalf("the model was asked %d times, want 3 (the command, the stop without a packet, the packet)", len(turns))
-		}
-		if !strings.Contains(string(turns[1].Body), "function_call_output") || turnHas(turns[1], blockReason) {
-			t.Errorf("the request after the command does not hold its output alone")
-		}
-		for _, want := range []string{blockReason, "material work", "## What I Just Did"} {
-			if !turnHas(turns[2], want) {
-				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
-			}
-		}
-		if strings.TrimSpace(run.result) != strings.TrimSpace(fixedPacket) {
-			t.Errorf("codex ended the turn with %q, want the packet", run.result)
+		checkPacketRequired(t, m, run.result)
+		if !strings.Contains(string(m.Turns()[1].Body), "function_call_output") {
+			t.Errorf("the request after the command does not hold its output")
 		}
 		cr := readCodexRollout(t, run.rollout)
 		if len(cr.hookPrompts) != 1 || !strings.Contains(cr.hookPrompts[0], "material work") {

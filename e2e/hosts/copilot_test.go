@@ -3,7 +3,6 @@ package hosts
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,21 +138,7 @@ func TestCopilotCLI(t *testing.T) {
 		m := newModelMock(t, badPacket(t), fixedPacket)
 		run := runCopilot(t, s, copilot, m, packetPrompt)
 		t.Logf("copilot -p took %v", run.took.Round(time.Millisecond))
-		turns := m.Turns()
-		if len(turns) != 2 {
-			t.Fatalf("the model was asked %d times, want 2 (the bad packet, then the fixed one)", len(turns))
-		}
-		if turnHas(turns[0], blockReason) {
-			t.Errorf("the first request already holds the hook's reason")
-		}
-		for _, want := range []string{blockReason, "packet/review-auto-continue", "packet/review-not-held"} {
-			if !turnHas(turns[1], want) {
-				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
-			}
-		}
-		if !strings.Contains(run.result, strings.TrimSpace(fixedPacket)) {
-			t.Errorf("copilot ended the turn with %q, want the fixed packet", run.result)
-		}
+		checkBlockedUntilFixed(t, m, run.result)
 		checkAudit(t, s, run.events, auditCounts{Stops: 2, Blocked: 1, HookBlocked: 1})
 	})
 
@@ -166,18 +151,7 @@ func TestCopilotCLI(t *testing.T) {
 		m.RepeatLast() // a model that never fixes its packet
 		run := runCopilot(t, s, copilot, m, packetPrompt)
 		t.Logf("copilot -p took %v", run.took.Round(time.Millisecond))
-		turns := m.Turns()
-		if len(turns) != 4 {
-			t.Errorf("the model was asked %d times, want 4 (three blocks, then released)", len(turns))
-		}
-		for i, r := range turns[1:] {
-			if !turnHas(r, blockReason) {
-				t.Errorf("request %d does not hold the hook's reason", i+2)
-			}
-		}
-		if !strings.Contains(run.result, "I'll proceed with deleting them tonight") {
-			t.Errorf("copilot ended the turn with %q, want the bad packet, released", run.result)
-		}
+		checkLoopReleased(t, m, run.result)
 		checkAudit(t, s, run.events, auditCounts{Stops: 4, Blocked: 4, HookBlocked: 3})
 	})
 
@@ -194,21 +168,7 @@ func TestCopilotCLI(t *testing.T) {
 		if b, err := os.ReadFile(notes); err != nil || string(b) != "Notes on the migration.\n" {
 			t.Errorf("the create tool did not write notes.md (%v): %q", err, b)
 		}
-		turns := m.Turns()
-		if len(turns) != 3 {
-			t.Fatalf("the model was asked %d times, want 3 (the tool call, the stop without a packet, the packet)", len(turns))
-		}
-		if turnHas(turns[1], blockReason) {
-			t.Errorf("the request after the tool call already holds the hook's reason")
-		}
-		for _, want := range []string{blockReason, "material work", "## What I Just Did"} {
-			if !turnHas(turns[2], want) {
-				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
-			}
-		}
-		if !strings.Contains(run.result, strings.TrimSpace(fixedPacket)) {
-			t.Errorf("copilot ended the turn with %q, want the packet", run.result)
-		}
+		checkPacketRequired(t, m, run.result)
 		checkAudit(t, s, run.events, auditCounts{Stops: 2, HookBlocked: 1})
 	})
 
@@ -219,27 +179,15 @@ func TestCopilotCLI(t *testing.T) {
 		s := newScratch(t, baton)
 		installCopilot(t, s, "--require-packet")
 		specrewProject(t, s, false)
-		const n = 20
-		var replies []string
-		for i := range n {
-			replies = append(replies, fmt.Sprintf("Reply %d: yes, that is right.", i+1))
-		}
+		replies := shortReplies()
 		m := newModelMock(t, replies...)
 		session := newUUID(t)
 		var run copilotRun
-		var took time.Duration
-		for i := range n {
-			run = runCopilot(t, s, copilot, m, fmt.Sprintf("Question %d: is that right?", i+1), session)
-			took += run.took
-			if strings.TrimSpace(run.result) != replies[i] {
-				t.Fatalf("turn %d ended with %q, want %q", i+1, run.result, replies[i])
-			}
-		}
-		t.Logf("%d turns of copilot -p took %v", n, took.Round(time.Millisecond))
-		if got := len(m.Turns()); got != n {
-			t.Errorf("the model was asked %d times, want %d (one per prompt, nothing blocked)", got, n)
-		}
-		checkAudit(t, s, run.events, auditCounts{Stops: n})
+		shortTurns(t, m, replies, func(_ int, prompt string) (string, time.Duration) {
+			run = runCopilot(t, s, copilot, m, prompt, session)
+			return run.result, run.took
+		})
+		checkAudit(t, s, run.events, auditCounts{Stops: len(replies)})
 	})
 
 	// Copilot CLI also runs the hooks of .claude/settings.json, with a

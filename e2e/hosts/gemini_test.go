@@ -3,7 +3,6 @@ package hosts
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,21 +92,7 @@ func TestGeminiCLI(t *testing.T) {
 		m := newModelMock(t, badPacket(t), fixedPacket)
 		got, took := runGemini(t, s, gemini, m, packetPrompt)
 		t.Logf("gemini -p took %v", took.Round(time.Millisecond))
-		turns := m.Turns()
-		if len(turns) != 2 {
-			t.Fatalf("the model was asked %d times, want 2 (the bad packet, then the fixed one)", len(turns))
-		}
-		if turnHas(turns[0], blockReason) {
-			t.Errorf("the first request already holds the hook's reason")
-		}
-		for _, want := range []string{blockReason, "packet/review-auto-continue", "packet/review-not-held"} {
-			if !turnHas(turns[1], want) {
-				t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
-			}
-		}
-		if !strings.Contains(got, "Reply \"delete\" to remove the JSON files") {
-			t.Errorf("gemini ended the turn with %q, want the fixed packet", got)
-		}
+		checkBlockedUntilFixed(t, m, got)
 		checkAudit(t, s, filepath.Join(s.home, ".gemini", "tmp"), auditCounts{Stops: 2, Blocked: 1, HookBlocked: 1})
 	})
 
@@ -151,18 +136,7 @@ func TestGeminiCLI(t *testing.T) {
 		m.RepeatLast() // a model that never fixes its packet
 		got, took := runGemini(t, s, gemini, m, packetPrompt)
 		t.Logf("gemini -p took %v", took.Round(time.Millisecond))
-		turns := m.Turns()
-		if len(turns) != 4 {
-			t.Errorf("the model was asked %d times, want 4 (three denials, then released)", len(turns))
-		}
-		for i, r := range turns[1:] {
-			if !turnHas(r, blockReason) {
-				t.Errorf("request %d does not hold the hook's reason", i+2)
-			}
-		}
-		if !strings.Contains(got, "I'll proceed with deleting them tonight") {
-			t.Errorf("gemini ended the turn with %q, want the bad packet, released", got)
-		}
+		checkLoopReleased(t, m, got)
 		checkAudit(t, s, filepath.Join(s.home, ".gemini", "tmp"), auditCounts{Stops: 4, Blocked: 4, HookBlocked: 3})
 	})
 
@@ -179,19 +153,7 @@ func TestGeminiCLI(t *testing.T) {
 		if b, err := os.ReadFile(notes); err != nil || string(b) != "Notes on the migration.\n" {
 			t.Errorf("write_file did not write notes.md (%v): %q", err, b)
 		}
-		turns := m.Turns()
-		if len(turns) != 3 {
-			t.Fatalf("the model was asked %d times, want 3 (the tool call, the stop without a packet, the packet)", len(turns))
-		}
-		if turnHas(turns[1], blockReason) {
-			t.Errorf("the request after the tool call already holds the hook's reason")
-		}
-		if !turnHas(turns[2], blockReason) || !turnHas(turns[2], "material work") {
-			t.Errorf("the request after the block does not hold the hook's reason")
-		}
-		if !strings.Contains(got, "Reply \"delete\" to remove the JSON files") {
-			t.Errorf("gemini ended the turn with %q, want the packet", got)
-		}
+		checkPacketRequired(t, m, got)
 	})
 
 	// Twenty short exchanges in one session (--resume latest), in a specrew
@@ -202,31 +164,17 @@ func TestGeminiCLI(t *testing.T) {
 		s.run(t, s.repo, s.baton, "hook", "install", "--host", "gemini", "--project", "--require-packet")
 		writeGeminiSettings(t, s)
 		specrewProject(t, s, false)
-		const n = 20
-		var replies []string
-		for i := range n {
-			replies = append(replies, fmt.Sprintf("Reply %d: yes, that is right.", i+1))
-		}
+		replies := shortReplies()
 		m := newModelMock(t, replies...)
-		var took time.Duration
-		for i := range n {
-			var flags []string
+		shortTurns(t, m, replies, func(i int, prompt string) (string, time.Duration) {
 			if i > 0 {
-				flags = []string{"--resume", "latest"}
+				return runGemini(t, s, gemini, m, prompt, "--resume", "latest")
 			}
-			got, d := runGemini(t, s, gemini, m, fmt.Sprintf("Question %d: is that right?", i+1), flags...)
-			took += d
-			if strings.TrimSpace(got) != replies[i] {
-				t.Fatalf("turn %d ended with %q, want %q", i+1, got, replies[i])
-			}
-		}
-		t.Logf("%d turns of gemini -p took %v", n, took.Round(time.Millisecond))
-		if got := len(m.Turns()); got != n {
-			t.Errorf("the model was asked %d times, want %d (one per prompt, nothing blocked)", got, n)
-		}
+			return runGemini(t, s, gemini, m, prompt)
+		})
 		// Gemini CLI may start a second chat file for a resumed session: the
 		// audit reads the session's folder.
-		checkAudit(t, s, filepath.Join(s.home, ".gemini", "tmp"), auditCounts{Stops: n})
+		checkAudit(t, s, filepath.Join(s.home, ".gemini", "tmp"), auditCounts{Stops: len(replies)})
 	})
 
 	// Without GEMINI_CLI_TRUST_WORKSPACE, Gemini CLI runs the folder's hooks

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -255,4 +256,98 @@ func checkCrossing(t *testing.T, m *modelMock, result string) {
 	if !strings.Contains(result, "Approve it as it stands") {
 		t.Errorf("the turn ended with %q, want the marked packet", result)
 	}
+}
+
+// checkBlockedUntilFixed checks a run whose model sent the bad packet,
+// then the fixed one: the first request holds no block, the second holds
+// baton's reason and the rules it names, and the fixed packet ended the
+// turn (result: what the host printed).
+func checkBlockedUntilFixed(t *testing.T, m *modelMock, result string) {
+	t.Helper()
+	turns := m.Turns()
+	if len(turns) != 2 {
+		t.Fatalf("the model was asked %d times, want 2 (the bad packet, then the fixed one)", len(turns))
+	}
+	if turnHas(turns[0], blockReason) {
+		t.Errorf("the first request already holds the hook's reason")
+	}
+	for _, want := range []string{blockReason, "packet/review-auto-continue", "packet/review-not-held"} {
+		if !turnHas(turns[1], want) {
+			t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
+		}
+	}
+	if !strings.Contains(result, strings.TrimSpace(fixedPacket)) {
+		t.Errorf("the turn ended with %q, want the fixed packet", result)
+	}
+}
+
+// checkLoopReleased checks a run whose model sent the bad packet forever:
+// three blocks in a row (--max-blocks' default), each reason reaching the
+// model, then the fourth stop let through.
+func checkLoopReleased(t *testing.T, m *modelMock, result string) {
+	t.Helper()
+	turns := m.Turns()
+	if len(turns) != 4 {
+		t.Errorf("the model was asked %d times, want 4 (three blocks, then released)", len(turns))
+	}
+	for i, r := range turns[1:] {
+		if !turnHas(r, blockReason) {
+			t.Errorf("request %d does not hold the hook's reason", i+2)
+		}
+	}
+	if !strings.Contains(result, "I'll proceed with deleting them tonight") {
+		t.Errorf("the turn ended with %q, want the bad packet, released", result)
+	}
+}
+
+// checkPacketRequired checks a run under --require-packet whose model
+// called a tool that wrote a file, stopped with a plain line, then sent
+// the packet: the plain stop blocked for the material work, the packet
+// ending the turn.
+func checkPacketRequired(t *testing.T, m *modelMock, result string) {
+	t.Helper()
+	turns := m.Turns()
+	if len(turns) != 3 {
+		t.Fatalf("the model was asked %d times, want 3 (the tool call, the stop without a packet, the packet)", len(turns))
+	}
+	if turnHas(turns[1], blockReason) {
+		t.Errorf("the request after the tool call already holds the hook's reason")
+	}
+	for _, want := range []string{blockReason, "material work", "## What I Just Did"} {
+		if !turnHas(turns[2], want) {
+			t.Errorf("the request after the block does not hold %q: the hook's reason did not reach the model", want)
+		}
+	}
+	if !strings.Contains(result, strings.TrimSpace(fixedPacket)) {
+		t.Errorf("the turn ended with %q, want the packet", result)
+	}
+}
+
+// shortTurns runs n short exchanges of one session (turn runs the i-th
+// prompt, resuming the session after the first, and returns what the host
+// printed), each ending with its scripted reply, and checks that the model
+// was asked once a prompt: nothing blocked.
+func shortTurns(t *testing.T, m *modelMock, replies []string, turn func(i int, prompt string) (string, time.Duration)) {
+	t.Helper()
+	var took time.Duration
+	for i, reply := range replies {
+		got, d := turn(i, fmt.Sprintf("Question %d: is that right?", i+1))
+		took += d
+		if strings.TrimSpace(got) != reply {
+			t.Fatalf("turn %d ended with %q, want %q", i+1, got, reply)
+		}
+	}
+	t.Logf("%d turns took %v", len(replies), took.Round(time.Millisecond))
+	if got := len(m.Turns()); got != len(replies) {
+		t.Errorf("the model was asked %d times, want %d (one per prompt, nothing blocked)", got, len(replies))
+	}
+}
+
+// shortReplies are the scripted replies of twenty short exchanges.
+func shortReplies() []string {
+	var out []string
+	for i := range 20 {
+		out = append(out, fmt.Sprintf("Reply %d: yes, that is right.", i+1))
+	}
+	return out
 }
