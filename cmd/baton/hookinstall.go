@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -57,13 +58,53 @@ type hookEdit struct {
 	opts   hostsettings.Options // install's flags for the hooks
 }
 
+// editTarget is the flags hook and mcp install and uninstall share: the
+// host, the scope, the folder, a dry run.
+type editTarget struct {
+	host                  string
+	project, user, dryRun bool
+	dir                   string
+}
+
+func (t *editTarget) define(fl *flag.FlagSet) {
+	fl.StringVar(&t.host, "host", "", "")
+	fl.BoolVar(&t.project, "project", false, "")
+	fl.BoolVar(&t.user, "user", false, "")
+	fl.BoolVar(&t.dryRun, "dry-run", false, "")
+	fl.StringVar(&t.dir, "dir", ".", "")
+}
+
+// resolve checks that the host is one of ids and one scope is asked
+// for, and gives the scope and the environment; cmd names the command in
+// the errors ("hook install").
+func (t *editTarget) resolve(cmd string, ids []string, stderr io.Writer) (hostsettings.Scope, hostsettings.Env, bool) {
+	if !slices.Contains(ids, t.host) {
+		if t.host == "" {
+			fmt.Fprintf(stderr, "baton: %s needs --host: one of %s\n", cmd, strings.Join(ids, ", "))
+		} else {
+			fmt.Fprintf(stderr, "baton: unknown host %q: want one of %s\n", t.host, strings.Join(ids, ", "))
+		}
+		return "", hostsettings.Env{}, false
+	}
+	if t.project && t.user {
+		fmt.Fprintln(stderr, "baton: --project and --user: choose one")
+		return "", hostsettings.Env{}, false
+	}
+	env, err := hostsettings.DefaultEnv(t.dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return "", hostsettings.Env{}, false
+	}
+	if t.user {
+		return hostsettings.User, env, true
+	}
+	return hostsettings.Project, env, true
+}
+
 func parseHookEdit(name string, args []string, usage string, stdout, stderr io.Writer) (*hookEdit, int, bool) {
 	fl := flag.NewFlagSet("hook "+name, flag.ContinueOnError)
-	host := fl.String("host", "", "")
-	project := fl.Bool("project", false, "")
-	user := fl.Bool("user", false, "")
-	dryRun := fl.Bool("dry-run", false, "")
-	dir := fl.String("dir", ".", "")
+	var target editTarget
+	target.define(fl)
 	var opts hostsettings.Options
 	if name == "install" {
 		// --lint by default: without it the stop hook blocks nothing
@@ -80,29 +121,11 @@ func parseHookEdit(name string, args []string, usage string, stdout, stderr io.W
 		fmt.Fprintln(stderr, "baton: --max-blocks must be 1 or more")
 		return nil, exitUsage, false
 	}
-	h := hosts.SettingsOf(*host)
-	if h == nil {
-		if *host == "" {
-			fmt.Fprintf(stderr, "baton: hook %s needs --host: one of %s\n", name, strings.Join(hosts.SettingsIDs(), ", "))
-		} else {
-			fmt.Fprintf(stderr, "baton: unknown host %q: want one of %s\n", *host, strings.Join(hosts.SettingsIDs(), ", "))
-		}
+	scope, env, ok := target.resolve("hook "+name, hosts.SettingsIDs(), stderr)
+	if !ok {
 		return nil, exitUsage, false
 	}
-	if *project && *user {
-		fmt.Fprintln(stderr, "baton: --project and --user: choose one")
-		return nil, exitUsage, false
-	}
-	env, err := hostsettings.DefaultEnv(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
-		return nil, exitUsage, false
-	}
-	scope := hostsettings.Project
-	if *user {
-		scope = hostsettings.User
-	}
-	return &hookEdit{host: h, scope: scope, env: env, dryRun: *dryRun, opts: opts}, 0, true
+	return &hookEdit{host: hosts.SettingsOf(target.host), scope: scope, env: env, dryRun: target.dryRun, opts: opts}, 0, true
 }
 
 // display names a settings file as people read it: relative to the

@@ -36,37 +36,16 @@ type mcpEdit struct {
 
 func parseMCPEdit(name string, args []string, usage string, stdout, stderr io.Writer) (*mcpEdit, int, bool) {
 	fl := flag.NewFlagSet("mcp "+name, flag.ContinueOnError)
-	host := fl.String("host", "", "")
-	project := fl.Bool("project", false, "")
-	user := fl.Bool("user", false, "")
-	dryRun := fl.Bool("dry-run", false, "")
-	dir := fl.String("dir", ".", "")
+	var target editTarget
+	target.define(fl)
 	if code, ok := parseFlags(fl, args, usage, stdout, stderr); !ok {
 		return nil, code, false
 	}
-	h := hosts.MCPOf(*host)
-	if h == nil {
-		if *host == "" {
-			fmt.Fprintf(stderr, "baton: mcp %s needs --host: one of %s\n", name, strings.Join(hosts.MCPIDs(), ", "))
-		} else {
-			fmt.Fprintf(stderr, "baton: unknown host %q: want one of %s\n", *host, strings.Join(hosts.MCPIDs(), ", "))
-		}
+	scope, env, ok := target.resolve("mcp "+name, hosts.MCPIDs(), stderr)
+	if !ok {
 		return nil, exitUsage, false
 	}
-	if *project && *user {
-		fmt.Fprintln(stderr, "baton: --project and --user: choose one")
-		return nil, exitUsage, false
-	}
-	env, err := hostsettings.DefaultEnv(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
-		return nil, exitUsage, false
-	}
-	scope := hostsettings.Project
-	if *user {
-		scope = hostsettings.User
-	}
-	return &mcpEdit{hookEdit: hookEdit{scope: scope, env: env, dryRun: *dryRun}, mcpHost: h}, 0, true
+	return &mcpEdit{hookEdit: hookEdit{scope: scope, env: env, dryRun: target.dryRun}, mcpHost: hosts.MCPOf(target.host)}, 0, true
 }
 
 func runMCPInstall(args []string, stdout, stderr io.Writer) int {
