@@ -124,6 +124,24 @@ func (m *modelMock) record(turn bool, rr recordedRequest) {
 	}
 }
 
+// offersTools reports whether a request's tools (a JSON list) offer any:
+// a request that does is one of the agent's turns.
+func offersTools(tools json.RawMessage) bool {
+	return len(tools) > 0 && string(tools) != "null" && string(tools) != "[]"
+}
+
+// reply answers a request: one offering tools is an agent's turn and gets
+// the next scripted reply; any other is a side request of the host's (a
+// title, a summary), recorded and answered with side.
+func (m *modelMock) reply(rr recordedRequest, tools json.RawMessage, side string) string {
+	if offersTools(tools) {
+		return m.nextReply(rr)
+	}
+	rr.Reply = side
+	m.record(false, rr)
+	return side
+}
+
 // nextReply takes the next scripted reply for an agent turn.
 func (m *modelMock) nextReply(rr recordedRequest) string {
 	m.mu.Lock()
@@ -195,14 +213,7 @@ func (m *modelMock) anthropicMessages(w http.ResponseWriter, r *http.Request, bo
 	for _, msg := range req.Messages {
 		rr.Messages = append(rr.Messages, mockMessage{Role: msg.Role, Text: contentText(msg.Content)})
 	}
-	var text string
-	if len(req.Tools) > 0 && string(req.Tools) != "null" && string(req.Tools) != "[]" {
-		text = m.nextReply(rr)
-	} else {
-		text = "OK"
-		rr.Reply = text
-		m.record(false, rr)
-	}
+	text := m.reply(rr, req.Tools, "OK")
 	model := req.Model
 	if model == "" {
 		model = "claude-mock"
@@ -411,8 +422,7 @@ func (m *modelMock) gemini(w http.ResponseWriter, r *http.Request, body []byte) 
 		writeJSON(w, map[string]int{"totalTokens": 100})
 		return
 	}
-	hasTools := len(req.Tools) > 0 && string(req.Tools) != "null" && string(req.Tools) != "[]"
-	if !hasTools {
+	if !offersTools(req.Tools) {
 		// The host's own checks (which model to route to, who speaks
 		// next) ask for JSON: the person speaks next.
 		rr.Reply = `{"reasoning": "scripted", "next_speaker": "user", "model_choice": "flash", "complexity_reasoning": "scripted", "complexity_score": 1}`
@@ -507,14 +517,7 @@ func (m *modelMock) chatCompletions(w http.ResponseWriter, r *http.Request, body
 	for _, msg := range req.Messages {
 		rr.Messages = append(rr.Messages, mockMessage{Role: msg.Role, Text: contentText(msg.Content)})
 	}
-	var text string
-	if len(req.Tools) > 0 && string(req.Tools) != "null" && string(req.Tools) != "[]" {
-		text = m.nextReply(rr)
-	} else {
-		text = "Scripted session"
-		rr.Reply = text
-		m.record(false, rr)
-	}
+	text := m.reply(rr, req.Tools, "Scripted session")
 	id := fmt.Sprintf("chatcmpl-mock-%d", len(m.Turns())+len(m.Side()))
 	usage := map[string]int{"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
 	tool, input, isTool := parseToolCall(text)
