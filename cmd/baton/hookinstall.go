@@ -385,21 +385,32 @@ func (e *hookEdit) removeEmptyFolders(dir string) []string {
 	}
 }
 
-func runHookStatus(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("hook status", flag.ContinueOnError)
-	asJSON := fl.Bool("json", false, "")
+// parseStatus reads the flags hook status and mcp status share: --json
+// and --dir; and gives the environment and the scopes to report (the
+// project's, unless it is the home folder, and the user's).
+func parseStatus(name string, args []string, usage string, stdout, stderr io.Writer) (env hostsettings.Env, scopes []hostsettings.Scope, asJSON bool, code int, ok bool) {
+	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl.BoolVar(&asJSON, "json", false, "")
 	dir := fl.String("dir", ".", "")
-	if code, ok := parseFlags(fl, args, hookStatusUsage, stdout, stderr); !ok {
-		return code
+	if code, ok := parseFlags(fl, args, usage, stdout, stderr); !ok {
+		return env, nil, false, code, false
 	}
 	env, err := hostsettings.DefaultEnv(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
-		return exitUsage
+		return env, nil, false, exitUsage, false
 	}
-	scopes := []hostsettings.Scope{hostsettings.Project, hostsettings.User}
+	scopes = []hostsettings.Scope{hostsettings.Project, hostsettings.User}
 	if env.Project == env.Home {
 		scopes = scopes[1:]
+	}
+	return env, scopes, asJSON, 0, true
+}
+
+func runHookStatus(args []string, stdout, stderr io.Writer) int {
+	env, scopes, asJSON, code, ok := parseStatus("hook status", args, hookStatusUsage, stdout, stderr)
+	if !ok {
+		return code
 	}
 	reports := []hostsettings.Report{}
 	for _, scope := range scopes {
@@ -409,7 +420,7 @@ func runHookStatus(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)

@@ -152,20 +152,9 @@ type mcpStatusJSON struct {
 }
 
 func runMCPStatus(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("mcp status", flag.ContinueOnError)
-	asJSON := fl.Bool("json", false, "")
-	dir := fl.String("dir", ".", "")
-	if code, ok := parseFlags(fl, args, mcpStatusUsage, stdout, stderr); !ok {
+	env, scopes, asJSON, code, ok := parseStatus("mcp status", args, mcpStatusUsage, stdout, stderr)
+	if !ok {
 		return code
-	}
-	env, err := hostsettings.DefaultEnv(*dir)
-	if err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
-		return exitUsage
-	}
-	scopes := []hostsettings.Scope{hostsettings.Project, hostsettings.User}
-	if env.Project == env.Home {
-		scopes = scopes[1:]
 	}
 	rows := []mcpStatusJSON{}
 	for _, scope := range scopes {
@@ -182,7 +171,7 @@ func runMCPStatus(args []string, stdout, stderr io.Writer) int {
 			rows = append(rows, r)
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
