@@ -45,6 +45,12 @@ type Document struct {
 
 	FrontMatter *FrontMatter // nil when the document has none
 	Headings    []Heading    // the document's own headings (top level, not quoted or nested), in order
+	// PseudoHeadings are the lines of top-level paragraphs that name a
+	// packet section on their own, as specrew's section parser reads them
+	// (a bold "**What I just did**" or a bare "Why I stopped" line), in
+	// order. Each has Pseudo set and Level 7: it belongs to the section of
+	// the heading above it.
+	PseudoHeadings []Heading
 
 	// TooLarge is the size of a text over MaxDocumentBytes, which is not
 	// parsed (Root is empty, the kind other), else 0.
@@ -101,6 +107,9 @@ type Heading struct {
 	Span   Span   // the heading's lines, from the start of the first to the end of the last (without its line break)
 	Inner  Span   // the content's bytes
 	Setext bool
+	// Pseudo: not a Markdown heading but a paragraph's line that specrew
+	// reads as one (PseudoHeadings).
+	Pseudo bool
 	// Packet is the index in PacketHeadings of the section this heading
 	// names, or -1.
 	Packet int
@@ -208,6 +217,7 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 			}
 		}
 	}
+	d.PseudoHeadings = pseudoHeadings(d)
 	if cap(d.Headings) > len(d.Headings)+len(d.Headings)/4 {
 		// Held with the document as long as it is open: no spare room.
 		d.Headings = slices.Clone(d.Headings)
@@ -587,10 +597,12 @@ func IsStopMessage(d *Document) bool {
 func packetHeadingsSeen(d *Document) int {
 	seen := 0
 	var have [8]bool
-	for _, h := range d.Headings {
-		if i := h.Packet; i >= 0 && !have[i] {
-			have[i] = true
-			seen++
+	for _, hs := range [2][]Heading{d.Headings, d.PseudoHeadings} {
+		for _, h := range hs {
+			if i := h.Packet; i >= 0 && !have[i] {
+				have[i] = true
+				seen++
+			}
 		}
 	}
 	return seen

@@ -41,7 +41,11 @@ func TestParseKind(t *testing.T) {
 
 		{"two packet headings", "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n", analysis.KindOther},
 		{"one heading three times", "## Why I Stopped\n## Why I Stopped\n## Why I Stopped\n", analysis.KindOther},
-		{"packet headings as bold paragraphs", "**What I Just Did**\n\n**Why I Stopped**\n\n**What I Need From You**\n", analysis.KindOther},
+		// specrew's section parser reads a line holding only a title, bare or bold, as its heading.
+		{"packet headings as bold paragraphs", "**What I Just Did**\n\n**Why I Stopped**\n\n**What I Need From You**\n", analysis.KindPacket},
+		{"packet headings as bare lines", "What I just did\nx\n\nWhy I stopped\ny\n\nWhat I need from you\nz\n", analysis.KindPacket},
+		{"packet titles with a colon are prose", "What I just did:\nx\n\nWhy I stopped:\ny\n\nWhat I need from you:\nz\n", analysis.KindOther},
+		{"packet titles inside a sentence", "What I just did was small.\n\nWhy I stopped matters.\n\nWhat I need from you is a reply.\n", analysis.KindOther},
 		{"packet headings quoted", "> ## What I Just Did\n> ## Why I Stopped\n> ## What I Need From You\n", analysis.KindOther},
 		{"packet headings in a list", "- ## What I Just Did\n- ## Why I Stopped\n- ## What I Need From You\n", analysis.KindOther},
 		{"packet headings in a fenced block", "```\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n```\n", analysis.KindOther},

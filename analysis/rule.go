@@ -16,6 +16,11 @@ type Rule struct {
 	Summary  string   // one line
 	Doc      string   // Markdown: what the rule checks, why, and how to fix it
 	Severity Severity // the default
+	// Follows names the upstream checks the rule enforces, as
+	// "<project> <check>": "specrew validation-fail.bare-path-in-boundary-handoff",
+	// "clio parseTaskMemoryHandoff", "executable.md …". A rule of baton's
+	// own (one no upstream code makes) follows none.
+	Follows []string
 }
 
 // Analyzer checks one kind of document. One run reports findings for any
@@ -89,6 +94,13 @@ func (p *Pass) Report(r *Rule, span Span, message string, opts ...func(*Finding)
 // WithRelated adds a related span to a finding.
 func WithRelated(span Span, message string) func(*Finding) {
 	return func(f *Finding) { f.Related = append(f.Related, Related{span, message}) }
+}
+
+// WithSeverity reports a finding at another severity than its rule's
+// default, where the upstream check a rule follows is louder or quieter
+// in one case than another (configuration still overrides it).
+func WithSeverity(sev Severity) func(*Finding) {
+	return func(f *Finding) { f.Severity = sev }
 }
 
 // WithFix adds a fix to a finding.

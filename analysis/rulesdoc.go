@@ -16,7 +16,7 @@ func (r *Registry) RulesMarkdown() string {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", rule.ID, Anchor(rule.ID), rule.Severity, rule.Summary)
 	}
 	for _, rule := range r.Rules() {
-		fmt.Fprintf(&b, "\n## %s\n\n*Default severity: %s.* %s\n\n%s\n", rule.ID, rule.Severity, rule.Summary, strings.TrimSpace(rule.Doc))
+		fmt.Fprintf(&b, "\n## %s\n\n*Default severity: %s.* %s\n\n%s\n", rule.ID, rule.Severity, rule.Summary, rule.FullDoc())
 	}
 	return b.String()
 }
@@ -24,4 +24,29 @@ func (r *Registry) RulesMarkdown() string {
 // Anchor is the fragment GitHub gives the heading of a rule in docs/rules.md.
 func Anchor(id string) string {
 	return strings.ReplaceAll(strings.ToLower(id), "/", "")
+}
+
+// FollowsList renders the upstream checks a rule follows for a reader:
+// each in code, joined by commas.
+func FollowsList(follows []string) string {
+	parts := make([]string, len(follows))
+	for i, f := range follows {
+		project, check, ok := strings.Cut(f, " ")
+		if !ok {
+			parts[i] = "`" + f + "`"
+			continue
+		}
+		parts[i] = project + " `" + check + "`"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// FullDoc is the rule's documentation as a reader gets it (hover, explain,
+// docs/rules.md): its doc, then the upstream checks it follows.
+func (r *Rule) FullDoc() string {
+	doc := strings.TrimSpace(r.Doc)
+	if len(r.Follows) > 0 {
+		doc += "\n\n*Follows:* " + FollowsList(r.Follows) + "."
+	}
+	return doc
 }

@@ -247,9 +247,9 @@ func TestValidate(t *testing.T) {
 		{"unknown rule in an override", "overrides:\n  - files: x\n    rules:\n      packet/section-order: off\n      packet/sections-order: off\n",
 			`.baton.yaml:5:7: unknown rule "packet/sections-order": did you mean packet/section-order?`},
 		{"unknown phrase list", "phrases:\n  hold: [on ice]\n  held: [on ice]\n",
-			`.baton.yaml:2:3: unknown phrase list "hold" (want auto-continue, blocked, complete, held, informational, placeholder, request, response or substantive)`},
+			`.baton.yaml:2:3: unknown phrase list "hold" (want auto-continue, blocked, complete, held, informational, no-review, placeholder, request, response or substantive)`},
 		{"every problem", "phrases:\n  x: [y]\nrules:\n  a/b: off\n",
-			".baton.yaml:2:3: unknown phrase list \"x\" (want auto-continue, blocked, complete, held, informational, placeholder, request, response or substantive)\n" +
+			".baton.yaml:2:3: unknown phrase list \"x\" (want auto-continue, blocked, complete, held, informational, no-review, placeholder, request, response or substantive)\n" +
 				".baton.yaml:4:3: unknown rule \"a/b\" (`baton explain` lists the rules)"},
 	}
 	for _, tt := range tests {

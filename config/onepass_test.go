@@ -30,7 +30,7 @@ func TestParseWithEveryProblem(t *testing.T) {
 .baton.yaml:4:1: unknown key "handof" in the configuration (want rules, overrides, handoff, phrases, ignore or workflow)
 .baton.yaml:6:13: pattern "**/*.{md": malformed, so it can never match: check its [ ] classes, { } braces and \ escapes
 .baton.yaml:7:14: unknown rule "nope/x" ` + "(`baton explain` lists the rules)" + `
-.baton.yaml:9:3: unknown phrase list "hold" (want auto-continue, blocked, complete, held, informational, placeholder, request, response or substantive)`
+.baton.yaml:9:3: unknown phrase list "hold" (want auto-continue, blocked, complete, held, informational, no-review, placeholder, request, response or substantive)`
 	reg := engine.Registry()
 	_, err := config.ParseWith(".baton.yaml", []byte(text), reg)
 	var ce *config.Error

@@ -549,7 +549,7 @@ func (s *Server) explainRule(_ context.Context, in ExplainInput) (string, Explai
 		}
 		return "", out, errors.New(msg + " (call explain_rule without a rule to list them)")
 	}
-	doc := strings.TrimSpace(r.Doc)
+	doc := r.FullDoc()
 	out.Rules = append(out.Rules, RuleDoc{ID: r.ID, Severity: r.Severity.String(), Summary: r.Summary, Doc: doc})
 	return fmt.Sprintf("%s (default severity: %s)\n\n%s\n\n%s\n", r.ID, r.Severity, r.Summary, doc), out, nil
 }

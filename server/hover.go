@@ -40,7 +40,7 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("**%s** (%s): %s\n\n%s\n\n[Rule documentation](%s)",
-			rule.ID, f.Severity, f.Message, strings.TrimSpace(rule.Doc), s.ruleURL(rule.ID)))
+			rule.ID, f.Severity, f.Message, rule.FullDoc(), s.ruleURL(rule.ID)))
 		if span == nil {
 			sp := f.Span
 			span = &sp

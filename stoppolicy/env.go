@@ -93,10 +93,11 @@ type Judgement struct {
 }
 
 // Blocking reports whether a finding blocks a stop: an error of the packet
-// or stop-intent rules, or a marker that almost was one or does nothing.
+// or stop-intent rules, or a marker that almost was one. A continue marker
+// over a question does not: specrew's provider continues there.
 func Blocking(f analysis.Finding) bool {
 	return f.Severity == analysis.Error && (strings.HasPrefix(f.Rule, "packet/") || strings.HasPrefix(f.Rule, "stopintent/")) ||
-		f.Rule == stopintent.RuleNearMiss.ID || f.Rule == stopintent.RuleInertContinue.ID
+		f.Rule == stopintent.RuleNearMiss.ID
 }
 
 // Judge analyses a stop message as a hook does. Like specrew's provider,

@@ -25,13 +25,14 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 		h     analysis.Heading
 		index int
 	}
-	heads := make([]head, 0, len(doc.Headings))
+	all := doc.AllHeadings()
+	heads := make([]head, 0, len(all))
 	started := false
 	// The headings enclosing the current one, outermost first: their levels
 	// only increase, so there are six at most.
 	var encl [6]level
 	outline := encl[:0]
-	for _, h := range doc.Headings {
+	for _, h := range all {
 		for len(outline) > 0 && outline[len(outline)-1].level >= h.Level {
 			outline = outline[:len(outline)-1]
 		}
@@ -284,8 +285,12 @@ func ownerOf(doc *analysis.Document, m *Model, span analysis.Span) *Packet {
 }
 
 var (
-	verdictLike  = regexp.MustCompile(`(?i)verdict[\s_-]*boundary`)
-	verdictValid = regexp.MustCompile(`^<!--[ \t]*SPECREW-VERDICT-BOUNDARY:[ \t]*([a-z-]+)[ \t]*(?:->|→|[ \t]to[ \t])[ \t]*([a-z-]+)[ \t]*-->$`)
+	verdictLike = regexp.MustCompile(`(?i)verdict[\s_-]*boundary`)
+	// A comment holding the marker as specrew's capture reads it
+	// (ConversationCaptureAccessor.ps1: this pattern, RegexOptions.IgnoreCase,
+	// anywhere in the text; the names lower-cased) is a marker: "Clarify ->
+	// Plan" is clarify -> plan, and so is a marker over several lines.
+	verdictValid = regexp.MustCompile(`(?i)SPECREW-VERDICT-BOUNDARY:\s*([a-z-]+)\s*(?:->|→|to)\s*([a-z-]+)`)
 	validName    = regexp.MustCompile(`^[a-z-]+$`)
 	verdictNames = regexp.MustCompile(`(?i)verdict[\s_-]*boundary\s*:?\s*([a-z][\w-]*?)\s*(?:-+>|→|=>|\s+to\s+)\s*([a-z][\w-]*)`)
 )
@@ -309,7 +314,7 @@ func findMarkers(doc *analysis.Document, html []ast.Node) []*Marker {
 				mk := &Marker{Span: analysis.Span{Start: seg.Start + loc[0], End: seg.Start + loc[1]}, Block: block}
 				mk.Standalone = block && segs.Len() == 1 && strings.TrimSpace(string(chunk)) == string(c)
 				if sub := verdictValid.FindSubmatch(c); sub != nil {
-					mk.Valid, mk.From, mk.To = true, string(sub[1]), string(sub[2])
+					mk.Valid, mk.From, mk.To = true, boundaryName(string(sub[1])), boundaryName(string(sub[2]))
 				} else if sub := verdictNames.FindSubmatch(c); sub != nil {
 					from, to := boundaryName(string(sub[1])), boundaryName(string(sub[2]))
 					if validName.MatchString(from) && validName.MatchString(to) {

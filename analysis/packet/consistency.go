@@ -115,7 +115,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 
 	// What Needs Your Review: its items and their classes.
 	var informational map[analysis.Span]bool // made at the first note: most packets have none
-	if rev := p.Section(NeedsReview); rev != nil && !ph.whole(ListPlaceholder, str(rev.Body)) {
+	if rev := p.Section(NeedsReview); rev != nil && !ph.whole(ListPlaceholder, str(rev.Body)) && !ph.opens(ListNoReview, str(rev.Body)) {
 		items := reviewItems(pt, rev.Body)
 		// Exactly as many as there are items: the model is held as long as
 		// an editor keeps the document open.

@@ -294,7 +294,6 @@ func TestHeadingLevelFixKeepsMultiLineSetextHeadingWhole(t *testing.T) {
 func TestMalformedMarkerFixWritesAValidMarker(t *testing.T) {
 	boundary := "## What I Just Did\n\n## Why I Stopped\n\n## What Needs Your Review\n\n## What Happens Next\n\n## Discussion Prompts\n\n## What I Need From You\n\n"
 	for _, marker := range []string{
-		"<!-- SPECREW-VERDICT-BOUNDARY: Plan -> Tasks -->",
 		"<!-- SPECREW-VERDICT-BOUNDARY: plan2 -> tasks -->",
 		"<!-- SPECREW_VERDICT_BOUNDARY: phase_1 => phase_2 -->",
 	} {

@@ -22,6 +22,7 @@ const (
 	ListResponseWords = "response"      // what a conditional waits on: "On approval", "after your reply"
 	ListAutoContinue  = "auto-continue" // "I'll proceed", "nothing blocking"
 	ListPlaceholder   = "placeholder"   // a What I Need From You that asks for nothing
+	ListNoReview      = "no-review"     // What Needs Your Review opens by saying nothing needs review
 	ListRequest       = "request"       // verbs that state the response wanted
 	ListInformational = "informational" // marks a review item as a note
 	ListSubstantive   = "substantive"   // marks a review item as a decision or approval
@@ -58,6 +59,18 @@ var DefaultPhrases = map[string][]string{
 		"nothing", "nothing yet", "none", "none yet", "n/a", "na", "no action needed", "no action required",
 		"nothing to do", "no further action needed", "no further action required", "nothing for now",
 		"nothing at this time", "nothing right now", "-", "tbd",
+	},
+	// specrew's Rule 46A (scripts/internal/launch-contract.ps1): "If no
+	// review is needed, say what the human should know before resuming."
+	// A section that opens so asks for nothing; what follows is for the
+	// reader's information.
+	ListNoReview: {
+		"no review is needed", "no review needed", "no review is required", "no review required",
+		"nothing needs your review", "nothing needs review", "nothing to review", "nothing for you to review",
+		"nothing requires your review", "nothing requires review", "no review", "none needed", "nothing needed",
+		"no review is necessary", "nothing here needs your review", "there is nothing to review",
+		"there is nothing for you to review", "nothing new to review", "no items need your review",
+		"no items to review", "no decision is needed", "no decision needed", "no decisions needed",
 	},
 	ListRequest: {
 		"approve", "reply", "respond", "confirm", "choose", "pick", "select", "decide", "answer", "provide",
@@ -239,7 +252,26 @@ func sortedNames(m map[string][]string) []string {
 // words are read word by word (responseAt) and the placeholders as a whole
 // text (whole); matching them over a whole document was a third of the
 // scan's work for nothing.
-func scanned(list string) bool { return list != ListResponseWords && list != ListPlaceholder }
+func scanned(list string) bool {
+	return list != ListResponseWords && list != ListPlaceholder && list != ListNoReview
+}
+
+// opens reports whether text, folded and with its spaces collapsed, starts
+// with a phrase of list that ends there or at a byte that is no letter.
+func (p *phrases) opens(list, text string) bool {
+	if len(text) > 4096 {
+		text = text[:4096]
+	}
+	t := fold(strings.Join(strings.Fields(text), " "))
+	for _, ph := range p.lists[list] {
+		if strings.HasPrefix(t, ph) && (len(t) == len(ph) || !isLetter(t[len(ph)])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 }
 
 // wordIndex numbers the word bytes from 1; other bytes are 0.
 var wordIndex = func() (t [256]uint8) {

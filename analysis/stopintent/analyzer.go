@@ -49,6 +49,9 @@ const SourceSpecrew = "specrew"
 var providerWhy = map[string]string{
 	InInFlight:      "specrew's stop provider tracks no owned async work and passes OwnedWorkInFlight as false (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1); only an intermediate marker declares async work",
 	InKnownTerminal: "specrew's stop provider tracks no owned async work and passes RuntimeWorkKnownTerminal as false (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1)",
+	InUserAction:    "specrew's stop provider does not read a request or a question from the text and passes UserActionRequired as false (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1)",
+	InBlocked:       "specrew's stop provider does not read the text for a blocker and passes AgentBlockedOrHandingBack as false (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1)",
+	InComplete:      "specrew's stop provider does not read the text for completed work and passes RequestedWorkComplete as false (extensions/specrew-speckit/scripts/specrew-conformance-provider.ps1)",
 }
 
 // Stop is one stop message: a packet, or a whole document without packet
@@ -63,6 +66,11 @@ type Stop struct {
 	Class     Classification
 	// Recorded: a saved gate record whose verdict is recorded, not a live stop.
 	Recorded bool
+	// Asks is what the text asks of the user (a review request, a
+	// question, a response wanted), when it asks anything: specrew's
+	// provider does not read it (Inputs has UserActionRequired false), so
+	// a continue marker continues past it (RuleInertContinue says so).
+	Asks *Input
 }
 
 // Model is every stop of a document, and the markers quoted in it.
@@ -102,19 +110,29 @@ var (
 	}
 	RuleQuoted = &analysis.Rule{
 		ID:       "stopintent/quoted-marker",
-		Summary:  "A stop-intent marker inside code or a block quote is ignored.",
+		Summary:  "A stop-intent marker inside code or a block quote still declares the stop's intent.",
 		Severity: analysis.Hint,
-		Doc: "A marker counts only as the message's own declaration. Inside a fenced or indented code block, " +
-			"inline code, or a block quote it is quoted material: specrew's rules ignore it (it neither declares " +
-			"an intent nor forces a real stop), and so does baton.",
+		Doc: "specrew looks for the marker in the whole message as plain text " +
+			"(`Get-ContinuousCoReviewStopIntentMarkerIntent`, a `String.Contains` test in " +
+			"`scripts/internal/continuous-co-review/stop-intent-contract.ps1`): a marker inside a fenced or " +
+			"indented code block, inline code or a block quote declares the intent as if it were written " +
+			"outside. baton classifies the stop the same way, and says so here, since a marker quoted to show " +
+			"it (a log excerpt, an example) is easily meant as no declaration at all. Write it outside code if " +
+			"you mean it; otherwise leave it out of the message.",
+		Follows: []string{"specrew Get-ContinuousCoReviewStopIntentMarkerIntent"},
 	}
 	RuleInertContinue = &analysis.Rule{
 		ID:       "stopintent/inert-continue",
-		Summary:  "A continue marker on a message that asks the user for something has no effect.",
+		Summary:  "A continue marker on a message that asks the user for something: the agent goes on, and the request goes unanswered.",
 		Severity: analysis.Warning,
-		Doc: "A review request, a question or a required user action makes the stop real whatever the marker " +
-			"says (it comes first in specrew's precedence). The continue marker is inert there: remove it, or " +
-			"remove the request if the agent really may go on.",
+		Doc: "specrew's stop-intent contract puts a user action first in its precedence " +
+			"(`Resolve-ContinuousCoReviewStopIntent`), but its stop provider never tells it of one: it passes " +
+			"UserActionRequired as false (`specrew-conformance-provider.ps1`, \"v1\"). So a continue marker on a " +
+			"message that asks a question or requests a review continues, where the authorization allows, and the " +
+			"question never reaches the user. baton gives specrew's verdict at the stop (this finding never blocks " +
+			"it, `--lint` included) and warns here of the hazard: remove the marker to hand the stop to the user, " +
+			"or remove the request if the agent really may go on.",
+		Follows: []string{"specrew Resolve-ContinuousCoReviewStopIntent (as the stop provider calls it)"},
 	}
 	RulePacketOnContinue = &analysis.Rule{
 		ID:       "stopintent/packet-on-continue",
@@ -148,7 +166,9 @@ func run(pass *analysis.Pass) any {
 	pm, _ := pass.Model(packet.Analyzer).(*packet.Model)
 	m := Build(pass.Doc, pm, pass.Env)
 	for _, q := range m.Quoted {
-		pass.Report(RuleQuoted, q.Span, "this marker is quoted (in code or a block quote), so it declares nothing for this message")
+		if q.Exact {
+			pass.Report(RuleQuoted, q.Span, "this marker is quoted (in code or a block quote), yet specrew reads it as the message's own: it declares the "+string(q.Intent)+" intent for this stop; write it outside code if you mean it, or leave it out")
+		}
 	}
 	for _, s := range m.Stops {
 		check(pass, s)
@@ -169,8 +189,14 @@ func Build(doc *analysis.Document, pm *packet.Model, env analysis.Env) *Model {
 	}
 	for _, mk := range findMarkers(doc) {
 		if mk.Quoted {
+			// specrew tests the whole message for the marker
+			// (Get-ContinuousCoReviewStopIntentMarkerIntent: String.Contains),
+			// code and quotes included: a quoted marker declares the intent
+			// too, and RuleQuoted says so.
 			m.Quoted = append(m.Quoted, mk)
-			continue
+			if !mk.Exact {
+				continue // a near miss quoted: no declaration, to specrew or to a reader
+			}
 		}
 		s := m.Stops[len(m.Stops)-1]
 		for _, c := range m.Stops {
@@ -222,12 +248,33 @@ func classify(s *Stop, pm *packet.Model, ws State, overrides map[string]Tri) {
 	}
 	if c != nil {
 		s.Recorded = !c.Live()
-		ua := packet.Fact{Why: "the message asks nothing of the user"}
 		for _, f := range []packet.Fact{c.HasSubstantiveReviewItems, c.Question, c.NeedsFromUserStatesResponse} {
 			if f.Value && !s.Recorded {
-				ua = f
+				ask := Input{Value: True, Source: "text", Why: f.Why}
+				if len(f.Spans) > 0 {
+					ask.Span = f.Spans[0]
+				}
+				s.Asks = &ask
 				break
 			}
+		}
+	}
+	switch {
+	case ws.Specrew:
+		// specrew's provider passes none of the three inputs a text could
+		// decide (specrew-conformance-provider.ps1: "v1" leaves
+		// UserActionRequired, AgentBlockedOrHandingBack and
+		// RequestedWorkComplete false): in its project the stop goes by the
+		// marker, the boundary and the authorization, whatever the text asks.
+		for _, name := range []string{InUserAction, InBlocked, InComplete} {
+			in.set(name, Input{Value: False, Source: SourceSpecrew, Why: providerWhy[name]})
+		}
+	case c != nil:
+		// No provider runs outside a specrew project: the contract as its
+		// text states it (stop-intent-contract.ps1's inputs, read from the text).
+		ua := packet.Fact{Why: "the message asks nothing of the user"}
+		if s.Asks != nil {
+			ua = packet.Fact{Value: true, Why: s.Asks.Why, Spans: []analysis.Span{s.Asks.Span}}
 		}
 		fromText(InUserAction, ua)
 		blocked := c.Blocked
@@ -308,15 +355,18 @@ func check(pass *analysis.Pass, s *Stop) {
 		return
 	}
 	mk := exact[0]
-	ua := s.Inputs.Get(InUserAction)
 	switch {
-	case s.Intent == IntentContinue && ua.Value == True:
+	case s.Intent == IntentContinue && s.Asks != nil:
+		ua := s.Asks
 		opts := []func(*analysis.Finding){analysis.WithFix(analysis.Fix{Title: "Remove the continue marker", Edits: []analysis.Edit{pass.Doc.Removal(mk.Span)}})}
 		if ua.Span != (analysis.Span{}) {
-			opts = append(opts, analysis.WithRelated(ua.Span, "the request that makes the stop real"))
+			opts = append(opts, analysis.WithRelated(ua.Span, "the request the user will not see"))
 		}
-		pass.Report(RuleInertContinue, mk.Span,
-			"this continue marker is inert: the message asks the user for something ("+ua.Why+"), so the stop is real", opts...)
+		msg := "this continue marker is inert: the message asks the user for something (" + ua.Why + "), so the stop is real; under specrew's provider, which does not read the request, the agent would go on and no one would answer it: remove the marker, or the request"
+		if s.Inputs.Get(InUserAction).Source == SourceSpecrew {
+			msg = "this continue marker sends the agent on although the message asks the user for something (" + ua.Why + "): specrew's provider does not read the request, so no one answers it; remove the marker to hand the stop to the user, or remove the request"
+		}
+		pass.Report(RuleInertContinue, mk.Span, msg, opts...)
 	case s.Intent == IntentContinue && s.Packet != nil:
 		pass.Report(RulePacketOnContinue, mk.Span,
 			"a continue message renders no status packet: the stop is suppressed and the agent performs the next authorized action; drop the packet, or the marker")

@@ -177,12 +177,20 @@ func TestBuildReviewPacket(t *testing.T) {
 		t.Errorf("the user-action span is on line %d, want 11", line)
 	}
 
-	// With nothing pending, the user-action reason is the only one.
+	// In a specrew project with nothing pending, the stop goes as specrew's
+	// provider takes it: it reads no user action from the text, so the
+	// default reason is the only one, and the request is kept as Asks.
 	ws := stopintent.State{Specrew: true, BoundaryPending: stopintent.Source{Value: stopintent.False, Note: "nothing pending"}}
 	_, m = build(t, reviewPacket, analysis.Env{stopintent.EnvWorkspace: ws})
 	s = m.Stops[0]
-	if got := reasons(s.Class); s.Class.Outcome != stopintent.Real || len(got) != 1 || got[0] != stopintent.ReasonUserAction {
-		t.Errorf("with nothing pending: outcome %q, reasons %q; want real for the user-action reason alone", s.Class.Outcome, got)
+	if got := reasons(s.Class); s.Class.Outcome != stopintent.Real || len(got) != 1 || got[0] != stopintent.ReasonDefault {
+		t.Errorf("with nothing pending: outcome %q, reasons %q; want real for the default reason alone", s.Class.Outcome, got)
+	}
+	if ua := s.Inputs.Get(stopintent.InUserAction); ua.Value != stopintent.False || ua.Source != stopintent.SourceSpecrew {
+		t.Errorf("%s = %v from %q in a specrew project, want false from specrew's provider", stopintent.InUserAction, ua.Value, ua.Source)
+	}
+	if s.Asks == nil || !strings.Contains(doc.String(s.Asks.Span), "Should `Parse` return an error") {
+		t.Errorf("Asks = %+v, want the review item", s.Asks)
 	}
 }
 
@@ -260,11 +268,16 @@ func TestBuildOverridesWinOverWorkspace(t *testing.T) {
 	}
 }
 
-// Quoted markers declare nothing; both exact markers declare nothing either.
+// Quoted markers declare the intent as specrew reads them (the whole
+// message); both exact markers declare nothing.
 func TestBuildQuotedAndAmbiguous(t *testing.T) {
-	_, m := build(t, reviewPacket+"\n```\n"+stopintent.ContinueMarker+"\n```\n\n> "+stopintent.IntermediateMarker+"\n", nil)
-	if s := m.Stops[0]; s.Intent != stopintent.NoIntent || len(s.Markers) != 0 {
-		t.Errorf("quoted markers: intent %q, own markers %d; want none", s.Intent, len(s.Markers))
+	_, m := build(t, reviewPacket+"\n```\n"+stopintent.ContinueMarker+"\n```\n", nil)
+	if s := m.Stops[0]; s.Intent != stopintent.IntentContinue || len(s.Markers) != 1 {
+		t.Errorf("a marker quoted in code: intent %q, markers %d; want continue, 1", s.Intent, len(s.Markers))
+	}
+	_, m = build(t, reviewPacket+"\n```\n"+stopintent.ContinueMarker+"\n```\n\n> "+stopintent.IntermediateMarker+"\n", nil)
+	if s := m.Stops[0]; s.Intent != stopintent.NoIntent || !s.Ambiguous {
+		t.Errorf("both markers quoted: intent %q, ambiguous %v; want none, ambiguous", s.Intent, s.Ambiguous)
 	}
 	if len(m.Quoted) != 2 {
 		t.Errorf("%d quoted markers, want 2", len(m.Quoted))

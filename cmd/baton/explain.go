@@ -43,7 +43,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "%s (default severity: %s)\n\n%s\n\n%s\n", r.ID, r.Severity, r.Summary, strings.TrimSpace(r.Doc))
+	fmt.Fprintf(stdout, "%s (default severity: %s)\n\n%s\n\n%s\n", r.ID, r.Severity, r.Summary, r.FullDoc())
 	return exitOK
 }
 
