@@ -70,6 +70,9 @@ func packet(r *rand.Rand, minLog, maxLog int) (string, bool) {
 		switch s {
 		case 3:
 			b.WriteString("On approval, I will go on with the plan.\n\n")
+		case 4:
+			// specrew's validator wants each prompt's context and a default.
+			fmt.Fprintf(&b, "1. Because the plan decides the tasks, should the %s stay in scope? Recommended default: keep it.\n\n", words[r.IntN(len(words))])
 		case 5:
 			b.WriteString("Reply \"approve\" to go ahead, or tell me what to change.\n\n")
 		}
@@ -80,7 +83,7 @@ func packet(r *rand.Rand, minLog, maxLog int) (string, bool) {
 			case 1:
 				fmt.Fprintf(&b, "```go\nfunc %s() error { return nil }\n```\n\n", words[r.IntN(len(words))])
 			case 2:
-				fmt.Fprintf(&b, "See [the %s](file:///ws/specs/%d/plan.md) — résumé 😀.\n\n", words[r.IntN(len(words))], r.IntN(999))
+				fmt.Fprintf(&b, "See file:///ws/specs/%d/plan.md for the %s — résumé 😀.\n\n", r.IntN(999), words[r.IntN(len(words))])
 			default:
 				fmt.Fprintf(&b, "%s %s\n\n", sentence(r), sentence(r))
 			}

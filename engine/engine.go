@@ -20,6 +20,8 @@ import (
 	"sync"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/analysis/packet/governance"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/config"
@@ -112,6 +114,11 @@ type Env struct {
 	Dirs         *workflow.Dirs
 
 	Overrides map[string]stopintent.Tri // stop-intent inputs given by hand (baton classify's flags)
+	// Boundary is the lifecycle boundary a stop message is checked at
+	// (specrew's validator's -BoundaryName): the one the caller names, else
+	// the specrew project's pending crossing's. The message is a boundary
+	// handoff for it, whatever its text shows.
+	Boundary string
 }
 
 // Request says which document an environment is for.
@@ -134,13 +141,15 @@ type Request struct {
 	// SpecrewRoot, when set, is the specrew workspace to read instead of
 	// the one found above the document (baton classify --workspace).
 	SpecrewRoot string
+	// Boundary, when set, is the boundary the message is checked at (Env.Boundary).
+	Boundary string
 }
 
 // Env builds the environment of the document r names. A configuration
 // that cannot be read or is invalid is an error: it is never silently
 // ignored.
 func (e *Engine) Env(r Request) (*Env, error) {
-	env := &Env{}
+	env := &Env{Boundary: r.Boundary}
 	if r.Untitled {
 		if e.src.Ledger != nil {
 			env.Ledger = e.src.Ledger("")
@@ -185,6 +194,12 @@ func (e *Engine) Env(r Request) (*Env, error) {
 	if env.SpecrewRoot != "" {
 		st := e.src.Specrew(env.SpecrewRoot, r.Session)
 		env.Specrew = &st
+		// While a crossing is pending, a packet in the project is its
+		// boundary's handoff, as specrew's boundary gate validates it:
+		// every entry point reads it so.
+		if c := st.Crossing; env.Boundary == "" && st.BoundaryPending.Value == stopintent.True && c != nil {
+			env.Boundary = c.To
+		}
 	}
 	return env, nil
 }
@@ -196,6 +211,7 @@ func (env *Env) Analysis() analysis.Env {
 		m[handoff.EnvLedger] = env.Ledger
 	}
 	if env.WorkflowFS != nil {
+		m[governance.EnvFS], m[governance.EnvRoot] = env.WorkflowFS, env.Root
 		m[workflow.EnvFS] = env.WorkflowFS
 		m[workflow.EnvPath] = env.WorkflowPath
 		m[workflow.EnvDirs] = env.Dirs
@@ -207,13 +223,16 @@ func (env *Env) Analysis() analysis.Env {
 	if len(env.Overrides) > 0 {
 		m[stopintent.EnvOverrides] = env.Overrides
 	}
+	if env.Boundary != "" {
+		m[packet.EnvBoundary] = env.Boundary
+	}
 	return m
 }
 
 // Key changes when what the environment tells the analyzers does (for an
 // entry point that caches analyses), the file system's contents aside.
 func (env *Env) Key() string {
-	k := fmt.Sprintf("root %s cfg %p state %s", env.Root, env.File, env.StateDir)
+	k := fmt.Sprintf("root %s cfg %p state %s boundary %q", env.Root, env.File, env.StateDir, env.Boundary)
 	if env.Specrew != nil {
 		k += fmt.Sprintf(" specrew %v", *env.Specrew)
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/analysis/packet/governance"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/handoff"
@@ -34,7 +35,7 @@ type Kind struct {
 var Kinds = []Kind{
 	// A handoff document quotes packet headings: it is recognised first.
 	{Kind: analysis.KindHandoff, Detect: analysis.IsHandoff, Why: analysis.HandoffWhy, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
-	{Kind: analysis.KindPacket, Detect: analysis.IsStopMessage, Why: analysis.StopMessageWhy, Analyzers: []*analysis.Analyzer{packet.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
+	{Kind: analysis.KindPacket, Detect: analysis.IsStopMessage, Why: analysis.StopMessageWhy, Analyzers: []*analysis.Analyzer{packet.Analyzer, governance.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
 	{Kind: analysis.KindWorkflow, Detect: analysis.IsXMD, Why: analysis.XMDWhy, Confirm: workflow.Confirm, Analyzers: []*analysis.Analyzer{workflow.Analyzer}, Features: workflow.Features},
 }
 

@@ -113,12 +113,15 @@ func write(t *testing.T, path, text string) {
 
 const (
 	fullPacket = "## What I Just Did\n\nMoved the retry cap into the client.\n\n## Why I Stopped\n\nThe change is done.\n\n" +
-		"## What Needs Your Review\n\nNothing.\n\n## What Happens Next\n\nNothing: the task is complete.\n\n## What I Need From You\n\nNothing.\n"
-	brokenPacket = "## What I Just Did\n\nMoved the retry cap into the client.\n\n## Why I Stopped\n\nThe change is done.\n\n## What Needs Your Review\n\nNothing.\n"
+		"## What Needs Your Review\n\nNothing.\n\n## What Happens Next\n\nNothing: the task is complete.\n\n## What I Need From You\n\nNothing now; review the change when you next look.\n"
+	// brokenPacket is a boundary packet (it has Discussion Prompts) missing
+	// What Happens Next and What I Need From You: two errors, on line 13.
+	brokenPacket = "## What I Just Did\n\nMoved the retry cap into the client.\n\n## Why I Stopped\n\nThe change is done.\n\n## What Needs Your Review\n\nNothing.\n\n" +
+		"## Discussion Prompts\n\n1. Because the cap changes every retry, should it be 60 seconds? Recommended default: yes.\n"
 	// sixPacket is the boundary packet, its verdict marker to follow.
 	sixPacket = "## What I Just Did\n\nClosed the iteration: every task is done and reviewed.\n\n## Why I Stopped\n\nThe iteration closeout boundary.\n\n" +
 		"## What Needs Your Review\n\nApprove closing the feature.\n\n## What Happens Next\n\nThe feature closeout, once approved.\n\n" +
-		"## Discussion Prompts\n\nNone.\n\n## What I Need From You\n\nReply \"approved\" to close the feature, or name what to change.\n"
+		"## Discussion Prompts\n\n1. Because the feature is closed once approved, should anything stay open? Recommended default: close it.\n\n## What I Need From You\n\nReply \"approved\" to close the feature, or name what to change.\n"
 )
 
 // Every tool is listed with a description for a model, and an input and
@@ -161,10 +164,18 @@ func TestCheckStop(t *testing.T) {
 	if res.IsError || out.Ready || out.Blocking != 2 || len(out.Todo) != 2 {
 		t.Fatalf("broken packet: ready %v, %d blocking, todo %q\n%s", out.Ready, out.Blocking, out.Todo, text(res))
 	}
+	blocking := 0
 	for _, f := range out.Findings {
-		if f.Rule != "packet/missing-section" || !f.BlocksStop || f.Line != 9 || len(f.Fixes) == 0 {
+		if !f.BlocksStop {
+			continue
+		}
+		blocking++
+		if f.Rule != "packet/missing-section" || f.Line != 13 || len(f.Fixes) == 0 {
 			t.Errorf("finding %+v", f)
 		}
+	}
+	if blocking != 2 {
+		t.Errorf("%d blocking findings, want 2: %+v", blocking, out.Findings)
 	}
 	if !strings.Contains(text(res), "not ready") || !strings.Contains(text(res), "What I Need From You") {
 		t.Errorf("the text a model reads does not say what to do:\n%s", text(res))
@@ -545,7 +556,7 @@ func TestExplainRule(t *testing.T) {
 	var out ExplainOutput
 	call(t, cs, ToolExplainRule, map[string]any{"rule": "packet/missing-section"}, &out)
 	r := s.reg.Rule("packet/missing-section")
-	if len(out.Rules) != 1 || out.Rules[0].Doc != strings.TrimSpace(r.Doc) || out.Rules[0].Severity != r.Severity.String() || out.Rules[0].Summary != r.Summary {
+	if len(out.Rules) != 1 || out.Rules[0].Doc != r.FullDoc() || out.Rules[0].Severity != r.Severity.String() || out.Rules[0].Summary != r.Summary {
 		t.Errorf("%+v", out)
 	}
 	call(t, cs, ToolExplainRule, map[string]any{}, &out)

@@ -20,6 +20,7 @@ otherwise carry on by itself (specrew's FR-045a: *` + ReasonAutoContinue + `*).
 
 A sentence that makes the same words wait for the user is fine: "I'll proceed once you approve"
 is a held statement. The quick fix replaces the sentence with one that holds the work.`,
+		Follows: []string{"specrew Test-ContinuousCoReviewStopPacketConsistency"},
 	}
 	RuleResponseMissing = &analysis.Rule{
 		ID:       "packet/review-response-missing",
@@ -77,6 +78,7 @@ Still missing: an empty section or code block, a code block of log or command ou
 request, code that only mentions a file, and "nothing", "none", "n/a" and the like, which are
 ` + "`packet/review-placeholder`" + ` (a list whose only item is code is not the placeholder "-", though its
 prose, code set aside, reads so).`,
+		Follows: []string{"specrew Test-ContinuousCoReviewStopPacketConsistency"},
 	}
 	RulePlaceholder = &analysis.Rule{
 		ID:       "packet/review-placeholder",
@@ -93,6 +95,7 @@ baton's ` + "`placeholder`" + ` phrases. They hold specrew's (` + "`$placeholder
 needed, no action required, nothing to do, no further action needed) and add nothing, none, n/a and
 the like, which FR-045a names ("never 'nothing'"). An empty section, which specrew also takes as
 empty, is ` + "`packet/review-response-missing`" + `.`,
+		Follows: []string{"specrew Test-ContinuousCoReviewStopPacketConsistency"},
 	}
 	RuleNotHeld = &analysis.Rule{
 		ID:       "packet/review-not-held",
@@ -119,6 +122,7 @@ specrew computes none of this from text (` + "`Test-ContinuousCoReviewStopPacket
 booleans), so the reading is baton's. It follows specrew's vocabulary where there is one: restart
 is the user's action in specrew's validator (` + "`Test-HasEmptyUserActionSection`" + `), so "After restart, …"
 waits for the user.`,
+		Follows: []string{"specrew Test-ContinuousCoReviewStopPacketConsistency"},
 	}
 	RuleInformationalItem = &analysis.Rule{
 		ID:       "packet/informational-review-item",

@@ -8,6 +8,13 @@ import (
 	"github.com/baton-md/baton/analysis"
 )
 
+// EnvBoundary, when set in a pass's environment, is the lifecycle boundary
+// the message is checked at (a string), as specrew's validator is told it
+// (-BoundaryName): the engine sets it, from the caller or the specrew
+// project's pending crossing. The
+// message is then a boundary handoff, whatever its text shows.
+const EnvBoundary = "packet.boundary"
+
 // Section indices, in the order a packet holds them.
 const (
 	JustDid = iota

@@ -39,12 +39,21 @@ a specification's ` + "`## Human Re-entry Packet Contract`" + ` with ` + "`### W
 template's ` + "`## Final Stop Message`" + `. baton reads no packet there, so they get no packet finding and
 no fix. (specrew's validator finds the headings at any level, ` + "`Get-InteractionModelSectionMap`" + ` in
 ` + "`extensions/specrew-speckit/scripts/shared-governance.ps1`" + `, but it only reads an agent's response,
-never a document that describes one.)`,
+never a document that describes one.) A section heading may also be written as specrew's parser
+reads one: a line of its own holding only the title, bare or in bold (` + "`**What I just did**`" + `).
+
+**Severity follows specrew's validator.** In a boundary packet a missing section is an error, as
+specrew's ` + "`validation-fail.incomplete-human-reentry-packet`" + ` fails the handoff. In a material-work
+packet that has What I Just Did, Why I Stopped and What I Need From You, a missing What Needs Your
+Review or What Happens Next is a warning (` + "`soft-warning.incomplete-five-part-stop-context`" + `, which
+does not fail the stop). A packet without those three is no stop message to specrew, which says
+nothing of its sections: baton says it as a hint.`,
+		Follows: []string{"specrew validation-fail.incomplete-human-reentry-packet", "specrew soft-warning.incomplete-five-part-stop-context", "specrew Test-SpecrewDesignAnalysisGatePacket (missing section)"},
 	}
 	RuleLegacyShape = &analysis.Rule{
 		ID:       "packet/legacy-shape",
 		Summary:  "A packet uses the legacy three-section shape.",
-		Severity: analysis.Info,
+		Severity: analysis.Warning,
 		Doc: `Early specrew packets had three sections: What I Just Did, Why I Stopped and What I Need From
 You. Current packets add **What Needs Your Review** (what the user must look at, item by item)
 and **What Happens Next** (what the agent will do, held until the user answers), so the
@@ -57,9 +66,10 @@ specrew decides this one: its validator (` + "`extensions/specrew-speckit/valida
 ` + "`Test-UsesStopMessageFormat`" + ` and ` + "`Get-MissingFivePartStopContextSections`" + `) gives the same shape
 ` + "`soft-warning.incomplete-five-part-stop-context`" + `, a soft warning that does not fail the stop: its
 own legacy fixtures (` + "`tests/*/fixtures/016-substantive-interaction-model/navigation/`" + `) pass with it
-(exit 0). So baton reports it at ` + "`info`" + `, below its warnings: a shape specrew passes is not something
-to fix before the stop goes through. Raise it under ` + "`rules:`" + ` in ` + "`.baton.yaml`" + ` to insist on the
-five-part shape.`,
+(exit 0), at a boundary too (a three-section packet is no re-entry packet to its
+` + "`Test-UsesHumanReentryPacketCandidate`" + `). So baton reports it as a warning, as specrew does, never an
+error: nothing blocks on it, in ` + "`check`" + ` or at the stop.`,
+		Follows: []string{"specrew soft-warning.incomplete-five-part-stop-context"},
 	}
 	RuleDuplicateSection = &analysis.Rule{
 		ID:       "packet/duplicate-section",
@@ -243,15 +253,34 @@ func checkSections(pass *analysis.Pass, d *docChecks, p, prev *Packet) {
 		known = append(known, s)
 	}
 
-	boundary := p.Section(DiscussionPrompts) != nil || p.BoundaryFrom != "" || p.BoundaryTo != ""
-	if legacy(known) && !boundary {
+	textual := p.Section(DiscussionPrompts) != nil || p.BoundaryFrom != "" || p.BoundaryTo != ""
+	checkedAt, _ := pass.Env[EnvBoundary].(string)
+	// A three-section packet is no re-entry packet to specrew's validator
+	// (Test-UsesHumanReentryPacketCandidate), at a boundary too: it gets
+	// the legacy shape's warning, not six sections' errors.
+	if legacy(known) && !textual {
 		pass.Report(RuleLegacyShape, known[0].Heading.Span,
 			`this is a legacy three-section packet: add "## What Needs Your Review" and "## What Happens Next" before "## What I Need From You"`)
 		return
 	}
+	boundary := textual || checkedAt != ""
 	type missing struct {
 		index int
 		edit  analysis.Edit
+	}
+	// specrew's validator: a boundary packet missing a section fails
+	// (validation-fail.incomplete-human-reentry-packet); a material-work
+	// packet with What I just did, Why I stopped and What I need from you
+	// gets a soft warning for the other two
+	// (soft-warning.incomplete-five-part-stop-context); without those three
+	// it is no stop message to specrew, which says nothing of its sections.
+	sev := analysis.Error
+	switch {
+	case boundary || len(p.Markers) > 0:
+	case p.Section(JustDid) != nil && p.Section(WhyStopped) != nil && p.Section(NeedFromYou) != nil:
+		sev = analysis.Warning
+	default:
+		sev = analysis.Hint
 	}
 	var gaps []missing
 	nl := d.lineBreak()
@@ -321,10 +350,13 @@ func checkSections(pass *analysis.Pass, d *docChecks, p, prev *Packet) {
 		} else {
 			msg = fmt.Sprintf("this packet has no %q section: add it at the end of the packet", analysis.PacketHeadings[i])
 		}
-		if i == DiscussionPrompts {
+		switch {
+		case i == DiscussionPrompts && textual:
 			msg += " (a boundary packet, as its front matter says, has six sections)"
+		case i == DiscussionPrompts:
+			msg += " (this stop is at the " + checkedAt + " boundary, whose packet has six sections)"
 		}
-		pass.Report(RuleMissingSection, at, msg, fixFor(i)...)
+		pass.Report(RuleMissingSection, at, msg, append(fixFor(i), analysis.WithSeverity(sev))...)
 	}
 
 	keys := make([]int, len(known))
@@ -361,7 +393,12 @@ func legacy(known []*Section) bool {
 
 func reportLevel(pass *analysis.Pass, s *Section) {
 	what := fmt.Sprintf("a level-%d heading", s.Heading.Level)
-	if s.Heading.Setext {
+	switch {
+	case s.Heading.Pseudo:
+		// specrew reads the line as the section's heading; Markdown
+		// readers (and the editor's outline) see a paragraph.
+		what = "a line of text, not a Markdown heading"
+	case s.Heading.Setext:
 		what = "an underlined (setext) heading"
 	}
 	text := "## " + strings.Join(strings.Fields(s.Heading.Text), " ") // a setext heading may span lines

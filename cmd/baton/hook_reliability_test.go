@@ -23,7 +23,10 @@ func TestHookFailsOpenWithoutAUsableCounter(t *testing.T) {
 	const session = "sess-reliability"
 	sum := sha256.Sum256([]byte(session))
 	counterName := hex.EncodeToString(sum[:8])
-	msg := "## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\nApprove option B?\n\n## What I Need From You\n\nReply \"approved\".\n"
+	// A boundary packet (it has Discussion Prompts) missing Why I Stopped and
+	// What Happens Next: errors, which block.
+	msg := "## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\nApprove option B?\n\n" +
+		"## Discussion Prompts\n\n1. Because option B narrows the scope, should we take it? Recommended default: yes.\n\n## What I Need From You\n\nReply \"approved\".\n"
 
 	type setup func(t *testing.T) (stateDir string)
 	folder := func(t *testing.T) string { return t.TempDir() }

@@ -736,9 +736,14 @@ func TestHookStopIntentWiring(t *testing.T) {
 	})
 }
 
-// .baton.yaml changes what the hook reads in the message: a phrase added to
-// the blocked list makes a continue stop real, so the continuation
-// directive becomes the packet demand.
+// .baton.yaml changes what the hook reads in the message where the text
+// decides. In a specrew project the stop's intent is not read from the
+// text: specrew's provider passes AgentBlockedOrHandingBack as false
+// whatever the message says, so a phrase added to the blocked list leaves a
+// continue stop a continue stop (the continuation directive, not the packet
+// demand). baton's rules are read from it: with --lint, a phrase added to
+// the held list makes a review packet's What Happens Next hold the work,
+// and the stop it blocked goes through.
 func TestHookConfigPhrases(t *testing.T) {
 	p := newHookProject(t, "plan", "plan", true)
 	p.spec()
@@ -748,7 +753,20 @@ func TestHookConfigPhrases(t *testing.T) {
 	expect(t, "without .baton.yaml", b, r, true, []string{contDemand}, []string{fiveDemand})
 	p.write(".baton.yaml", "phrases:\n  blocked: [\"wedged\"]\n")
 	b, r, _ = p.stop(transcriptLines(turn{"assistant", msg + "\n(again)"}), true)
-	expect(t, "with the phrase", b, r, true, []string{fiveDemand}, []string{contDemand})
+	expect(t, "with the blocked phrase", b, r, true, []string{contDemand}, []string{fiveDemand})
+
+	review := "## What I Just Did\n\nPorted the exporter.\n\n## Why I Stopped\n\nThe cap changes caller behaviour.\n\n## What Needs Your Review\n\n- Do you approve a 60 second cap?\n\n" +
+		"## What Happens Next\n\nThe callers stay on ice.\n\n## What I Need From You\n\nReply \"approve\" or \"no cap\".\n"
+	lint := func() (bool, string) {
+		out, _ := p.run("claude-stop", hookInput{SessionID: p.session, Cwd: p.root, HookEventName: "Stop", LastAssistantMessage: review}, "--lint")
+		return out != "", out
+	}
+	p.write(".baton.yaml", "")
+	b, r = lint()
+	expect(t, "--lint, without the held phrase", b, r, true, []string{"packet/review-not-held"}, []string{fiveDemand, contDemand})
+	p.write(".baton.yaml", "phrases:\n  held: [\"on ice\"]\n")
+	b, r = lint()
+	expect(t, "--lint, with the held phrase", b, r, false, nil, nil)
 }
 
 // lens writes the durable workshop state as New-LensApplicability does: the

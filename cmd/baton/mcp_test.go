@@ -110,8 +110,14 @@ func hookFindings(t *testing.T, dir, message string) ([]string, string) {
 // session's transcript) blocks it with.
 func TestMCPSameFindingsAsCheckAndHook(t *testing.T) {
 	dir, packet := enginetest.Workspace(t)
-	broken := "## What I Just Did\n\nWrote the plan.\n\n### Why I Stopped\n\nA decision is needed.\n\n## What Needs Your Review\n\nApprove option B?\n"
-	for name, message := range map[string]string{"stop.md": packet, "broken.md": broken} {
+	// The workspace's packet with Discussion Prompts that ask without
+	// context or a default (packet/context-free-prompts, an error that
+	// blocks); and a boundary packet (it has Discussion Prompts) missing
+	// What Happens Next and What I Need From You, two errors.
+	stop := strings.Replace(packet, "## What I Need From You", "## Discussion Prompts\n\n1. Should I go on?\n\n## What I Need From You", 1)
+	broken := "## What I Just Did\n\nWrote the plan.\n\n### Why I Stopped\n\nA decision is needed.\n\n## What Needs Your Review\n\nApprove option B?\n\n" +
+		"## Discussion Prompts\n\n1. Because option B narrows the scope, should we take it? Recommended default: yes.\n"
+	for name, message := range map[string]string{"stop.md": stop, "broken.md": broken} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name)
 			putFile(t, path, message)
@@ -163,7 +169,10 @@ func TestMCPCommandOverStdio(t *testing.T) {
 	}
 	proj := t.TempDir()
 	putFile(t, filepath.Join(proj, ".baton.yaml"), "")
-	putFile(t, filepath.Join(proj, "docs", "stop.md"), "## What I Just Did\n\nX.\n\n## Why I Stopped\n\nY.\n\n## What Needs Your Review\n\nNothing.\n")
+	// A boundary packet (it has Discussion Prompts) missing What Happens
+	// Next and What I Need From You: two errors.
+	putFile(t, filepath.Join(proj, "docs", "stop.md"), "## What I Just Did\n\nX.\n\n## Why I Stopped\n\nY.\n\n## What Needs Your Review\n\nNothing.\n\n"+
+		"## Discussion Prompts\n\n1. Because Y changes the scope, should X stay? Recommended default: yes.\n")
 	sub := filepath.Join(proj, "src", "deep")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)

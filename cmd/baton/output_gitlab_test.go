@@ -87,8 +87,11 @@ func TestGitLab(t *testing.T) {
 		got = append(got, issue{is["check_name"].(string), is["severity"].(string), loc["path"].(string), lines["begin"].(float64), lines["end"].(float64)})
 	}
 	want := []issue{
+		{"packet/thin-what-i-just-did", "minor", "marker.md", 1, 1},
 		{"packet/verdict-marker-position", "minor", "marker.md", 5, 5},
 		{"packet/heading-level", "info", "marker.md", 7, 7},
+		{"packet/unnamed-boundary", "minor", "marker.md", 7, 7},
+		{"packet/unactionable-request", "minor", "marker.md", 23, 23},
 		{"packet/missing-section", "major", "missing.md", 5, 5},
 		{"packet/heading-level", "info", "missing.md", 9, 9},
 		{"stopintent/near-miss", "minor", "stop.md", 3, 3},
@@ -96,7 +99,7 @@ func TestGitLab(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("issues (-want +got):\n%s", diff)
 	}
-	if d := issues[2]["description"]; d != "packet/missing-section: this packet has no \"Why I Stopped\" section: add it before \"## What Needs Your Review\"" {
+	if d := issues[5]["description"]; d != "packet/missing-section: this packet has no \"Why I Stopped\" section: add it before \"## What Needs Your Review\"" {
 		t.Errorf("description %q", d)
 	}
 

@@ -167,8 +167,11 @@ func TestJUnit(t *testing.T) {
 		got = append(got, gs)
 	}
 	want := []suite{
-		{"marker.md", "marker.md:5:1: warning packet/verdict-marker-position: the verdict marker must be the last line of the packet, after \"## What I Need From You\": move it there\n" +
-			"marker.md:7:1: hint packet/heading-level: \"Why I Stopped\" is a level-3 heading; packets write section headings as \"## Why I Stopped\"\n",
+		{"marker.md", "marker.md:1:1: warning packet/thin-what-i-just-did: \"What I Just Did\" is thin for a boundary handoff (0 identifiers, 6 words): describe the work in at least 50 words with at least three concrete identifiers (requirement and task ids, commits, file:/// links)\n" +
+			"marker.md:5:1: warning packet/verdict-marker-position: the verdict marker must be the last line of the packet, after \"## What I Need From You\": move it there\n" +
+			"marker.md:7:1: hint packet/heading-level: \"Why I Stopped\" is a level-3 heading; packets write section headings as \"## Why I Stopped\"\n" +
+			"marker.md:7:1: warning packet/unnamed-boundary: \"Why I Stopped\" does not name the tasks boundary (named by its verdict marker): say that the work stopped at it\n" +
+			"marker.md:23:1: warning packet/unactionable-request: \"What I Need From You\" lacks a file:/// link to what to inspect, the verdict wanted (approve, reject, confirm, sign off …): name the boundary, link what to inspect and ask for an explicit verdict\n",
 			[]testcase{{"marker.md", "no errors", "", ""}}},
 		{"missing.md", "missing.md:9:1: hint packet/heading-level: \"What Happens Next\" is a level-3 heading; packets write section headings as \"## What Happens Next\"\n",
 			[]testcase{{"missing.md", "packet/missing-section (5:1)", "packet/missing-section", "this packet has no \"Why I Stopped\" section: add it before \"## What Needs Your Review\""}}},

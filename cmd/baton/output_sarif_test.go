@@ -328,7 +328,7 @@ func TestSARIFContent(t *testing.T) {
 			t.Errorf("rule %s: the full description is not the first paragraph alone: %q", r.ID, para)
 		}
 	}
-	if want := []string{"packet/verdict-marker-position", "packet/heading-level", "packet/missing-section", "packet/section-order"}; !slices.Equal(ids, want) {
+	if want := []string{"packet/thin-what-i-just-did", "packet/verdict-marker-position", "packet/heading-level", "packet/unnamed-boundary", "packet/unactionable-request", "packet/missing-section", "packet/section-order"}; !slices.Equal(ids, want) {
 		t.Errorf("rules %q, want those that fired, in the order they first did: %q", ids, want)
 	}
 	if *run.ColumnKind != "utf16CodeUnits" {
@@ -357,10 +357,13 @@ func TestSARIFContent(t *testing.T) {
 		got = append(got, result{*r.RuleID, *r.Level, *pl.ArtifactLocation.URI, *pl.ArtifactLocation.Index, regionOf(pl.Region)})
 	}
 	want := []result{
+		{"packet/thin-what-i-just-did", "warning", "marker.md", 0, region{1, 1, 1, 19, 0, 18}},
 		{"packet/verdict-marker-position", "warning", "marker.md", 0, region{5, 1, 5, 49, 39, 48}},
 		{"packet/heading-level", "note", "marker.md", 0, region{7, 1, 7, 18, 89, 17}},
-		{"packet/missing-section", "error", "missing.md", 1, region{5, 1, 5, 26, 27, 25}},
-		{"packet/heading-level", "note", "missing.md", 1, region{9, 1, 9, 22, 75, 21}},
+		{"packet/unnamed-boundary", "warning", "marker.md", 0, region{7, 1, 7, 18, 89, 17}},
+		{"packet/unactionable-request", "warning", "marker.md", 0, region{23, 1, 23, 24, 357, 23}},
+		{"packet/missing-section", "error", "missing.md", 1, region{5, 1, 5, 26, 39, 25}},
+		{"packet/heading-level", "note", "missing.md", 1, region{9, 1, 9, 22, 87, 21}},
 		{"packet/section-order", "warning", "order.md", 2, region{9, 1, 9, 17, 99, 16}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -368,7 +371,7 @@ func TestSARIFContent(t *testing.T) {
 	}
 
 	// Related locations.
-	order := run.Results[4]
+	order := run.Results[7]
 	if len(order.RelatedLocations) != 1 || *order.RelatedLocations[0].Message.Text != "belongs before this section" ||
 		regionOf(order.RelatedLocations[0].PhysicalLocation.Region) != (region{5, 1, 5, 26, 56, 25}) {
 		t.Errorf("related locations of packet/section-order: %s", mustJSON(t, order.RelatedLocations))
@@ -376,7 +379,7 @@ func TestSARIFContent(t *testing.T) {
 
 	// Fixes: the move is one change of two replacements, a deletion and an
 	// insertion; the safe flag is a property.
-	move := run.Results[0]
+	move := run.Results[1]
 	if len(move.Fixes) != 1 {
 		t.Fatalf("%d fixes for the marker position", len(move.Fixes))
 	}
@@ -392,10 +395,10 @@ func TestSARIFContent(t *testing.T) {
 	if regionOf(del.DeletedRegion) != (region{5, 1, 7, 1, 39, 50}) || del.InsertedContent != nil {
 		t.Errorf("deletion %s", mustJSON(t, del))
 	}
-	if regionOf(ins.DeletedRegion) != (region{25, 48, 25, 48, 371, 0}) || *ins.InsertedContent.Text != "\n\n<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->" {
+	if regionOf(ins.DeletedRegion) != (region{25, 48, 25, 48, 429, 0}) || *ins.InsertedContent.Text != "\n\n<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->" {
 		t.Errorf("insertion %s", mustJSON(t, ins))
 	}
-	if unsafe := run.Results[2].Fixes; len(unsafe) != 1 || unsafe[0].Properties["safe"] != false {
+	if unsafe := run.Results[5].Fixes; len(unsafe) != 1 || unsafe[0].Properties["safe"] != false {
 		t.Errorf("the missing section's fix: %s", mustJSON(t, unsafe))
 	}
 }

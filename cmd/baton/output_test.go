@@ -16,10 +16,13 @@ import (
 )
 
 // Documents with findings of every shape: with safe and unsafe fixes,
-// fixes of several edits, related locations, and none.
+// fixes of several edits, related locations, and none. docMissingSection is
+// a boundary packet (it has Discussion Prompts) missing Why I Stopped, an
+// error; docMarkerAndHeading's prompt has context and a default, so it has
+// warnings and a hint only.
 const (
-	docMarkerAndHeading = "## What I Just Did\n\nDrafted the plan.\n\n<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->\n\n### Why I Stopped\n\nBoundary: plan.\n\n## What Needs Your Review\n\nThe scope table in plan.md.\n\n## What Happens Next\n\nOn approval I derive the tasks.\n\n## Discussion Prompts\n\n1. Is the default-off flag acceptable?\n\n## What I Need From You\n\nReply: approved for tasks / rejected for tasks.\n"
-	docMissingSection   = "## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\n- Approve the plan?\n\n### What Happens Next\n\nOn approval, I will start.\n\n## What I Need From You\n\nReply \"approved\".\n"
+	docMarkerAndHeading = "## What I Just Did\n\nDrafted the plan.\n\n<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->\n\n### Why I Stopped\n\nBoundary: plan.\n\n## What Needs Your Review\n\nThe scope table in plan.md.\n\n## What Happens Next\n\nOn approval I derive the tasks.\n\n## Discussion Prompts\n\n1. Because the flag sets the default scope, is default-off acceptable? Recommended default: yes.\n\n## What I Need From You\n\nReply: approved for tasks / rejected for tasks.\n"
+	docMissingSection   = "## What I Just Did\n\nUpdated the plan.\n\n## What Needs Your Review\n\n- Approve the plan?\n\n### What Happens Next\n\nOn approval, I will start.\n\n## Discussion Prompts\n\n1. Because the plan sets the scope, should I start from it as written? Recommended default: yes.\n\n## What I Need From You\n\nReply \"approved\".\n"
 	docOutOfOrder       = "## What I Just Did\n\nReordered — the sections, café.\n\n## What Needs Your Review\n\nThe new order.\n\n## Why I Stopped\n\nTo show a section out of order.\n\n## What Happens Next\n\nNothing.\n\n## What I Need From You\n\nReply \"ok\".\n"
 	docNearMiss         = "Waiting for the CI run of task 4.\n\n<!--   SPECREW-STOP-INTENT:intermediate   -->\n"
 	docClean            = "# Notes\n\nNothing to see.\n"
@@ -164,11 +167,11 @@ func TestJSONFields(t *testing.T) {
 		t.Errorf("paths %q, want %q (every file, in the order named)", paths, want)
 	}
 	summary := keys("summary", v["summary"], "files", "errors", "warnings", "infos", "hints")
-	want := map[string]any{"files": 5.0, "errors": 1.0, "warnings": 3.0, "infos": 0.0, "hints": 2.0}
+	want := map[string]any{"files": 5.0, "errors": 1.0, "warnings": 6.0, "infos": 0.0, "hints": 2.0}
 	if diff := cmp.Diff(want, summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
-	if counts["error"] != 1 || counts["warning"] != 3 || counts["hint"] != 2 {
+	if counts["error"] != 1 || counts["warning"] != 6 || counts["hint"] != 2 {
 		t.Errorf("severities %v do not add up to the summary", counts)
 	}
 	if strings.Contains(out, `\u003c`) {

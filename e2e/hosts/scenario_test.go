@@ -211,7 +211,7 @@ const (
 	crossingMarker = "<!-- SPECREW-VERDICT-BOUNDARY: clarify -> plan -->"
 	markerless     = `## What I Just Did
 
-Finished the clarify work for the export feature and recorded it in specs/010-export/spec.md.
+Finished the clarify work for the export feature and recorded it in ` + "`specs/010-export/spec.md`" + `.
 
 ## Why I Stopped
 
@@ -227,7 +227,7 @@ On approval, I will write the plan artifacts from the approved scope.
 
 ## Discussion Prompts
 
-1. Is CSV enough for the first release? You may approve with the defaults.
+1. Because the plan builds on the export format, is CSV enough for the first release? Recommended default: CSV only.
 
 ## What I Need From You
 

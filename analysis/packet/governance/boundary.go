@@ -1,0 +1,350 @@
+package governance
+
+import (
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/analysis/packet"
+)
+
+// boundaryPhrases is the validator's $boundaryPhraseMap: the words that
+// name each boundary it knows (Test-MentionsBoundary).
+var boundaryPhrases = map[string][]string{
+	"planning":                               {"planning boundary", "authorize planning", "enter planning"},
+	"hardening-gate-and-implementation-auth": {"hardening-gate-and-implementation-auth", "hardening gate and implementation authorization"},
+	"hardening-gate-signoff":                 {"hardening-gate-signoff", "hardening gate sign-off", "hardening-gate sign-off"},
+	"implementation":                         {"implementation boundary", "implementation authorization", "authorize implementation", "implementation"},
+	"review-boundary":                        {"review boundary", "authorize review-boundary", "enter review-boundary", "review-boundary"},
+	"review-verdict-signoff":                 {"review-verdict-signoff", "review verdict sign-off", "review-verdict signoff"},
+	"retro-boundary":                         {"retro boundary", "retrospective boundary", "retro-boundary"},
+	"iteration-closeout":                     {"iteration closeout", "iteration-closeout"},
+	"feature-closeout":                       {"feature closeout", "feature-closeout"},
+}
+
+var (
+	nonAlnum      = regexp.MustCompile(`[^a-z0-9]+`)
+	boundaryForms = []struct {
+		re   *regexp.Regexp
+		name string
+	}{
+		{regexp.MustCompile(`^planning$`), "planning"},
+		{regexp.MustCompile(`^hardening-gate(?:-and-implementation-auth)?$`), "hardening-gate-and-implementation-auth"},
+		{regexp.MustCompile(`^hardening-gate-sign-?off$`), "hardening-gate-signoff"},
+		{regexp.MustCompile(`^implementation(?:-authorization)?$`), "implementation"},
+		{regexp.MustCompile(`^review(?:-boundary)?$`), "review-boundary"},
+		{regexp.MustCompile(`^review-verdict-signoff$`), "review-verdict-signoff"},
+		{regexp.MustCompile(`^retro(?:spective)?(?:-boundary)?$`), "retro-boundary"},
+		{regexp.MustCompile(`^iteration-closeout$`), "iteration-closeout"},
+		{regexp.MustCompile(`^feature-closeout$`), "feature-closeout"},
+	}
+)
+
+// NormalizeBoundary is Normalize-InteractionModelBoundaryName: lower-case,
+// hyphenated, and the validator's own names for the boundaries it knows.
+func NormalizeBoundary(b string) string {
+	n := nonAlnum.ReplaceAllString(strings.ToLower(strings.TrimSpace(b)), "-")
+	for _, f := range boundaryForms {
+		if f.re.MatchString(n) {
+			return f.name
+		}
+	}
+	return strings.Trim(n, "-")
+}
+
+// mentions is Test-MentionsBoundary.
+func mentions(text, boundary string) bool {
+	nb := NormalizeBoundary(boundary)
+	if strings.TrimSpace(text) == "" || nb == "" {
+		return false
+	}
+	phrases, ok := boundaryPhrases[nb]
+	if !ok {
+		return strings.Contains(strings.ToLower(text), nb)
+	}
+	for _, p := range phrases {
+		if regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(p) + `\b`).MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// boundaryChecks are the validator's checks of a boundary handoff in the
+// stop format: a thin What I just did, a stop reason that does not name
+// the boundary, a request the user cannot act on.
+func boundaryChecks(m *message, need, why string) {
+	pass := m.pass
+	name := NormalizeBoundary(m.name)
+	did, _ := m.body(packet.JustDid)
+	ids := 0
+	for _, re := range identifierRes {
+		ids += len(re.FindAllStringIndex(did, -1))
+	}
+	words := len(wordRe.FindAllStringIndex(did, -1))
+	enough := ids >= 3 && words >= 50
+	if name == "iteration-closeout" || name == "feature-closeout" {
+		enough = ids >= 3 || words >= 50
+	}
+	if !enough {
+		pass.Report(RuleThinSummary, m.at(packet.JustDid),
+			fmt.Sprintf("\"What I Just Did\" is thin for a boundary handoff (%d identifiers, %d words): describe the work in at least 50 words with at least three concrete identifiers (requirement and task ids, commits, file:/// links)", ids, words))
+	}
+	if name == "" {
+		return // nothing says which boundary: baton does not guess it
+	}
+	if !mentions(why, name) {
+		pass.Report(RuleUnnamedBoundary, m.at(packet.WhyStopped),
+			fmt.Sprintf("\"Why I Stopped\" does not name the %s boundary (named by %s): say that the work stopped at it", name, m.nameFrom))
+	}
+	var missing []string
+	if !mentions(need, name) {
+		missing = append(missing, "the boundary's name ("+name+")")
+	}
+	if !fileURIAny.MatchString(need) {
+		missing = append(missing, "a file:/// link to what to inspect")
+	}
+	if !verdictCue.MatchString(need) {
+		missing = append(missing, "the verdict wanted (approve, reject, confirm, sign off …)")
+	}
+	if len(missing) > 0 {
+		pass.Report(RuleUnactionableRequest, m.at(packet.NeedFromYou),
+			"\"What I Need From You\" lacks "+strings.Join(missing, ", ")+": name the boundary, link what to inspect and ask for an explicit verdict")
+	}
+}
+
+var (
+	fileURIRe    = regexp.MustCompile("(?i)file:///[^\\s)`\"'<>]+")
+	markdownLink = regexp.MustCompile(`(?i)\[[^\]\r\n]*\]\((file:///[^\s)]+)\)`)
+	inlineCode   = regexp.MustCompile("`[^`\r\n]+`")
+	anyURL       = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s)]+`)
+	exemptLines  = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)^(?:ps>|cmd>|info:|warn:|error:|trace:|\[[A-Z]+\])`),
+		regexp.MustCompile(`(?i)^\s*[\{\[].*[:=].*[\\/].*[\}\]]?\s*$`),
+		regexp.MustCompile(`(?i)^\s*[\w\.\-"]+\s*:\s*["']?.+[\\/].*$`),
+		regexp.MustCompile(`(?i)^\s*/.+/[a-z]*\s*$`),
+		regexp.MustCompile(`(?i)\b(?:git|pwsh|powershell|npm|node|python|go|dotnet|gh|curl|Get-ChildItem|Select-String|Resolve-Path)\b.+(?:[\\/]|[\*\?])`),
+	}
+	// The candidates of Get-BarePathMatches; (?<![\w./\\-]) is the
+	// leading group, the path the last.
+	barePathRes = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)()((?:[A-Za-z]:[\\/]|\.{1,2}[\\/])[A-Za-z0-9_.\\/-]+)`),
+		regexp.MustCompile(`(?i)(^|[^\pL\pN_./\\-])((?:specs|\.specrew|\.squad|\.specify|\.github|\.claude|\.codex|\.cursor|\.agents|tests|scripts|extensions|hosts|docs|templates|bin)[\\/][A-Za-z0-9_.\\/-]+)`),
+		regexp.MustCompile(`(?i)(^|[^\pL\pN_./\\-])((?:[A-Za-z0-9_.-]+[\\/])+[A-Za-z0-9_.-]+\.[A-Za-z0-9]+)`),
+		regexp.MustCompile(`(?i)(^|[^\pL\pN_./\\-])(README\.md)(?:$|[^\pL\pN_./\\-])`),
+	}
+)
+
+// brokenURLs is Get-BrokenFileUriFindings: each file:/// reference must name
+// a file or folder that exists. baton looks only inside the workspace:
+// a reference elsewhere (another machine's drive, say) is not judged.
+func brokenURLs(m *message) {
+	fsys, _ := m.pass.Env[EnvFS].(fs.FS)
+	root, _ := m.pass.Env[EnvRoot].(string)
+	if fsys == nil || root == "" {
+		return
+	}
+	seen := map[string]bool{}
+	for _, loc := range fileURIRe.FindAllStringIndex(m.text, -1) {
+		raw := strings.TrimRight(m.text[loc[0]:loc[1]], ",.;:")
+		if seen[raw] {
+			continue
+		}
+		seen[raw] = true
+		rel, ok := inWorkspace(raw, root)
+		if !ok {
+			continue
+		}
+		if _, err := fs.Stat(fsys, rel); err == nil {
+			continue
+		}
+		m.pass.Report(RuleBrokenURL, m.span(loc[0], loc[0]+len(raw)),
+			fmt.Sprintf("%s names no file or folder in the workspace (%s): link the artifact where it is, or leave the reference out", raw, rel))
+	}
+}
+
+// inWorkspace is the path, relative to root and slash-separated, that a
+// file:/// URL names, when it lies inside root.
+func inWorkspace(raw, root string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Path == "" {
+		return "", false
+	}
+	p := u.Path
+	if s, err := url.PathUnescape(p); err == nil { // specrew unescapes the local path again
+		p = s
+	}
+	if len(p) > 2 && p[0] == '/' && p[2] == ':' {
+		p = p[1:] // file:///C:/x is C:/x
+	}
+	rel, err := filepath.Rel(root, filepath.FromSlash(p))
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// fileURL is the file:/// URL of a path relative to root.
+func fileURL(root, rel string) string {
+	p := filepath.ToSlash(filepath.Join(root, filepath.FromSlash(rel)))
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// markdownLinks is Get-MarkdownFileLinkMatches: a file:/// URL behind a
+// Markdown link text hides the target in a terminal.
+func markdownLinks(m *message) {
+	var sev analysis.Severity
+	switch {
+	case m.boundaryHandoff():
+		sev = analysis.Error
+	case m.narration():
+		sev = analysis.Warning
+	default:
+		return
+	}
+	b := []byte(m.text)
+	for _, loc := range fences.FindAllIndex(b, -1) {
+		blank(b, loc[0], loc[1])
+	}
+	for _, loc := range markdownLink.FindAllSubmatchIndex(b, -1) {
+		target := m.text[loc[2]:loc[3]]
+		pass := m.pass
+		pass.Report(RuleMarkdownLink, m.span(loc[0], loc[1]),
+			fmt.Sprintf("a file:/// URL behind link text: write the URL itself (%s), which a terminal shows and opens", target),
+			analysis.WithSeverity(sev),
+			analysis.WithFix(analysis.Fix{Title: "Write the URL bare", Safe: true, Edits: []analysis.Edit{{Span: m.span(loc[0], loc[1]), NewText: target}}}))
+	}
+}
+
+// barePaths is Get-BarePathMatches: a repository path written as text,
+// outside code, links and exempt lines, where specrew demands a file:///
+// URL.
+func barePaths(m *message) {
+	var sev analysis.Severity
+	switch {
+	case m.boundaryHandoff():
+		// specrew's boundary gates (sync-boundary-state, the handoff
+		// evidence check) run the validator with -BarePathBoundaryHandoffSeverity
+		// validation-fail: at a boundary a bare path fails the handoff.
+		sev = analysis.Error
+	case m.narration():
+		sev = analysis.Warning
+	default:
+		return
+	}
+	b := []byte(m.text)
+	for _, re := range []*regexp.Regexp{fences, markdownLink, inlineCode, anyURL} {
+		for _, loc := range re.FindAllIndex(b, -1) {
+			blank(b, loc[0], loc[1])
+		}
+	}
+	text := string(b)
+	fsys, _ := m.pass.Env[EnvFS].(fs.FS)
+	root, _ := m.pass.Env[EnvRoot].(string)
+	off := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		start := off
+		off += len(line)
+		t := strings.TrimSpace(line)
+		if t == "" || anyMatch(t, exemptLines...) {
+			continue
+		}
+		reported := map[[2]int]bool{}
+		for _, re := range barePathRes {
+			for _, loc := range re.FindAllStringSubmatchIndex(line, -1) {
+				ps, pe := loc[4], loc[5]
+				// specrew's pattern takes a sentence's full stop into the
+				// path: the finding is the same, its span and fix the path's.
+				for pe > ps+1 && line[pe-1] == '.' {
+					pe--
+				}
+				if covered(reported, ps, pe) {
+					continue
+				}
+				reported[[2]int{ps, pe}] = true
+				p := line[ps:pe]
+				if anyMatch(p, m.settings.exemptions...) {
+					continue // an exemption the project approved
+				}
+				var opts []func(*analysis.Finding)
+				opts = append(opts, analysis.WithSeverity(sev))
+				if rel, ok := existing(fsys, root, p); ok {
+					u := fileURL(root, rel)
+					opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Write it as " + u, Safe: true, Edits: []analysis.Edit{{Span: m.span(start+ps, start+pe), NewText: u}}}))
+				}
+				m.pass.Report(RuleBarePath, m.span(start+ps, start+pe),
+					fmt.Sprintf("%s is a bare path: write it as a file:/// URL (or in code, if it is part of a command)", p), opts...)
+			}
+		}
+	}
+}
+
+// covered reports a span inside one already reported on the line: specrew
+// lists each path once, and its patterns overlap (a specs/ path is also a
+// path with an extension).
+func covered(reported map[[2]int]bool, start, end int) bool {
+	for s := range reported {
+		if start >= s[0] && end <= s[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// existing is the workspace-relative path of a bare path that names a file
+// or folder in the workspace.
+func existing(fsys fs.FS, root, p string) (string, bool) {
+	if fsys == nil || root == "" || len(p) > 1 && p[1] == ':' {
+		return "", false
+	}
+	rel := path.Clean(strings.ReplaceAll(p, `\`, "/"))
+	if !fs.ValidPath(rel) {
+		return "", false
+	}
+	if _, err := fs.Stat(fsys, rel); err != nil {
+		return "", false
+	}
+	return rel, true
+}
+
+var (
+	gateVerdictShape = regexp.MustCompile(`(?i)approved for plan with option\b`)
+	gateInlineCode   = regexp.MustCompile("`[^`]*`")
+	gateFileURL      = regexp.MustCompile(`(?i)file:///\S+`)
+	gateBarePath     = regexp.MustCompile(`(^|[^\pL\pN_./])((?:specs|\.specrew|\.squad|tests)[\\/]\S)`) // case-sensitive
+)
+
+// designGate is Test-SpecrewDesignAnalysisGatePacket beyond its sections
+// (packet/missing-section): the verdict shape, and no bare artifact path.
+func designGate(pass *analysis.Pass, p *packet.Packet) {
+	doc := pass.Doc
+	if !gateVerdictShape.MatchString(doc.Text) {
+		pass.Report(RuleGateVerdictShape, p.Sections[0].Heading.Span,
+			"a design-analysis gate packet must name the verdict shape `approved for plan with Option <X>` (in `verdict_shape:` or the text): specrew refuses to save or use it without")
+	}
+	b := []byte(doc.Text)
+	for _, re := range []*regexp.Regexp{fences, gateInlineCode, gateFileURL} {
+		for _, loc := range re.FindAllIndex(b, -1) {
+			blank(b, loc[0], loc[1])
+		}
+	}
+	if loc := gateBarePath.FindSubmatchIndex(b); loc != nil {
+		end := loc[4]
+		for end < len(b) && b[end] > ' ' {
+			end++
+		}
+		for end > loc[4] && strings.IndexByte(",.;:)", b[end-1]) >= 0 {
+			end--
+		}
+		pass.Report(RuleGateBarePath, analysis.Span{Start: loc[4], End: end},
+			fmt.Sprintf("%s is a bare artifact path in a design-analysis gate packet: write it as a file:/// URL or in a code span", doc.Text[loc[4]:end]))
+	}
+}
