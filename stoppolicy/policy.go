@@ -112,6 +112,20 @@ func packetPresent(msg string) bool {
 	return hits >= 4
 }
 
+// intakeQuestion is specrew's provider's intake-question pattern
+// (specrew-conformance-provider.ps1, #1): asking the person what to build.
+var intakeQuestion = regexp.MustCompile(`(?i)\bwhat\b[^.?!]{0,60}\b(?:do you want|would you like|are you looking|should we|are we|can i help you)\b[^.?!]{0,40}\b(?:build|create|make|work on)\b|\bwhat\b[^.?!]{0,40}\b(?:feature|app|project|product)\b[^.?!]{0,40}\b(?:build|create|want|like)\b|\bwhat (?:do you want|would you like) to build\b`)
+
+// activeSpec is the first specs/*/spec.md of a specrew project (a feature
+// in flight), or "".
+func activeSpec(root string) string {
+	m, _ := filepath.Glob(filepath.Join(root, "specs", "*", "spec.md"))
+	if len(m) == 0 {
+		return ""
+	}
+	return m[0]
+}
+
 // verdictMarker is the marker as specrew's capture reads it
 // (Get-SpecrewCapturedBoundaryPacket): case-insensitive, anywhere in the
 // text; the first one of a message counts.
@@ -167,6 +181,18 @@ func decide(in Stop, counter Counter, lint bool, root string, snap *turnSnapshot
 		findings = append(findings, f.String())
 	}
 	reasons := stopPolicy(env, specrewRoot, in, j.Result, counter, root, snap, &d)
+	if specrewRoot != "" && intakeQuestion.MatchString(in.Message) {
+		if spec := activeSpec(specrewRoot); spec != "" {
+			// specrew's provider (#1, FR-011): asking what to build while a
+			// feature is in flight restarts intake. It says so with a block
+			// that fires anyway, and as a nudge otherwise.
+			if len(reasons) > 0 {
+				reasons = append(reasons, "Also: an active feature already exists - do NOT ask what to build; continue it.")
+			} else {
+				d.warnings = append(d.warnings, fmt.Sprintf("intake question while an active feature exists (specrew FR-011 #1): you asked the person what to build, but a feature is already in flight (spec exists at %s). Do not restart intake: read it and continue the active feature.", spec))
+			}
+		}
+	}
 	switch {
 	case lint || len(reasons) > 0:
 		reasons = append(reasons, findings...)
