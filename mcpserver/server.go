@@ -34,10 +34,10 @@ import (
 	"github.com/baton-md/baton/internal/workspace"
 )
 
-// MaxFrameBytes bounds one message from the client. A text argument is
-// analysed up to analysis.MaxDocumentBytes, as a file is; the frame
-// leaves room for JSON's escaping of such a text. A larger frame ends
-// the session (the SDK's transport cannot skip it).
+// MaxFrameBytes bounds one message (one line) from the client. A text
+// argument is analysed up to analysis.MaxDocumentBytes, as a file is; the
+// line leaves room for JSON's escaping of such a text. A longer line is
+// answered with an invalid request and skipped (Transport), never held.
 const MaxFrameBytes = 4*analysis.MaxDocumentBytes + 1<<20
 
 // inFlightBytes bounds the text analysed at once across concurrent calls:

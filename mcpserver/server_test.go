@@ -22,14 +22,14 @@ import (
 	"github.com/baton-md/baton/engine/enginetest"
 )
 
-// connect starts s on one end of a pair of pipes and a client of the SDK
-// on the other, with the frame bound `baton mcp` uses.
+// connect starts s on one end of a pair of pipes, on the transport `baton
+// mcp` uses, and a client of the SDK on the other.
 func connect(t *testing.T, s *Server) (*mcp.ClientSession, *mcp.ServerSession) {
 	t.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	ctx := context.Background()
-	ss, err := s.MCP().Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw, MaxLineLength: MaxFrameBytes}, nil)
+	ss, err := s.MCP().Connect(ctx, &Transport{Reader: sr, Writer: sw}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +467,7 @@ func TestClientDisconnectsMidCall(t *testing.T) {
 	}
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
-	ss, err := s.MCP().Connect(context.Background(), &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+	ss, err := s.MCP().Connect(context.Background(), &Transport{Reader: sr, Writer: sw}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
