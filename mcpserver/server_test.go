@@ -667,3 +667,67 @@ func TestPanicIsToolError(t *testing.T) {
 		t.Errorf("after a panic: %+v", out)
 	}
 }
+
+// Large calls at once (three documents of 4 MB) take at most maxCalls
+// processors: the others wait for a place, then are answered.
+func TestLargeCallsBounded(t *testing.T) {
+	root := t.TempDir()
+	s := newServer(t, root)
+	limit := int(maxCalls())
+	n := max(3, limit+1)
+	var mu sync.Mutex
+	arrived, started := 0, 0
+	release := make(chan struct{})
+	s.hold = func(context.Context) {
+		mu.Lock()
+		arrived++
+		mu.Unlock()
+	}
+	s.analysing = func() {
+		mu.Lock()
+		started++
+		mu.Unlock()
+		<-release
+	}
+	cs, _ := connect(t, s)
+	line := "Plain prose, and nothing of baton's.\n"
+	doc := strings.Repeat(line, 4<<20/len(line))
+	results := make(chan *mcp.CallToolResult, n)
+	for i := range n {
+		name := fmt.Sprintf("large-%d.md", i)
+		write(t, filepath.Join(root, name), doc)
+		go func() {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolCheckDocument, Arguments: map[string]any{"path": name}})
+			if err != nil {
+				t.Error(err)
+			}
+			results <- res
+		}()
+	}
+	counts := func() (int, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		return arrived, started
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for a, st := counts(); a < n || st < limit; a, st = counts() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 s, %d calls arrived and %d analyses started", a, st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // room for one more to start, were it let
+	if _, st := counts(); st != limit {
+		t.Errorf("%d analyses at once, want %d (maxCalls)", st, limit)
+	}
+	close(release)
+	for range n {
+		res := <-results
+		if res == nil || res.IsError {
+			t.Fatalf("a waiting call: %v", res)
+		}
+	}
+	if _, st := counts(); st != n {
+		t.Errorf("%d analyses ran, want %d", st, n)
+	}
+}
