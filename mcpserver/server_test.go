@@ -690,6 +690,9 @@ func TestLargeCallsBounded(t *testing.T) {
 		<-release
 	}
 	cs, _ := connect(t, s)
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(let) // before the session ends, on a failure too
 	line := "Plain prose, and nothing of baton's.\n"
 	doc := strings.Repeat(line, 4<<20/len(line))
 	results := make(chan *mcp.CallToolResult, n)
@@ -720,7 +723,7 @@ func TestLargeCallsBounded(t *testing.T) {
 	if _, st := counts(); st != limit {
 		t.Errorf("%d analyses at once, want %d (maxCalls)", st, limit)
 	}
-	close(release)
+	let()
 	for range n {
 		res := <-results
 		if res == nil || res.IsError {
@@ -729,5 +732,81 @@ func TestLargeCallsBounded(t *testing.T) {
 	}
 	if _, st := counts(); st != n {
 		t.Errorf("%d analyses ran, want %d", st, n)
+	}
+}
+
+// A call cancelled while it waits for a place answers while the places
+// are still taken, and its analysis never runs.
+func TestCancelledWhileWaiting(t *testing.T) {
+	s := newServer(t, t.TempDir())
+	limit := int(maxCalls())
+	var mu sync.Mutex
+	started := 0
+	release := make(chan struct{})
+	s.analysing = func() {
+		mu.Lock()
+		started++
+		mu.Unlock()
+		<-release
+	}
+	arrived := make(chan struct{}, limit+1)
+	s.hold = func(context.Context) { arrived <- struct{}{} }
+	returned := make(chan error, limit+1)
+	s.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "tools/call" {
+				if r, ok := res.(*mcp.CallToolResult); ok && r.IsError && err == nil {
+					err = errors.New(text(r))
+				}
+				returned <- err
+			}
+			return res, err
+		}
+	})
+	cs, _ := connect(t, s)
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(let) // before the session ends, on a failure too
+	done := make(chan struct{}, limit)
+	for range limit {
+		go func() {
+			cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolCheckStop, Arguments: map[string]any{"message": fullPacket}}) //nolint:errcheck // only its place matters
+			done <- struct{}{}
+		}()
+		<-arrived
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		st := started
+		mu.Unlock()
+		if st == limit {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d analyses started within 30 s", st, limit)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolCheckStop, Arguments: map[string]any{"message": fullPacket}}) //nolint:errcheck // cancelled
+	<-arrived
+	time.Sleep(50 * time.Millisecond) // into its wait for a place
+	cancel()
+	select {
+	case err := <-returned:
+		if err == nil || !strings.Contains(err.Error(), "cancelled") {
+			t.Errorf("the waiting call returned %v, want it cancelled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled call did not answer while the places were taken")
+	}
+	let()
+	for range limit {
+		<-done
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if started != limit {
+		t.Errorf("%d analyses ran, want %d: the cancelled call's ran too", started, limit)
 	}
 }
