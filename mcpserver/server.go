@@ -34,15 +34,22 @@ import (
 	"github.com/baton-md/baton/internal/workspace"
 )
 
-// MaxFrameBytes bounds one message from the client. A text argument is
-// analysed up to analysis.MaxDocumentBytes, as a file is; the frame
-// leaves room for JSON's escaping of such a text. A larger frame ends
-// the session (the SDK's transport cannot skip it).
+// MaxFrameBytes bounds one message (one line) from the client. A text
+// argument is analysed up to analysis.MaxDocumentBytes, as a file is; the
+// line leaves room for JSON's escaping of such a text. A longer line is
+// answered with an invalid request, its rest read and dropped rather than
+// held (Transport).
 const MaxFrameBytes = 4*analysis.MaxDocumentBytes + 1<<20
 
 // inFlightBytes bounds the text analysed at once across concurrent calls:
 // an analysis holds about 30 bytes per byte of text.
 const inFlightBytes = 2 * analysis.MaxDocumentBytes
+
+// maxCalls bounds the analyses run at once: half the processors Go may
+// use, at least one. An analysis takes a processor, so an agent that
+// sends several large calls at once waits for them rather than the
+// machine for everything else (the host, the editor, the build).
+func maxCalls() int64 { return int64(max(1, runtime.GOMAXPROCS(0)/2)) }
 
 // Options configure a server.
 type Options struct {
@@ -66,11 +73,15 @@ type Server struct {
 	reg      *analysis.Registry
 	store    *session.Store
 	mcp      *mcp.Server
-	budget   *semaphore.Weighted
+	budget   *semaphore.Weighted // bytes of text, inFlightBytes
+	calls    *semaphore.Weighted // analyses, maxCalls
 
 	// hold, when set (by a test), is called at the start of every tool
 	// call with its context, before any work.
 	hold func(ctx context.Context)
+	// analysing, when set (by a test), is called as an analysis starts,
+	// holding its place among the maxCalls.
+	analysing func()
 }
 
 // Workspace is the workspace of a server started in dir: the nearest
@@ -122,6 +133,7 @@ func New(o Options) (*Server, error) {
 		reg:      engine.Registry(),
 		store:    session.NewStore(),
 		budget:   semaphore.NewWeighted(inFlightBytes),
+		calls:    semaphore.NewWeighted(maxCalls()),
 	}
 	logger := o.Logger
 	if logger == nil {
@@ -281,15 +293,20 @@ func weight(n int) int64 {
 	return min(max(int64(n), 1), inFlightBytes)
 }
 
-// work runs f, the analysis of n bytes of text, once the budget has room
-// for it, apart from the call: a cancelled call answers at once, and f's
-// result is dropped (an analysis cannot be stopped half way; it writes
-// nothing). The room is given back when f ends. A panic in f is an error,
-// never the end of the server.
+// work runs f, the analysis of n bytes of text, once fewer than maxCalls
+// analyses run and the budget has room for it, apart from the call: a
+// cancelled call answers at once, and f's result is dropped (an analysis
+// cannot be stopped half way; it writes nothing). Its place and its room
+// are given back when f ends. A panic in f is an error, never the end of
+// the server.
 func work[T any](s *Server, ctx context.Context, n int, f func() (string, T, error)) (string, T, error) {
 	var zero T
+	if err := s.calls.Acquire(ctx, 1); err != nil {
+		return "", zero, fmt.Errorf("cancelled: %w", err)
+	}
 	w := weight(n)
 	if err := s.budget.Acquire(ctx, w); err != nil {
+		s.calls.Release(1)
 		return "", zero, fmt.Errorf("cancelled: %w", err)
 	}
 	type result struct {
@@ -302,11 +319,15 @@ func work[T any](s *Server, ctx context.Context, n int, f func() (string, T, err
 		var r result
 		defer func() {
 			s.budget.Release(w)
+			s.calls.Release(1)
 			if p := recover(); p != nil {
 				r.err = fmt.Errorf("internal error in baton (a bug: please report it): %v", p)
 			}
 			ch <- r
 		}()
+		if s.analysing != nil {
+			s.analysing()
+		}
 		r.text, r.v, r.err = f()
 	}()
 	select {

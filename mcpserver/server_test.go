@@ -22,14 +22,14 @@ import (
 	"github.com/baton-md/baton/engine/enginetest"
 )
 
-// connect starts s on one end of a pair of pipes and a client of the SDK
-// on the other, with the frame bound `baton mcp` uses.
+// connect starts s on one end of a pair of pipes, on the transport `baton
+// mcp` uses, and a client of the SDK on the other.
 func connect(t *testing.T, s *Server) (*mcp.ClientSession, *mcp.ServerSession) {
 	t.Helper()
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	ctx := context.Background()
-	ss, err := s.MCP().Connect(ctx, &mcp.IOTransport{Reader: sr, Writer: sw, MaxLineLength: MaxFrameBytes}, nil)
+	ss, err := s.MCP().Connect(ctx, &Transport{Reader: sr, Writer: sw}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +478,7 @@ func TestClientDisconnectsMidCall(t *testing.T) {
 	}
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
-	ss, err := s.MCP().Connect(context.Background(), &mcp.IOTransport{Reader: sr, Writer: sw}, nil)
+	ss, err := s.MCP().Connect(context.Background(), &Transport{Reader: sr, Writer: sw}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -676,5 +676,148 @@ func TestPanicIsToolError(t *testing.T) {
 	call(t, cs, ToolCheckStop, map[string]any{"message": fullPacket}, &out)
 	if !out.Ready {
 		t.Errorf("after a panic: %+v", out)
+	}
+}
+
+// Large calls at once (three documents of 4 MB) take at most maxCalls
+// processors: the others wait for a place, then are answered.
+func TestLargeCallsBounded(t *testing.T) {
+	root := t.TempDir()
+	s := newServer(t, root)
+	limit := int(maxCalls())
+	n := max(3, limit+1)
+	var mu sync.Mutex
+	arrived, started := 0, 0
+	release := make(chan struct{})
+	s.hold = func(context.Context) {
+		mu.Lock()
+		arrived++
+		mu.Unlock()
+	}
+	s.analysing = func() {
+		mu.Lock()
+		started++
+		mu.Unlock()
+		<-release
+	}
+	cs, _ := connect(t, s)
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(let) // before the session ends, on a failure too
+	line := "Plain prose, and nothing of baton's.\n"
+	doc := strings.Repeat(line, 4<<20/len(line))
+	results := make(chan *mcp.CallToolResult, n)
+	for i := range n {
+		name := fmt.Sprintf("large-%d.md", i)
+		write(t, filepath.Join(root, name), doc)
+		go func() {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolCheckDocument, Arguments: map[string]any{"path": name}})
+			if err != nil {
+				t.Error(err)
+			}
+			results <- res
+		}()
+	}
+	counts := func() (int, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		return arrived, started
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for a, st := counts(); a < n || st < limit; a, st = counts() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 s, %d calls arrived and %d analyses started", a, st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond) // room for one more to start, were it let
+	if _, st := counts(); st != limit {
+		t.Errorf("%d analyses at once, want %d (maxCalls)", st, limit)
+	}
+	let()
+	for range n {
+		res := <-results
+		if res == nil || res.IsError {
+			t.Fatalf("a waiting call: %v", res)
+		}
+	}
+	if _, st := counts(); st != n {
+		t.Errorf("%d analyses ran, want %d", st, n)
+	}
+}
+
+// A call cancelled while it waits for a place answers while the places
+// are still taken, and its analysis never runs.
+func TestCancelledWhileWaiting(t *testing.T) {
+	s := newServer(t, t.TempDir())
+	limit := int(maxCalls())
+	var mu sync.Mutex
+	started := 0
+	release := make(chan struct{})
+	s.analysing = func() {
+		mu.Lock()
+		started++
+		mu.Unlock()
+		<-release
+	}
+	arrived := make(chan struct{}, limit+1)
+	s.hold = func(context.Context) { arrived <- struct{}{} }
+	returned := make(chan error, limit+1)
+	s.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "tools/call" {
+				if r, ok := res.(*mcp.CallToolResult); ok && r.IsError && err == nil {
+					err = errors.New(text(r))
+				}
+				returned <- err
+			}
+			return res, err
+		}
+	})
+	cs, _ := connect(t, s)
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(let) // before the session ends, on a failure too
+	done := make(chan struct{}, limit)
+	for range limit {
+		go func() {
+			cs.CallTool(context.Background(), &mcp.CallToolParams{Name: ToolCheckStop, Arguments: map[string]any{"message": fullPacket}}) //nolint:errcheck // only its place matters
+			done <- struct{}{}
+		}()
+		<-arrived
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		st := started
+		mu.Unlock()
+		if st == limit {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d analyses started within 30 s", st, limit)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go cs.CallTool(ctx, &mcp.CallToolParams{Name: ToolCheckStop, Arguments: map[string]any{"message": fullPacket}}) //nolint:errcheck // cancelled
+	<-arrived
+	time.Sleep(50 * time.Millisecond) // into its wait for a place
+	cancel()
+	select {
+	case err := <-returned:
+		if err == nil || !strings.Contains(err.Error(), "cancelled") {
+			t.Errorf("the waiting call returned %v, want it cancelled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled call did not answer while the places were taken")
+	}
+	let()
+	for range limit {
+		<-done
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if started != limit {
+		t.Errorf("%d analyses ran, want %d: the cancelled call's ran too", started, limit)
 	}
 }

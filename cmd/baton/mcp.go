@@ -11,8 +11,6 @@ import (
 	"slices"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/baton-md/baton/mcpserver"
 )
 
@@ -40,9 +38,11 @@ marker), check_document (a packet, handoff or workflow, by path or text),
 check_handoff_files (a handoff's files against its session's read ledger)
 and explain_rule. The workspace is the project the host starts it in: the
 nearest folder above the working folder holding .git or .baton.yaml (or
---root); paths outside it are refused. A message from the client over
-` + fmt.Sprint(mcpserver.MaxFrameBytes>>20) + ` MiB ends the session; a text over 16 MiB gets baton/document-too-large,
-as a file does. docs/mcp.md has each tool and the line each host needs.`,
+--root); paths outside it are refused. Each line from the client is one
+message; a line that is not one (not JSON, not a request, over ` + fmt.Sprint(mcpserver.MaxFrameBytes>>20) + ` MiB)
+gets a JSON-RPC error, and the server reads on. A text over 16 MiB gets
+baton/document-too-large, as a file does. docs/mcp.md has each tool and
+the line each host needs.`,
 		Reads:  "MCP messages on standard input; the documents named, inside the workspace; .baton.yaml files, specrew state and workflow components there; the sessions handoff documents name (--state-dir, then clio-coder's folders).",
 		Writes: "MCP messages on standard output; errors on standard error. It writes no file.",
 		Exit:   "0 when the client disconnects; 1 when the connection fails; 2 usage error.",
@@ -155,7 +155,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: mcpserver.MaxFrameBytes}
+	t := &mcpserver.Transport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
 	if err := s.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 		printErr(stderr, fmt.Errorf("mcp: %w", err))
 		return exitFindings
