@@ -123,7 +123,7 @@ var mdParser = parser.NewParser(
 // a paragraph out of goldmark's inline pass only when it holds none of
 // their trigger bytes (TestPlainLinesKnowTheTriggers).
 var inlineParsers = []util.PrioritizedValue{
-	util.Prioritized(parser.NewCodeSpanParser(), 100),
+	util.Prioritized(codeSpans{}, 100),
 	util.Prioritized(parser.NewAutoLinkParser(), 400),
 	util.Prioritized(parser.NewRawHTMLParser(), 500),
 }
