@@ -62,17 +62,7 @@ var growthShapes = []struct {
 	{"fences opening no executable block, on one line of a stop message", 10_000, func(n int) string {
 		return strings.Repeat("```ts ", n) + "\n"
 	}, stopMessage},
-	{"backtick runs of every length from 1 to n, the odd ones closed", 300, func(n int) string {
-		var b strings.Builder
-		for i := 1; i <= n; i++ {
-			run := strings.Repeat("`", i)
-			b.WriteString(run + " x ")
-			if i%2 == 1 {
-				b.WriteString(run + " ")
-			}
-		}
-		return b.String() + "\n"
-	}, nil},
+	{"backtick runs of every length from 1 to n, the odd ones closed", 300, backtickRuns, nil},
 	{"link destinations with no closing parenthesis, on one line of a stop message", 10_000, func(n int) string {
 		return strings.Repeat("[x](", n) + "\n"
 	}, stopMessage},
@@ -85,6 +75,20 @@ var growthShapes = []struct {
 	{"unclosed HTML comments in Gemini CLI's prompt_response", 10_000, func(n int) string {
 		return strings.Repeat("<!-- x ", n)
 	}, geminiResponse},
+}
+
+// backtickRuns is runs of 1, 2, … n backticks on one line, the odd ones
+// closed as code spans and the even ones not.
+func backtickRuns(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		run := strings.Repeat("`", i)
+		b.WriteString(run + " x ")
+		if i%2 == 1 {
+			b.WriteString(run + " ")
+		}
+	}
+	return b.String() + "\n"
 }
 
 // stopMessage analyses text as the stop hooks do: a message that reads as
