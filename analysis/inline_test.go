@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // dumpTree writes the tree as everything a reader of the AST can tell apart:
@@ -65,12 +67,25 @@ func dumpTree(n ast.Node, src []byte) string {
 }
 
 // goldmarkParser is mdParser as goldmark makes it: its own link reference
-// transformer over every paragraph, its inline pass over every paragraph.
+// transformer over every paragraph, its inline pass over every paragraph,
+// its own code span parser.
 var goldmarkParser = parser.NewParser(
 	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithInlineParsers(inlineParsers...),
+	parser.WithInlineParsers(goldmarkInlineParsers()...),
 	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
 )
+
+// goldmarkInlineParsers is inlineParsers with goldmark's own code span
+// parser in place of baton's.
+func goldmarkInlineParsers() []util.PrioritizedValue {
+	ps := slices.Clone(inlineParsers)
+	for i, p := range ps {
+		if _, ok := p.Value.(codeSpans); ok {
+			ps[i].Value = parser.NewCodeSpanParser()
+		}
+	}
+	return ps
+}
 
 // sameTree fails the test when parseMarkdown's tree of src differs from
 // goldmark's own.

@@ -45,3 +45,38 @@ func TestXMDScanBudget(t *testing.T) {
 		})
 	}
 }
+
+// mayHoldExecutableFence, which spares most documents the walk for
+// executable code blocks, says yes to every document the walk finds one
+// in: fences after every kind of container marker, of both characters and
+// any length, with info strings goldmark refuses; and no to a line of
+// fences that open none.
+func TestMayHoldExecutableFence(t *testing.T) {
+	prefixes := []string{"", " ", "   ", "    ", "\t", "> ", ">", "- ", "1. ", "2) ", "* > ", "- - ", "+ 1. > ", "> - "}
+	fences := []string{"```ts eval", "~~~ sh exec", "````js eval x", "``` x eval", "~~~~ ts   exec", "```ts `eval`", "~~~ts eval ```", "```eval", "``ts eval", "`x` ```ts eval"}
+	befores := []string{"", "para\n", "- a\n", "> q\n", "```\nx\n```\n"}
+	found := 0
+	for _, before := range befores {
+		for _, p := range prefixes {
+			for _, f := range fences {
+				src := before + p + f + "\n" + p + "x\n" + p + f[:3] + "\n"
+				d := Parse("x.md", src)
+				walk := d.Kind == KindWorkflow && strings.Contains(d.KindWhy, "a code block XMD executes")
+				if walk {
+					found++
+				}
+				if walk && !mayHoldExecutableFence([]byte(src)) {
+					t.Errorf("%q: an executable block, and mayHoldExecutableFence says none", src)
+				}
+			}
+		}
+	}
+	if found < 100 {
+		t.Errorf("only %d documents hold an executable block: the cases are broken", found)
+	}
+	for _, src := range []string{strings.Repeat("```ts ", 1000), strings.Repeat("```ts eval ", 1000), "```ts\neval\n```\n"} {
+		if mayHoldExecutableFence([]byte(src)) {
+			t.Errorf("%.40q…: mayHoldExecutableFence says yes to a document with no executable block", src)
+		}
+	}
+}

@@ -3,23 +3,31 @@ package reliability
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark/ast"
 
+	"github.com/baton-md/baton/agenthost/gemini"
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/stoppolicy"
+	"github.com/baton-md/baton/transcript"
 )
 
 // growthShapes are the documents shaped to be slow, each as a function of
 // a size; the size is what the shape's cost grew with before it was
-// bounded (a depth, a count of markers). Each size must be past the
-// shape's cap, where the cap takes effect.
+// bounded (a depth, a count of markers or openers). Each size must be past
+// the shape's cap, where there is one. run is the work measured on the
+// text, when it is not baton's analysis of it as a document: a stop
+// message's (read as a packet, as the stop hooks read it), or a host's
+// reading of its session file.
 var growthShapes = []struct {
 	name string
 	base int
 	gen  func(n int) string
+	run  func(reg *analysis.Registry, text string)
 }{
 	{"list items each indented two spaces more", 300, func(n int) string {
 		var b strings.Builder
@@ -28,7 +36,7 @@ var growthShapes = []struct {
 			b.WriteString("- item\n")
 		}
 		return b.String()
-	}},
+	}, nil},
 	{"ordered items each indented three columns more", 200, func(n int) string {
 		var b strings.Builder
 		for i := range n {
@@ -36,7 +44,7 @@ var growthShapes = []struct {
 			b.WriteString("1. item\n")
 		}
 		return b.String()
-	}},
+	}, nil},
 	{"block quotes within list items, one more a line", 250, func(n int) string {
 		var b strings.Builder
 		for i := range n {
@@ -44,18 +52,109 @@ var growthShapes = []struct {
 			b.WriteString("- > item\n")
 		}
 		return b.String()
-	}},
-	{"- - - … x on one line", 2_000, func(n int) string { return strings.Repeat("- ", n) + "x\n" }},
+	}, nil},
+	{"- - - … x on one line", 2_000, func(n int) string { return strings.Repeat("- ", n) + "x\n" }, nil},
 	{"> > > … x on each line", 300, func(n int) string {
 		return strings.Repeat(strings.Repeat("> ", n)+"x\n", 50)
-	}},
+	}, nil},
+	// Scans that read on from each of many openers to the end of a line
+	// or a paragraph (issue 35): each was quadratic, ×3.2 to ×4 a doubling.
+	{"fences opening no executable block, on one line of a stop message", 10_000, func(n int) string {
+		return strings.Repeat("```ts ", n) + "\n"
+	}, stopMessage},
+	{"backtick runs of every length from 1 to n, the odd ones closed", 300, backtickRuns, nil},
+	{"link destinations with no closing parenthesis, on one line of a stop message", 10_000, func(n int) string {
+		return strings.Repeat("[x](", n) + "\n"
+	}, stopMessage},
+	{"a Gemini CLI chat file of n messages (JSON lines)", 10_000, func(n int) string {
+		return geminiChat(n, false)
+	}, readGemini},
+	{"a Gemini CLI chat file of n messages (one JSON document)", 10_000, func(n int) string {
+		return geminiChat(n, true)
+	}, readGemini},
+	{"unclosed HTML comments in Gemini CLI's prompt_response", 10_000, func(n int) string {
+		return strings.Repeat("<!-- x ", n)
+	}, geminiResponse},
 }
 
-// TestGrowthIsLinear analyses each slow shape at 1×, 2× and 4× its base
-// size and fails when the time per byte at 4× is more than maxPerByte
-// times that at 1×: linear work keeps it flat, and the shapes fixed so
-// far were quadratic or cubic in their size (a ratio of 3 to 7 before
-// their caps). The times come from testing.Benchmark, the best of five,
+// backtickRuns is runs of 1, 2, … n backticks on one line, the odd ones
+// closed as code spans and the even ones not.
+func backtickRuns(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		run := strings.Repeat("`", i)
+		b.WriteString(run + " x ")
+		if i%2 == 1 {
+			b.WriteString(run + " ")
+		}
+	}
+	return b.String() + "\n"
+}
+
+// stopMessage analyses text as the stop hooks do: a message that reads as
+// no kind of document is read as a packet.
+func stopMessage(reg *analysis.Registry, text string) {
+	doc := analysis.Parse("last-message.md", text)
+	if doc.Kind == analysis.KindOther {
+		doc.Kind = analysis.KindPacket
+	}
+	reg.Analyze(doc, nil)
+}
+
+// geminiChat is a Gemini CLI chat file of n messages of a turn each, every
+// tenth written again (its tool calls, its tokens) and every hundredth
+// followed by a rewind to the message before it.
+func geminiChat(n int, whole bool) string {
+	var b strings.Builder
+	msg := func(i int) string {
+		typ := "user"
+		if i%2 == 1 {
+			typ = "gemini"
+		}
+		return fmt.Sprintf(`{"id":"m%d","timestamp":"2026-11-28T09:12:00Z","type":%q,"content":"message %d"}`, i, typ, i)
+	}
+	if whole {
+		b.WriteString(`{"sessionId":"s","projectHash":"p","messages":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			b.WriteString(msg(i))
+		}
+		return b.String() + "]}\n"
+	}
+	b.WriteString(`{"sessionId":"s","projectHash":"p","startTime":"2026-11-28T09:12:00Z"}` + "\n")
+	for i := range n {
+		b.WriteString(msg(i) + "\n")
+		if i%10 == 9 {
+			b.WriteString(msg(i) + "\n")
+		}
+		if i%100 == 99 {
+			fmt.Fprintf(&b, `{"$rewindTo":"m%d"}`+"\n", i)
+			b.WriteString(msg(i) + "\n")
+		}
+	}
+	return b.String()
+}
+
+func readGemini(_ *analysis.Registry, text string) {
+	gemini.Format.ReadWhole([]byte(text), &transcript.Session{})
+}
+
+// geminiResponse is the stop hook's reading of Gemini CLI's
+// prompt_response against the chat file's last response.
+func geminiResponse(_ *analysis.Registry, text string) {
+	// The state it keeps goes beside the binary TestMain builds, and
+	// with it.
+	state := filepath.Join(filepath.Dir(batonBin), "growth-state")
+	gemini.Response(stoppolicy.Stop{SessionID: "s", Message: text}, stoppolicy.Options{StateDir: state}, text)
+}
+
+// TestGrowthIsLinear does each slow shape's work at 1×, 2× and 4× its
+// base size and fails when the time per byte at 4× is more than
+// maxPerByte times that at 1×: linear work keeps it flat, and the shapes
+// fixed so far were quadratic or cubic in their size (a ratio of 3 to 16
+// before their caps and fixes). The times come from testing.Benchmark, the best of five,
 // so that a busy machine does not fail the test; a ratio, not a time, is
 // asserted.
 func TestGrowthIsLinear(t *testing.T) {
@@ -63,7 +162,7 @@ func TestGrowthIsLinear(t *testing.T) {
 		t.Skip("measures times: not with -short")
 	}
 	const maxPerByte = 2.0
-	// A twentieth of a second a measure, not a second: 75 of them.
+	// A twentieth of a second a measure, not a second: 15 a shape.
 	bt := flag.Lookup("test.benchtime")
 	old := bt.Value.String()
 	if err := bt.Value.Set("50ms"); err != nil {
@@ -73,12 +172,17 @@ func TestGrowthIsLinear(t *testing.T) {
 	reg := engine.Registry()
 	for _, s := range growthShapes {
 		t.Run(s.name, func(t *testing.T) {
-			ratio, report := growth(reg, s.base, s.gen)
+			run := s.run
+			if run == nil {
+				run = func(reg *analysis.Registry, text string) { reg.Analyze(analysis.Parse("shape.md", text), nil) }
+			}
+			work := func(text string) { run(reg, text) }
+			ratio, report := growth(s.base, s.gen, work)
 			t.Log(report)
 			if ratio > maxPerByte {
 				// Measured again before failing: a machine busy for the
 				// whole of one 4× measure is not a slow shape.
-				ratio, report = growth(reg, s.base, s.gen)
+				ratio, report = growth(s.base, s.gen, work)
 			}
 			if ratio > maxPerByte {
 				t.Errorf("time per byte grew %.1f× from 1× to 4× the size, twice (at most %.1f× is linear enough):\n%s", ratio, maxPerByte, report)
@@ -87,9 +191,9 @@ func TestGrowthIsLinear(t *testing.T) {
 	}
 }
 
-// growth analyses gen(base), gen(2*base) and gen(4*base), and returns how
-// many times the time per byte at 4× is that at 1×, and the figures.
-func growth(reg *analysis.Registry, base int, gen func(int) string) (float64, string) {
+// growth does work on gen(base), gen(2*base) and gen(4*base), and returns
+// how many times the time per byte at 4× is that at 1×, and the figures.
+func growth(base int, gen func(int) string, work func(text string)) (float64, string) {
 	var perByte [3]float64
 	var report []string
 	for k, mult := range []int{1, 2, 4} {
@@ -98,7 +202,7 @@ func growth(reg *analysis.Registry, base int, gen func(int) string) (float64, st
 		for range 5 {
 			r := testing.Benchmark(func(b *testing.B) {
 				for b.Loop() {
-					reg.Analyze(analysis.Parse("shape.md", text), nil)
+					work(text)
 				}
 			})
 			if ns := float64(r.NsPerOp()); best == 0 || ns < best {

@@ -356,6 +356,7 @@ func TestSlowShapes(t *testing.T) {
 			}
 			return b.String()
 		},
+		"backtick runs of every length, the odd ones closed": func() string { return backtickRuns(scale(1_000, 3_000)) },
 		"a front matter of many props": func() string {
 			var b strings.Builder
 			b.WriteString("---\nprops:\n")
@@ -393,6 +394,60 @@ func TestSlowShapes(t *testing.T) {
 			t.Errorf("%d invented paths reported, want 21:\n%s", n, r.stdout)
 		}
 	})
+}
+
+// Stop messages and chat files shaped to be slow, each a scan that was
+// quadratic (issue 35; at 400 KB such a message outlasted the hosts'
+// timeout): the stop hook judges them within its budget, and does not let
+// them through unjudged.
+func TestHookHostileMessages(t *testing.T) {
+	const size = 1 << 20
+	repeat := func(unit string) string { return strings.Repeat(unit, size/len(unit)) }
+	broken := "## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\nApprove option B?\n"
+	judged := func(t *testing.T, r result, blocked string) {
+		t.Helper()
+		if strings.Contains(r.stderr, "budget") {
+			t.Errorf("let through unjudged: %s", r.stderr)
+		}
+		if r.code != 0 || !strings.Contains(r.stdout, blocked) {
+			t.Errorf("exit %d, stdout %.200q: want a block (%s)", r.code, r.stdout, blocked)
+		}
+	}
+	for name, msg := range map[string]string{
+		"fences opening no executable block, on one line": repeat("```ts "),
+		"fences with exec, on one line":                   repeat("```ts eval "),
+		"backtick runs of every length":                   backtickRuns(1_180),
+		"link destinations with no closing parenthesis":   repeat("[x]("),
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			in, err := json.Marshal(map[string]any{"session_id": "s", "cwd": dir, "hook_event_name": "Stop", "last_assistant_message": broken + "\n" + msg + "\n"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			judged(t, run(t, dir, string(in), "hook", "claude-stop", "--lint", "--state-dir", filepath.Join(dir, "hookstate")), `"decision":"block"`)
+		})
+	}
+	gemini := func(t *testing.T, messages int, last string) {
+		dir := t.TempDir()
+		var chat strings.Builder
+		chat.WriteString(`{"sessionId":"s","projectHash":"p","startTime":"2026-11-28T09:12:00Z"}` + "\n")
+		for i := range messages {
+			typ := map[bool]string{true: "user", false: "gemini"}[i%2 == 0]
+			fmt.Fprintf(&chat, `{"id":"m%d","timestamp":"2026-11-28T09:12:00Z","type":%q,"content":"message %d"}`+"\n", i, typ, i)
+		}
+		reply, _ := json.Marshal(last)
+		fmt.Fprintf(&chat, `{"id":"last","timestamp":"2026-11-28T09:12:00Z","type":"gemini","content":%s}`+"\n", reply)
+		write(t, dir, map[string]string{"chat.jsonl": chat.String()})
+		in, err := json.Marshal(map[string]any{"session_id": "s", "transcript_path": filepath.Join(dir, "chat.jsonl"), "cwd": dir,
+			"hook_event_name": "AfterAgent", "prompt": "Go on.", "prompt_response": last, "stop_hook_active": false})
+		if err != nil {
+			t.Fatal(err)
+		}
+		judged(t, run(t, dir, string(in), "hook", "gemini-stop", "--lint", "--state-dir", filepath.Join(dir, "hookstate")), `"decision":"deny"`)
+	}
+	t.Run("a Gemini CLI chat file of many messages", func(t *testing.T) { gemini(t, scale(60_000, 200_000), broken) })
+	t.Run("unclosed HTML comments in Gemini CLI's prompt_response", func(t *testing.T) { gemini(t, 10, broken+"\n"+repeat("<!-- x ")) })
 }
 
 func parent(i int) string {

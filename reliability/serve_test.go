@@ -287,3 +287,14 @@ func TestNamedPipeForSpecrewSessions(t *testing.T) {
 	s.pull(u)
 	s.shutdown()
 }
+
+// Code spans of every length, each run of backticks maybe closed: the
+// server answers a pull of them (in time linear in the text:
+// TestGrowthIsLinear), as baton check does (TestSlowShapes).
+func TestServerCodeSpansOfEveryLength(t *testing.T) {
+	dir := t.TempDir()
+	s := serve(t, dir)
+	u := s.open(filepath.Join(dir, "spans.md"), backtickRuns(scale(1_000, 3_000)))
+	s.pull(u)
+	s.shutdown()
+}

@@ -74,15 +74,18 @@ func geminiWords(text string) string {
 }
 
 // geminiStripped is text without its HTML comments and zero-width
-// characters.
+// characters. Once a "<!--" is found unclosed, no later one is looked
+// for "-->" again: 40,000 of them, unclosed, took 5 s.
 func geminiStripped(text string) string {
 	var b strings.Builder
+	unclosed := false // a comment with no "-->" after it: none after it closes either
 	for i := 0; i < len(text); {
-		if strings.HasPrefix(text[i:], "<!--") {
+		if !unclosed && strings.HasPrefix(text[i:], "<!--") {
 			if end := strings.Index(text[i+4:], "-->"); end >= 0 {
 				i += 4 + end + 3
 				continue
 			}
+			unclosed = true
 		}
 		r, n := utf8.DecodeRuneInString(text[i:])
 		if !(r >= 0x200B && r <= 0x200F) && r != 0xFEFF {
@@ -114,12 +117,14 @@ func htmlComments(text string) []string {
 // less all white space, for comparing: no HTML comment, no zero-width
 // character. at holds each kept byte's offset in text.
 func geminiKept(text string) (kept []byte, at []int) {
+	unclosed := false // as in geminiStripped
 	for i := 0; i < len(text); {
-		if strings.HasPrefix(text[i:], "<!--") {
+		if !unclosed && strings.HasPrefix(text[i:], "<!--") {
 			if end := strings.Index(text[i+4:], "-->"); end >= 0 {
 				i += 4 + end + 3
 				continue
 			}
+			unclosed = true
 		}
 		r, n := utf8.DecodeRuneInString(text[i:])
 		if !unicode.IsSpace(r) && !(r >= 0x200B && r <= 0x200F) && r != 0xFEFF {

@@ -102,10 +102,13 @@ func read(data []byte, s *transcript.Session) {
 }
 
 // geminiLog replays a chat file's records: a message written again under
-// its id replaces the one before, and a rewind drops messages.
+// its id replaces the one before, and a rewind drops messages. Each id is
+// found in a map: looked for among every message before it, 60,000
+// messages took 9 s.
 type geminiLog struct {
 	s   *transcript.Session
-	ids []string // the id of each entry (for the whole-file form, "")
+	ids []string       // the id of each entry ("" for a message without one)
+	at  map[string]int // the entry of each id
 }
 
 // message adds (or replaces, by id) a message record; false when it is
@@ -134,12 +137,14 @@ func (g *geminiLog) message(raw json.RawMessage, line int) bool {
 		return true // info, error and warning lines are the CLI's own
 	}
 	if m.ID != "" {
-		for i := len(g.ids) - 1; i >= 0; i-- {
-			if g.ids[i] == m.ID {
-				g.s.Entries[i] = e
-				return true
-			}
+		if i, ok := g.at[m.ID]; ok {
+			g.s.Entries[i] = e
+			return true
 		}
+		if g.at == nil {
+			g.at = map[string]int{}
+		}
+		g.at[m.ID] = len(g.s.Entries)
 	}
 	g.s.Add(e)
 	g.ids = append(g.ids, m.ID)
@@ -150,11 +155,11 @@ func (g *geminiLog) message(raw json.RawMessage, line int) bool {
 // all of them, as Gemini CLI does).
 func (g *geminiLog) rewind(id string) {
 	cut := 0
-	for i, have := range g.ids {
-		if id != "" && have == id {
-			cut = i
-			break
-		}
+	if i, ok := g.at[id]; ok && id != "" {
+		cut = i
+	}
+	for _, dropped := range g.ids[cut:] {
+		delete(g.at, dropped)
 	}
 	g.s.Entries, g.ids = g.s.Entries[:cut], g.ids[:cut]
 }

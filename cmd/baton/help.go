@@ -141,7 +141,8 @@ that crossing's verdict marker; after material work (files changed or commits
 made since the turn's baseline), a message without the packet. With --lint a
 message breaking baton's rules (errors) is blocked too, in any project.
 Conversation is never blocked, and it never loops: at most --max-blocks blocks
-in a row per session.`,
+in a row per session. Undecided after 15 s (below the 20 s Claude Code is
+given for it), it lets the stop through and says why.`,
 		Reads: `the Stop event as JSON on standard input (session_id, transcript_path, cwd,
 stop_hook_active, last_assistant_message); the transcript; the Git work tree
 and the specrew workspace above cwd; its per-session state.`,

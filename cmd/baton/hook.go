@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/agenthost/hosts"
@@ -41,7 +45,8 @@ var hookUsage = func() string {
 		"it writes the host's reply on standard output (a block with the reason, or "+
 		"nothing / {} to let the stop through) and why it let a stop through on "+
 		"standard error. It keeps a small count of blocks per session in --state-dir "+
-		"(default: the user cache folder) and never loops. docs/hosts.md has each "+
+		"(default: the user cache folder) and never loops. Undecided after 15 s, "+
+		"it lets the stop through and says why. docs/hosts.md has each "+
 		"host's settings and contract.") + "\n" +
 		fill("HOST-prompt, at the start of a turn ("+strings.Join(prompts, ", ")+"), "+
 			"takes the turn's baseline, so that only this turn's changes count as its work; "+
@@ -187,12 +192,87 @@ func runClaudeToolHook(args []string, stdin io.Reader, stdout, stderr io.Writer)
 	return exitOK
 }
 
-// runStopHook runs one host's stop hook.
+// hookBudget is how long a stop hook works at a stop before it lets the
+// stop through: below the shortest timeout a host gives the hook (Claude
+// Code's 20 s, as hook install writes it; the others' 30 s), so that a
+// stop the hook cannot judge in time goes through with the hook saying
+// why, instead of the host killing it with nothing said.
+var hookBudget = 15 * time.Second
+
+// runStopHook runs one host's stop hook within hookBudget. The judgement
+// runs aside: what it says on standard error is passed on as it says it;
+// its reply, once it is made. When the budget runs out first, the hook
+// lets the stop through in the host's contract and says so on standard
+// error, and nothing the judgement writes after reaches either stream.
+// (A block it records after that is not made; the host's
+// stop_hook_active, false at the next stop, or the count's own bound
+// keeps that from holding a stop back.)
 func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o, code, ok := hookFlags(args, stderr)
 	if !ok {
 		return code
 	}
+	var reply bytes.Buffer
+	errs := &gatedWriter{w: stderr}
+	var phase atomic.Pointer[string]
+	done := make(chan int, 1)
+	judgements.Add(1)
+	go func() {
+		defer judgements.Done()
+		done <- judgeStop(a, o, args, stdin, &reply, errs, &phase)
+	}()
+	timer := time.NewTimer(hookBudget)
+	defer timer.Stop()
+	select {
+	case code := <-done:
+		stdout.Write(reply.Bytes())
+		return code
+	case <-timer.C:
+		errs.close()
+		doing := "reading the hook input"
+		if p := phase.Load(); p != nil {
+			doing = *p
+		}
+		fmt.Fprintf(stderr, "baton: no decision within the stop hook's budget of %v (it was %s); letting the stop through\n", hookBudget, doing)
+		if a.pass != nil {
+			fmt.Fprintln(stdout, a.pass)
+		}
+		return exitOK
+	}
+}
+
+// judgements are the stop hooks' judgements still running: the process
+// ends without them, and a test waits for those its budget let go.
+var judgements sync.WaitGroup
+
+// gatedWriter passes writes on to w until it is closed, and drops them
+// after.
+type gatedWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+func (g *gatedWriter) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+}
+
+// judgeStop is the stop hook's work: it reads the host's input, finds the
+// message, asks the policy and writes the reply. phase says what it is
+// doing, for the budget's message.
+func judgeStop(a stopAdapter, o stoppolicy.Options, args []string, stdin io.Reader, stdout, stderr io.Writer, phase *atomic.Pointer[string]) int {
+	doing := func(what string) { phase.Store(&what) }
 	failOpen := func(format string, v ...any) int {
 		fmt.Fprintf(stderr, "baton: "+format+"; letting the stop through\n", v...)
 		if a.pass != nil {
@@ -228,6 +308,7 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 		}
 	}
 	if in.transcript != "" && fh.Await != nil {
+		doing("waiting for the host to write its transcript")
 		if err := fh.Await(in.transcript, in.stamp, awaitLimit); err != nil {
 			if strings.TrimSpace(stop.Message) == "" {
 				return failOpen("%v", err)
@@ -237,6 +318,7 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 		}
 	}
 	if in.transcript != "" {
+		doing("reading the transcript")
 		stop.History, err = history(fh, in.transcript)
 		if err != nil {
 			if strings.TrimSpace(stop.Message) == "" {
@@ -266,6 +348,7 @@ func runStopHook(a stopAdapter, args []string, stdin io.Reader, stdout, stderr i
 			return failOpen("the transcript has no assistant message")
 		}
 	}
+	doing(fmt.Sprintf("judging the message (%d KB)", len(stop.Message)>>10))
 	out := stoppolicy.Evaluate(stop, o)
 	if out.Released != "" {
 		return failOpen("%s", out.Released)

@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/baton-md/baton/agenthost/claude"
 )
@@ -171,5 +173,59 @@ func TestHookLargeTranscript(t *testing.T) {
 	msg, err := claude.LastMessage(path)
 	if err != nil || !strings.HasPrefix(msg, "## What I Just Did") {
 		t.Fatalf("ClaudeLastMessage = %q, %v", msg, err)
+	}
+}
+
+// A stop hook that cannot decide within its budget lets the stop through
+// in its host's contract, saying so and what it was doing, and nothing its
+// judgement writes after reaches the host: with a budget of 300 ms, a host
+// that never closes the hook's input, and Copilot CLI's events file that
+// gets the hook's own record only after the budget (awaitLimit, 1 s).
+func TestStopHookAnswersWithinItsBudget(t *testing.T) {
+	defer func(b, w time.Duration) { hookBudget, awaitLimit = b, w }(hookBudget, awaitLimit)
+	if hookBudget >= 20*time.Second {
+		t.Fatalf("the budget, %v, must be below Claude Code's 20 s", hookBudget)
+	}
+	hookBudget, awaitLimit = 300*time.Millisecond, time.Second
+	expire := func(t *testing.T, hc hostCase, stdin io.Reader, release func(), doing string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		start := time.Now()
+		code := runHook([]string{hc.sub, "--lint", "--state-dir", t.TempDir()}, stdin, &out, &errb)
+		if took := time.Since(start); code != exitOK || took > hookBudget+5*time.Second {
+			t.Fatalf("exit %d after %v; want 0 soon after the budget, %v", code, took, hookBudget)
+		}
+		if r := hc.check(t, out.Bytes()); r != "" {
+			t.Errorf("blocked: %q", r)
+		}
+		want := "baton: no decision within the stop hook's budget of 300ms (it was " + doing + "); letting the stop through\n"
+		if errb.String() != want {
+			t.Errorf("stderr %q, want %q", errb.String(), want)
+		}
+		// What the judgement writes once let go goes nowhere.
+		answered := out.String() + errb.String()
+		release()
+		judgements.Wait()
+		if now := out.String() + errb.String(); now != answered {
+			t.Errorf("written after the hook answered: %q", strings.TrimPrefix(now, answered))
+		}
+	}
+	for _, hc := range hostCases {
+		t.Run(hc.sub+"/input never closed", func(t *testing.T) {
+			r, w := io.Pipe()
+			expire(t, hc, r, func() { w.Close() }, "reading the hook input")
+		})
+		if hc.sub != "copilot-stop" {
+			continue
+		}
+		t.Run(hc.sub+"/events file without the hook's record", func(t *testing.T) {
+			dir := t.TempDir()
+			events := filepath.Join(dir, "events.jsonl")
+			if err := os.WriteFile(events, []byte(copilotEventsFile(copilotStamp-60_000, "Add the cap.", "Done.")), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			in := copilotInput(dir, "s", events, copilotStamp, false)
+			expire(t, hc, bytes.NewReader(in), func() {}, "waiting for the host to write its transcript")
+		})
 	}
 }
