@@ -243,7 +243,7 @@ var (
 
 // Analyzer checks handoff documents: clio-coder's /handoff review document,
 // and the task-memory snapshot a context-handoff brief carries. Env keys:
-// EnvLedger.
+// EnvLedger, EnvPath, EnvFolder.
 var Analyzer = &analysis.Analyzer{
 	Name: "handoff",
 	Kind: analysis.KindHandoff,
@@ -253,7 +253,7 @@ var Analyzer = &analysis.Analyzer{
 		RuleSectionOrder, RuleDuplicateSection, RuleUnknownSection, RuleEmptySection, RuleHeadingForm, RuleMalformedItem,
 		RuleInventedPath, RuleRestorablePath, RuleSettledMismatch, RuleUntouchedMention, RuleLedgerUnavailable,
 		RuleVerbatimHeading,
-		RuleTaskMemorySize, RuleTaskMemoryFence,
+		RuleTaskMemoryFileName, RuleTaskMemoryNewest, RuleTaskMemorySize, RuleTaskMemoryFence,
 		RuleTaskMemoryShape, RuleTaskMemoryCap, RuleTaskMemoryEntry,
 	},
 	Run: run,

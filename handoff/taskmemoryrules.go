@@ -1,12 +1,26 @@
 package handoff
 
 import (
+	"cmp"
 	"fmt"
+	"io/fs"
 	"math"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
+)
+
+// EnvPath is the Env key of the document's absolute path on disk (a
+// string), and EnvFolder that of its folder (an fs.FS), where the
+// task-memory rules read the file's name and the other handoffs beside it.
+// Both are absent for standard input and an unsaved buffer, where those
+// rules say nothing.
+const (
+	EnvPath   = "handoff.path"
+	EnvFolder = "handoff.folder"
 )
 
 // seedRefusal is how every task-memory rule's doc names clio's answer.
@@ -86,6 +100,33 @@ var (
 			"`redactSecretsText`), which can make it longer. Shorten the content, or fix the field the message names.\n\n" +
 			seedRefusal,
 	}
+	RuleTaskMemoryFileName = &analysis.Rule{
+		ID:       "handoff/task-memory-file-name",
+		Summary:  "clio never reads a task-memory snapshot from a file of this name or folder.",
+		Severity: analysis.Error,
+		Doc: "`readNewestTaskMemoryHandoff` (src/domains/memory/task-memory-handoff.ts) looks only in `.clio-coder/handoffs/` " +
+			"of the folder clio runs in, and only at files whose names start with `handoff-` and end with `.md` (case " +
+			"included). A snapshot anywhere else is never offered or seeded, however well formed.\n\nSave the handoff as " +
+			"`.clio-coder/handoffs/handoff-YYYY-MM-DD.md` (or `handoff-YYYY-MM-DD-<slug>.md`); the context-handoff skill's " +
+			"`scripts/new-handoff.sh` prints that path. Beware that the script writes under the Git repository's root (or " +
+			"`$CLIO_CODER_HANDOFF_DIR`), while clio reads under its working folder: start clio in the repository's root. baton " +
+			"knows neither, so it checks the file's name and its two folders only. The check needs the document's place on " +
+			"disk: standard input and an unsaved buffer are not checked.\n\n" + seedRefusal,
+	}
+	RuleTaskMemoryNewest = &analysis.Rule{
+		ID:       "handoff/task-memory-newest",
+		Summary:  "A newer handoff without a snapshot clio accepts hides this one's.",
+		Severity: analysis.Warning,
+		Doc: "`readNewestTaskMemoryHandoff` (src/domains/memory/task-memory-handoff.ts) reads only the newest " +
+			"`handoff-*.md` of `.clio-coder/handoffs/`, by modification time (then by name, the later first), and \"never " +
+			"falls back to an older snapshot\" (tests/contracts/task-memory-handoff.test.ts): when that newest file has no " +
+			"snapshot clio accepts, this one, however well formed, is not offered, and `/memory seed` finds nothing. Saving " +
+			"an old handoff makes it the newest again.\n\nA warning, not an error: this document is not at fault, and an older " +
+			"handoff whose newer one carries its own snapshot is superseded as designed, which baton does not report. Copy " +
+			"this block into the newest handoff (or delete that file if it was written by mistake). clio also reads nothing " +
+			"in the folder when a `handoff-*.md` there cannot be examined (a broken link); that is reported too.\n\n" +
+			seedRefusal,
+	}
 )
 
 // checkTaskMemory reports what clio's reader refuses of the snapshot.
@@ -111,9 +152,14 @@ func checkTaskMemory(pass *analysis.Pass, tm *taskMemory) {
 			pass.Report(RuleTaskMemoryFence, f.open, "clio does not find this snapshot: "+fenceProblem(doc.Text, doc.Source, f))
 		}
 	}
+	accepted := tm.read
 	if tm.read {
-		checkSnapshot(doc.Text, tm.payload, func(r *analysis.Rule, s analysis.Span, msg string) { pass.Report(r, s, msg) })
+		checkSnapshot(doc.Text, tm.payload, func(r *analysis.Rule, s analysis.Span, msg string) {
+			accepted = false
+			pass.Report(r, s, msg)
+		})
 	}
+	checkPlace(pass, tm, accepted && len(doc.Text) <= TaskMemoryMaxBytes)
 }
 
 // AcceptsTaskMemory reports whether clio's parseTaskMemoryHandoffSnapshot
@@ -247,4 +293,107 @@ func describe(text string, v *jsonValue) string {
 		return s
 	}
 	return s + " (" + v.kind.String() + ")"
+}
+
+// checkPlace checks the file's name and folder, and whether a newer
+// handoff hides it. readable says clio takes this document's snapshot.
+func checkPlace(pass *analysis.Pass, tm *taskMemory, readable bool) {
+	path, _ := pass.Env[EnvPath].(string)
+	if path == "" {
+		return
+	}
+	name, dir := filepath.Base(path), filepath.Dir(path)
+	if !sameName(filepath.Base(dir), "handoffs") || !sameName(filepath.Base(filepath.Dir(dir)), ".clio-coder") {
+		pass.Report(RuleTaskMemoryFileName, tm.anchor(),
+			fmt.Sprintf("clio reads a task-memory snapshot only from .clio-coder/handoffs/handoff-*.md in the folder it runs in, never from %s: save this handoff as .clio-coder/handoffs/handoff-YYYY-MM-DD.md", filepath.ToSlash(filepath.Join(filepath.Base(dir), name))))
+		return
+	}
+	if !handoffName(name) {
+		pass.Report(RuleTaskMemoryFileName, tm.anchor(),
+			fmt.Sprintf("clio reads only the files of .clio-coder/handoffs named handoff-*.md (case included), never %q: rename it handoff-YYYY-MM-DD.md", name))
+		return
+	}
+	if fsys, _ := pass.Env[EnvFolder].(fs.FS); fsys != nil && readable {
+		checkNewest(pass, tm, fsys, name)
+	}
+}
+
+// handoffName is readNewestTaskMemoryHandoff's filter of names.
+func handoffName(name string) bool {
+	return strings.HasPrefix(name, "handoff-") && strings.HasSuffix(name, ".md")
+}
+
+// sameName compares a folder's name with the one clio joins to its working
+// folder: exactly, but for case on the file systems that ignore it.
+func sameName(got, want string) bool {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		return strings.EqualFold(got, want)
+	}
+	return got == want
+}
+
+// checkNewest reports a snapshot that readNewestTaskMemoryHandoff does not
+// read because a newer handoff in its folder, named name, comes first and
+// has no snapshot clio accepts.
+func checkNewest(pass *analysis.Pass, tm *taskMemory, fsys fs.FS, name string) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return
+	}
+	type candidate struct {
+		name string
+		info fs.FileInfo
+	}
+	var cands []candidate
+	for _, e := range entries {
+		if !handoffName(e.Name()) {
+			continue
+		}
+		info, err := fs.Stat(fsys, e.Name())
+		if err != nil {
+			pass.Report(RuleTaskMemoryNewest, tm.anchor(),
+				fmt.Sprintf("clio reads no handoff in this folder: it cannot examine %s (%v), and one such file stops its whole read; remove or fix it", e.Name(), unwrapPath(err)))
+			return
+		}
+		cands = append(cands, candidate{e.Name(), info})
+	}
+	slices.SortFunc(cands, func(a, b candidate) int {
+		return cmp.Or(b.info.ModTime().Compare(a.info.ModTime()), strings.Compare(b.name, a.name))
+	})
+	if len(cands) == 0 || cands[0].name == name || !slices.ContainsFunc(cands, func(c candidate) bool { return c.name == name }) {
+		return
+	}
+	newest := cands[0]
+	var why string
+	switch {
+	case !newest.info.Mode().IsRegular():
+		why = "is not a file"
+	case newest.info.Size() > TaskMemoryMaxBytes:
+		why = fmt.Sprintf("is over %d bytes", TaskMemoryMaxBytes)
+	default:
+		data, err := fs.ReadFile(fsys, newest.name)
+		switch {
+		case err != nil:
+			why = fmt.Sprintf("cannot be read (%v)", unwrapPath(err))
+		case AcceptsTaskMemory(string(data)):
+			return // superseded, as designed
+		default:
+			if _, _, found := findSnapshot(string(data)); found {
+				why = "has a snapshot clio refuses"
+			} else {
+				why = "has no snapshot clio finds"
+			}
+		}
+	}
+	pass.Report(RuleTaskMemoryNewest, tm.anchor(),
+		fmt.Sprintf("clio reads only the newest handoff here, %s, which %s: /memory seed will say %q and never falls back to this snapshot; copy this block into %s",
+			newest.name, why, clioNotFound, newest.name))
+}
+
+// unwrapPath is an error without the path fs.PathError repeats.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
 }
