@@ -414,7 +414,7 @@ var detectors = DefaultDetectors()
 // DefaultDetectors are the built-in kinds' detectors, in order. Without
 // the engine no environment confirms a kind.
 func DefaultDetectors() []Detector {
-	return []Detector{{KindHandoff, IsHandoff, HandoffWhy, nil}, {KindPacket, IsStopMessage, StopMessageWhy, nil}, {KindWorkflow, IsXMD, XMDWhy, nil}}
+	return []Detector{{KindHandoff, IsClioHandoff, HandoffWhy, nil}, {KindPacket, IsStopMessage, StopMessageWhy, nil}, {KindWorkflow, IsXMD, XMDWhy, nil}}
 }
 
 // SetDetectors sets the detectors Parse tries, in order. It is for the
@@ -655,6 +655,9 @@ func hasSessionLine(d *Document) bool {
 
 // HandoffWhy is what made a document a clio-coder handoff.
 func HandoffWhy(d *Document) string {
+	if !IsHandoff(d) {
+		return "a `" + TaskMemoryLanguage + "` snapshot block of clio-coder's context-handoff"
+	}
 	if hasSessionLine(d) {
 		return "a \"# Handoff\" title with clio-coder's session line"
 	}

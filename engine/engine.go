@@ -210,6 +210,10 @@ func (env *Env) Analysis() analysis.Env {
 	if env.Ledger != nil {
 		m[handoff.EnvLedger] = env.Ledger
 	}
+	if env.Path != "" {
+		m[handoff.EnvPath] = env.Path
+		m[handoff.EnvFolder] = os.DirFS(filepath.Dir(env.Path))
+	}
 	if env.WorkflowFS != nil {
 		m[governance.EnvFS], m[governance.EnvRoot] = env.WorkflowFS, env.Root
 		m[workflow.EnvFS] = env.WorkflowFS

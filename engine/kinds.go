@@ -34,7 +34,7 @@ type Kind struct {
 // stop packet's.
 var Kinds = []Kind{
 	// A handoff document quotes packet headings: it is recognised first.
-	{Kind: analysis.KindHandoff, Detect: analysis.IsHandoff, Why: analysis.HandoffWhy, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
+	{Kind: analysis.KindHandoff, Detect: analysis.IsClioHandoff, Why: analysis.HandoffWhy, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
 	{Kind: analysis.KindPacket, Detect: analysis.IsStopMessage, Why: analysis.StopMessageWhy, Analyzers: []*analysis.Analyzer{packet.Analyzer, governance.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
 	{Kind: analysis.KindWorkflow, Detect: analysis.IsXMD, Why: analysis.XMDWhy, Confirm: workflow.Confirm, Analyzers: []*analysis.Analyzer{workflow.Analyzer}, Features: workflow.Features},
 }

@@ -241,7 +241,9 @@ var (
 	}
 )
 
-// Analyzer checks handoff documents. Env key: EnvLedger.
+// Analyzer checks handoff documents: clio-coder's /handoff review document,
+// and the task-memory snapshot a context-handoff brief carries. Env keys:
+// EnvLedger, EnvPath, EnvFolder.
 var Analyzer = &analysis.Analyzer{
 	Name: "handoff",
 	Kind: analysis.KindHandoff,
@@ -251,6 +253,8 @@ var Analyzer = &analysis.Analyzer{
 		RuleSectionOrder, RuleDuplicateSection, RuleUnknownSection, RuleEmptySection, RuleHeadingForm, RuleMalformedItem,
 		RuleInventedPath, RuleRestorablePath, RuleSettledMismatch, RuleUntouchedMention, RuleLedgerUnavailable,
 		RuleVerbatimHeading,
+		RuleTaskMemoryFileName, RuleTaskMemoryNewest, RuleTaskMemorySize, RuleTaskMemoryFence,
+		RuleTaskMemoryShape, RuleTaskMemoryCap, RuleTaskMemoryEntry,
 	},
 	Run: run,
 }
@@ -263,6 +267,15 @@ type Model struct {
 }
 
 func run(pass *analysis.Pass) any {
+	// A brief carrying a task-memory snapshot is checked as clio's reader
+	// reads it; it is a review document too only when it has that layout
+	// (or a configuration says it is a handoff and it has no snapshot).
+	if tm := readTaskMemory(pass.Doc); tm != nil {
+		checkTaskMemory(pass, tm)
+		if !analysis.IsHandoff(pass.Doc) {
+			return nil
+		}
+	}
 	c := &checker{pass: pass, doc: pass.Doc, d: Parse(pass.Doc), nl: lineBreak(pass.Doc)}
 	c.goal()
 	c.session()

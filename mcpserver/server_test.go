@@ -332,6 +332,7 @@ func TestBadInput(t *testing.T) {
 		{ToolCheckDocument, map[string]any{"path": "a\x00b"}, []string{"NUL"}},
 		{ToolHandoffFiles, map[string]any{"text": fullPacket}, []string{"not a handoff"}},
 		{ToolHandoffFiles, map[string]any{"text": "# Handoff\n\n**Goal:** finish it\n\n## Files\n\n- `a.go`: why\n"}, []string{"names no session"}},
+		{ToolHandoffFiles, map[string]any{"text": "# Handoff 2026-07-13\n\n```clio-task-memory\n{\"version\":1,\"knowledge\":[],\"procedural\":[]}\n```\n"}, []string{"clio-task-memory snapshot", ToolCheckDocument}},
 		{ToolExplainRule, map[string]any{"rule": "missing-sektion"}, []string{"no rule"}},
 		{ToolExplainRule, map[string]any{"rule": "missing-section"}, []string{"did you mean packet/missing-section"}},
 	} {

@@ -429,6 +429,9 @@ func (s *Server) handoffFiles(ctx context.Context, in DocumentInput) (string, Ha
 		}
 		res := eng.Analyze(env, d.name, d.text)
 		m, _ := res.Model(handoff.Analyzer).(*handoff.Model)
+		if res.Doc.Kind == analysis.KindHandoff && m == nil {
+			return "", out, fmt.Errorf("%s is a brief carrying a clio-task-memory snapshot, not clio's /handoff review document: it lists no files to check against a read ledger (%s reports what clio refuses of the snapshot)", d.name, ToolCheckDocument)
+		}
 		if res.Doc.Kind != analysis.KindHandoff || m == nil {
 			return "", out, fmt.Errorf("%s is not a handoff document (it reads as %s): a handoff opens with \"# Handoff\" and a **Goal:** line", d.name, kindName(res.Doc.Kind))
 		}

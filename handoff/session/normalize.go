@@ -202,7 +202,7 @@ func jsTrim(s string) string {
 	start := 0
 	for start < len(s) {
 		r, n := utf8.DecodeRuneInString(s[start:])
-		if !isJSSpace(r) {
+		if !IsJSSpace(r) {
 			break
 		}
 		start += n
@@ -210,7 +210,7 @@ func jsTrim(s string) string {
 	end := len(s)
 	for end > start {
 		r, n := utf8.DecodeLastRuneInString(s[start:end])
-		if !isJSSpace(r) {
+		if !IsJSSpace(r) {
 			break
 		}
 		end -= n
@@ -218,7 +218,9 @@ func jsTrim(s string) string {
 	return s[start:end]
 }
 
-func isJSSpace(r rune) bool {
+// IsJSSpace reports the code points JavaScript's String.prototype.trim
+// removes.
+func IsJSSpace(r rune) bool {
 	switch r {
 	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
 		return true
