@@ -96,15 +96,47 @@ func isRegistered(name string) (registered, host bool) {
 // default of --component-dir in packages/cli/src/cli.ts).
 var DefaultComponentDirs = []string{"components", "."}
 
-// SearchDirs are the folders a document's component names are looked for
-// in, as slash paths in the workspace FS, in order: the configured folders
-// (EnvComponentDirs; nil: DefaultComponentDirs), which replace the defaults
-// as --component-dir does. A test document (a name ending in .test.md, the
-// default pattern of `xmd test`) is searched first in its own folder and
-// then in each folder above it, one of which is the folder `xmd test` was
-// given (packages/cli/src/test-target.ts, componentSearchPath: the
-// document's folder, the test root, then the configured ones). A folder is
-// listed once.
+// SearchDirs are the folders, slash paths in the workspace FS, that a
+// document's component names are looked for in, in order. It is the one
+// search path of baton: the unresolved-component rule, hover, definition
+// and completion, and the kind check that reads a page as a workflow
+// (Confirm) all resolve through it, so no tag is found by one and missed by
+// another.
+//
+// The engine probes N.md, N.ts, N/index.md, N/index.ts in each folder of
+// its search path in turn (packages/core/src/components/select.ts,
+// selectComponent and probeComponentPath), folders relative to the folder
+// it runs in, which it calls the workspace root (specs/executable-mdx-spec.md
+// §1.2). Its search path is:
+//
+//   - for `xmd run DOC`, --component-dir: DEFAULT_COMPONENT_DIRS,
+//     `components` and `.`, unless given (packages/cli/src/cli.ts, the
+//     componentDir option, passed to execute as componentDirs);
+//   - for a document `xmd test DIR` finds, the document's own folder, then
+//     the folder it was given, then --component-dir
+//     (packages/cli/src/test-target.ts, componentSearchPath).
+//
+// baton runs the engine from the workspace root (the folder holding
+// .baton.yaml or .git), so its search path is:
+//
+//  1. the configured folders (EnvComponentDirs), which replace the default
+//     ones as --component-dir does; unset, `components` and `.` of the
+//     workspace root (DefaultComponentDirs);
+//  2. when none is configured, the document's own folder, the first folder
+//     of componentSearchPath: a component beside the document that invokes
+//     it is found, as `xmd test` finds it. No other folder the engine
+//     might be run in is guessed: the components/ folder of a folder below
+//     the root is not searched, so a site's docs/components/Callout.ts
+//     answers <Callout> in no page of docs/ (the engine run from the root
+//     resolves it in none either);
+//  3. for a test document (a name ending in .test.md, the default pattern
+//     of `xmd test`, or every document in ModeTest), componentSearchPath's
+//     order: its own folder, then each folder above it (one of them is the
+//     folder `xmd test` was given), then the folders of 1.
+//
+// A folder is listed once, at its first place. The registered names
+// (Registered, HostRegistered, EnvRegistered) and the workflow bundle are
+// the resolver's other tiers (resolve).
 func SearchDirs(docPath string, configured []string) []string {
 	return searchDirs(docPath, configured, "")
 }
@@ -133,6 +165,9 @@ func searchDirs(docPath string, configured []string, mode string) []string {
 	}
 	for _, d := range dirs {
 		add(d)
+	}
+	if configured == nil {
+		add(path.Dir(docPath))
 	}
 	return out
 }
