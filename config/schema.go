@@ -36,7 +36,7 @@ var (
 		{"state-dir", "The folder clio-coder's sessions are looked for in first; ~ is your home folder, a relative path is relative to this file's folder."},
 	}
 	workflowKeys = []key{
-		{"component-dirs", "The folders XMD component files are searched in, relative to this file's folder; they replace the engine's defaults (components and .)."},
+		{"component-dirs", "The folders XMD component files are searched in, relative to this file's folder; they replace the defaults (components and . of the workspace root, and the document's own folder)."},
 		{"registered", "Names of components a host registers at run time (* matches any run of characters)."},
 		{"mode", "How the engine runs the documents: run (xmd run), test (xmd test: the document's folder is searched first) or workflow (xmd workflow start: the workflow host's components exist). Default: test for *.test.md, else run, and the workflow host's components are taken as registered."},
 	}

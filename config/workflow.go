@@ -23,8 +23,9 @@ import (
 type Workflow struct {
 	// ComponentDirs are the folders component files are searched in, slash
 	// paths relative to the folder holding the configuration file, cleaned;
-	// nil when unset (the engine's default folders, components and ., are
-	// searched), empty when set to an empty list (no folder is).
+	// nil when unset (the engine's default folders, components and . of
+	// the workspace root, and the document's own folder are searched; see
+	// workflow.SearchDirs), empty when set to an empty list (no folder is).
 	ComponentDirs []string
 	// Registered are names, * matching any run of characters, of the
 	// components a host registers in TypeScript; they resolve. nil when

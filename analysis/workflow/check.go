@@ -2,8 +2,6 @@ package workflow
 
 import (
 	"fmt"
-	"io/fs"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -70,24 +68,7 @@ type ifGate struct{ then, els *Checkpoint }
 func run(pass *analysis.Pass) *Model {
 	doc := pass.Doc
 	c := parseDoc(doc)
-	var fsys fs.FS
-	var dirs *Dirs
-	var componentDirs, registered []string
-	docPath, mode := "", ""
-	if pass.Env != nil {
-		fsys, _ = pass.Env[EnvFS].(fs.FS)
-		docPath, _ = pass.Env[EnvPath].(string)
-		dirs, _ = pass.Env[EnvDirs].(*Dirs)
-		componentDirs, _ = pass.Env[EnvComponentDirs].([]string)
-		registered, _ = pass.Env[EnvRegistered].([]string)
-		mode, _ = pass.Env[EnvMode].(string)
-	}
-	docPath = path.Clean(strings.TrimPrefix(docPath, "/"))
-	if docPath == "." {
-		docPath = ""
-	}
-	c.Path = docPath
-	r := newResolver(fsys, dirs, docPath, c, componentDirs, registered, mode)
+	r := resolverIn(pass.Env, c)
 	m := &Model{Component: c, Tags: c.Tags, Resolutions: make(map[*Tag]Resolution, len(c.Tags)), r: r}
 	if r.bundle != nil {
 		m.BundleRoot = r.bundle.RootPath

@@ -37,8 +37,9 @@
 // registered component; the workflow bundle; a file N.md, N.ts,
 // N/index.md or N/index.ts (a dot in the name is a folder) in each search
 // folder in turn (SearchDirs: the configured folders, or components and
-// ".", and for a test document its own folder and those above it); else
-// unresolved. A repository file answers before a registered default in the
+// "." and the document's own folder, and for a test document its own folder
+// and those above it first); else unresolved. The kind check (Confirm), the
+// rules and the editor features all resolve through the same resolver. A repository file answers before a registered default in the
 // engine; baton takes the registered one, which only decides whose props
 // are checked.
 //

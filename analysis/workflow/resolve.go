@@ -96,15 +96,47 @@ func isRegistered(name string) (registered, host bool) {
 // default of --component-dir in packages/cli/src/cli.ts).
 var DefaultComponentDirs = []string{"components", "."}
 
-// SearchDirs are the folders a document's component names are looked for
-// in, as slash paths in the workspace FS, in order: the configured folders
-// (EnvComponentDirs; nil: DefaultComponentDirs), which replace the defaults
-// as --component-dir does. A test document (a name ending in .test.md, the
-// default pattern of `xmd test`) is searched first in its own folder and
-// then in each folder above it, one of which is the folder `xmd test` was
-// given (packages/cli/src/test-target.ts, componentSearchPath: the
-// document's folder, the test root, then the configured ones). A folder is
-// listed once.
+// SearchDirs are the folders, slash paths in the workspace FS, that a
+// document's component names are looked for in, in order. It is the one
+// search path of baton: the unresolved-component rule, hover, definition
+// and completion, and the kind check that reads a page as a workflow
+// (Confirm) all resolve through it, so no tag is found by one and missed by
+// another.
+//
+// The engine probes N.md, N.ts, N/index.md, N/index.ts in each folder of
+// its search path in turn (packages/core/src/components/select.ts,
+// selectComponent and probeComponentPath), folders relative to the folder
+// it runs in, which it calls the workspace root (specs/executable-mdx-spec.md
+// §1.2). Its search path is:
+//
+//   - for `xmd run DOC`, --component-dir: DEFAULT_COMPONENT_DIRS,
+//     `components` and `.`, unless given (packages/cli/src/cli.ts, the
+//     componentDir option, passed to execute as componentDirs);
+//   - for a document `xmd test DIR` finds, the document's own folder, then
+//     the folder it was given, then --component-dir
+//     (packages/cli/src/test-target.ts, componentSearchPath).
+//
+// baton runs the engine from the workspace root (the folder holding
+// .baton.yaml or .git), so its search path is:
+//
+//  1. the configured folders (EnvComponentDirs), which replace the default
+//     ones as --component-dir does; unset, `components` and `.` of the
+//     workspace root (DefaultComponentDirs);
+//  2. when none is configured, the document's own folder, the first folder
+//     of componentSearchPath: a component beside the document that invokes
+//     it is found, as `xmd test` finds it. No other folder the engine
+//     might be run in is guessed: the components/ folder of a folder below
+//     the root is not searched, so a site's docs/components/Callout.ts
+//     answers <Callout> in no page of docs/ (the engine run from the root
+//     resolves it in none either);
+//  3. for a test document (a name ending in .test.md, the default pattern
+//     of `xmd test`, or every document in ModeTest), componentSearchPath's
+//     order: its own folder, then each folder above it (one of them is the
+//     folder `xmd test` was given), then the folders of 1.
+//
+// A folder is listed once, at its first place. The registered names
+// (Registered, HostRegistered, EnvRegistered) and the workflow bundle are
+// the resolver's other tiers (resolve).
 func SearchDirs(docPath string, configured []string) []string {
 	return searchDirs(docPath, configured, "")
 }
@@ -133,6 +165,9 @@ func searchDirs(docPath string, configured []string, mode string) []string {
 	}
 	for _, d := range dirs {
 		add(d)
+	}
+	if configured == nil {
+		add(path.Dir(docPath))
 	}
 	return out
 }
@@ -838,13 +873,36 @@ func (d *Dirs) liveRoots(fsys fs.FS, dir string) []string {
 	return out
 }
 
+// resolverIn is the resolver of the document at env's EnvPath (which it
+// sets as self's Path), whose own component is self, in env's workspace,
+// configured folders, registered names and mode. The checks and editor
+// features (run, on the Model) and the kind check (Confirm) all build
+// theirs here: one resolver, asked the same question, gives one answer.
+func resolverIn(env analysis.Env, self *Component) *resolver {
+	fsys, _ := env[EnvFS].(fs.FS)
+	docPath, _ := env[EnvPath].(string)
+	dirs, _ := env[EnvDirs].(*Dirs)
+	componentDirs, _ := env[EnvComponentDirs].([]string)
+	registered, _ := env[EnvRegistered].([]string)
+	mode, _ := env[EnvMode].(string)
+	docPath = path.Clean(strings.TrimPrefix(docPath, "/"))
+	if docPath == "." {
+		docPath = ""
+	}
+	self.Path = docPath
+	return newResolver(fsys, dirs, docPath, self, componentDirs, registered, mode)
+}
+
 // Confirm recognises, from its workspace, a workflow whose text shows no
 // sign only XMD gives (analysis.IsXMD): one of its component tags
-// (doc.Components) resolves as the engine would resolve it, to a file of
-// the search folders, an entry of the bundle that lists the document, or a
-// name the configuration says a host registers. Without a workspace
-// nothing resolves, and the document stays ordinary Markdown: an MDX page's
-// <Intro>, a prompt's <CRITICAL> resolve to nothing.
+// (doc.Components) resolves, through the resolver the workflow's rules use
+// (resolverIn, SearchDirs), to a file of the search folders, an entry of
+// the bundle that lists the document, or a name the configuration says a
+// host registers. A tag it finds is never reported unresolved, and one it
+// does not find leaves the page ordinary Markdown: an MDX page's <Callout>
+// with the site's docs/components/Callout.ts, which the engine run from the
+// workspace root does not find either. Without a workspace nothing
+// resolves: a prompt's <CRITICAL> stays text.
 func Confirm(doc *analysis.Document, env analysis.Env) (why string, at analysis.Span, ok bool) {
 	if len(doc.Components) == 0 {
 		return "", analysis.Span{}, false
@@ -856,65 +914,30 @@ func Confirm(doc *analysis.Document, env analysis.Env) (why string, at analysis.
 	} else if n > 1 {
 		more = fmt.Sprintf(" and %d other tags", n)
 	}
-	fsys, _ := env[EnvFS].(fs.FS)
-	registered, _ := env[EnvRegistered].([]string)
-	if fsys == nil && len(registered) == 0 {
+	r := resolverIn(env, &Component{})
+	if r.fsys == nil && len(r.registered) == 0 {
 		return "`<" + first + ">`" + more + " may be XMD components, but there is no workspace to resolve them in, and nothing else shows XMD", doc.Components[0].Span, false
 	}
-	docPath, _ := env[EnvPath].(string)
-	dirs, _ := env[EnvDirs].(*Dirs)
-	componentDirs, _ := env[EnvComponentDirs].([]string)
-	docPath = path.Clean(strings.TrimPrefix(docPath, "/"))
-	if docPath == "." {
-		docPath = ""
-	}
-	mode, _ := env[EnvMode].(string)
-	r := newResolver(fsys, dirs, docPath, &Component{}, componentDirs, registered, mode)
-	// The engine searches its default folders relative to the folder it
-	// runs in, which may be any folder above the document (`cd
-	// packages/core && xmd run examples/hello-world.md`): a component file
-	// there shows the document is XMD too, whether or not this
-	// configuration's search would find it (the workflow's own rules then
-	// report it as the configured search does).
-	var above *resolver
-	if componentDirs == nil && fsys != nil {
-		var dirs []string
-		for dir := r.docDir(); ; dir = path.Dir(dir) {
-			dirs = append(dirs, path.Join(dir, "components"), dir)
-			if dir == "." || dir == "/" {
-				break
-			}
-		}
-		// No bundle: the configured resolver r already looked for one.
-		above = &resolver{fsys: fsys, docPath: docPath, self: &Component{}, search: searchDirs(docPath, dirs, mode), mode: mode}
-	}
 	for _, t := range doc.Components {
-		if _, bundled := r.bundleEntry(t.Name); !bundled && !registeredByHost(registered, t.Name) &&
-			!dirs.mayHold(fsys, r.search, t.Name) && (above == nil || !dirs.mayHold(fsys, above.search, t.Name)) {
+		if _, bundled := r.bundleEntry(t.Name); !bundled && !registeredByHost(r.registered, t.Name) &&
+			!r.dirs.mayHold(r.fsys, r.search, t.Name) {
 			continue // no file of that name in any search folder: nothing to read
 		}
-		res := r.resolve(t.Name)
-		if res.Kind != ResolveFile && above != nil {
-			if a := above.resolve(t.Name); a.Kind == ResolveFile {
-				res = a
-			}
-		}
-		switch {
+		switch res := r.resolve(t.Name); {
 		case res.Kind == ResolveRegistered && res.Configured:
 			return "`<" + t.Name + ">` is a component the configuration registers", t.Span, true
 		case res.Kind == ResolveBundle && res.Path != "":
 			return "`<" + t.Name + ">` is a component of the bundle of " + r.bundle.RootPath + " (" + res.Path + ")", t.Span, true
-		case res.Kind == ResolveFile:
+		case res.Kind == ResolveFile && !res.OutsideBundle:
+			// A file outside the bundle that lists the document is what a
+			// workflow run does not search: the rule reports it, so it
+			// makes nothing a workflow.
 			return "`<" + t.Name + ">` resolves to the component file " + res.Path, t.Span, true
 		}
-	}
-	where := strings.Join(r.search, ", ")
-	if above != nil {
-		where = strings.Join(above.search, ", ")
 	}
 	verb := " resolve"
 	if more == "" {
 		verb = " resolves"
 	}
-	return "`<" + first + ">`" + more + verb + " to no component (no file in " + where + ", no bundle entry, no configured name), and nothing else shows XMD", doc.Components[0].Span, false
+	return "`<" + first + ">`" + more + verb + " to no component (no file in " + strings.Join(r.search, ", ") + ", no bundle entry, no configured name), and nothing else shows XMD", doc.Components[0].Span, false
 }

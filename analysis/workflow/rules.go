@@ -225,10 +225,14 @@ var (
 			"searches no files.\n\n" +
 			"**The search folders** are, as the engine's `--component-dir` defaults say, `components` and `.` of " +
 			"the folder it runs in, which for baton is the workspace root (the folder holding `.baton.yaml` or " +
-			"`.git`): not the document's folder. `workflow.component-dirs` in `.baton.yaml` replaces them, as " +
-			"`--component-dir` does. A test document (`*.test.md`, what `xmd test` finds in a folder) is searched " +
-			"first in its own folder and then in the folder `xmd test` was given (packages/cli/src/test-target.ts, " +
-			"componentSearchPath); baton searches each folder above the document for that one.\n\n" +
+			"`.git`), then the document's own folder, the first `xmd test` searches for a document it finds " +
+			"(packages/cli/src/test-target.ts, componentSearchPath). A `components` folder other than the root's " +
+			"is not searched: a site's `docs/components/Callout.ts` does not answer `<Callout>` in `docs/guide/page.md`, " +
+			"and such a page is not read as a workflow either (one search path decides both). " +
+			"`workflow.component-dirs` in `.baton.yaml` replaces these, as `--component-dir` does. A test document " +
+			"(`*.test.md`, what `xmd test` finds in a folder) is searched first in its own folder and then in the " +
+			"folder `xmd test` was given; baton searches each folder above the document for that one, then the " +
+			"configured or default folders.\n\n" +
 			"A workflow run (`xmd workflow start`) searches no files at all: under a workflow root, a name only a " +
 			"file answers is reported too — declare it in the bundle. Without a workspace to read, baton does not " +
 			"report names it cannot look up. A tag that is never closed is text to the engine and is not looked up " +
