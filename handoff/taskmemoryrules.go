@@ -49,7 +49,8 @@ var (
 			"a missing closing fence, a file with Windows (CR LF) line endings, whose closing ```` ``` ```` is followed by " +
 			"a carriage return (unless it is the file's last line), lone carriage returns, and a byte-order mark right " +
 			"before a fence on the first line.\n\nclio reads the first block that matches and no other: " +
-			"one written before it that does not match, and any after it, are never read, and each is reported.\n\n" +
+			"one written before it that does not match, and any after it, are never read: clio takes the document and says " +
+			"nothing of them, so baton reports each as a hint.\n\n" +
 			"Copy the block clio supplied under `[Task memory handoff source]` verbatim, as the context-handoff skill says " +
 			"(skills/context/context-handoff/SKILL.md, step 8), and save the file with LF line endings:\n\n" + snapshotForm +
 			"\n\n" + seedRefusal,
@@ -143,11 +144,13 @@ func checkTaskMemory(pass *analysis.Pass, tm *taskMemory) {
 		case tm.read && f.open.Start > tm.open.Start:
 			pass.Report(RuleTaskMemoryFence, f.open,
 				fmt.Sprintf("clio reads only the first snapshot, on line %d, and never this one: merge its entries into that block and remove this one", line(tm.open)),
-				analysis.WithRelated(tm.open, "the snapshot clio reads"))
+				// clio takes the document and says nothing of the block it
+				// never reads: a hint, never louder than clio.
+				analysis.WithRelated(tm.open, "the snapshot clio reads"), analysis.WithSeverity(analysis.Hint))
 		case tm.read:
 			pass.Report(RuleTaskMemoryFence, f.open,
 				fmt.Sprintf("clio skips this block (%s) and reads the one on line %d", fenceProblem(doc.Text, doc.Source, f), line(tm.open)),
-				analysis.WithRelated(tm.open, "the snapshot clio reads"))
+				analysis.WithRelated(tm.open, "the snapshot clio reads"), analysis.WithSeverity(analysis.Hint))
 		default:
 			pass.Report(RuleTaskMemoryFence, f.open, "clio does not find this snapshot: "+fenceProblem(doc.Text, doc.Source, f))
 		}
