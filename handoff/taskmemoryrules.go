@@ -3,6 +3,7 @@ package handoff
 import (
 	"cmp"
 	"fmt"
+	"github.com/baton-md/baton/internal/safefile"
 	"io/fs"
 	"math"
 	"path/filepath"
@@ -374,7 +375,7 @@ func checkNewest(pass *analysis.Pass, tm *taskMemory, fsys fs.FS, name string) {
 	case newest.info.Size() > TaskMemoryMaxBytes:
 		why = fmt.Sprintf("is over %d bytes", TaskMemoryMaxBytes)
 	default:
-		data, err := fs.ReadFile(fsys, newest.name)
+		data, err := safefile.ReadFileFS(fsys, newest.name, TaskMemoryMaxBytes)
 		switch {
 		case err != nil:
 			why = fmt.Sprintf("cannot be read (%v)", unwrapPath(err))

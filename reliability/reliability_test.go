@@ -144,7 +144,10 @@ func contains(t *testing.T, what, got string, wants ...string) {
 	}
 }
 
-const packet = "## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\nApprove option B?\n\n## What I Need From You\n\nReply \"approved\".\n"
+// packet is a boundary packet (it has Discussion Prompts) missing Why I
+// Stopped and What Happens Next: errors, the first on line 5.
+const packet = "## What I Just Did\n\nUpdated the plan.\n\n## What Needs Your Review\n\nApprove option B?\n\n" +
+	"## Discussion Prompts\n\n1. Because option B changes the schema, should we take it? Recommended default: B.\n\n## What I Need From You\n\nReply \"approved\".\n"
 
 // Special files where documents are: refused with an error naming each,
 // the walk goes on, nothing blocks.
@@ -403,7 +406,9 @@ func TestSlowShapes(t *testing.T) {
 func TestHookHostileMessages(t *testing.T) {
 	const size = 1 << 20
 	repeat := func(unit string) string { return strings.Repeat(unit, size/len(unit)) }
-	broken := "## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\nApprove option B?\n"
+	// A boundary packet (it has Discussion Prompts) missing three sections:
+	// errors, which block under --lint.
+	broken := "## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\nApprove option B?\n\n## Discussion Prompts\n\nShould we?\n"
 	judged := func(t *testing.T, r result, blocked string) {
 		t.Helper()
 		if strings.Contains(r.stderr, "budget") {
@@ -510,7 +515,7 @@ func TestHookTranscripts(t *testing.T) {
 	for written := 0; written < scale(32<<20, 1<<30); written += len(line) {
 		f.WriteString(line)
 	}
-	f.WriteString(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\nApprove option B?\n"}]}}` + "\n")
+	f.WriteString(`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\nApprove option B?\n\n## Discussion Prompts\n\nShould we?\n"}]}}` + "\n")
 	f.Close()
 	in := fmt.Sprintf(`{"session_id":"s","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, big, dir)
 	r := run(t, dir, in, "hook", "claude-stop", "--lint", "--state-dir", filepath.Join(dir, "hookstate"))

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // settings is what specrew's Get-InteractionModelSettings
@@ -31,10 +33,7 @@ func readSettings(fsys fs.FS) settings {
 	if fsys == nil {
 		return st
 	}
-	if fi, err := fs.Stat(fsys, ".specrew/config.yml"); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
-		return st
-	}
-	data, err := fs.ReadFile(fsys, ".specrew/config.yml")
+	data, err := safefile.ReadFileFS(fsys, ".specrew/config.yml", 1<<20)
 	if err != nil {
 		return st
 	}

@@ -109,7 +109,7 @@ func newMessage(pass *analysis.Pass, p *packet.Packet) *message {
 		m.boundary, m.why = true, "its front matter names the boundary"
 	}
 	if b, _ := pass.Env[packet.EnvBoundary].(string); b != "" {
-		m.boundary, m.why, m.name, m.nameFrom = true, "it is checked at the "+b+" boundary", b, "the boundary it is checked at"
+		m.boundary, m.why, m.name, m.nameFrom = true, "it is checked at the "+b+" boundary", b, "the boundary this stop is at (the project's pending crossing, or the caller's)"
 		return m
 	}
 	switch {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // The active feature's requirements and tasks, as specrew's spec and task
@@ -65,14 +67,7 @@ func names(fsys fs.FS, root string) map[string]string {
 }
 
 func readSmall(fsys fs.FS, name string) ([]byte, error) {
-	fi, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > 4<<20 {
-		return nil, fs.ErrInvalid
-	}
-	return fs.ReadFile(fsys, name)
+	return safefile.ReadFileFS(fsys, name, 4<<20)
 }
 
 // short is a requirement's or a task's text cut to a few words: its first
