@@ -3,6 +3,7 @@ package governance
 import (
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -82,14 +83,18 @@ func boundaryChecks(m *message, need, why string) {
 	pass := m.pass
 	name := NormalizeBoundary(m.name)
 	did, _ := m.body(packet.JustDid)
-	ids := 0
-	for _, re := range identifierRes {
-		ids += len(re.FindAllStringIndex(did, -1))
+	// Counted as far as the thresholds decide, in full for the message.
+	ids := identifiers(did, 3)
+	words := 0
+	if ids >= 3 {
+		words = wordCountUpTo(did, 50)
 	}
-	words := len(wordRe.FindAllStringIndex(did, -1))
 	enough := ids >= 3 && words >= 50
 	if name == "iteration-closeout" || name == "feature-closeout" {
-		enough = ids >= 3 || words >= 50
+		enough = ids >= 3 || wordCountUpTo(did, 50) >= 50
+	}
+	if !enough {
+		ids, words = identifiers(did, math.MaxInt), wordCountUpTo(did, math.MaxInt)
 	}
 	if !enough {
 		pass.Report(RuleThinSummary, m.at(packet.JustDid),
@@ -121,8 +126,8 @@ func boundaryChecks(m *message, need, why string) {
 var (
 	fileURIRe    = regexp.MustCompile("(?i)file:///[^\\s)`\"'<>]+")
 	markdownLink = regexp.MustCompile(`(?i)\[[^\]\r\n]*\]\((file:///[^\s)]+)\)`)
-	inlineCode   = regexp.MustCompile("`[^`\r\n]+`")
-	anyURL       = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s)]+`)
+	inlineCode   = regexp.MustCompile("`[^`\r\n]+`")                       // blankInlineCode's pattern, for its test
+	anyURL       = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s)]+`) // blankURLs'
 	exemptLines  = []*regexp.Regexp{
 		regexp.MustCompile(`(?i)^(?:ps>|cmd>|info:|warn:|error:|trace:|\[[A-Z]+\])`),
 		regexp.MustCompile(`(?i)^\s*[\{\[].*[:=].*[\\/].*[\}\]]?\s*$`),
@@ -147,6 +152,9 @@ func brokenURLs(m *message) {
 	fsys, _ := m.pass.Env[EnvFS].(fs.FS)
 	root, _ := m.pass.Env[EnvRoot].(string)
 	if fsys == nil || root == "" {
+		return
+	}
+	if !containsFold(m.text, "file:///") {
 		return
 	}
 	seen := map[string]bool{}
@@ -210,6 +218,9 @@ func markdownLinks(m *message) {
 	default:
 		return
 	}
+	if !containsFold(m.text, "](file:") {
+		return
+	}
 	b := []byte(m.text)
 	for _, loc := range fences.FindAllIndex(b, -1) {
 		blank(b, loc[0], loc[1])
@@ -240,12 +251,18 @@ func barePaths(m *message) {
 	default:
 		return
 	}
+	if !strings.ContainsAny(m.text, `/\`) && !containsFold(m.text, "readme.md") {
+		return // no line can hold a candidate
+	}
 	b := []byte(m.text)
-	for _, re := range []*regexp.Regexp{fences, markdownLink, inlineCode, anyURL} {
-		for _, loc := range re.FindAllIndex(b, -1) {
+	blankFences(b)
+	if containsFold(m.text, "](file:") {
+		for _, loc := range markdownLink.FindAllIndex(b, -1) {
 			blank(b, loc[0], loc[1])
 		}
 	}
+	blankInlineCode(b)
+	blankURLs(b)
 	text := string(b)
 	fsys, _ := m.pass.Env[EnvFS].(fs.FS)
 	root, _ := m.pass.Env[EnvRoot].(string)
@@ -254,7 +271,9 @@ func barePaths(m *message) {
 		start := off
 		off += len(line)
 		t := strings.TrimSpace(line)
-		if t == "" || anyMatch(t, exemptLines...) {
+		// Every candidate pattern needs a slash or README.md: most lines
+		// have neither, and need no pattern run on them.
+		if t == "" || !strings.ContainsAny(t, `/\`) && !containsFold(t, "readme.md") || exempt(t) {
 			continue
 		}
 		reported := map[[2]int]bool{}
@@ -285,6 +304,25 @@ func barePaths(m *message) {
 			}
 		}
 	}
+}
+
+// exempt is Test-IsExemptPathLine: a command, console, JSON, key: value or
+// regular-expression line. Each pattern is asked only of a line it could
+// match.
+func exempt(t string) bool {
+	if exemptLines[0].MatchString(t) {
+		return true
+	}
+	if (t[0] == '{' || t[0] == '[') && exemptLines[1].MatchString(t) {
+		return true
+	}
+	if strings.IndexByte(t, ':') >= 0 && exemptLines[2].MatchString(t) {
+		return true
+	}
+	if t[0] == '/' && exemptLines[3].MatchString(t) {
+		return true
+	}
+	return exemptLines[4].MatchString(t)
 }
 
 // covered reports a span inside one already reported on the line: specrew
@@ -347,4 +385,26 @@ func designGate(pass *analysis.Pass, p *packet.Packet) {
 		pass.Report(RuleGateBarePath, analysis.Span{Start: loc[4], End: end},
 			fmt.Sprintf("%s is a bare artifact path in a design-analysis gate packet: write it as a file:/// URL or in a code span", doc.Text[loc[4]:end]))
 	}
+}
+
+// containsFold reports whether s holds lower (lower-case ASCII) with its
+// letters in any case; other bytes match themselves.
+func containsFold(s, lower string) bool {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		k := 0
+		for k < len(lower) {
+			c := s[i+k]
+			if c >= 'A' && c <= 'Z' {
+				c |= 0x20
+			}
+			if c != lower[k] {
+				break
+			}
+			k++
+		}
+		if k == len(lower) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package governance
 import (
 	"fmt"
 	"io/fs"
+	"iter"
 	"regexp"
 	"strings"
 
@@ -14,27 +15,18 @@ import (
 // (case-insensitive) unless noted. Where .NET looks around (Go's regexp
 // does not), the code around the pattern does.
 var (
-	progressRes = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(completed|updated|implemented|changed|reviewed|verified|created|recorded|fixed|finished|added)\b`),
-		regexp.MustCompile(`(?i)no files changed`),
-		regexp.MustCompile(`(?i)\b(blocked|waiting|pending|stopped|open|remaining)\b`),
-	}
-	nextStepRes = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\bnext step\b`),
-		regexp.MustCompile(`(?i)\b(no further action needed)\b`),
-		regexp.MustCompile(`(?i)\b(review|approve|confirm|run|provide|reply|authorize|sign off|continue|restart)\b`),
-	}
-	reviewCue   = regexp.MustCompile(`(?i)\breview\b`)
-	windowsPath = regexp.MustCompile("(?i)\\b[A-Z]:[\\\\/][^\\s`]+")
-	fileURIAny  = regexp.MustCompile(`(?i)file:///`)
+	// The validator's whole-message word tests, each \b(…)\b with -match.
+	progressWords = newWordList("completed", "updated", "implemented", "changed", "reviewed", "verified", "created", "recorded", "fixed", "finished", "added",
+		"no files changed", "blocked", "waiting", "pending", "stopped", "open", "remaining")
+	nextStepWords = newWordList("next step", "no further action needed", "review", "approve", "confirm", "run", "provide", "reply", "authorize", "sign off", "continue", "restart")
+	reviewCue     = newWordList("review")
+	windowsPath   = regexp.MustCompile("(?i)\\b[A-Z]:[\\\\/][^\\s`]+")
+	fileURIAny    = regexp.MustCompile(`(?i)file:///`)
 
 	// Opaque references (Get-AuthoredParagraphs, Get-OpaqueReferenceCount).
-	fences       = regexp.MustCompile("(?s)```.*?```")
-	commandEnv   = regexp.MustCompile(`(?s)<command\b[^>]*>.*?</command>`)
-	consoleLine  = regexp.MustCompile(`(?m)^\s*(?:PASS|FAIL|INFO|WARN|ERROR|TRACE):\s+.+$`) // case-sensitive, as [regex]::Replace
-	quoteLine    = regexp.MustCompile(`(?m)^\s*>.+$`)
-	paragraphSep = regexp.MustCompile(`(?:\n\s*\n)+`)
-	opaqueRef    = regexp.MustCompile(`(?i)\b(?:feature\s+\d+|iteration\s+\d+|T\d{3,}|FR-\d+|TG-[A-Za-z0-9-]+|[0-9a-f]{7,40})\b`)
+	fences     = regexp.MustCompile("(?s)```.*?```")
+	commandEnv = regexp.MustCompile(`(?s)<command\b[^>]*>.*?</command>`)
+	opaqueRef  = regexp.MustCompile(`(?i)\b(?:feature\s+\d+|iteration\s+\d+|T\d{3,}|FR-\d+|TG-[A-Za-z0-9-]+|[0-9a-f]{7,40})\b`)
 	// The descriptor forms that make a paragraph "described inline"; nil
 	// in notAfter: the form has no lookahead.
 	descriptors = []struct{ re, after *regexp.Regexp }{
@@ -55,7 +47,7 @@ var (
 	leadLabel      = regexp.MustCompile(`(?i)^(?:\*\*)?(Current progress status|Recommended next step|Owner|Reference)(?:\*\*)?$`)
 	leadMarkupOnly = regexp.MustCompile("^[#>*`\\-\\s]+$")
 	leadSentence   = regexp.MustCompile(`^.+?(?:[.!?](?:\s|$)|$)`)
-	governanceRes  = []*regexp.Regexp{
+	governanceRes  = []*regexp.Regexp{ // governanceHits' patterns, for its test
 		regexp.MustCompile(`(?i)before-implement`),
 		regexp.MustCompile(`(?i)hardening-gate`),
 		regexp.MustCompile(`(?i)approval ref`),
@@ -69,15 +61,15 @@ var (
 	}
 	plainLeads = []string{"we need", "you need", "review ", "approve", "confirm", "run ", "manually", "updated", "completed", "finished", "i updated", "i completed", "i finished", "this slice", "next step", "provide"}
 
-	blockerWord   = regexp.MustCompile(`(?i)\b(blocked|failed|skipped|risk|deferred|pending)\b`)
-	blockingWord  = regexp.MustCompile(`(?i)blocking\b`)
-	disclosesWord = regexp.MustCompile(`(?i)\b(because|cannot|needs|waiting|until|confidence|risk|blocked|skipped|failed)\b`)
+	blockerWord   = newWordList("blocked", "failed", "skipped", "risk", "deferred", "pending")
+	disclosesWord = newWordList("because", "cannot", "needs", "waiting", "until", "confidence", "risk", "blocked", "skipped", "failed")
 
 	placeholderActions = []string{"Nothing yet", "No action needed", "No action required", "Nothing to do", "No further action needed"}
 	userActionVerb     = regexp.MustCompile(`(?i)\b(review|approve|confirm|run|provide|reply|authorize|sign off|restart|test)\b`)
 	transitionalWord   = regexp.MustCompile(`(?i)\b(waiting|in progress|still running|background|transition|paused for now|slice is complete)\b`)
 
-	identifierRes = []*regexp.Regexp{
+	decisionID    = regexp.MustCompile(`(?i)\b(?:authorization|decision|sign-off)-[a-z0-9-]+\b`)
+	identifierRes = []*regexp.Regexp{ // identifiers' patterns, for its test
 		regexp.MustCompile(`(?i)\bFR-\d+\b`),
 		regexp.MustCompile(`(?i)\bT\d{3,}\b`),
 		regexp.MustCompile(`(?i)\b[a-f0-9]{7,40}\b`),
@@ -88,8 +80,8 @@ var (
 	verdictCue = regexp.MustCompile(`(?i)\b(approve|reject|authorize|sign off|confirm|accept|decline|pass|needs-work|blocked)\b`)
 
 	promptsPlanQuestion = regexp.MustCompile(`(?i)Before I plan from this spec, is there anything you want corrected, constrained, expanded, or discussed\?`)
-	promptsContext      = regexp.MustCompile(`(?i)\b(context|because|decision|assumption|risk|tradeoff|uncertain|triggered|scope|package|architecture|release-blocking)\b`)
-	promptsDefault      = regexp.MustCompile(`(?i)\b(default|recommend|recommended|consequence|changing direction|if we change|if you change|otherwise)\b`)
+	promptsContext      = newWordList("context", "because", "decision", "assumption", "risk", "tradeoff", "uncertain", "triggered", "scope", "package", "architecture", "release-blocking")
+	promptsDefault      = newWordList("default", "recommend", "recommended", "consequence", "changing direction", "if we change", "if you change", "otherwise")
 )
 
 // validate makes the validator's checks on one packet, in its order.
@@ -97,27 +89,26 @@ func validate(m *message) {
 	pass, text := m.pass, m.text
 	first := m.p.Sections[0].Heading.Span
 
-	if !anyMatch(text, progressRes...) {
+	f := scanFacts(text)
+	if !f.progress {
 		pass.Report(RuleMissingProgress, first, "the message states no progress: say where the work stands (what was completed, updated or verified, or what is blocked or pending)")
 	}
-	if !anyMatch(text, nextStepRes...) {
+	if !f.nextStep {
 		pass.Report(RuleMissingNextStep, first, `the message names no next step: say the one next step ("Next step: review …", "approve …", "run …")`)
 	}
-	if reviewCue.MatchString(text) && !fileURIAny.MatchString(text) {
+	if f.review && !containsFold(text, "file:///") {
 		if loc := windowsPath.FindStringIndex(text); loc != nil {
 			pass.Report(RuleReviewPath, m.span(loc[0], loc[1]),
 				fmt.Sprintf("a review request names %s as a path: give it as a file:/// URL, which the reader can open (file:///%s)", text[loc[0]:loc[1]], strings.ReplaceAll(text[loc[0]:loc[1]], `\`, "/")))
 		}
 	}
-	opaque(m)
+	if f.refs >= 3 {
+		opaque(m)
+	}
 	jargonLead(m)
-	if blockerNamed(text) && !disclosesWord.MatchString(text) {
-		loc := blockerWord.FindStringIndex(text)
-		if loc == nil {
-			loc = blockingWord.FindStringIndex(text)
-		}
-		pass.Report(RuleHiddenBlocker, m.span(loc[0], loc[1]),
-			fmt.Sprintf("%q names a blocker or a risk without saying why or what it needs: state it plainly (because …, needs …, until …)", text[loc[0]:loc[1]]))
+	if start, end := f.blocker[0], f.blocker[1]; start >= 0 && !f.discloses {
+		pass.Report(RuleHiddenBlocker, m.span(start, end),
+			fmt.Sprintf("%q names a blocker or a risk without saying why or what it needs: state it plainly (because …, needs …, until …)", text[start:end]))
 	}
 
 	if m.stopFormat {
@@ -150,16 +141,40 @@ func validate(m *message) {
 	}
 }
 
-func blockerNamed(text string) bool {
-	if blockerWord.MatchString(text) {
-		return true
+// blockerNamed is where the message names a blocker or risk: a word of
+// the validator's list, or "blocking" where "non-" does not come before it
+// ((?<!non-)blocking\b, with no \b before it); -1, -1 for none.
+func blockerNamed(text string) (int, int) {
+	if s, e := blockerWord.index(text); s >= 0 {
+		return s, e
 	}
-	for _, loc := range blockingWord.FindAllStringIndex(text, -1) {
-		if loc[0] < 4 || !strings.EqualFold(text[loc[0]-4:loc[0]], "non-") {
-			return true
+	for from := 0; ; {
+		i := indexFold(text[from:], "blocking")
+		if i < 0 {
+			return -1, -1
+		}
+		i += from
+		end := i + len("blocking")
+		if (end == len(text) || !isWord(text[end])) && (i < 4 || !strings.EqualFold(text[i-4:i], "non-")) {
+			return i, end
+		}
+		from = end
+	}
+}
+
+// indexFold is the first place lower (lower-case ASCII) is in text, any
+// case; -1 when it is not.
+func indexFold(text, lower string) int {
+	for i := 0; i+len(lower) <= len(text); i++ {
+		k := 0
+		for k < len(lower) && text[i+k]|0x20 == lower[k] {
+			k++
+		}
+		if k == len(lower) {
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // emptyAction is Test-HasEmptyUserActionSection.
@@ -181,10 +196,10 @@ func promptsCompliant(t string) bool {
 	if strings.TrimSpace(t) == "" {
 		return false
 	}
-	if promptsPlanQuestion.MatchString(t) {
+	if containsFold(t, "before i plan from this spec") && promptsPlanQuestion.MatchString(t) {
 		return true
 	}
-	return strings.Contains(t, "?") && promptsContext.MatchString(t) && promptsDefault.MatchString(t)
+	return strings.Contains(t, "?") && promptsContext.match(t) && promptsDefault.match(t)
 }
 
 // opaque is Test-HasOpaqueReferenceWarning: a paragraph of authored prose
@@ -192,20 +207,19 @@ func promptsCompliant(t string) bool {
 // describe them inline.
 func opaque(m *message) {
 	b := []byte(m.text)
-	for _, re := range []*regexp.Regexp{fences, commandEnv, consoleLine, quoteLine} {
-		for _, loc := range re.FindAllIndex(b, -1) {
+	blankFences(b)
+	if strings.Contains(m.text, "<command") {
+		for _, loc := range commandEnv.FindAllIndex(b, -1) {
 			blank(b, loc[0], loc[1])
 		}
 	}
+	blankLines(b, "PASS:", "FAIL:", "INFO:", "WARN:", "ERROR:", "TRACE:", ">")
 	text := string(b)
-	start := 0
-	seps := paragraphSep.FindAllStringIndex(text, -1)
-	seps = append(seps, []int{len(text), len(text)})
-	for _, sep := range seps {
-		para := text[start:sep[0]]
-		off := start
-		start = sep[1]
-		refs := opaqueRef.FindAllStringIndex(para, -1)
+	for off, para := range paragraphs(text) {
+		if !hasDigit(para) && !hexRun(para) {
+			continue
+		}
+		refs := opaqueRefs(para)
 		if len(refs) < 3 || describedInline(para) {
 			continue
 		}
@@ -259,10 +273,7 @@ func jargonLead(m *message) {
 		if lead == "" {
 			continue
 		}
-		hits := 0
-		for _, re := range governanceRes {
-			hits += len(re.FindAllStringIndex(lead, -1))
-		}
+		hits := governanceHits(lead)
 		if hits < 3 {
 			continue
 		}
@@ -297,8 +308,7 @@ func leadOf(body string) (string, int) {
 		}
 		c := strings.TrimRight(strings.TrimLeft(t, "*"), "*")
 		start += strings.Index(line, c)
-		s := strings.TrimSpace(leadSentence.FindString(c))
-		return s, start
+		return strings.TrimSpace(firstSentence(c)), start
 	}
 	return "", 0
 }
@@ -341,4 +351,69 @@ func nameReferences(m *message, para string, off int, refs [][]int) analysis.Fix
 		fix.Edits = append(fix.Edits, analysis.Edit{Span: at, NewText: text})
 	}
 	return fix
+}
+
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// hexRun reports seven hex letters in a row (a commit id written without
+// digits, as "defaced" is one to the validator's pattern).
+func hexRun(s string) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i] | 0x20; {
+		case c >= 'a' && c <= 'f':
+			if n++; n >= 7 {
+				return true
+			}
+		default:
+			n = 0
+		}
+	}
+	return false
+}
+
+// paragraphs are the runs of lines that are not blank, by where each starts
+// (the validator splits on (?:\n\s*\n)+).
+func paragraphs(text string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		start := -1
+		for i := 0; i <= len(text); {
+			end := strings.IndexByte(text[i:], '\n')
+			if end < 0 {
+				end = len(text)
+			} else {
+				end += i
+			}
+			if strings.TrimSpace(text[i:end]) == "" {
+				if start >= 0 && !yield(start, strings.TrimRight(text[start:i], " \t\r\n")) {
+					return
+				}
+				start = -1
+			} else if start < 0 {
+				start = i
+			}
+			i = end + 1
+		}
+		if start >= 0 {
+			yield(start, strings.TrimRight(text[start:], " \t\r\n"))
+		}
+	}
+}
+
+// firstSentence is what ^.+?(?:[.!?](?:\s|$)|$) finds in a line: up to the
+// first full stop, exclamation or question mark that ends the line or
+// comes before a space (with that space).
+func firstSentence(line string) string {
+	for i := 1; i < len(line); i++ {
+		switch line[i] {
+		case '.', '!', '?':
+			if i+1 == len(line) {
+				return line
+			}
+			if isSpace(line[i+1]) {
+				return line[:i+2]
+			}
+		}
+	}
+	return line
 }

@@ -1,0 +1,439 @@
+package governance
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"unicode"
+)
+
+// wordList finds, in a text, the first of a list of words and phrases as
+// a case-insensitive \b(…)\b alternation finds it, without a regular
+// expression: the validator asks it of whole messages, and Go's regexp
+// took most of a check's time there. A word is a run of ASCII letters,
+// digits and underscores (\w); a phrase is words joined by single spaces.
+type wordList struct {
+	words   map[string]bool
+	phrases []string
+}
+
+func newWordList(list ...string) wordList {
+	w := wordList{words: map[string]bool{}}
+	for _, s := range list {
+		if strings.IndexFunc(s, func(r rune) bool { return r > 0x7f || !isWord(byte(r)) }) >= 0 {
+			w.phrases = append(w.phrases, s)
+		} else {
+			w.words[s] = true
+		}
+	}
+	return w
+}
+
+func isWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// index is where the first word or phrase of the list is, or -1, -1.
+func (w wordList) index(text string) (int, int) {
+	start, end := -1, -1
+	if len(w.words) > 0 {
+		var buf [32]byte
+		for i := 0; i < len(text); {
+			if !isWord(text[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(text) && isWord(text[j]) {
+				j++
+			}
+			if j-i <= len(buf) {
+				n := copy(buf[:], text[i:j])
+				for k := range n {
+					if c := buf[k]; c >= 'A' && c <= 'Z' {
+						buf[k] = c | 0x20
+					}
+				}
+				if w.words[string(buf[:n])] {
+					start, end = i, j
+					break
+				}
+			}
+			i = j
+		}
+	}
+	for _, p := range w.phrases {
+		limit := len(text)
+		if start >= 0 {
+			limit = start + len(p) // only an earlier match counts
+		}
+		if s := phraseIndex(text[:min(limit, len(text))], p); s >= 0 && (start < 0 || s < start) {
+			start, end = s, s+len(p)
+		}
+	}
+	return start, end
+}
+
+func (w wordList) match(text string) bool {
+	s, _ := w.index(text)
+	return s >= 0
+}
+
+// phraseIndex is the first place lower (lower-case ASCII) is in text, any
+// case, on word boundaries; -1 when it is not.
+func phraseIndex(text, lower string) int {
+	for i := 0; i+len(lower) <= len(text); i++ {
+		if i > 0 && isWord(text[i-1]) {
+			continue
+		}
+		k := 0
+		for k < len(lower) {
+			c := text[i+k]
+			if c >= 'A' && c <= 'Z' {
+				c |= 0x20
+			}
+			if c != lower[k] {
+				break
+			}
+			k++
+		}
+		if k == len(lower) && (i+k == len(text) || !isWord(text[i+k])) {
+			return i
+		}
+	}
+	return -1
+}
+
+// opaqueRefs are the spans of the validator's references in a paragraph,
+// as (?i)\b(?:feature\s+\d+|iteration\s+\d+|T\d{3,}|FR-\d+|TG-[A-Za-z0-9-]+|[0-9a-f]{7,40})\b
+// finds them (Get-OpaqueReferenceCount), read word by word: a regular
+// expression over every paragraph of a long message was most of a check.
+func opaqueRefs(p string) [][]int {
+	var out [][]int
+	for i := 0; i < len(p); {
+		if !isWord(p[i]) || i > 0 && isWord(p[i-1]) {
+			i++
+			continue
+		}
+		if e := refAt(p, i); e > i {
+			out = append(out, []int{i, e})
+			i = e
+			continue
+		}
+		for i < len(p) && isWord(p[i]) {
+			i++
+		}
+	}
+	return out
+}
+
+// refAt is the end of the reference that starts at the word start i, or i.
+func refAt(p string, i int) int {
+	boundary := func(e int) bool { return e == len(p) || !isWord(p[e]) }
+	digits := func(j int) int {
+		for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+			j++
+		}
+		return j
+	}
+	hasPrefix := func(s string) bool { return len(p)-i >= len(s) && strings.EqualFold(p[i:i+len(s)], s) }
+	switch p[i] | 0x20 {
+	case 'f', 'i', 't':
+	default:
+		if !isHex(p[i]) {
+			return i // no reference starts so
+		}
+	}
+	for _, w := range []string{"feature", "iteration"} {
+		if hasPrefix(w) {
+			j := i + len(w)
+			k := j
+			for k < len(p) && isSpace(p[k]) {
+				k++
+			}
+			if k > j {
+				if e := digits(k); e > k && boundary(e) {
+					return e
+				}
+			}
+		}
+	}
+	if p[i] == 'T' || p[i] == 't' {
+		if e := digits(i + 1); e-i-1 >= 3 && boundary(e) {
+			return e
+		}
+	}
+	if hasPrefix("fr-") {
+		if e := digits(i + 3); e > i+3 && boundary(e) {
+			return e
+		}
+	}
+	if hasPrefix("tg-") {
+		e := i + 3
+		for e < len(p) && (isWord(p[e]) && p[e] != '_' || p[e] == '-') {
+			e++
+		}
+		for ; e > i+3; e-- { // back off to a word boundary, as the regexp does
+			if (e == len(p) || !isWord(p[e])) != !isWord(p[e-1]) {
+				return e
+			}
+		}
+	}
+	e := i
+	for e < len(p) && isHex(p[e]) {
+		e++
+	}
+	if n := e - i; n >= 7 && n <= 40 && boundary(e) {
+		return e
+	}
+	return i
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f'
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// blankFences blanks what (?s)```.*?``` finds: from each ``` to the next.
+func blankFences(b []byte) {
+	for i := 0; ; {
+		k := bytes.Index(b[i:], []byte("```"))
+		if k < 0 {
+			return
+		}
+		start := i + k
+		e := bytes.Index(b[start+3:], []byte("```"))
+		if e < 0 {
+			return
+		}
+		end := start + 3 + e + 3
+		blank(b, start, end)
+		i = end
+	}
+}
+
+// blankInlineCode blanks what `[^`\r\n]+` finds.
+func blankInlineCode(b []byte) {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '`' {
+			continue
+		}
+		j := i + 1
+		for j < len(b) && b[j] != '`' && b[j] != '\r' && b[j] != '\n' {
+			j++
+		}
+		if j > i+1 && j < len(b) && b[j] == '`' {
+			blank(b, i, j+1)
+			i = j
+		}
+	}
+}
+
+// blankURLs blanks what (?i)\b[a-z][a-z0-9+.-]*://[^\s)]+ finds.
+func blankURLs(b []byte) {
+	scheme := func(c byte) bool {
+		c |= 0x20
+		return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+'|0x20 || c == '.'|0x20 || c == '-'|0x20
+	}
+	for i := 0; ; {
+		k := bytes.Index(b[i:], []byte("://"))
+		if k < 0 {
+			return
+		}
+		k += i
+		s0 := k
+		for s0 > i && scheme(b[s0-1]) {
+			s0--
+		}
+		p := -1
+		for q := s0; q < k; q++ {
+			if c := b[q] | 0x20; c >= 'a' && c <= 'z' && (q == 0 || !isWord(b[q-1])) {
+				p = q
+				break
+			}
+		}
+		e := k + 3
+		for e < len(b) && !isSpace(b[e]) && b[e] != ')' {
+			e++
+		}
+		if p >= 0 && e > k+3 {
+			blank(b, p, e)
+			i = e
+			continue
+		}
+		i = k + 3
+	}
+}
+
+// blankLines blanks each line that, past its leading blanks, starts with
+// one of prefixes and holds something after it.
+func blankLines(b []byte, prefixes ...string) {
+	for start := 0; start < len(b); {
+		end := bytes.IndexByte(b[start:], '\n')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += start
+		}
+		line := b[start:end]
+		t := bytes.TrimLeft(line, " \t\r\f\v")
+		for _, p := range prefixes {
+			if len(t) > len(p) && bytes.HasPrefix(t, []byte(p)) {
+				blank(b, start, end)
+				break
+			}
+		}
+		start = end + 1
+	}
+}
+
+// wordCount is the number of matches of [\p{L}\p{N}][\p{L}\p{N}\-/]*\b:
+// words of letters and digits, joined by hyphens and slashes.
+func wordCount(s string) int { return wordCountUpTo(s, math.MaxInt) }
+
+// wordCountUpTo is wordCount, counted no further than limit.
+func wordCountUpTo(s string, limit int) int {
+	n := 0
+	runes := []rune(s)
+	alnum := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for i := 0; i < len(runes) && n < limit; {
+		if !alnum(runes[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		last := i
+		for j < len(runes) && (alnum(runes[j]) || runes[j] == '-' || runes[j] == '/') {
+			if alnum(runes[j]) {
+				last = j
+			}
+			j++
+		}
+		n++
+		i = last + 1
+	}
+	return n
+}
+
+// identifiers counts, up to limit, the validator's concrete identifiers
+// (Get-IdentifierCount: the matches of (?i)\bFR-\d+\b, (?i)\bT\d{3,}\b,
+// (?i)\b[a-f0-9]{7,40}\b, (?i)\b(?:authorization|decision|sign-off)-[a-z0-9-]+\b
+// and (?i)file:///[^\s)]+, each pattern's matches counted).
+func identifiers(s string, limit int) int {
+	n := 0
+	boundary := func(e int) bool { return e == len(s) || !isWord(s[e]) }
+	for i := 0; i < len(s) && n < limit; i++ {
+		if !isWord(s[i]) || i > 0 && isWord(s[i-1]) {
+			continue
+		}
+		j := i
+		switch {
+		case len(s)-i > 3 && strings.EqualFold(s[i:i+3], "fr-"):
+			j = i + 3
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j > i+3 && boundary(j) {
+				n++
+			}
+		case s[i] == 'T' || s[i] == 't':
+			j = i + 1
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			if j-i-1 >= 3 && boundary(j) {
+				n++
+			}
+		}
+		e := i
+		for e < len(s) && isHex(s[e]) {
+			e++
+		}
+		if k := e - i; k >= 7 && k <= 40 && boundary(e) {
+			n++
+		}
+	}
+	for from := 0; n < limit; {
+		k := indexFold(s[from:], "file:///")
+		if k < 0 {
+			break
+		}
+		e := from + k + len("file:///")
+		end := e
+		for end < len(s) && !isSpace(s[end]) && s[end] != ')' {
+			end++
+		}
+		if end > e {
+			n++
+		}
+		from = end
+	}
+	if n < limit && strings.Contains(s, "-") {
+		n += len(decisionID.FindAllStringIndex(s, limit-n))
+	}
+	return min(n, limit)
+}
+
+// governanceHits is Get-GovernanceHitCount: the matches in a lead
+// sentence of the governance terms.
+func governanceHits(s string) int {
+	n := 0
+	for _, lit := range []string{"before-implement", "hardening-gate", "approval ref", "implementation approval", "traceability", "schema"} {
+		for from := 0; ; {
+			k := indexFold(s[from:], lit)
+			if k < 0 {
+				break
+			}
+			n++
+			from += k + len(lit)
+		}
+	}
+	// Each pattern's matches are counted on their own, as each regular
+	// expression is run on its own: they may overlap one another.
+	for i := 0; i < len(s); i++ {
+		if !isWord(s[i]) || i > 0 && isWord(s[i-1]) {
+			continue
+		}
+		j := i
+		for j < len(s) && isWord(s[j]) {
+			j++
+		}
+		if w := s[i:j]; strings.EqualFold(w, "gate") || strings.EqualFold(w, "validator") {
+			n++
+		}
+		i = j - 1
+	}
+	for _, prefix := range []string{"FR-", "TG-"} {
+		for i := 0; i+len(prefix) <= len(s); i++ {
+			if s[i:i+len(prefix)] != prefix || i > 0 && isWord(s[i-1]) {
+				continue
+			}
+			j := i + len(prefix)
+			e := j
+			if prefix == "FR-" {
+				for e < len(s) && s[e] >= '0' && s[e] <= '9' {
+					e++
+				}
+				if e > j && (e == len(s) || !isWord(s[e])) {
+					n++
+					i = e - 1
+				}
+				continue
+			}
+			for e < len(s) && (isWord(s[e]) && s[e] != '_' || s[e] == '-') {
+				e++
+			}
+			for ; e > j; e-- {
+				if (e == len(s) || !isWord(s[e])) != !isWord(s[e-1]) {
+					n++
+					i = e - 1
+					break
+				}
+			}
+		}
+	}
+	return n
+}

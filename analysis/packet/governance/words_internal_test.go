@@ -1,0 +1,159 @@
+package governance
+
+import (
+	"math"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// opaqueRefs finds what the validator's pattern finds, on the forms it
+// names and on random text built of their pieces.
+func TestOpaqueRefsMatchThePattern(t *testing.T) {
+	texts := []string{
+		"Completed 012, 001, T009, T010, FR-008, and 070dd06.",
+		"feature 16, iteration 2 and Feature\t3x, TG-auth-flow_x and TG--, fr-12-3 T12 t1234 deadbeef defaced 0123456789abcdef0123456789abcdef012345678",
+		"T0099x FR-1a iteration  42, feature\n7 cafe-babe1 TG-a",
+	}
+	pieces := []string{"feature", "iteration", "T", "t", "FR-", "TG-", "fr", "tg", "-", "_", " ", "\n", ",", "0", "12", "345", "abc", "def", "1234567", "x", "é", "a1b2c3d4", "."}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, text := range texts {
+		want := opaqueRef.FindAllStringIndex(text, -1)
+		if got := opaqueRefs(text); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("%q: opaqueRefs %v, the pattern %v", text, got, want)
+		}
+	}
+}
+
+// wordList finds what a case-insensitive \b(…)\b alternation finds first.
+func TestWordListMatchesTheAlternation(t *testing.T) {
+	texts := []string{"Nothing here.", "The Next Step: review.", "no files changed", "sign-off", "sign off", "blocking", "reviewed", "REVIEW", "review_x", "x review.",
+		"a release-blocking bug", "release-blocking_x", "If we change it", "otherwise.", "Recommended default", "xcontext", "scope?"}
+	for _, text := range texts {
+		for _, re := range []struct {
+			words wordList
+			pat   string
+		}{
+			{progressWords, `(?i)\b(completed|updated|implemented|changed|reviewed|verified|created|recorded|fixed|finished|added|no files changed|blocked|waiting|pending|stopped|open|remaining)\b`},
+			{nextStepWords, `(?i)\b(next step|no further action needed|review|approve|confirm|run|provide|reply|authorize|sign off|continue|restart)\b`},
+			{promptsContext, `(?i)\b(context|because|decision|assumption|risk|tradeoff|uncertain|triggered|scope|package|architecture|release-blocking)\b`},
+			{promptsDefault, `(?i)\b(default|recommend|recommended|consequence|changing direction|if we change|if you change|otherwise)\b`},
+		} {
+			got := re.words.match(text)
+			want := regexpMatch(re.pat, text)
+			if got != want {
+				t.Errorf("%q: %v, want %v (%s)", text, got, want, re.pat)
+			}
+		}
+	}
+}
+
+func regexpMatch(pat, text string) bool { return regexp.MustCompile(pat).MatchString(text) }
+
+// The hand-written scans blank and count what the validator's patterns
+// find, on random text built of the pieces those patterns turn on.
+func TestScansMatchThePatterns(t *testing.T) {
+	pieces := []string{"```", "`", "a", "b c", "\n", "\r\n", "http", "://", "x)", "HTTPS", "_", "+", ".", "-", "1", " ", "é", "/", "word", "ünï"}
+	r := rand.New(rand.NewPCG(3, 4))
+	blanked := func(re *regexp.Regexp, text string) string {
+		b := []byte(text)
+		for _, loc := range re.FindAllIndex(b, -1) {
+			blank(b, loc[0], loc[1])
+		}
+		return string(b)
+	}
+	for range 5000 {
+		var sb strings.Builder
+		for range 1 + r.IntN(16) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := sb.String()
+		for _, c := range []struct {
+			name string
+			scan func([]byte)
+			re   *regexp.Regexp
+		}{{"fences", blankFences, fences}, {"inline code", blankInlineCode, inlineCode}, {"URLs", blankURLs, anyURL}} {
+			b := []byte(text)
+			c.scan(b)
+			if want := blanked(c.re, text); string(b) != want {
+				t.Fatalf("%s of %q: %q, the pattern %q", c.name, text, b, want)
+			}
+		}
+		if got, want := wordCount(text), len(wordRe.FindAllStringIndex(text, -1)); got != want {
+			t.Fatalf("wordCount(%q) = %d, the pattern %d", text, got, want)
+		}
+	}
+}
+
+// identifiers and governanceHits count what the validator's patterns
+// count.
+func TestCountsMatchThePatterns(t *testing.T) {
+	pieces := []string{"FR-", "fr-", "T", "t", "TG-", "tg", "12", "3456", "abcdef0", "deadbeef", "decision-", "sign-off-", "x", "file:///", "a b", ")", " ", "\n", "-", "_", "gate", "Gate", "validator", "schema", "before-implement", "hardening-gate", "approval ref", ",", "é"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		var sb strings.Builder
+		for range 1 + r.IntN(14) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := sb.String()
+		want := 0
+		for _, re := range identifierRes {
+			want += len(re.FindAllStringIndex(text, -1))
+		}
+		if got := identifiers(text, math.MaxInt); got != want {
+			t.Fatalf("identifiers(%q) = %d, the patterns %d", text, got, want)
+		}
+		want = 0
+		for _, re := range governanceRes {
+			want += len(re.FindAllStringIndex(text, -1))
+		}
+		if got := governanceHits(text); got != want {
+			t.Fatalf("governanceHits(%q) = %d, the patterns %d", text, got, want)
+		}
+	}
+}
+
+// firstSentence is the validator's lead-sentence pattern.
+func TestFirstSentenceMatchesThePattern(t *testing.T) {
+	pieces := []string{"a", ".", "!", "?", " ", "\t", "b c", "..", "é"}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 3000 {
+		var sb strings.Builder
+		for range 1 + r.IntN(8) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		line := sb.String()
+		if got, want := firstSentence(line), leadSentence.FindString(line); got != want {
+			t.Fatalf("firstSentence(%q) = %q, the pattern %q", line, got, want)
+		}
+	}
+}
+
+// scanFacts decides as the validator's patterns do, on random messages.
+func TestScanFactsMatchesThePatterns(t *testing.T) {
+	pieces := []string{"updated", "No files changed", "next step", "sign off", "Review", "reviewed", "blocked", "nonblocking", "non-blocking", "blocking", "because", "pending", "T123", "FR-9", " ", ".", "\n", "x", "_", "-", "é"}
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 5000 {
+		var sb strings.Builder
+		for range 1 + r.IntN(10) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := sb.String()
+		f := scanFacts(text)
+		bs, be := blockerNamed(text)
+		if f.progress != progressWords.match(text) || f.nextStep != nextStepWords.match(text) || f.review != reviewCue.match(text) ||
+			f.discloses != disclosesWord.match(text) || f.blocker != [2]int{bs, be} || f.refs < len(opaqueRefs(text)) {
+			t.Fatalf("%q: facts %+v; the patterns: progress %v, next %v, review %v, discloses %v, blocker %d-%d, refs %d", text, f,
+				progressWords.match(text), nextStepWords.match(text), reviewCue.match(text), disclosesWord.match(text), bs, be, len(opaqueRefs(text)))
+		}
+	}
+}
