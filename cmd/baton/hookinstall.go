@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,7 +92,7 @@ func (t *editTarget) resolve(cmd string, ids []string, stderr io.Writer) (hostse
 		fmt.Fprintln(stderr, "baton: --project and --user: choose one")
 		return "", hostsettings.Env{}, false
 	}
-	env, err := hostsettings.DefaultEnv(t.dir)
+	env, err := projectEnv(t.dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
 		return "", hostsettings.Env{}, false
@@ -99,6 +101,23 @@ func (t *editTarget) resolve(cmd string, ids []string, stderr io.Writer) (hostse
 		return hostsettings.User, env, true
 	}
 	return hostsettings.Project, env, true
+}
+
+// projectEnv is the environment of the project folder --dir names,
+// which must be there: a mistyped --dir would otherwise be made by the
+// write, or inside a Git work tree name that work tree's root, and the
+// settings land where nobody asked for them.
+func projectEnv(dir string) (hostsettings.Env, error) {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return hostsettings.Env{}, fmt.Errorf("--dir %s: no such folder", dir)
+	case err != nil:
+		return hostsettings.Env{}, fmt.Errorf("--dir %s: %v", dir, err)
+	case !fi.IsDir():
+		return hostsettings.Env{}, fmt.Errorf("--dir %s: not a folder", dir)
+	}
+	return hostsettings.DefaultEnv(dir)
 }
 
 func parseHookEdit(name string, args []string, usage string, stdout, stderr io.Writer) (*hookEdit, int, bool) {
@@ -395,7 +414,7 @@ func parseStatus(name string, args []string, usage string, stdout, stderr io.Wri
 	if code, ok := parseFlags(fl, args, usage, stdout, stderr); !ok {
 		return env, nil, false, code, false
 	}
-	env, err := hostsettings.DefaultEnv(*dir)
+	env, err := projectEnv(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
 		return env, nil, false, exitUsage, false
