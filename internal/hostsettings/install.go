@@ -182,7 +182,7 @@ func (h *Host) PlanInstall(path string, o Options) (*Change, error) {
 		}
 		if was := h.cmdLine(text, cmd); ParseArgs(was) != ParseArgs(line) {
 			now := relined(was, hk, o)
-			text = h.setLine(text, cmd, now)
+			text = h.setLine(text, cmd, hk, o)
 			c.Updated = append(c.Updated, Update{Hook: hk, Old: was, New: now})
 			continue
 		}
@@ -193,27 +193,6 @@ func (h *Host) PlanInstall(path string, o Options) (*Change, error) {
 		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
 	}
 	return c, nil
-}
-
-// relined is an installed command line of baton's with o's flags: the
-// program as it was named (/usr/local/bin/baton), the flags install does
-// not write (--state-dir) kept.
-func relined(was string, hk Hook, o Options) string {
-	f := strings.Fields(was)
-	out := append([]string{f[0], "hook", hk.Sub}, o.Args(hk.Stop())...)
-	for i := 3; i < len(f); i++ {
-		name, _, hasVal := strings.Cut(strings.TrimLeft(f[i], "-"), "=")
-		switch name {
-		case "lint", "require-packet":
-		case "max-blocks":
-			if !hasVal {
-				i++
-			}
-		default:
-			out = append(out, f[i])
-		}
-	}
-	return strings.Join(out, " ")
 }
 
 // batonCommand is the first command entry of an event's list that runs
@@ -227,33 +206,61 @@ func (h *Host) batonCommand(text []byte, ev *node, sub string) *node {
 	return nil
 }
 
-// setLine replaces the command line in every key of cmd that holds one
-// of baton's (Copilot's bash and powershell), from the last to the first
-// so that the earlier offsets stay good.
-func (h *Host) setLine(text []byte, cmd *node, line string) []byte {
-	var spans [][2]int
+// setLine gives o's flags to the command line in every key of cmd that
+// holds one of baton's (Copilot's bash and powershell), each line keeping
+// its own other bytes; from the last to the first, so that the earlier
+// offsets stay good.
+func (h *Host) setLine(text []byte, cmd *node, hk Hook, o Options) []byte {
+	type edit struct {
+		start, end int
+		line       string
+	}
+	var edits []edit
 	for _, k := range h.CmdKeys {
 		if v := cmd.get(k); v != nil {
-			if _, ok := BatonSub(v.str(text)); ok {
-				spans = append(spans, [2]int{v.start, v.end})
+			if was := v.str(text); h.isBatons(was) {
+				edits = append(edits, edit{v.start, v.end, relined(was, hk, o)})
 			}
 		}
 	}
-	slices.SortFunc(spans, func(a, b [2]int) int { return b[0] - a[0] })
-	for _, sp := range spans {
-		text = splice(text, sp[0], sp[1], quote(line))
+	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })
+	for _, e := range edits {
+		text = splice(text, e.start, e.end, quote(e.line))
 	}
 	return text
 }
 
-// cmdSub is the baton adapter a command entry runs.
+// isBatons says whether a command line is one of the host's hooks of
+// baton's, exactly.
+func (h *Host) isBatons(line string) bool {
+	sub, ok := BatonSub(line)
+	return ok && h.hasSub(sub)
+}
+
+// cmdSub is the adapter of the host's a command entry runs, when the
+// entry is baton's: every command line it holds (Copilot's bash and
+// powershell) is exactly baton's hook (BatonSub), for one adapter. An
+// entry with a line of the person's own is theirs.
 func (h *Host) cmdSub(text []byte, cmd *node) (string, bool) {
+	sub := ""
 	for _, k := range h.CmdKeys {
-		if sub, ok := BatonSub(cmd.get(k).str(text)); ok {
-			return sub, true
+		v := cmd.get(k)
+		if v == nil {
+			continue
 		}
+		s, ok := BatonSub(v.str(text))
+		if !ok || !h.hasSub(s) || (sub != "" && s != sub) {
+			return "", false
+		}
+		sub = s
 	}
-	return "", false
+	return sub, sub != ""
+}
+
+// hasSub says whether sub is one of the adapters install writes for the
+// host.
+func (h *Host) hasSub(sub string) bool {
+	return slices.ContainsFunc(h.Hooks, func(hk Hook) bool { return hk.Sub == sub })
 }
 
 // commands are the command entries of an event's list.
