@@ -27,11 +27,12 @@ func TestPersonsCommandsStartingWithBatons(t *testing.T) {
 	}
 	text := "{\n  \"hooks\": {\n    \"Stop\": [\n      " + strings.Join(groups[:3], ",\n      ") +
 		"\n    ],\n    \"UserPromptSubmit\": [\n      " + groups[3] + "\n    ]\n  }\n}\n"
+	env := tenv(t)
 	path := filepath.Join(t.TempDir(), "settings.json")
 	writeFile(t, path, text, 0o644)
 	h := Lookup("claude")
 
-	c, err := h.PlanInstall(path, Options{Lint: true})
+	c, err := h.PlanInstall(env, path, Options{Lint: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestPersonsCommandsStartingWithBatons(t *testing.T) {
 			t.Errorf("install changed %q:\n%s", m, installed)
 		}
 	}
-	again, err := h.PlanInstall(path, Options{RequirePacket: true, MaxBlocks: 4})
+	again, err := h.PlanInstall(env, path, Options{RequirePacket: true, MaxBlocks: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestPersonsCommandsStartingWithBatons(t *testing.T) {
 			t.Errorf("a second install changed %q:\n%s", m, reinstalled)
 		}
 	}
-	u, err := h.PlanUninstall(path)
+	u, err := h.PlanUninstall(env, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestReinstallKeepsTheLinesOtherBytes(t *testing.T) {
 		text := "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": " + Quote(tt.was) + "}]}]}}\n"
 		path := filepath.Join(t.TempDir(), "settings.json")
 		writeFile(t, path, text, 0o644)
-		c, err := Lookup("claude").PlanInstall(path, Options{RequirePacket: true, MaxBlocks: 2})
+		c, err := Lookup("claude").PlanInstall(tenv(t), path, Options{RequirePacket: true, MaxBlocks: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +124,7 @@ func TestCopilotEntryWithAPersonsLine(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	u, err := Lookup("copilot").PlanUninstall(path)
+	u, err := Lookup("copilot").PlanUninstall(tenv(t), path)
 	if err != nil || u.Changed() {
 		t.Errorf("uninstall: %v, changed %v:\n%s", err, u.Changed(), u.New)
 	}

@@ -1,6 +1,8 @@
 package hostsettings_test
 
 import (
+	"testing"
+
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/internal/hostsettings"
 )
@@ -11,3 +13,9 @@ var Hosts = hosts.Settings()
 func Lookup(name string) *hostsettings.Host { return hosts.SettingsOf(name) }
 
 func LookupMCP(name string) *hostsettings.MCPHost { return hosts.MCPOf(name) }
+
+// tenv is an environment of the test's own: a home, and so a record of
+// what install made, in a temporary folder.
+func tenv(t *testing.T) hostsettings.Env {
+	return hostsettings.Env{Home: t.TempDir(), Getenv: func(string) string { return "" }}
+}
