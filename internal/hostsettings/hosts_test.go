@@ -10,6 +10,9 @@ import (
 // The hosts, as each builds its settings in its package under agenthost/.
 var Hosts = hosts.Settings()
 
+// MCPHosts are the hosts whose MCP settings baton edits.
+var MCPHosts = hosts.MCP()
+
 func Lookup(name string) *hostsettings.Host { return hosts.SettingsOf(name) }
 
 func LookupMCP(name string) *hostsettings.MCPHost { return hosts.MCPOf(name) }

@@ -352,15 +352,16 @@ func (h *Host) PlanUninstall(e Env, path string) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	var kept []container
 	if rec != nil {
-		text = restore(text, rec.Parts["hooks"], st)
+		text, kept = restore(text, rec.Containers, st)
 	}
 	if _, _, err := h.parseSettings(path, text); err != nil {
 		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
 	}
 	c.New = text
 	c.Delete = rec != nil && rec.Made && string(text) == rec.Start
-	c.record = uninstalled(rec, "hooks", c.Delete)
+	c.record = uninstalled(rec, "hooks", c.Delete, kept)
 	return c, nil
 }
 

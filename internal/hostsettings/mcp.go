@@ -188,6 +188,7 @@ func (h *MCPHost) PlanUninstall(e Env, path string) (*ServerChange, error) {
 		return c, nil
 	}
 	var rec *fileRecord
+	var kept []container
 	if h.Entry == nil {
 		if err := h.planTOMLUninstall(c); err != nil || !c.Changed() {
 			return c, err
@@ -215,7 +216,7 @@ func (h *MCPHost) PlanUninstall(e Env, path string) (*ServerChange, error) {
 			return nil, err
 		}
 		if rec != nil {
-			text = restore(text, rec.Parts["mcp"], st)
+			text, kept = restore(text, rec.Containers, st)
 		}
 		if _, _, err = jsonServers(path, text); err != nil {
 			return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
@@ -223,7 +224,7 @@ func (h *MCPHost) PlanUninstall(e Env, path string) (*ServerChange, error) {
 		c.New = text
 	}
 	c.Delete = rec != nil && rec.Made && string(c.New) == rec.Start
-	c.record = uninstalled(rec, "mcp", c.Delete)
+	c.record = uninstalled(rec, "mcp", c.Delete, kept)
 	return c, nil
 }
 

@@ -50,9 +50,14 @@ type fileRecord struct {
 	// Made: an install made the file, from the text Start.
 	Made  bool   `json:"made,omitempty"`
 	Start string `json:"start,omitempty"`
-	// Parts are what installed something in the file ("hooks", "mcp"),
-	// each with the objects and lists it added or filled.
-	Parts map[string][]container `json:"parts"`
+	// Parts are what of baton's is installed in the file: "hooks",
+	// "mcp" (Gemini CLI's settings.json holds both).
+	Parts []string `json:"parts"`
+	// Containers are the objects and lists installs added or filled and
+	// that are not back as they were yet, whichever part put them there:
+	// an object filled by one part may be emptied by the uninstall of
+	// the other.
+	Containers []container `json:"containers"`
 }
 
 // container is an object or list an install added, or put something in
@@ -302,78 +307,73 @@ func writeChecked(path string, data []byte, mode fs.FileMode, check func() error
 
 // clone is a deep copy of the record, or an empty one for nil.
 func (f *fileRecord) clone() *fileRecord {
-	out := &fileRecord{Parts: map[string][]container{}}
 	if f == nil {
-		return out
+		return &fileRecord{}
 	}
-	out.Made, out.Start = f.Made, f.Start
-	for k, v := range f.Parts {
-		out.Parts[k] = slices.Clone(v)
-	}
-	return out
+	return &fileRecord{Made: f.Made, Start: f.Start, Parts: slices.Clone(f.Parts), Containers: slices.Clone(f.Containers)}
 }
 
 // installed is the file's record after an install of part that made
 // what is in made: a file that was not there is made whole; in a file
-// that holds none of part's entries yet, part's record starts again
-// (and the file counts as the person's once no other part of baton's is
-// recorded in it); otherwise what this install made is added to what the
-// earlier ones did.
+// that holds none of part's entries yet (fresh), or none this record
+// knows of, part's record starts again, and the file counts as the
+// person's once no other part of baton's is recorded in it; what this
+// install made is added to what is recorded.
 func installed(old *fileRecord, existed bool, start []byte, part string, fresh bool, made []container) *fileRecord {
-	if made == nil {
-		made = []container{}
-	}
 	if !existed {
-		return &fileRecord{Made: true, Start: string(start), Parts: map[string][]container{part: made}}
+		return &fileRecord{Made: true, Start: string(start), Parts: []string{part}, Containers: made}
 	}
 	rec := old.clone()
-	if fresh || rec.Parts[part] == nil {
-		delete(rec.Parts, part)
+	if fresh || !slices.Contains(rec.Parts, part) {
+		rec.Parts = slices.DeleteFunc(rec.Parts, func(p string) bool { return p == part })
 		if len(rec.Parts) == 0 {
-			rec.Made, rec.Start = false, ""
+			rec = &fileRecord{}
 		}
-		rec.Parts[part] = made
-		return rec
+		rec.Parts = append(rec.Parts, part)
 	}
 	for _, c := range made {
-		if !slices.ContainsFunc(rec.Parts[part], func(x container) bool { return slices.Equal(x.Path, c.Path) }) {
-			rec.Parts[part] = append(rec.Parts[part], c)
+		if !slices.ContainsFunc(rec.Containers, func(x container) bool { return slices.Equal(x.Path, c.Path) }) {
+			rec.Containers = append(rec.Containers, c)
 		}
 	}
 	return rec
 }
 
-// uninstalled is the file's record after part is uninstalled, leaving
-// text: nil when nothing of baton's is recorded in it any more.
-func uninstalled(old *fileRecord, part string, deleted bool) *fileRecord {
+// uninstalled is the file's record after part is uninstalled, with kept
+// the containers not back as they were yet: nil when nothing of baton's
+// is recorded in the file any more.
+func uninstalled(old *fileRecord, part string, deleted bool, kept []container) *fileRecord {
 	if old == nil || deleted {
 		return nil
 	}
 	rec := old.clone()
-	delete(rec.Parts, part)
+	rec.Parts = slices.DeleteFunc(rec.Parts, func(p string) bool { return p == part })
 	if len(rec.Parts) == 0 {
 		return nil
 	}
+	rec.Containers = kept
 	return rec
 }
 
 // restore puts back, in text, each recorded container left empty: a key
 // install added is taken out, an empty object or list that was there
 // gets back the white space it held; the deepest first, so that a
-// container emptied by taking out one inside it is put back too.
-func restore(text []byte, made []container, st style) []byte {
+// container emptied by taking out one inside it is put back too. kept
+// are the containers not empty (or not there), whose record stays.
+func restore(text []byte, made []container, st style) (_ []byte, kept []container) {
 	made = slices.Clone(made)
 	slices.SortStableFunc(made, func(a, b container) int { return len(b.Path) - len(a.Path) })
 	for _, c := range made {
 		root, err := parseJSON(text)
 		if err != nil {
-			return text
+			return text, made
 		}
 		n, parent := root, (*node)(nil)
 		for _, k := range c.Path {
 			parent, n = n, n.get(k)
 		}
 		if n == nil || (n.kind != '{' && n.kind != '[') || n.items() > 0 {
+			kept = append(kept, c)
 			continue
 		}
 		if c.Added && parent != nil {
@@ -387,7 +387,7 @@ func restore(text []byte, made []container, st style) []byte {
 			text = splice(text, n.start+1, n.end-1, c.Inner)
 		}
 	}
-	return text
+	return text, kept
 }
 
 // filled is the record of the container n at path when it is empty,
