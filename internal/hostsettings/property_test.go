@@ -26,7 +26,7 @@ import (
 // and nothing else in it. The seeds are fixed: a failure names its seed
 // and what the files held.
 func TestInstallThenUninstallIsNothing(t *testing.T) {
-	runs := 60
+	runs := 40
 	if testing.Short() {
 		runs = 10
 	}
