@@ -23,7 +23,7 @@ var directReads = map[string]string{
 	"internal/workspace/workspace.go overlayFS.Open":     "the workspace's fs.FS itself",
 	"internal/workspace/workspace.go overlayFS.ReadFile": "the workspace's fs.FS itself",
 	"cmd/baton/fix.go syncDir":                           "opens the folder of the file --fix just wrote, to flush the rename; reads nothing",
-	"internal/hostsettings/install.go Change.Apply":      "opens the folder of the settings file it just wrote, to flush the rename; reads nothing",
+	"internal/hostsettings/record.go writeChecked":       "opens the folder of the settings file (or install record) it just wrote, to flush the rename; reads nothing",
 }
 
 // TestEveryReadGoesThroughSafefile walks the module's code (not its tests,

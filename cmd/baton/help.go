@@ -193,9 +193,17 @@ With --user the file is the one in your home folder ($HOME): ~/.claude/,
 ($COPILOT_HOME/hooks). It reads that file, prints the change as a unified
 diff on standard output, then writes the file atomically (a temporary file
 in the same folder, renamed over it; the permissions kept) and says what it
-added. A hook of baton's already there is kept; with other flags, only its
-command line changes. It refuses, and writes nothing, when the file is not
-valid JSON, not in the host's shape, a symbolic link or not a regular file.
+added. A hook of baton's already there is kept; with other flags, only the
+policy's flags in its command line change. A command of yours that runs
+baton's hook and more (baton hook claude-stop && notify-send done) is yours:
+it is neither counted nor changed. It refuses, and writes nothing, when the
+file is not valid JSON, not in the host's shape, a symbolic link or not a
+regular file. The edit holds a lock of the settings file (a lock file beside
+it, removed after), so that installs run at once all land. What install
+made (the file, its folder, the keys it added, the empty lists it filled)
+is recorded in $XDG_STATE_HOME/baton/installed.json (else
+~/.local/state/baton/), for uninstall to take out exactly that. DIR must
+be there.
 
 The stop hook's flags go into the command it writes: --lint (on unless
 --lint=false: block a packet that breaks baton's rules; a message that is
@@ -205,8 +213,8 @@ material work in any Git project; the prompt hooks get it too) and
 them with install, then trust the hook again in Codex. It then says what
 the stop hook blocks and lets through in this project, and whether the
 host will run it (see baton hook status).`,
-		Reads:  "the host's settings file (project or user); the hosts' trust records; $HOME, $CODEX_HOME, $COPILOT_HOME.",
-		Writes: "the diff and what it added on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
+		Reads:  "the host's settings file (project or user); the hosts' trust records; baton's record of what install made; $HOME, $CODEX_HOME, $COPILOT_HOME, $XDG_STATE_HOME.",
+		Writes: "the diff and what it added on standard output; the settings file, atomically, and baton's record of what it made (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  append(hookEditFlags[:len(hookEditFlags):len(hookEditFlags)], hookInstallFlags...),
 	},
@@ -214,16 +222,22 @@ host will run it (see baton hook status).`,
 		Name:    "hook uninstall",
 		Summary: "remove baton's hooks, and nothing else, from an agent host's settings",
 		Text: `Removes from an agent host's settings file every hook whose command is
-baton's ("baton hook …"), and nothing else: a group of hooks holding other
-commands keeps them, and an event list or "hooks" left empty goes. After
-baton hook install, the file comes back byte for byte; a file install
-created is removed. For copilot every .github/hooks/*.json (or
-~/.copilot/hooks/*.json) is looked at. It prints the change as a unified
-diff on standard output, then writes the file atomically and says what it
-removed; it refuses, writing nothing, a file that is not valid JSON, a
-symbolic link or not a regular file.`,
-		Reads:  "the host's settings file (project or user); $HOME, $CODEX_HOME, $COPILOT_HOME.",
-		Writes: "the diff and what it removed on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
+exactly baton's ("baton hook ADAPTER" and the hook's own flags), and
+nothing else: a group of hooks holding other commands keeps them, and a
+command of yours that runs baton's and more stays. Then what install
+recorded it made is put back where it is left empty: an event list or
+"hooks" install added goes, an empty one that was there stays as it was,
+and the file and folders install made go when nothing else is in them.
+After baton hook install, the file comes back byte for byte. Without the
+record (an install by an earlier baton, or on another machine) the lists
+and files baton's entries were in stay. For copilot every
+.github/hooks/*.json (or ~/.copilot/hooks/*.json) is looked at. It prints
+the change as a unified diff on standard output, then writes the file
+atomically, under its lock, and says what it removed; it refuses, writing
+nothing, a file that is not valid JSON, a symbolic link or not a regular
+file.`,
+		Reads:  "the host's settings file (project or user); baton's record of what install made; $HOME, $CODEX_HOME, $COPILOT_HOME, $XDG_STATE_HOME.",
+		Writes: "the diff and what it removed on standard output; the settings file, atomically, and baton's record (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  hookEditFlags,
 	},
@@ -257,7 +271,7 @@ and the trust records and writes nothing.`,
 		Exit:   "0 reported; 2 usage error.",
 		extra: []flagHelp{
 			{Name: "json", Usage: "print the report as JSON"},
-			{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+			{Name: "dir", Arg: "DIR", Usage: "the project folder, which must be there (default: the current folder's)"},
 		},
 	},
 	{
@@ -376,7 +390,7 @@ var hookEditFlags = []flagHelp{
 	{Name: "project", Usage: "the project's settings (default): the Git work tree above the current folder, or the current folder"},
 	{Name: "user", Usage: "the user's settings, for every project"},
 	{Name: "dry-run", Usage: "print the diff and write nothing"},
-	{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+	{Name: "dir", Arg: "DIR", Usage: "the project folder, which must be there (default: the current folder's)"},
 }
 
 // hookInstallFlags are install's flags for the stop policy, written into

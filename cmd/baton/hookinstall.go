@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,7 +92,7 @@ func (t *editTarget) resolve(cmd string, ids []string, stderr io.Writer) (hostse
 		fmt.Fprintln(stderr, "baton: --project and --user: choose one")
 		return "", hostsettings.Env{}, false
 	}
-	env, err := hostsettings.DefaultEnv(t.dir)
+	env, err := projectEnv(t.dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
 		return "", hostsettings.Env{}, false
@@ -99,6 +101,23 @@ func (t *editTarget) resolve(cmd string, ids []string, stderr io.Writer) (hostse
 		return hostsettings.User, env, true
 	}
 	return hostsettings.Project, env, true
+}
+
+// projectEnv is the environment of the project folder --dir names,
+// which must be there: a mistyped --dir would otherwise be made by the
+// write, or inside a Git work tree name that work tree's root, and the
+// settings land where nobody asked for them.
+func projectEnv(dir string) (hostsettings.Env, error) {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return hostsettings.Env{}, fmt.Errorf("--dir %s: no such folder", dir)
+	case err != nil:
+		return hostsettings.Env{}, fmt.Errorf("--dir %s: %v", dir, err)
+	case !fi.IsDir():
+		return hostsettings.Env{}, fmt.Errorf("--dir %s: not a folder", dir)
+	}
+	return hostsettings.DefaultEnv(dir)
 }
 
 func parseHookEdit(name string, args []string, usage string, stdout, stderr io.Writer) (*hookEdit, int, bool) {
@@ -144,20 +163,17 @@ func displayPath(env hostsettings.Env, scope hostsettings.Scope, path string) st
 	return path
 }
 
-// apply prints the change's diff, then writes it unless this is a dry run.
+// apply makes the change, unless this is a dry run, and prints its diff.
+// Apply plans the change again under the settings file's lock, on the
+// file as it is then: the diff printed is of what was written.
 func (e *hookEdit) apply(c *hostsettings.Change, stdout, stderr io.Writer) bool {
-	if err := c.Writable(); err != nil && !e.dryRun {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
-		return false
+	if !e.dryRun {
+		if err := c.Apply(); err != nil {
+			fmt.Fprintf(stderr, "baton: %v\n", err)
+			return false
+		}
 	}
 	stdout.Write(c.Diff(e.display(c.Path)))
-	if e.dryRun {
-		return true
-	}
-	if err := c.Apply(); err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
-		return false
-	}
 	return true
 }
 
@@ -176,7 +192,7 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 	}
 	program, note, warn := hookProgram(lookPath, executable)
 	e.opts.Program = program
-	c, err := e.host.PlanInstall(path, e.opts)
+	c, err := e.host.PlanInstall(e.env, path, e.opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
 		return exitUsage
@@ -195,15 +211,15 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if c.Changed() && !e.apply(c, stdout, stderr) {
+		return exitUsage
+	}
 	if !c.Changed() {
 		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change\n", e.host.Title, name)
 		if r, found := e.host.Status(e.env, e.scope); found {
 			printEnforcement(stdout, e.host, r)
 		}
 		return exitOK
-	}
-	if !e.apply(c, stdout, stderr) {
-		return exitUsage
 	}
 	verb, changed := "added", "changed"
 	if e.dryRun {
@@ -313,7 +329,7 @@ func runHookUninstall(args []string, stdout, stderr io.Writer) int {
 	paths := e.host.Files(e.env, e.scope)
 	var changes []*hostsettings.Change
 	for _, p := range paths {
-		c, err := e.host.PlanUninstall(p)
+		c, err := e.host.PlanUninstall(e.env, p)
 		if err != nil && p != e.host.File(e.env, e.scope) {
 			// Another hooks file beside baton's (Copilot's folder): say so
 			// and go on with the others.
@@ -336,6 +352,11 @@ func runHookUninstall(args []string, stdout, stderr io.Writer) int {
 		if !e.apply(c, stdout, stderr) {
 			return exitUsage
 		}
+		if !c.Changed() {
+			// Another baton took them out meanwhile.
+			printRemovedDirs(stdout, e, c)
+			continue
+		}
 		verb := "removed"
 		if e.dryRun {
 			verb = "would remove (--dry-run: nothing written)"
@@ -348,40 +369,18 @@ func runHookUninstall(args []string, stdout, stderr io.Writer) int {
 			if e.dryRun {
 				what = "would remove"
 			}
-			fmt.Fprintf(stdout, "baton: %s %s: nothing else was in it\n", what, e.display(c.Path))
-			if !e.dryRun {
-				for _, d := range e.removeEmptyFolders(filepath.Dir(c.Path)) {
-					fmt.Fprintf(stdout, "baton: removed the folder %s/: nothing else was in it\n", e.display(d))
-				}
-			}
+			fmt.Fprintf(stdout, "baton: %s %s: install made it, and nothing else is in it\n", what, e.display(c.Path))
 		}
+		printRemovedDirs(stdout, e, c)
 	}
 	return exitOK
 }
 
-// removeEmptyFolders removes dir, and the folders above it, while they
-// are empty and below the project (or, for --user, the home folder): the
-// .claude/ or .github/hooks/ that install made for the settings file it
-// wrote. A folder holding anything else is left, and so is the project
-// itself. It returns the folders removed.
-func (e *hookEdit) removeEmptyFolders(dir string) []string {
-	base := e.env.Project
-	if e.scope == hostsettings.User {
-		base = e.env.Home
-	}
-	var removed []string
-	for {
-		rel, err := filepath.Rel(base, dir)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-			return removed
-		}
-		// os.Remove removes only an empty folder; anything else in it
-		// (or a folder that is not one) stops the climb.
-		if err := os.Remove(dir); err != nil {
-			return removed
-		}
-		removed = append(removed, dir)
-		dir = filepath.Dir(dir)
+// printRemovedDirs says which folders install had made the uninstall
+// removed with the file.
+func printRemovedDirs(w io.Writer, e *hookEdit, c *hostsettings.Change) {
+	for _, d := range c.RemovedDirs {
+		fmt.Fprintf(w, "baton: removed the folder %s/: install made it, and nothing else is in it\n", e.display(d))
 	}
 }
 
@@ -395,7 +394,7 @@ func parseStatus(name string, args []string, usage string, stdout, stderr io.Wri
 	if code, ok := parseFlags(fl, args, usage, stdout, stderr); !ok {
 		return env, nil, false, code, false
 	}
-	env, err := hostsettings.DefaultEnv(*dir)
+	env, err := projectEnv(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
 		return env, nil, false, exitUsage, false

@@ -42,6 +42,7 @@ func TestHookProgram(t *testing.T) {
 func TestHookInstallWithoutBatonOnPath(t *testing.T) {
 	project := t.TempDir()
 	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", "") // the record of what install made goes in $HOME too
 	if err := os.Mkdir(filepath.Join(project, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestHookInstallWithoutBatonOnPath(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "removed from .claude/settings.json: Stop: /opt/baton/bin/baton hook claude-stop --lint") {
 		t.Fatalf("uninstall: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "baton: removed the folder .claude/: nothing else was in it") {
+	if !strings.Contains(stdout, "baton: removed the folder .claude/: install made it, and nothing else is in it") {
 		t.Errorf("uninstall did not say it removed .claude/:\n%s", stdout)
 	}
 	if _, err := os.Stat(filepath.Join(project, ".claude")); !errors.Is(err, os.ErrNotExist) {
@@ -100,6 +101,7 @@ func TestHookInstallWithoutBatonOnPath(t *testing.T) {
 func TestHookUninstallKeepsAFolderInUse(t *testing.T) {
 	project := t.TempDir()
 	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", "") // the record of what install made goes in $HOME too
 	if err := os.Mkdir(filepath.Join(project, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}

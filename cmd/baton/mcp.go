@@ -65,13 +65,15 @@ then writes the file atomically and says what it added. An entry named
 baton already there is kept as it is when it runs baton mcp, and left alone
 (with a warning) when it runs something else. It refuses, writing nothing,
 a file that is not valid JSON or TOML, a symbolic link or not a regular
-file. It then says whether the host will start the server, from the host's
-own records (read, never written): Claude Code's enabledMcpjsonServers (a
-project's approval counting once its folder is trusted), Codex's trusted
-projects, Copilot CLI's trusted folders, and Gemini CLI's, without which it
-starts no MCP server at all.`,
-		Reads:  "the host's MCP settings file (project or user); the hosts' approval and trust records; $HOME, $CODEX_HOME, $COPILOT_HOME.",
-		Writes: "the diff and what it added on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
+file. The edit holds the settings file's lock (Gemini CLI's settings.json
+holds baton's hooks too), and what install made is recorded, as for baton
+hook install, for uninstall. It then says whether the host will start the
+server, from the host's own records (read, never written): Claude Code's
+enabledMcpjsonServers (a project's approval counting once its folder is
+trusted), Codex's trusted projects, Copilot CLI's trusted folders, and
+Gemini CLI's, without which it starts no MCP server at all.`,
+		Reads:  "the host's MCP settings file (project or user); the hosts' approval and trust records; baton's record of what install made; $HOME, $CODEX_HOME, $COPILOT_HOME, $XDG_STATE_HOME.",
+		Writes: "the diff and what it added on standard output; the settings file, atomically, and baton's record of what it made (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  mcpEditFlags,
 	},
@@ -79,12 +81,14 @@ starts no MCP server at all.`,
 		Name:    "mcp uninstall",
 		Summary: "remove baton's MCP server, and nothing else, from an agent host's MCP settings",
 		Text: `Removes the server entry named baton that runs baton mcp from an agent host's
-MCP settings file, and nothing else; an object or table left empty goes, and
-a file install created is removed. After baton mcp install the file comes
-back byte for byte. It prints the change as a unified diff, then writes the
-file atomically.`,
-		Reads:  "the host's MCP settings file (project or user); $HOME, $CODEX_HOME, $COPILOT_HOME.",
-		Writes: "the diff and what it removed on standard output; the settings file, atomically (not with --dry-run); errors on standard error.",
+MCP settings file, and nothing else. Then what install recorded it made is
+put back: an "mcpServers" it added goes when left empty (an empty one that
+was there stays as it was), and the file and folders it made go when nothing
+else is in them. After baton mcp install the file comes back byte for byte.
+It prints the change as a unified diff, then writes the file atomically,
+under its lock.`,
+		Reads:  "the host's MCP settings file (project or user); baton's record of what install made; $HOME, $CODEX_HOME, $COPILOT_HOME, $XDG_STATE_HOME.",
+		Writes: "the diff and what it removed on standard output; the settings file, atomically, and baton's record (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  mcpEditFlags,
 	},
@@ -101,7 +105,7 @@ It writes nothing.`,
 		Exit:   "0 reported; 2 usage error.",
 		extra: []flagHelp{
 			{Name: "json", Usage: "print the report as JSON"},
-			{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+			{Name: "dir", Arg: "DIR", Usage: "the project folder, which must be there (default: the current folder's)"},
 		},
 	},
 }
@@ -113,7 +117,7 @@ var mcpEditFlags = []flagHelp{
 	{Name: "project", Usage: "the project's MCP settings (default)"},
 	{Name: "user", Usage: "the user's MCP settings, for every project"},
 	{Name: "dry-run", Usage: "print the diff and write nothing"},
-	{Name: "dir", Arg: "DIR", Usage: "the project folder (default: the current folder's)"},
+	{Name: "dir", Arg: "DIR", Usage: "the project folder, which must be there (default: the current folder's)"},
 }
 
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

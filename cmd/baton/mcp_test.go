@@ -220,6 +220,7 @@ func TestMCPCommandOverStdio(t *testing.T) {
 func TestMCPInstallCommand(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", "") // the record of what install made goes in $HOME too
 	t.Setenv("CODEX_HOME", "")
 	t.Setenv("COPILOT_HOME", "")
 	other := "{\n  \"mcpServers\": {\n    \"other\": {\n      \"command\": \"npx\"\n    }\n  }\n}\n"

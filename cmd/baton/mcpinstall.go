@@ -55,9 +55,12 @@ func runMCPInstall(args []string, stdout, stderr io.Writer) int {
 	}
 	path := e.mcpHost.File(e.env, e.scope)
 	name := e.display(path)
-	c, err := e.mcpHost.PlanInstall(path)
+	c, err := e.mcpHost.PlanInstall(e.env, path)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return exitUsage
+	}
+	if c.Changed() && !e.apply(c.Change, stdout, stderr) {
 		return exitUsage
 	}
 	switch c.Was {
@@ -68,9 +71,6 @@ func runMCPInstall(args []string, stdout, stderr io.Writer) int {
 	case hostsettings.Foreign:
 		fmt.Fprintf(stderr, "baton: warning: %s already has a server named %s that runs %q, not %s; it is left as it is\n", name, hostsettings.ServerName, c.Command, hostsettings.Line())
 		return exitOK
-	}
-	if !e.apply(c.Change, stdout, stderr) {
-		return exitUsage
 	}
 	verb := "added"
 	if e.dryRun {
@@ -93,21 +93,22 @@ func runMCPUninstall(args []string, stdout, stderr io.Writer) int {
 	}
 	path := e.mcpHost.File(e.env, e.scope)
 	name := e.display(path)
-	c, err := e.mcpHost.PlanUninstall(path)
+	c, err := e.mcpHost.PlanUninstall(e.env, path)
 	if err != nil {
 		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return exitUsage
+	}
+	if c.Changed() && !e.apply(c.Change, stdout, stderr) {
 		return exitUsage
 	}
 	switch c.Was {
 	case hostsettings.Absent:
 		fmt.Fprintf(stdout, "baton: no MCP server of baton's in %s: nothing to change\n", name)
+		printRemovedDirs(stdout, &e.hookEdit, c.Change)
 		return exitOK
 	case hostsettings.Foreign:
 		fmt.Fprintf(stdout, "baton: the server named %s in %s runs %q, not baton's server: left as it is\n", hostsettings.ServerName, name, c.Command)
 		return exitOK
-	}
-	if !e.apply(c.Change, stdout, stderr) {
-		return exitUsage
 	}
 	verb := "removed"
 	if e.dryRun {
@@ -119,8 +120,9 @@ func runMCPUninstall(args []string, stdout, stderr io.Writer) int {
 		if e.dryRun {
 			what = "would remove"
 		}
-		fmt.Fprintf(stdout, "baton: %s %s: nothing else was in it\n", what, name)
+		fmt.Fprintf(stdout, "baton: %s %s: install made it, and nothing else is in it\n", what, name)
 	}
+	printRemovedDirs(stdout, &e.hookEdit, c.Change)
 	return exitOK
 }
 

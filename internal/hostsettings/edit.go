@@ -226,7 +226,8 @@ func appendItem(text []byte, c *node, it item, st style) []byte {
 // the text back byte for byte. A container left empty comes back as it
 // was before the append: "{}" if appendItem had to open it. (A container
 // that held only white space with a line break, "{\n}", comes back as
-// "{}": the two give the same text once an item is in.)
+// "{}": the two give the same text once an item is in. Uninstall then
+// puts back the white space install recorded: restore, in record.go.)
 func removeItem(text []byte, c *node, i int, st style) []byte {
 	n := c.items()
 	s, e := c.span(i)

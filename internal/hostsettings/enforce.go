@@ -49,7 +49,14 @@ func (o Options) Args(stop bool) []string {
 // them (-flag, --flag, --flag=value). Flags it does not know are left out.
 func ParseArgs(cmdline string) Options {
 	var o Options
-	f := strings.Fields(cmdline)
+	var f []string
+	if words, ok := shellWords(cmdline); ok {
+		for _, w := range words {
+			f = append(f, w.val)
+		}
+	} else {
+		f = strings.Fields(cmdline)
+	}
 	if len(f) > 3 {
 		f = f[3:]
 	} else {

@@ -16,7 +16,7 @@ func TestInstallWritesTheFlags(t *testing.T) {
 	o := Options{Lint: true, RequirePacket: true, MaxBlocks: 5}
 	for _, h := range Hosts {
 		path := filepath.Join(t.TempDir(), "hooks.json")
-		c, err := h.PlanInstall(path, o)
+		c, err := h.PlanInstall(tenv(t), path, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,6 +58,7 @@ func TestParseArgs(t *testing.T) {
 // not write stay; the same flags change nothing.
 func TestInstallUpdatesTheFlags(t *testing.T) {
 	h := Lookup("claude")
+	env := tenv(t)
 	path := filepath.Join(t.TempDir(), "settings.json")
 	before := `{
   "hooks": {
@@ -68,7 +69,7 @@ func TestInstallUpdatesTheFlags(t *testing.T) {
 }
 `
 	writeFile(t, path, before, 0o644)
-	c, err := h.PlanInstall(path, Options{Lint: true})
+	c, err := h.PlanInstall(env, path, Options{Lint: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestInstallUpdatesTheFlags(t *testing.T) {
 	if err := c.Apply(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := h.PlanInstall(path, Options{Lint: true})
+	again, err := h.PlanInstall(env, path, Options{Lint: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestInstallUpdatesTheFlags(t *testing.T) {
 		t.Errorf("the same flags again: changed %v, already %d", again.Changed(), len(again.Already))
 	}
 	// Uninstall still takes every line of baton's out.
-	u, err := h.PlanUninstall(path)
+	u, err := h.PlanUninstall(env, path)
 	if err != nil {
 		t.Fatal(err)
 	}

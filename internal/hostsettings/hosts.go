@@ -235,21 +235,3 @@ func (h *Host) Files(e Env, s Scope) []string {
 	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(f), "*.json"))
 	return matches
 }
-
-// BatonSub is the baton adapter a command line runs ("claude-stop" for
-// "baton hook claude-stop --lint", also as /usr/local/bin/baton or
-// baton.exe), and whether it is one.
-func BatonSub(cmdline string) (string, bool) {
-	f := strings.Fields(cmdline)
-	if len(f) < 2 || f[1] != "hook" {
-		return "", false
-	}
-	name := f[0][strings.LastIndexAny(f[0], `/\`)+1:]
-	if name != "baton" && name != "baton.exe" {
-		return "", false
-	}
-	if len(f) < 3 {
-		return "", true
-	}
-	return f[2], true
-}

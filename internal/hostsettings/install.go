@@ -25,7 +25,7 @@ type Change struct {
 	Mode    fs.FileMode // its permission bits (new files get 0644)
 	Old     []byte      // its content (nil when it was not there)
 	New     []byte      // the content to write
-	Delete  bool        // remove the file: what is left is only the skeleton baton started it from
+	Delete  bool        // remove the file: install made it, and what is left is what it made it from
 	Added   []Hook      // hooks the install adds
 	Already []Hook      // hooks the install finds there already, as it would write them
 	// Updated are hooks of baton's the install finds with other flags:
@@ -33,6 +33,13 @@ type Change struct {
 	Updated []Update
 	Options Options  // the flags the install writes
 	Removed []string // command lines the uninstall takes out, "Event: command"
+	// RemovedDirs are the folders Apply removed with the file: folders
+	// install made, left empty.
+	RemovedDirs []string
+
+	env    Env
+	record *fileRecord             // the file's record once the change is made (nil: none)
+	replan func() (*Change, error) // the same plan, made again on the file as it is now
 }
 
 // Update is one of baton's hooks whose command line an install changes.
@@ -141,19 +148,23 @@ func (h *Host) parseSettings(path string, text []byte) (root, hooks *node, err e
 // file at path, their command lines carrying o's flags: each hook goes at
 // the end of its event's list (the event and "hooks" are added when
 // missing). A hook of baton's already there for that adapter is kept; if
-// its command line has other flags, only that line is replaced. The file
-// is read, not written.
-func (h *Host) PlanInstall(path string, o Options) (*Change, error) {
+// its command line has other flags, only that line is replaced. What the
+// install adds, and the empty lists and objects it puts something in, go
+// into the change's record (record.go) for uninstall. The file is read,
+// not written; e says where baton's record is.
+func (h *Host) PlanInstall(e Env, path string, o Options) (*Change, error) {
 	old, existed, mode, err := read(path)
 	if err != nil {
 		return nil, err
 	}
-	c := &Change{Host: h, Path: path, Existed: existed, Mode: mode, Old: old, Options: o}
+	c := &Change{Host: h, Path: path, Existed: existed, Mode: mode, Old: old, Options: o, env: e}
+	c.replan = func() (*Change, error) { return h.PlanInstall(e, path, o) }
 	text := old
 	if !existed {
 		text = h.skeleton()
 	}
 	st := detectStyle(text)
+	made := []container{}
 	for _, hk := range h.Hooks {
 		line := hk.Line(o)
 		root, hooks, err := h.parseSettings(path, text)
@@ -161,12 +172,20 @@ func (h *Host) PlanInstall(path string, o Options) (*Change, error) {
 			return nil, err
 		}
 		if hooks == nil {
+			if f, ok := filled(text, root); ok {
+				made = append(made, f)
+			}
+			made = append(made, added("hooks"), added("hooks", hk.Event))
 			text = appendItem(text, root, item{key: "hooks", value: obj{{hk.Event, []any{hk.Entry(line)}}}}, st)
 			c.Added = append(c.Added, hk)
 			continue
 		}
 		ev := hooks.get(hk.Event)
 		if ev == nil {
+			if f, ok := filled(text, hooks, "hooks"); ok {
+				made = append(made, f)
+			}
+			made = append(made, added("hooks", hk.Event))
 			text = appendItem(text, hooks, item{key: hk.Event, value: []any{hk.Entry(line)}}, st)
 			c.Added = append(c.Added, hk)
 			continue
@@ -176,13 +195,16 @@ func (h *Host) PlanInstall(path string, o Options) (*Change, error) {
 		}
 		cmd := h.batonCommand(text, ev, hk.Sub)
 		if cmd == nil {
+			if f, ok := filled(text, ev, "hooks", hk.Event); ok {
+				made = append(made, f)
+			}
 			text = appendItem(text, ev, item{value: hk.Entry(line)}, st)
 			c.Added = append(c.Added, hk)
 			continue
 		}
 		if was := h.cmdLine(text, cmd); ParseArgs(was) != ParseArgs(line) {
 			now := relined(was, hk, o)
-			text = h.setLine(text, cmd, now)
+			text = h.setLine(text, cmd, hk, o)
 			c.Updated = append(c.Updated, Update{Hook: hk, Old: was, New: now})
 			continue
 		}
@@ -192,28 +214,14 @@ func (h *Host) PlanInstall(path string, o Options) (*Change, error) {
 	if _, _, err := h.parseSettings(path, text); err != nil {
 		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
 	}
-	return c, nil
-}
-
-// relined is an installed command line of baton's with o's flags: the
-// program as it was named (/usr/local/bin/baton), the flags install does
-// not write (--state-dir) kept.
-func relined(was string, hk Hook, o Options) string {
-	f := strings.Fields(was)
-	out := append([]string{f[0], "hook", hk.Sub}, o.Args(hk.Stop())...)
-	for i := 3; i < len(f); i++ {
-		name, _, hasVal := strings.Cut(strings.TrimLeft(f[i], "-"), "=")
-		switch name {
-		case "lint", "require-packet":
-		case "max-blocks":
-			if !hasVal {
-				i++
-			}
-		default:
-			out = append(out, f[i])
+	if c.Changed() {
+		rec, err := recordOf(e, path)
+		if err != nil {
+			return nil, err
 		}
+		c.record = installed(rec, existed, h.skeleton(), "hooks", len(c.Already)+len(c.Updated) == 0, made)
 	}
-	return strings.Join(out, " ")
+	return c, nil
 }
 
 // batonCommand is the first command entry of an event's list that runs
@@ -227,33 +235,61 @@ func (h *Host) batonCommand(text []byte, ev *node, sub string) *node {
 	return nil
 }
 
-// setLine replaces the command line in every key of cmd that holds one
-// of baton's (Copilot's bash and powershell), from the last to the first
-// so that the earlier offsets stay good.
-func (h *Host) setLine(text []byte, cmd *node, line string) []byte {
-	var spans [][2]int
+// setLine gives o's flags to the command line in every key of cmd that
+// holds one of baton's (Copilot's bash and powershell), each line keeping
+// its own other bytes; from the last to the first, so that the earlier
+// offsets stay good.
+func (h *Host) setLine(text []byte, cmd *node, hk Hook, o Options) []byte {
+	type edit struct {
+		start, end int
+		line       string
+	}
+	var edits []edit
 	for _, k := range h.CmdKeys {
 		if v := cmd.get(k); v != nil {
-			if _, ok := BatonSub(v.str(text)); ok {
-				spans = append(spans, [2]int{v.start, v.end})
+			if was := v.str(text); h.isBatons(was) {
+				edits = append(edits, edit{v.start, v.end, relined(was, hk, o)})
 			}
 		}
 	}
-	slices.SortFunc(spans, func(a, b [2]int) int { return b[0] - a[0] })
-	for _, sp := range spans {
-		text = splice(text, sp[0], sp[1], quote(line))
+	slices.SortFunc(edits, func(a, b edit) int { return b.start - a.start })
+	for _, e := range edits {
+		text = splice(text, e.start, e.end, quote(e.line))
 	}
 	return text
 }
 
-// cmdSub is the baton adapter a command entry runs.
+// isBatons says whether a command line is one of the host's hooks of
+// baton's, exactly.
+func (h *Host) isBatons(line string) bool {
+	sub, ok := BatonSub(line)
+	return ok && h.hasSub(sub)
+}
+
+// cmdSub is the adapter of the host's a command entry runs, when the
+// entry is baton's: every command line it holds (Copilot's bash and
+// powershell) is exactly baton's hook (BatonSub), for one adapter. An
+// entry with a line of the person's own is theirs.
 func (h *Host) cmdSub(text []byte, cmd *node) (string, bool) {
+	sub := ""
 	for _, k := range h.CmdKeys {
-		if sub, ok := BatonSub(cmd.get(k).str(text)); ok {
-			return sub, true
+		v := cmd.get(k)
+		if v == nil {
+			continue
 		}
+		s, ok := BatonSub(v.str(text))
+		if !ok || !h.hasSub(s) || (sub != "" && s != sub) {
+			return "", false
+		}
+		sub = s
 	}
-	return "", false
+	return sub, sub != ""
+}
+
+// hasSub says whether sub is one of the adapters install writes for the
+// host.
+func (h *Host) hasSub(sub string) bool {
+	return slices.ContainsFunc(h.Hooks, func(hk Hook) bool { return hk.Sub == sub })
 }
 
 // commands are the command entries of an event's list.
@@ -271,47 +307,67 @@ func (h *Host) commands(ev *node) []*node {
 }
 
 // PlanUninstall is the change that takes out of the settings file at path
-// every hook entry whose command is baton's ("baton hook …"), and nothing
-// else: a group holding only baton's commands goes whole, a group shared
-// with other commands loses only baton's. An event list, and then
-// "hooks", left empty by that go too, and a file left as the skeleton a
-// new file starts from is removed. Taken out from the last to the first,
-// the entries of an install come out exactly as they went in.
-func (h *Host) PlanUninstall(path string) (*Change, error) {
+// every hook entry whose command is baton's (exactly: BatonSub), and
+// nothing else: a group holding only baton's command goes whole, a group
+// shared with other commands loses only baton's. Then what install
+// recorded (record.go) is put back where it is left empty: an event list
+// or "hooks" it added goes, an empty one that was there gets its white
+// space back, and a file it made is removed when what is left is the
+// text it made it from. Taken out from the last to the first, the entries
+// of an install come out exactly as they went in, so install then
+// uninstall gives the file back byte for byte. Without a record, lists
+// and objects left empty stay.
+func (h *Host) PlanUninstall(e Env, path string) (*Change, error) {
 	old, existed, mode, err := read(path)
 	if err != nil {
 		return nil, err
 	}
-	c := &Change{Host: h, Path: path, Existed: existed, Mode: mode, Old: old, New: old}
+	c := &Change{Host: h, Path: path, Existed: existed, Mode: mode, Old: old, New: old, env: e}
+	c.replan = func() (*Change, error) { return h.PlanUninstall(e, path) }
 	if !existed {
 		return c, nil
 	}
 	text := old
 	st := detectStyle(text)
 	for {
-		root, hooks, err := h.parseSettings(path, text)
+		_, hooks, err := h.parseSettings(path, text)
 		if err != nil {
 			return nil, err
 		}
 		if hooks == nil {
 			break
 		}
-		next, removed := h.removeLast(text, root, hooks, st)
+		next, removed := h.removeLast(text, hooks, st)
 		if removed == "" {
 			break
 		}
 		c.Removed = append(c.Removed, removed)
 		text = next
 	}
+	if len(c.Removed) == 0 {
+		return c, nil
+	}
 	slices.Reverse(c.Removed)
+	rec, err := recordOf(e, path)
+	if err != nil {
+		return nil, err
+	}
+	var kept []container
+	if rec != nil {
+		text, kept = restore(text, rec.Containers, st)
+	}
+	if _, _, err := h.parseSettings(path, text); err != nil {
+		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
+	}
 	c.New = text
-	c.Delete = len(c.Removed) > 0 && bytes.Equal(text, h.skeleton())
+	c.Delete = rec != nil && rec.Made && string(text) == rec.Start
+	c.record = uninstalled(rec, "hooks", c.Delete, kept)
 	return c, nil
 }
 
-// removeLast takes out the last baton entry of the file, and the list and
-// "hooks" it leaves empty; removed is "" when there is none.
-func (h *Host) removeLast(text []byte, root, hooks *node, st style) (_ []byte, removed string) {
+// removeLast takes out the last baton entry of the file; removed is ""
+// when there is none.
+func (h *Host) removeLast(text []byte, hooks *node, st style) (_ []byte, removed string) {
 	for mi := len(hooks.members) - 1; mi >= 0; mi-- {
 		m := hooks.members[mi]
 		ev := m.val
@@ -351,34 +407,10 @@ func (h *Host) removeLast(text []byte, root, hooks *node, st style) (_ []byte, r
 					out = removeItem(text, inner, last, st)
 				}
 			}
-			return h.dropEmpty(out, m.key, st), removed
+			return out, removed
 		}
 	}
 	return text, ""
-}
-
-// dropEmpty removes the event list key, if empty, then "hooks", if empty.
-func (h *Host) dropEmpty(text []byte, event string, st style) []byte {
-	root, err := parseJSON(text)
-	if err != nil {
-		return text
-	}
-	hooks := root.get("hooks")
-	if ev := hooks.get(event); ev != nil && ev.kind == '[' && len(ev.elems) == 0 {
-		if i := slices.IndexFunc(hooks.members, func(m member) bool { return m.key == event }); i >= 0 {
-			text = removeItem(text, hooks, i, st)
-			if root, err = parseJSON(text); err != nil {
-				return text
-			}
-			hooks = root.get("hooks")
-		}
-	}
-	if hooks != nil && hooks.kind == '{' && len(hooks.members) == 0 {
-		if i := slices.IndexFunc(root.members, func(m member) bool { return m.key == "hooks" }); i >= 0 {
-			text = removeItem(text, root, i, st)
-		}
-	}
-	return text
 }
 
 func (h *Host) cmdLine(text []byte, cmd *node) string {
@@ -390,13 +422,106 @@ func (h *Host) cmdLine(text []byte, cmd *node) string {
 	return ""
 }
 
-// Apply writes the change: atomically (a temporary file in the same
-// folder, given the file's permission bits, synced, renamed over it), so
-// a host reading the settings sees the old file or the new, never a mix.
-// It refuses to write when the file changed since it was planned.
+// Apply makes the change: under the lock of the settings file
+// (lockSettings), it plans the change again on the file as it is now, so
+// that what another baton wrote meanwhile is kept and built on, then
+// writes the file atomically (a temporary file in the same folder, given
+// the file's permission bits, synced, renamed over it), so that a host
+// reading the settings sees the old file or the new, never a mix; then
+// records what it made (record.go). The folders a new file needs are made
+// first, and recorded; an uninstall that removes the file removes them
+// too when they are left empty (RemovedDirs). A file something other
+// than baton changes while it is written is read and planned again, twice
+// at most. The change then says what was done.
 func (c *Change) Apply() error {
 	if !c.Changed() {
 		return nil
+	}
+	if c.replan == nil {
+		return errors.New("internal error: a change made without a plan")
+	}
+	if err := c.Writable(); err != nil {
+		return err
+	}
+	replan := c.replan
+	for attempt := 1; ; attempt++ {
+		err := c.apply()
+		if !errors.Is(err, errAgain) {
+			return err
+		}
+		if attempt == 3 {
+			return &NotEditable{Path: c.Path, Reason: "it kept changing while baton wrote it (run baton again)"}
+		}
+		// Plan again on what is there now: an uninstall that removed the
+		// folder meanwhile took the file with it.
+		now, err := replan()
+		if err != nil {
+			return err
+		}
+		*c = *now
+		c.replan = replan
+		if !c.Changed() {
+			return nil
+		}
+	}
+}
+
+// errAgain: the file, or its folder, changed under the edit; plan again.
+var errAgain = errors.New("the settings file changed")
+
+func (c *Change) apply() error {
+	var made []string
+	if !c.Delete {
+		var err error
+		if made, err = makeDirs(c.env, filepath.Dir(c.Path)); err != nil {
+			return err
+		}
+	}
+	undo := func() {
+		if len(made) > 0 {
+			removeDirs(c.env, c.Path) //nolint:errcheck // what cannot be undone stays recorded
+		}
+	}
+	release, err := lockSettings(c.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		undo()
+		return errAgain // its folder went meanwhile
+	}
+	if err != nil {
+		undo()
+		return err
+	}
+	err = c.applyLocked()
+	release()
+	if err != nil {
+		undo()
+		return err
+	}
+	if _, err := os.Lstat(c.Path); errors.Is(err, fs.ErrNotExist) {
+		// The file is gone (this uninstall removed it, or one before it
+		// did while this one waited for the lock, which kept the folder
+		// from being empty then): the folders install made for it go
+		// when empty.
+		c.RemovedDirs, err = removeDirs(c.env, c.Path)
+		return err
+	}
+	return nil
+}
+
+// applyLocked plans the change again and makes it, under the lock.
+func (c *Change) applyLocked() error {
+	replan := c.replan
+	now, err := replan()
+	if err != nil {
+		return err
+	}
+	*c = *now
+	c.replan = replan
+	if !c.Changed() {
+		return nil
+	}
+	if err := c.Writable(); err != nil {
+		return err
 	}
 	unchanged := func() error {
 		now, existed, _, err := read(c.Path)
@@ -404,56 +529,22 @@ func (c *Change) Apply() error {
 			return err
 		}
 		if existed != c.Existed || !bytes.Equal(now, c.Old) {
-			return &NotEditable{Path: c.Path, Reason: "it changed since baton read it (run baton again)"}
+			return errAgain
 		}
 		return nil
 	}
-	if err := c.Writable(); err != nil {
-		return err
-	}
-	if err := unchanged(); err != nil {
-		return err
-	}
 	if c.Delete {
-		return os.Remove(c.Path)
-	}
-	dir := filepath.Dir(c.Path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(c.Path)+".baton-*")
-	if err != nil {
-		return err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
+		if err := unchanged(); err != nil {
+			return err
 		}
-	}()
-	if _, err := tmp.Write(c.New); err != nil {
+		if err := os.Remove(c.Path); err != nil {
+			return err
+		}
+	} else if err := writeChecked(c.Path, c.New, c.Mode, unchanged); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(c.Mode); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := unchanged(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), c.Path); err != nil {
-		return err
-	}
-	ok = true
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+	if err := setRecord(c.env, c.Path, c.record); err != nil {
+		return fmt.Errorf("%s is written, but %w: uninstall will leave the lists, objects, file and folders baton's entries are in", c.Path, err)
 	}
 	return nil
 }

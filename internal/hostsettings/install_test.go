@@ -182,10 +182,11 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := Lookup(tc.host)
+			env := tenv(t)
 			path := filepath.Join(t.TempDir(), "settings.json")
 			writeFile(t, path, tc.text, 0o600)
 
-			c, err := h.PlanInstall(path, Options{})
+			c, err := h.PlanInstall(env, path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +202,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 				t.Errorf("mode after install = %v, want 0600 kept", fi.Mode().Perm())
 			}
 
-			again, err := h.PlanInstall(path, Options{})
+			again, err := h.PlanInstall(env, path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -209,7 +210,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 				t.Errorf("a second install changes the file (added %v, already %v)", again.Added, again.Already)
 			}
 
-			u, err := h.PlanUninstall(path)
+			u, err := h.PlanUninstall(env, path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,7 +304,7 @@ func TestInstallNewFile(t *testing.T) {
 		t.Run(h.Name, func(t *testing.T) {
 			env := Env{Project: t.TempDir(), Home: t.TempDir()}
 			path := h.File(env, Project)
-			c, err := h.PlanInstall(path, Options{})
+			c, err := h.PlanInstall(env, path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -324,7 +325,7 @@ func TestInstallNewFile(t *testing.T) {
 			if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
 				t.Errorf("mode = %v, want 0644", fi.Mode().Perm())
 			}
-			u, err := h.PlanUninstall(path)
+			u, err := h.PlanUninstall(env, path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -341,29 +342,31 @@ func TestInstallNewFile(t *testing.T) {
 	}
 }
 
-// TestEmptyObjectRoundTrip: "{}" and "{ }" files come back as they were.
+// TestEmptyObjectRoundTrip: files that were there holding an empty
+// object, "hooks" or event list, with whatever white space inside, come
+// back as they were: the "{}" install would have made a file from too.
 func TestEmptyObjectRoundTrip(t *testing.T) {
-	for _, text := range []string{"{}", "{}\n", "{ }\n", "{\n  \"model\": \"opus\"\n}"} {
+	for _, text := range []string{
+		"{}", "{}\n", "{ }\n", "{\n}\n", "{\r\n\r\n}\r\n", "\t{\t}\t",
+		"{\n  \"model\": \"opus\"\n}",
+		"{\"hooks\": {}}", "{\n  \"hooks\": {\n  }\n}\n", "{\n  \"hooks\": {\n\n  }\n}\n",
+		"{\"hooks\": {\"Stop\": []}}", "{\n  \"hooks\": {\n    \"Stop\": [\n    ]\n  }\n}\n",
+		"{\n  \"hooks\": {\n    \"Stop\": [ ],\n    \"PostToolUse\": [\n\n    ]\n  }\n}\n",
+	} {
 		h := Lookup("claude")
+		env := tenv(t)
 		path := filepath.Join(t.TempDir(), "settings.json")
 		writeFile(t, path, text, 0o644)
-		c, err := h.PlanInstall(path, Options{})
+		c, err := h.PlanInstall(env, path, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := c.Apply(); err != nil {
 			t.Fatal(err)
 		}
-		u, err := h.PlanUninstall(path)
+		u, err := h.PlanUninstall(env, path)
 		if err != nil {
 			t.Fatal(err)
-		}
-		if text == "{}\n" {
-			// The skeleton itself: uninstall takes the file baton would have made.
-			if !u.Delete {
-				t.Errorf("%q: not removed", text)
-			}
-			continue
 		}
 		if u.Delete || string(u.New) != text {
 			t.Errorf("%q: uninstall gives %q (delete %v)", text, u.New, u.Delete)
@@ -408,14 +411,14 @@ func TestUninstallTakesOnlyBatons(t *testing.T) {
 	writeFile(t, path, text, 0o644)
 	h := Lookup("claude")
 	// The install sees the Stop hook there already (run by a path, with a flag).
-	c, err := h.PlanInstall(path, Options{Lint: true})
+	c, err := h.PlanInstall(tenv(t), path, Options{Lint: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(c.Already) != 1 || c.Already[0].Event != "Stop" || len(c.Added) != 2 {
 		t.Errorf("install: already %v, added %v; want Stop already there, the other two added", c.Already, c.Added)
 	}
-	u, err := h.PlanUninstall(path)
+	u, err := h.PlanUninstall(tenv(t), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,6 +440,40 @@ func TestBatonSub(t *testing.T) {
 		"echo baton hook claude-stop":              "-",
 		"notbaton hook claude-stop":                "-",
 		"":                                         "-",
+		// Baton's own flags, as the hook's flag parser takes them, quoted
+		// values included.
+		"'baton' hook claude-stop": "claude-stop",
+		"baton hook claude-stop -lint --require-packet=true --max-blocks=3":   "claude-stop",
+		`baton hook claude-stop --state-dir "/tmp/my   state" --max-blocks 2`: "claude-stop",
+		"baton hook claude-stop --state-dir '/tmp/$HOME'":                     "claude-stop",
+		"baton hook claude-stop --state-dir ~/.cache/baton":                   "claude-stop",
+		// A person's command that runs baton and more is theirs.
+		"baton hook claude-stop && notify-send done":            "-",
+		`baton hook claude-stop && notify-send "Claude   done"`: "-",
+		"baton hook claude-stop || true":                        "-",
+		"baton hook claude-stop | tee -a hook.log":              "-",
+		"baton hook claude-stop; echo done":                     "-",
+		"baton hook claude-stop > /tmp/out":                     "-",
+		"baton hook claude-stop 2>/dev/null":                    "-",
+		"baton hook claude-stop &":                              "-",
+		"(baton hook claude-stop)":                              "-",
+		"baton hook claude-stop --state-dir $HOME/s":            "-",
+		`baton hook claude-stop --state-dir "$HOME/s"`:          "-",
+		"baton hook claude-stop --state-dir `pwd`":              "-",
+		"baton hook claude-stop # mine":                         "-",
+		"baton hook claude-stop\necho":                          "-",
+		"baton hook claude-stop\nrm -rf x":                      "-",
+		"FOO=1 baton hook claude-stop":                          "-",
+		"baton hook claude-stop extra":                          "-",
+		"baton hook claude-stop --verbose":                      "-",
+		"baton hook claude-stop --lint=maybe":                   "-",
+		"baton hook claude-stop --max-blocks":                   "-",
+		"baton hook claude-stop --max-blocks two":               "-",
+		"baton hook claude-stop -- --lint":                      "-",
+		"baton hook claude-stop 'unclosed":                      "-",
+		"baton hook claude-stop --state-dir /tmp/*":             "-",
+		"baton hook":        "-",
+		"baton hook --lint": "-",
 	} {
 		sub, ok := BatonSub(cmd)
 		if !ok {
@@ -467,7 +504,10 @@ func TestRefusals(t *testing.T) {
 	for name, text := range cases {
 		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
 		writeFile(t, path, text, 0o644)
-		for op, plan := range map[string]func(string) (*Change, error){"install": func(p string) (*Change, error) { return h.PlanInstall(p, Options{}) }, "uninstall": h.PlanUninstall} {
+		for op, plan := range map[string]func(string) (*Change, error){
+			"install":   func(p string) (*Change, error) { return h.PlanInstall(tenv(t), p, Options{}) },
+			"uninstall": func(p string) (*Change, error) { return h.PlanUninstall(tenv(t), p) },
+		} {
 			_, err := plan(path)
 			var ne *NotEditable
 			if name == "event not list" && op == "uninstall" {
@@ -484,7 +524,7 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("%s: the file changed", name)
 		}
 	}
-	_, err := h.PlanInstall(filepath.Join(dir, "trailing-comma.json"), Options{})
+	_, err := h.PlanInstall(tenv(t), filepath.Join(dir, "trailing-comma.json"), Options{})
 	if !strings.Contains(err.Error(), "line 3, column 1") {
 		t.Errorf("the JSON error does not say where: %v", err)
 	}
@@ -495,15 +535,15 @@ func TestRefusals(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.PlanInstall(link, Options{}); err == nil || !strings.Contains(err.Error(), "symbolic link (to "+target+")") {
+	if _, err := h.PlanInstall(tenv(t), link, Options{}); err == nil || !strings.Contains(err.Error(), "symbolic link (to "+target+")") {
 		t.Errorf("install through a link: %v", err)
 	}
-	if _, err := h.PlanInstall(dir, Options{}); err == nil || !strings.Contains(err.Error(), "a folder, not a regular file") {
+	if _, err := h.PlanInstall(tenv(t), dir, Options{}); err == nil || !strings.Contains(err.Error(), "a folder, not a regular file") {
 		t.Errorf("install into a folder: %v", err)
 	}
 	fifo := filepath.Join(dir, "fifo.json")
 	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
-		if _, err := h.PlanInstall(fifo, Options{}); err == nil || !strings.Contains(err.Error(), "a named pipe") {
+		if _, err := h.PlanInstall(tenv(t), fifo, Options{}); err == nil || !strings.Contains(err.Error(), "a named pipe") {
 			t.Errorf("install into a named pipe: %v", err)
 		}
 	}
@@ -514,7 +554,7 @@ func TestRefusals(t *testing.T) {
 func TestApplyRefusesAReadOnlyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	writeFile(t, path, "{}\n", 0o444)
-	c, err := Lookup("claude").PlanInstall(path, Options{})
+	c, err := Lookup("claude").PlanInstall(tenv(t), path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,21 +566,35 @@ func TestApplyRefusesAReadOnlyFile(t *testing.T) {
 	}
 }
 
-// TestApplyRefusesAChangedFile: a settings file saved between the plan and
-// the write is not overwritten.
-func TestApplyRefusesAChangedFile(t *testing.T) {
+// TestApplyBuildsOnAChangedFile: a settings file saved between the plan
+// and the write is not overwritten: Apply plans again on what it holds
+// now, and the change says what was written.
+func TestApplyBuildsOnAChangedFile(t *testing.T) {
+	env := tenv(t)
 	path := filepath.Join(t.TempDir(), "settings.json")
 	writeFile(t, path, "{}\n", 0o644)
-	c, err := Lookup("claude").PlanInstall(path, Options{})
+	c, err := Lookup("claude").PlanInstall(env, path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, path, "{\"model\": \"opus\"}\n", 0o644)
-	if err := c.Apply(); err == nil || !strings.Contains(err.Error(), "changed since baton read it") {
-		t.Errorf("Apply over a changed file: %v", err)
+	saved := "{\"model\": \"opus\"}\n"
+	writeFile(t, path, saved, 0o644)
+	if err := c.Apply(); err != nil {
+		t.Fatal(err)
 	}
-	if readFile(t, path) != "{\"model\": \"opus\"}\n" {
-		t.Error("the user's save was overwritten")
+	got := readFile(t, path)
+	if !strings.HasPrefix(got, "{\"model\": \"opus\", \"hooks\": {") || string(c.Old) != saved || string(c.New) != got {
+		t.Errorf("Apply over a changed file wrote\n%s\n(old %q)", got, c.Old)
+	}
+	u, err := Lookup("claude").PlanUninstall(env, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, path); got != saved {
+		t.Errorf("uninstall gives %q, want the save %q", got, saved)
 	}
 }
 
@@ -552,7 +606,7 @@ func TestStatus(t *testing.T) {
 		t.Error("codex reported found with no ~/.codex")
 	}
 	for _, name := range []string{"claude", "cursor"} {
-		c, err := Lookup(name).PlanInstall(Lookup(name).File(env, Project), Options{Lint: true})
+		c, err := Lookup(name).PlanInstall(env, Lookup(name).File(env, Project), Options{Lint: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -611,22 +665,58 @@ func TestStatus(t *testing.T) {
 // baton's install stay, and the rest of the file is the original.
 func TestUninstallAfterTheUserAddedHooks(t *testing.T) {
 	h := Lookup("claude")
+	env := tenv(t)
 	orig := []byte(realistic[0].text)
 	path := filepath.Join(t.TempDir(), "settings.json")
 	writeFile(t, path, string(orig), 0o644)
-	c, err := h.PlanInstall(path, Options{})
+	c, err := h.PlanInstall(env, path, Options{})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Apply(); err != nil {
 		t.Fatal(err)
 	}
 	addMine := func(text []byte) []byte {
 		return AppendToStop(text, Object("hooks", []any{Object("type", "command", "command", "./after.sh")}))
 	}
 	writeFile(t, path, string(addMine(c.New)), 0o644)
-	u, err := h.PlanUninstall(path)
+	u, err := h.PlanUninstall(env, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := addMine(orig); string(u.New) != string(want) {
 		t.Errorf("uninstall gives\n%s\nwant\n%s", u.New, want)
+	}
+}
+
+// TestUninstallKeepsWhatThePersonPutInBatons: a list install added, into
+// which the person put a hook of their own, stays with it; a file install
+// made, to which the person added a key, stays with the key; the folder
+// holding it stays.
+func TestUninstallKeepsWhatThePersonPutInBatons(t *testing.T) {
+	h := Lookup("claude")
+	env := tenv(t)
+	env.Project = t.TempDir()
+	path := h.File(env, Project)
+	c, err := h.PlanInstall(env, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	text := AppendToStop([]byte(readFile(t, path)), Object("hooks", []any{Object("type", "command", "command", "./after.sh")}))
+	text = []byte(strings.Replace(string(text), "{\n", "{\n  \"model\": \"opus\",\n", 1))
+	writeFile(t, path, string(text), 0o644)
+	u, err := h.PlanUninstall(env, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./after.sh\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"
+	if got := readFile(t, path); got != want || u.Delete || len(u.RemovedDirs) != 0 {
+		t.Errorf("uninstall gives (delete %v, folders removed %v)\n%s\nwant\n%s", u.Delete, u.RemovedDirs, got, want)
 	}
 }

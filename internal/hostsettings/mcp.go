@@ -101,89 +101,130 @@ func runsBaton(command string, args []string) bool {
 // PlanInstall is the change that registers baton's server in the file at
 // path: added at the end of the servers (the servers' key or table added
 // when missing). A server of baton's already there is kept; a server of
-// another command under baton's name is left alone (Was says so). The
-// file is read, not written.
-func (h *MCPHost) PlanInstall(path string) (*ServerChange, error) {
+// another command under baton's name is left alone (Was says so). What
+// the install adds, and an empty object it puts the server in, go into
+// the change's record (record.go) for uninstall. The file is read, not
+// written; e says where baton's record is.
+func (h *MCPHost) PlanInstall(e Env, path string) (*ServerChange, error) {
 	old, existed, mode, err := read(path)
 	if err != nil {
 		return nil, err
 	}
-	c := &ServerChange{Change: &Change{Path: path, Existed: existed, Mode: mode, Old: old, New: old}}
+	c := &ServerChange{Change: &Change{Path: path, Existed: existed, Mode: mode, Old: old, New: old, env: e}}
+	c.replan = func() (*Change, error) {
+		now, err := h.PlanInstall(e, path)
+		if err != nil {
+			return nil, err
+		}
+		c.Was, c.Command = now.Was, now.Command
+		return now.Change, nil
+	}
+	start, made := []byte{}, []container{}
 	if h.Entry == nil {
-		return c, h.planTOMLInstall(c)
+		if err := h.planTOMLInstall(c); err != nil || !c.Changed() {
+			return c, err
+		}
+	} else {
+		start = []byte("{}\n")
+		text := old
+		if !existed {
+			text = start
+		}
+		root, servers, err := jsonServers(path, text)
+		if err != nil {
+			return nil, err
+		}
+		if c.Was, c.Command = jsonState(text, servers); c.Was != Absent {
+			return c, nil
+		}
+		st := detectStyle(text)
+		if servers == nil {
+			if f, ok := filled(text, root); ok {
+				made = append(made, f)
+			}
+			made = append(made, added("mcpServers"))
+			text = appendItem(text, root, item{key: "mcpServers", value: obj{{ServerName, h.Entry}}}, st)
+		} else {
+			if f, ok := filled(text, servers, "mcpServers"); ok {
+				made = append(made, f)
+			}
+			text = appendItem(text, servers, item{key: ServerName, value: h.Entry}, st)
+		}
+		if _, _, err := jsonServers(path, text); err != nil {
+			return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
+		}
+		c.New = text
 	}
-	text := old
-	if !existed {
-		text = []byte("{}\n")
-	}
-	root, servers, err := jsonServers(path, text)
+	rec, err := recordOf(e, path)
 	if err != nil {
 		return nil, err
 	}
-	if c.Was, c.Command = jsonState(text, servers); c.Was != Absent {
-		return c, nil
-	}
-	st := detectStyle(text)
-	if servers == nil {
-		text = appendItem(text, root, item{key: "mcpServers", value: obj{{ServerName, h.Entry}}}, st)
-	} else {
-		text = appendItem(text, servers, item{key: ServerName, value: h.Entry}, st)
-	}
-	if _, _, err := jsonServers(path, text); err != nil {
-		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
-	}
-	c.New = text
+	c.record = installed(rec, existed, start, "mcp", true, made)
 	return c, nil
 }
 
 // PlanUninstall is the change that takes baton's server, and nothing else,
-// out of the file at path: the servers' key or table goes too when it is
-// left empty, and the file when nothing is left. After PlanInstall's
-// change, the file comes back byte for byte. A server of another command
-// under baton's name is left alone.
-func (h *MCPHost) PlanUninstall(path string) (*ServerChange, error) {
+// out of the file at path; then what install recorded (record.go) is put
+// back where it is left empty: an "mcpServers" it added goes, an empty
+// one that was there gets its white space back, and a file it made is
+// removed when what is left is the text it made it from. After
+// PlanInstall's change, the file comes back byte for byte. A server of
+// another command under baton's name is left alone.
+func (h *MCPHost) PlanUninstall(e Env, path string) (*ServerChange, error) {
 	old, existed, mode, err := read(path)
 	if err != nil {
 		return nil, err
 	}
-	c := &ServerChange{Change: &Change{Path: path, Existed: existed, Mode: mode, Old: old, New: old}, Was: Absent}
+	c := &ServerChange{Change: &Change{Path: path, Existed: existed, Mode: mode, Old: old, New: old, env: e}, Was: Absent}
+	c.replan = func() (*Change, error) {
+		now, err := h.PlanUninstall(e, path)
+		if err != nil {
+			return nil, err
+		}
+		c.Was, c.Command = now.Was, now.Command
+		return now.Change, nil
+	}
 	if !existed {
 		return c, nil
 	}
+	var rec *fileRecord
+	var kept []container
 	if h.Entry == nil {
-		return c, h.planTOMLUninstall(c)
-	}
-	text := old
-	root, servers, err := jsonServers(path, text)
-	if err != nil {
-		return nil, err
-	}
-	if c.Was, c.Command = jsonState(text, servers); c.Was != Present {
-		return c, nil
-	}
-	st := detectStyle(text)
-	for i, m := range servers.members {
-		if m.key == ServerName {
-			text = removeItem(text, servers, i, st)
-			break
+		if err := h.planTOMLUninstall(c); err != nil || !c.Changed() {
+			return c, err
 		}
-	}
-	if root, servers, err = jsonServers(path, text); err != nil {
-		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
-	}
-	if len(servers.members) == 0 {
-		for i, m := range root.members {
-			if m.key == "mcpServers" {
-				text = removeItem(text, root, i, st)
+		if rec, err = recordOf(e, path); err != nil {
+			return nil, err
+		}
+	} else {
+		text := old
+		_, servers, err := jsonServers(path, text)
+		if err != nil {
+			return nil, err
+		}
+		if c.Was, c.Command = jsonState(text, servers); c.Was != Present {
+			return c, nil
+		}
+		st := detectStyle(text)
+		for i, m := range servers.members {
+			if m.key == ServerName {
+				text = removeItem(text, servers, i, st)
 				break
 			}
 		}
+		if rec, err = recordOf(e, path); err != nil {
+			return nil, err
+		}
+		if rec != nil {
+			text, kept = restore(text, rec.Containers, st)
+		}
+		if _, _, err = jsonServers(path, text); err != nil {
+			return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
+		}
+		c.New = text
 	}
-	if root, _, err = jsonServers(path, text); err != nil {
-		return nil, fmt.Errorf("internal error: the edited %s does not parse: %w", path, err)
-	}
-	c.New = text
-	c.Delete = len(root.members) == 0 // nothing is left but {}
+	c.Delete = rec != nil && rec.Made && string(c.New) == rec.Start
+	c.record = uninstalled(rec, "mcp", c.Delete, kept)
 	return c, nil
 }
 
@@ -385,13 +426,16 @@ func (h *MCPHost) planTOMLUninstall(c *ServerChange) error {
 	}
 	nl := detectStyle(text).nl
 	if end == len(text) {
-		// The table ends the file: the blank line before it was install's.
-		sep := nl
+		// The table ends the file: the line ends before it were install's,
+		// a blank line after a file ending with a line end, and two after
+		// one that did not (the table then ends without one).
+		prefix := text[:start]
 		if !bytes.HasSuffix(text, []byte("\n")) {
-			sep = nl + nl
-		}
-		if bytes.HasSuffix(text[:start], []byte(nl+nl)) || (sep == nl+nl && bytes.HasSuffix(text[:start], []byte(sep))) {
-			start -= len(sep)
+			if bytes.HasSuffix(prefix, []byte(nl+nl)) {
+				start -= 2 * len(nl)
+			}
+		} else if bytes.HasSuffix(prefix, []byte(nl)) && bytes.HasSuffix(prefix[:len(prefix)-len(nl)], []byte("\n")) {
+			start -= len(nl)
 		}
 	}
 	out := append(bytes.Clone(text[:start]), text[end:]...)
@@ -399,7 +443,6 @@ func (h *MCPHost) planTOMLUninstall(c *ServerChange) error {
 		return &NotEditable{Path: c.Path, Reason: "taking out [mcp_servers.baton] would change more than baton's server: take it out by hand"}
 	}
 	c.New = out
-	c.Delete = len(bytes.TrimSpace(out)) == 0
 	return nil
 }
 

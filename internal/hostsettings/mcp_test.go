@@ -34,13 +34,14 @@ func TestMCPInstallUninstallRoundTrip(t *testing.T) {
 	} {
 		t.Run(tt.host+"/"+tt.name, func(t *testing.T) {
 			h := LookupMCP(tt.host)
+			env := tenv(t)
 			path := filepath.Join(t.TempDir(), "settings")
 			if tt.name != "no file" {
 				if err := os.WriteFile(path, []byte(tt.before), 0o600); err != nil {
 					t.Fatal(err)
 				}
 			}
-			c, err := h.PlanInstall(path)
+			c, err := h.PlanInstall(env, path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,10 +63,10 @@ func TestMCPInstallUninstallRoundTrip(t *testing.T) {
 				t.Errorf("install did not keep the file and add after it:\n%s", after)
 			}
 			checkMCPShape(t, h, after)
-			if again, err := h.PlanInstall(path); err != nil || again.Was != Present || again.Changed() {
+			if again, err := h.PlanInstall(env, path); err != nil || again.Was != Present || again.Changed() {
 				t.Errorf("a second install: %v, was %s, changed %v", err, again.Was, again.Changed())
 			}
-			u, err := h.PlanUninstall(path)
+			u, err := h.PlanUninstall(env, path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,18 +153,18 @@ func TestMCPForeignAndPathedEntries(t *testing.T) {
 		if err != nil || st != tt.want {
 			t.Errorf("%s %s: status %s %v, want %s", tt.host, tt.text, st, err, tt.want)
 		}
-		c, err := h.PlanInstall(path)
+		c, err := h.PlanInstall(tenv(t), path)
 		if err != nil || c.Changed() || c.Was != tt.want {
 			t.Errorf("%s: install %v, changed %v, was %s", tt.host, err, c.Changed(), c.Was)
 		}
-		u, err := h.PlanUninstall(path)
+		u, err := h.PlanUninstall(tenv(t), path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if tt.want == Foreign && u.Changed() {
 			t.Errorf("%s: uninstall takes out a server of another command:\n%s", tt.host, u.New)
 		}
-		if tt.want == Present && (!u.Changed() || !u.Delete) {
+		if st, _, _, _ := h.Status(path); tt.want == Present && (!u.Changed() || st != Present || strings.Contains(string(u.New), "baton")) {
 			t.Errorf("%s: uninstall leaves baton's server (pathed): %q", tt.host, u.New)
 		}
 	}
@@ -187,7 +188,7 @@ func TestMCPRefuses(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := LookupMCP(tt.host).PlanInstall(path)
+		_, err := LookupMCP(tt.host).PlanInstall(tenv(t), path)
 		var ne *NotEditable
 		if !errors.As(err, &ne) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s %q: %v, want a refusal saying %q", tt.host, tt.text, err, tt.want)
@@ -199,24 +200,41 @@ func TestMCPRefuses(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LookupMCP("claude").PlanInstall(link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if _, err := LookupMCP("claude").PlanInstall(tenv(t), link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Errorf("a link: %v", err)
 	}
 }
 
 // An mcpServers left empty goes with baton's server, and a file left as
-// an empty object is removed: that is what install adds to a file without
-// servers, and to no file.
+// the empty object install made it from is removed, when install's record
+// says it added them. Without the record (an install of an earlier baton,
+// another machine's), uninstall cannot tell them from the person's, and
+// leaves them.
 func TestMCPUninstallEmptied(t *testing.T) {
+	h := LookupMCP("gemini")
 	path := filepath.Join(t.TempDir(), "settings.json")
 	os.WriteFile(path, []byte("{\n  \"mcpServers\": {\n    \"baton\": {\"command\": \"baton\", \"args\": [\"mcp\"]}\n  },\n  \"theme\": \"dark\"\n}\n"), 0o644)
-	u, err := LookupMCP("gemini").PlanUninstall(path)
-	if err != nil || string(u.New) != "{\n  \"theme\": \"dark\"\n}\n" || u.Delete {
-		t.Errorf("%v %q", err, u.New)
+	u, err := h.PlanUninstall(tenv(t), path)
+	if err != nil || string(u.New) != "{\n  \"mcpServers\": {},\n  \"theme\": \"dark\"\n}\n" || u.Delete {
+		t.Errorf("without a record: %v %q", err, u.New)
 	}
-	os.WriteFile(path, []byte(`{"mcpServers": {"baton": {"command": "baton", "args": ["mcp"]}}}`), 0o644)
-	if u, err := LookupMCP("gemini").PlanUninstall(path); err != nil || !u.Delete {
-		t.Errorf("a file of baton's server alone is not removed: %v %q", err, u.New)
+	for _, before := range []string{"", "{\n  \"theme\": \"dark\"\n}\n"} {
+		env := tenv(t)
+		os.Remove(path)
+		if before != "" {
+			os.WriteFile(path, []byte(before), 0o644)
+		}
+		c, err := h.PlanInstall(env, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Apply(); err != nil {
+			t.Fatal(err)
+		}
+		u, err := h.PlanUninstall(env, path)
+		if err != nil || (before != "" && string(u.New) != before) || u.Delete != (before == "") {
+			t.Errorf("after install into %q: %v %q, delete %v", before, err, u.New, u.Delete)
+		}
 	}
 }
 
@@ -226,7 +244,7 @@ func TestMCPTOMLUninstallSubtables(t *testing.T) {
 	text := "model = \"o3\"\n\n[mcp_servers.baton]\ncommand = \"baton\"\nargs = [\"mcp\"]\n\n[mcp_servers.baton.env]\nX = \"1\"\n\n[mcp_servers.docs]\ncommand = \"npx\"\n"
 	path := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(path, []byte(text), 0o644)
-	u, err := LookupMCP("codex").PlanUninstall(path)
+	u, err := LookupMCP("codex").PlanUninstall(tenv(t), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func trustEnv(t *testing.T) Env {
 func install(t *testing.T, host string, env Env, s Scope, o Options) {
 	t.Helper()
 	h := Lookup(host)
-	c, err := h.PlanInstall(h.File(env, s), o)
+	c, err := h.PlanInstall(env, h.File(env, s), o)
 	if err != nil {
 		t.Fatal(err)
 	}
