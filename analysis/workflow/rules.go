@@ -386,6 +386,7 @@ var Rules = []*analysis.Rule{
 	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
+	RuleAnswers, RuleExecInfo,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.
