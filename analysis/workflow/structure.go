@@ -316,21 +316,25 @@ func (k *checker) checkElse(t *Tag) {
 		return
 	}
 	ifTag := t.Parent
-	// An <Else> with no content is refused, even in the branch the condition
-	// takes (expand.ts, elseElementViolations); an empty alternative is no
-	// alternative, so the fix removes it. Whitespace is content to the
-	// scanner, and taken.
-	if t.Closed && (t.SelfClosing || t.Inner.Len() == 0) {
-		k.report(RuleDirectiveForm, t.NameSpan, "<Else> has no content: the engine refuses it (\"<Else> must have content. Use <Else>...</Else>.\"); remove it, or give it the alternative branch",
-			analysis.WithFix(analysis.Fix{Title: "Remove the empty <Else>", Safe: true, Edits: []analysis.Edit{{Span: t.Span}}}))
-	}
 	for _, ch := range ifTag.Children {
 		if e, ok := ch.(*Tag); ok && e.Name == "Else" && e != t && e.Span.Start < t.Span.Start {
 			k.report(RuleElsePlacement, t.NameSpan, "a second <Else> in one <If>", analysis.WithRelated(e.NameSpan, "the first <Else>"))
 			return
 		}
 	}
-	if !blank(k.c.Text[t.Span.End:ifTag.Inner.End]) {
+	// A first <Else> with no content is refused, even in the branch the condition
+	// takes (expand.ts, elseElementViolations); an empty alternative is no
+	// alternative, so the fix removes it. Whitespace is content to the
+	// scanner, and taken.
+	last := blank(k.c.Text[t.Span.End:ifTag.Inner.End])
+	if t.Closed && (t.SelfClosing || t.Inner.Len() == 0) {
+		var opts []func(*analysis.Finding)
+		if last { // else what follows would join the then-branch
+			opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Remove the empty <Else>", Safe: true, Edits: []analysis.Edit{{Span: t.Span}}}))
+		}
+		k.report(RuleDirectiveForm, t.NameSpan, "<Else> has no content: the engine refuses it (\"<Else> must have content. Use <Else>...</Else>.\"); remove it, or give it the alternative branch", opts...)
+	}
+	if !last {
 		k.report(RuleElsePlacement, t.NameSpan, "<Else> is not the last child of its <If>: move what follows it into one of the branches")
 	}
 }
