@@ -24,8 +24,10 @@ var (
 			"`delegate`); and in an `<Answer>` (readAnswer, readValue): no `value`; a `value` text that is not " +
 			"JSON (a prop string is captured JSON text, so a string answer is written JSON-quoted: " +
 			"`value='\"approve\"'`, not `value=\"approve\"`; `value={\"approve\"}` is the same string); a " +
-			"`template` written as an expression; and a `template` prop beside template children (whitespace " +
-			"counts). An expression `value` or `delegate` is evaluated only when the region runs, and is not " +
+			"`template` written as an expression; a `template` prop beside template children (whitespace " +
+			"counts); and a `template` prop its parser refuses (packages/core/src/template.ts, parseTemplate): a " +
+			"malformed `{?` capture, or a hole right after a capture (`{?a}{?b}`, `{?a}{props.x}`) with no " +
+			"literal text to end it. An expression `value` or `delegate` is evaluated only when the region runs, and is not " +
 			"checked. Props other than `delegate` and `template`/`value` are workflow/directive-form.\n\n" +
 			"**The engine** fails the region when execution reaches it: a printed error, or a failed run under " +
 			"a throwing error mode.",
@@ -33,6 +35,7 @@ var (
 			"executable.md packages/core/src/answers.ts strayAnswerError (an <Answer> outside <Answers>)",
 			"executable.md packages/core/src/answers.ts expandAnswers (no body; delegate)",
 			"executable.md packages/core/src/answers.ts readAnswer (value, template)",
+			"executable.md packages/core/src/template.ts parseTemplate (an <Answer template> prop)",
 		},
 	}
 	RuleExecInfo = &analysis.Rule{
@@ -137,6 +140,11 @@ func (k *checker) checkAnswer(t *Tag) {
 	if tmpl != nil && tmpl.Kind == AttrExpr {
 		if _, ok := literalValue(t, tmpl); !ok {
 			k.report(RuleAnswers, tmpl.Span, "template must be a literal string or template children, not an expression: the engine refuses the matcher; write the bindings it references as {binding} holes inside it")
+		}
+	}
+	if tmpl != nil && tmpl.Kind == AttrString {
+		if why := templateRefusal(tmpl.Value); why != "" {
+			k.report(RuleAnswers, tmpl.Span, "the template "+why+": the engine refuses the matcher (packages/core/src/template.ts, parseTemplate)")
 		}
 	}
 	if tmpl != nil && !t.SelfClosing && t.Inner.Len() > 0 {
@@ -349,4 +357,52 @@ func isDuration(s string) bool {
 		return false
 	}
 	return strings.TrimLeft(m[1], "0") != ""
+}
+
+var (
+	captureHole      = regexp.MustCompile(`^\{\?[A-Za-z_$][A-Za-z0-9_$]*\}`)
+	bindingHole      = regexp.MustCompile(`^\{[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*\}`)
+	malformedCapture = "{?"
+)
+
+// templateRefusal is why the engine's template parser refuses a matcher's
+// template, "" when it takes it (packages/core/src/template.ts,
+// parseTemplate): a {?name} capture must be well formed, and no hole may
+// follow a capture without literal text between them.
+func templateRefusal(src string) string {
+	const (
+		literal = iota + 1
+		capture
+		binding
+	)
+	prev, pending := 0, false // the last token; literal text not yet flushed
+	for i := 0; i < len(src); {
+		rest := src[i:]
+		if m := captureHole.FindString(rest); m != "" {
+			if pending {
+				prev, pending = literal, false
+			}
+			if prev != 0 && prev != literal {
+				return "has two holes with no literal text between them, " + strconv.Quote(m) + " among them (ambiguous)"
+			}
+			prev, i = capture, i+len(m)
+			continue
+		}
+		if strings.HasPrefix(rest, malformedCapture) {
+			return "has a malformed capture hole, " + strconv.Quote(rest[:min(len(rest), 12)]) + ": write {?name}"
+		}
+		if m := bindingHole.FindString(rest); m != "" {
+			if pending {
+				prev, pending = literal, false
+			}
+			if prev == capture {
+				return "has a capture hole directly followed by " + strconv.Quote(m) + " (ambiguous)"
+			}
+			prev, i = binding, i+len(m)
+			continue
+		}
+		pending = true
+		i++
+	}
+	return ""
 }
