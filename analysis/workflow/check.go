@@ -105,6 +105,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkFrontMatter()
 	k.checkStructure()
 	k.checkInvocations()
+	k.checkDirectives()
 	k.checkCheckpoints()
 	return m
 }

@@ -319,7 +319,25 @@ var (
 			"`<Loop name>` a non-empty string literal. The engine fails the directive when execution reaches it " +
 			"(packages/core/src/expand.ts: expandLoop, expandEach, expandLet, …), a printed error or, under a " +
 			"throwing error mode, a failed run; baton checks every branch. A `{...spread}` on a directive is " +
-			"dropped by the scanner and changes nothing (workflow/spread-dropped).",
+			"dropped by the scanner and changes nothing (workflow/spread-dropped).\n\n" +
+			"Some forms fail whatever the bindings hold: `<Each in=\"steps\">` is the string \"steps\", never " +
+			"an array (expandEach: \"Prop \\\"in\\\" on <Each /> must resolve to an array.\"; the quick fix writes " +
+			"`in={steps}`), as is a bare `in` or a literal that is not one (`in={3}`); an `<Else />` or " +
+			"`<Else></Else>` with no content is refused even in the branch not taken (ifStructure, " +
+			"elseElementViolations; the fix removes it, an empty alternative being none); `<Break>` is only " +
+			"self-closing, so `<Break></Break>` is refused (breakElementViolations); a `<Return>` with anything " +
+			"between its tags, a line break included, has children (returnElementViolations: the scanner keeps " +
+			"whitespace); the fix writes both self-closing. `<PrintErrors>` takes no props, not even `as` or " +
+			"`slot` (expandPrintErrors), `<Answers>` only `delegate` and `<Answer>` only `template` and `value` " +
+			"(packages/core/src/answers.ts; the rest of their form is workflow/answers).",
+		Follows: []string{
+			"executable.md packages/core/src/expand.ts expandEach (props; let, as; in must resolve to an array)",
+			"executable.md packages/core/src/expand.ts elseElementViolations (no props; content)",
+			"executable.md packages/core/src/expand.ts breakElementViolations (no props; self-closing)",
+			"executable.md packages/core/src/expand.ts returnElementViolations (value; no children)",
+			"executable.md packages/core/src/expand.ts expandPrintErrors (no props)",
+			"executable.md packages/core/src/expand.ts expandLoop, expandLet, expandIf (props and forms)",
+		},
 	}
 	RuleSyntax = &analysis.Rule{
 		ID:       "workflow/syntax",
@@ -386,6 +404,7 @@ var Rules = []*analysis.Rule{
 	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
+	RuleAnswers, RuleExecInfo,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.

@@ -105,6 +105,11 @@ var directiveProps = map[string][]string{
 	"Output":  {},
 	"Return":  {"value"},
 	"Content": {"slot"},
+	// The element names a region and nothing else: not even as or slot
+	// (expand.ts, expandPrintErrors).
+	"PrintErrors": {},
+	"Answers":     {"delegate"},
+	"Answer":      {"template", "value"},
 }
 
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
@@ -159,9 +164,9 @@ func (k *checker) checkStructure() {
 			if t.Attr("value") == nil {
 				k.report(RuleDirectiveForm, t.NameSpan, "<Return> needs value={…}")
 			}
-			if !t.SelfClosing && !blank(c.Text[t.Inner.Start:t.Inner.End]) {
-				k.report(RuleDirectiveForm, t.NameSpan, "<Return> takes no children: write <Return value={…} />")
-			}
+			// Any child, a line break included, is one (expand.ts,
+			// returnElementViolations: the scanner keeps whitespace text).
+			k.checkNoContent(t, "<Return> takes no children, not even a line break: write <Return value={…} />")
 		case "Else":
 			k.checkElse(t)
 		case "Break":
@@ -175,9 +180,9 @@ func (k *checker) checkStructure() {
 			if !inLoop {
 				k.report(RuleBreakOutsideLoop, t.NameSpan, "<Break> outside any <Loop> is a printed error, not a loop exit")
 			}
-			if !t.SelfClosing && !blank(c.Text[t.Inner.Start:t.Inner.End]) {
-				k.report(RuleDirectiveForm, t.NameSpan, "<Break> takes no content: a malformed <Break> ends no loop")
-			}
+			// Only the self-closing form ends a loop (expand.ts,
+			// breakElementViolations): <Break></Break> is refused too.
+			k.checkNoContent(t, "<Break> takes no content: write it self-closing, <Break />; a malformed <Break> ends no loop")
 		case "Loop":
 			// Its name is read before its bound (packages/core/src/expand.ts,
 			// expandLoop): a string literal, not empty.
@@ -209,6 +214,7 @@ func (k *checker) checkStructure() {
 			if t.Attr("let") == nil {
 				k.report(RuleDirectiveForm, t.NameSpan, "<Each> needs let=\"name\", the per-item binding")
 			}
+			k.checkEachIn(t)
 		case "Let":
 			k.checkLet(t)
 		case "Capture":
@@ -316,9 +322,84 @@ func (k *checker) checkElse(t *Tag) {
 			return
 		}
 	}
-	if !blank(k.c.Text[t.Span.End:ifTag.Inner.End]) {
+	// A first <Else> with no content is refused, even in the branch the condition
+	// takes (expand.ts, elseElementViolations); an empty alternative is no
+	// alternative, so the fix removes it. Whitespace is content to the
+	// scanner, and taken.
+	last := blank(k.c.Text[t.Span.End:ifTag.Inner.End])
+	if t.Closed && (t.SelfClosing || t.Inner.Len() == 0) {
+		var opts []func(*analysis.Finding)
+		if last { // else what follows would join the then-branch
+			opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Remove the empty <Else>", Safe: true, Edits: []analysis.Edit{{Span: t.Span}}}))
+		}
+		k.report(RuleDirectiveForm, t.NameSpan, "<Else> has no content: the engine refuses it (\"<Else> must have content. Use <Else>...</Else>.\"); remove it, or give it the alternative branch", opts...)
+	}
+	if !last {
 		k.report(RuleElsePlacement, t.NameSpan, "<Else> is not the last child of its <If>: move what follows it into one of the branches")
 	}
+}
+
+// checkNoContent reports a <Return> or <Break> written with a closing tag
+// and anything between, whitespace included: the engine takes only the
+// self-closing form (expand.ts, returnElementViolations and
+// breakElementViolations). When what is between is blank, the fix writes
+// the element self-closing.
+func (k *checker) checkNoContent(t *Tag, msg string) {
+	if t.SelfClosing || !t.Closed {
+		return
+	}
+	if t.Name == "Return" && t.Inner.Len() == 0 {
+		return // <Return value={x}></Return> has no children
+	}
+	var opts []func(*analysis.Finding)
+	if blank(k.c.Text[t.Inner.Start:t.Inner.End]) {
+		open := strings.TrimRight(k.c.Text[t.Open.Start:t.Open.End-1], " \t\r\n")
+		opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Write <" + t.Name + "> self-closing", Safe: true,
+			Edits: []analysis.Edit{{Span: t.Span, NewText: open + " />"}}}))
+	}
+	k.report(RuleDirectiveForm, t.NameSpan, msg, opts...)
+}
+
+// checkEachIn reports an <Each in> the engine refuses whatever the
+// bindings hold: a quoted or bare in is a string or true, and a JSON
+// literal that is not an array is not one either (expand.ts, expandEach:
+// "Prop \"in\" on <Each /> must resolve to an array.").
+func (k *checker) checkEachIn(t *Tag) {
+	a := t.Attr("in")
+	if a == nil || !t.Closed || k.failureExpected(t) {
+		return
+	}
+	const refusal = `("Prop \"in\" on <Each /> must resolve to an array.")`
+	src := k.c.Text[a.Span.Start:a.Span.End]
+	switch a.Kind {
+	case AttrString:
+		var opts []func(*analysis.Finding)
+		if v := strings.TrimSpace(a.Value); isNamePath(v) {
+			opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Write in={" + v + "}",
+				Edits: []analysis.Edit{{Span: a.Span, NewText: "in={" + v + "}"}}}))
+		}
+		k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("%s is the string %q, not an array: the engine refuses the loop %s; write the array as an expression, in={%s}",
+			src, a.Value, refusal, strings.TrimSpace(a.Value)), opts...)
+	case AttrBool:
+		k.report(RuleDirectiveForm, a.Span, "in alone is true, not an array: the engine refuses the loop "+refusal+"; write in={items}")
+	case AttrExpr:
+		if v, ok := literalValue(t, a); ok {
+			if _, isArray := v.([]any); !isArray {
+				k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("%s is %s, not an array: the engine refuses the loop %s", src, jsonKind(v), refusal))
+			}
+		}
+	}
+}
+
+// isNamePath matches a dotted name, steps or plan.steps: what an author
+// who quoted in meant as an expression.
+func isNamePath(s string) bool {
+	for part := range strings.SplitSeq(s, ".") {
+		if !isBindingName(part) {
+			return false
+		}
+	}
+	return true
 }
 
 func (k *checker) checkLet(t *Tag) {

@@ -121,6 +121,8 @@ func TestRegistry(t *testing.T) {
 	// Every rule has a fixture that expects it.
 	var wants strings.Builder
 	files, _ := filepath.Glob("testdata/rules/*.txtar")
+	more, _ := filepath.Glob("testdata/rules/*/*.txtar")
+	files = append(files, more...)
 	for _, f := range files {
 		ar, err := txtar.ParseFile(f)
 		if err != nil {
