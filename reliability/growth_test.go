@@ -66,6 +66,20 @@ var growthShapes = []struct {
 	{"link destinations with no closing parenthesis, on one line of a stop message", 10_000, func(n int) string {
 		return strings.Repeat("[x](", n) + "\n"
 	}, stopMessage},
+	// specrew's validator's checks (analysis/packet/governance) on one
+	// boundary packet: each reads every line, paragraph or word once.
+	{"bare paths on one line of a boundary packet", 5_000, func(n int) string {
+		return boundaryPacket + strings.Repeat("specs/a.md ", n) + "\n"
+	}, nil},
+	{"bare ids in one paragraph of a boundary packet", 5_000, func(n int) string {
+		return boundaryPacket + strings.Repeat("T001, FR-2, ", n) + "\n"
+	}, nil},
+	{"Markdown file links and URLs on one line of a boundary packet", 5_000, func(n int) string {
+		return boundaryPacket + strings.Repeat("[a](file:///x/y.md) file:///z ", n) + "\n"
+	}, nil},
+	{"lines holding only a section title, bare", 2_000, func(n int) string {
+		return strings.Repeat("What I just did\nwork\nWhy I stopped\nreview\n", n)
+	}, nil},
 	{"a Gemini CLI chat file of n messages (JSON lines)", 10_000, func(n int) string {
 		return geminiChat(n, false)
 	}, readGemini},
@@ -90,6 +104,11 @@ func backtickRuns(n int) string {
 	}
 	return b.String() + "\n"
 }
+
+// boundaryPacket opens a six-section packet, whose last section the
+// shapes above fill.
+const boundaryPacket = "## What I Just Did\n\nWork.\n\n## Why I Stopped\n\nThe plan boundary.\n\n## What Needs Your Review\n\nThe plan.\n\n" +
+	"## What Happens Next\n\nOn approval, the tasks.\n\n## Discussion Prompts\n\nShould we?\n\n## What I Need From You\n\n"
 
 // stopMessage analyses text as the stop hooks do: a message that reads as
 // no kind of document is read as a packet.

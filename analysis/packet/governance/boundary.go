@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
@@ -276,7 +278,11 @@ func barePaths(m *message) {
 		if t == "" || !strings.ContainsAny(t, `/\`) && !containsFold(t, "readme.md") || exempt(t) {
 			continue
 		}
-		reported := map[[2]int]bool{}
+		// Every pattern's paths, the widest first where they start
+		// together; a path inside one before it is that one (specrew lists
+		// each path once, and its patterns overlap: a specs/ path is also a
+		// path with an extension).
+		var found [][2]int
 		for _, re := range barePathRes {
 			for _, loc := range re.FindAllStringSubmatchIndex(line, -1) {
 				ps, pe := loc[4], loc[5]
@@ -285,23 +291,29 @@ func barePaths(m *message) {
 				for pe > ps+1 && line[pe-1] == '.' {
 					pe--
 				}
-				if covered(reported, ps, pe) {
-					continue
-				}
-				reported[[2]int{ps, pe}] = true
-				p := line[ps:pe]
-				if anyMatch(p, m.settings.exemptions...) {
-					continue // an exemption the project approved
-				}
-				var opts []func(*analysis.Finding)
-				opts = append(opts, analysis.WithSeverity(sev))
-				if rel, ok := existing(fsys, root, p); ok {
-					u := fileURL(root, rel)
-					opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Write it as " + u, Safe: true, Edits: []analysis.Edit{{Span: m.span(start+ps, start+pe), NewText: u}}}))
-				}
-				m.pass.Report(RuleBarePath, m.span(start+ps, start+pe),
-					fmt.Sprintf("%s is a bare path: write it as a file:/// URL (or in code, if it is part of a command)", p), opts...)
+				found = append(found, [2]int{ps, pe})
 			}
+		}
+		slices.SortFunc(found, func(a, b [2]int) int { return cmp.Or(a[0]-b[0], b[1]-a[1]) })
+		reach := -1
+		for _, f := range found {
+			ps, pe := f[0], f[1]
+			if pe <= reach {
+				continue
+			}
+			reach = pe
+			p := line[ps:pe]
+			if anyMatch(p, m.settings.exemptions...) {
+				continue // an exemption the project approved
+			}
+			var opts []func(*analysis.Finding)
+			opts = append(opts, analysis.WithSeverity(sev))
+			if rel, ok := existing(fsys, root, p); ok {
+				u := fileURL(root, rel)
+				opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Write it as " + u, Safe: true, Edits: []analysis.Edit{{Span: m.span(start+ps, start+pe), NewText: u}}}))
+			}
+			m.pass.Report(RuleBarePath, m.span(start+ps, start+pe),
+				fmt.Sprintf("%s is a bare path: write it as a file:/// URL (or in code, if it is part of a command)", p), opts...)
 		}
 	}
 }
@@ -323,18 +335,6 @@ func exempt(t string) bool {
 		return true
 	}
 	return exemptLines[4].MatchString(t)
-}
-
-// covered reports a span inside one already reported on the line: specrew
-// lists each path once, and its patterns overlap (a specs/ path is also a
-// path with an extension).
-func covered(reported map[[2]int]bool, start, end int) bool {
-	for s := range reported {
-		if start >= s[0] && end <= s[1] {
-			return true
-		}
-	}
-	return false
 }
 
 // existing is the workspace-relative path of a bare path that names a file
