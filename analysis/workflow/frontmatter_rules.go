@@ -133,7 +133,9 @@ func (k *checker) checkJSONValues(n *yaml.Node, path string, depth int) {
 	}
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if n.Style != 0 { // quoted, a block scalar, or explicitly tagged
+		// Quoted, a block scalar or explicitly tagged; or starting with
+		// neither a digit nor what .inf and .nan start with: no pattern's.
+		if n.Style != 0 || n.Value == "" || !strings.ContainsRune("0123456789.+-", rune(n.Value[0])) {
 			return
 		}
 		span := k.c.yamlSpan(n)
