@@ -445,6 +445,10 @@ func (w *schemaWalker) walk(n *yaml.Node, ctx []string, at string, depth int) {
 			}
 		}
 	}
+	if dk, _ := mapGet(n, "default"); dk != nil && at == "#" {
+		w.report(dk, fmt.Sprintf("a default for the whole %s schema is never applied, which Ajv's strict mode refuses: give each property its own default", w.what),
+			"strict mode: default is ignored in the schema root")
+	}
 	_, ifv := mapGet(n, "if")
 	for _, kw := range []string{"then", "else"} {
 		if kk, _ := mapGet(n, kw); kk != nil && ifv == nil {

@@ -101,7 +101,7 @@ var (
 			"`required: true` on a property (`required` is a list of names on the object), a keyword for another " +
 			"type than the schema's or in a schema with no type (`minLength` on an array, `items` without " +
 			"`type: array`: strictTypes), a union type other than a type and `\"null\"`, `nullable` without `type`, " +
-			"`then`/`else` without `if`, and a `required` naming a property its `properties` do not declare " +
+			"`then`/`else` without `if`, a `default` on a full schema's root, and a `required` naming a property its `properties` do not declare " +
 			"(strictRequired). A schema with a `$ref` is not read, nor what it refers to.",
 		Follows: []string{
 			"executable.md packages/core/src/frontmatter.ts parsePropsSchema",
