@@ -209,6 +209,11 @@ func (k *checker) checkPropsDecl(key, v *yaml.Node) {
 	w := &schemaWalker{k: k, rule: r, what: "props"}
 	if isSchema(v) {
 		w.checkDialect(v)
+		if tk, t := mapGet(v, "type"); t != nil && t.Kind == yaml.MappingNode {
+			// A prop named type: the engine reads the map as a full schema.
+			k.report(r, k.c.yamlSpan(tk), `props has a key named type, so the engine reads it as a full schema, not a map of props, and refuses it (root props schema must declare type: "object"): a prop cannot be named type or $schema; rename it, or write props as a full schema (type: object, properties: {type: …})`)
+			return
+		}
 		if _, t := mapGet(v, "type"); t == nil || t.Kind != yaml.ScalarNode || t.Value != "object" {
 			span := k.c.yamlSpan(key)
 			if t != nil {
