@@ -44,6 +44,9 @@ type FrontMatter struct {
 	// read: yamlSpan looks a node's line up instead of walking to it from
 	// the top for every node.
 	lines []int
+	// root is the front matter's mapping, kept for the checks of its
+	// values (frontmatter_rules.go).
+	root *yaml.Node
 }
 
 // Name is a key or list item of the front matter, with where it is written.
@@ -309,6 +312,7 @@ func (c *Component) readFrontMatter() {
 		fm.Err = fmt.Errorf("the front matter is not a mapping of keys to values")
 		return
 	}
+	fm.root = root
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], resolveAlias(root.Content[i+1])
 		switch k.Value {

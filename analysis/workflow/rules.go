@@ -89,7 +89,25 @@ var (
 			"some of them, or a full object schema (marked by `type` or `$schema`) with its own `required`. The " +
 			"engine refuses, when the component loads: a `required` name the map does not declare (it could " +
 			"never be supplied), a top-level `required` beside a full schema or without `props`, and a prop named " +
-			"`slot` or `as` (reserved: the engine consumes them).",
+			"`slot` or `as` (reserved: the engine consumes them); an empty `props:` or one that is not a mapping " +
+			"(`expected a JSON object, got null`), a prop declared by a bare type name (`topic: string`: `prop " +
+			"\"topic\" must declare a JSON Schema object or boolean`; the quick fix writes `topic: {type: string}`), " +
+			"and a full schema whose `$schema` is not draft-07's or whose `type` is not `object` " +
+			"(packages/core/src/frontmatter.ts, parsePropsSchema and normalizeProps; packages/core/src/validate.ts, " +
+			"enforceRootContract).\n\n" +
+			"It then compiles the schema with Ajv in strict mode (packages/core/src/validate.ts, compilePropsSchema: " +
+			"`invalid props schema: …`), which refuses, and baton with it: a keyword Ajv does not know (`example:` — " +
+			"JSON Schema's is `examples: [ … ]`), a `type` JSON Schema has not (`type: int` for `integer`), " +
+			"`required: true` on a property (`required` is a list of names on the object), a keyword for another " +
+			"type than the schema's or in a schema with no type (`minLength` on an array, `items` without " +
+			"`type: array`: strictTypes), a union type other than a type and `\"null\"`, `nullable` without `type`, " +
+			"`then`/`else` without `if`, a `default` on a full schema's root, and a `required` naming a property its `properties` do not declare " +
+			"(strictRequired). A schema with a `$ref` is not read, nor what it refers to.",
+		Follows: []string{
+			"executable.md packages/core/src/frontmatter.ts parsePropsSchema",
+			"executable.md packages/core/src/validate.ts enforceRootContract",
+			"executable.md packages/core/src/validate.ts compilePropsSchema (Ajv strict mode)",
+		},
 	}
 	RuleUnknownProp = &analysis.Rule{
 		ID:       "workflow/unknown-prop",
@@ -405,6 +423,7 @@ var Rules = []*analysis.Rule{
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
 	RuleAnswers, RuleExecInfo,
+	RuleFrontMatterJSON, RuleReturnsDeclaration,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.

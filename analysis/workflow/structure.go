@@ -30,6 +30,7 @@ func (k *checker) checkSyntax() {
 // checkFrontMatter checks the props declaration and a root's bundle.
 func (k *checker) checkFrontMatter() {
 	c := k.c
+	k.checkDeclarations()
 	p := &c.Props
 	for _, d := range p.List {
 		if d.Name == "slot" || d.Name == "as" {
