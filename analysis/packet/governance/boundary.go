@@ -156,7 +156,7 @@ func brokenURLs(m *message) {
 	if fsys == nil || root == "" {
 		return
 	}
-	if !containsFold(m.text, "file:///") {
+	if !m.has("file:///") {
 		return
 	}
 	seen := map[string]bool{}
@@ -220,7 +220,7 @@ func markdownLinks(m *message) {
 	default:
 		return
 	}
-	if !containsFold(m.text, "](file:") {
+	if !m.has("](file:") {
 		return
 	}
 	b := []byte(m.text)
@@ -253,12 +253,12 @@ func barePaths(m *message) {
 	default:
 		return
 	}
-	if !strings.ContainsAny(m.text, `/\`) && !containsFold(m.text, "readme.md") {
+	if !strings.ContainsAny(m.text, `/\`) && !m.has("readme.md") {
 		return // no line can hold a candidate
 	}
 	b := []byte(m.text)
 	blankFences(b)
-	if containsFold(m.text, "](file:") {
+	if m.has("](file:") {
 		for _, loc := range markdownLink.FindAllIndex(b, -1) {
 			blank(b, loc[0], loc[1])
 		}

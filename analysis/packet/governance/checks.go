@@ -96,7 +96,7 @@ func validate(m *message) {
 	if !f.nextStep {
 		pass.Report(RuleMissingNextStep, first, `the message names no next step: say the one next step ("Next step: review …", "approve …", "run …")`)
 	}
-	if f.review && !containsFold(text, "file:///") {
+	if f.review && !m.has("file:///") {
 		if loc := windowsPath.FindStringIndex(text); loc != nil {
 			pass.Report(RuleReviewPath, m.span(loc[0], loc[1]),
 				fmt.Sprintf("a review request names %s as a path: give it as a file:/// URL, which the reader can open (file:///%s)", text[loc[0]:loc[1]], strings.ReplaceAll(text[loc[0]:loc[1]], `\`, "/")))

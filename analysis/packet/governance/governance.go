@@ -64,6 +64,16 @@ type message struct {
 	nameFrom string // what names the boundary
 	settings settings
 	names    map[string]string // the active feature's ids, read for a fix (nil: not yet)
+	lower    string            // text lower-cased, for the quick tests of has ("" until asked)
+}
+
+// has reports whether the message holds lower (lower-case) in any case:
+// the quick test before a scan that needs it.
+func (m *message) has(lower string) bool {
+	if m.lower == "" {
+		m.lower = strings.ToLower(m.text)
+	}
+	return strings.Contains(m.lower, lower)
 }
 
 func run(pass *analysis.Pass) any {

@@ -371,7 +371,7 @@ func identifiers(s string, limit int) int {
 		}
 		from = end
 	}
-	if n < limit && strings.Contains(s, "-") {
+	if n < limit && (indexFold(s, "authorization-") >= 0 || indexFold(s, "decision-") >= 0 || indexFold(s, "sign-off-") >= 0) {
 		n += len(decisionID.FindAllStringIndex(s, limit-n))
 	}
 	return min(n, limit)
