@@ -74,7 +74,10 @@ the column counts bytes), or with --format the same findings as JSON
 (docs/json-format.md), SARIF 2.1.0, GitHub Actions workflow commands, JUnit
 XML or GitLab Code Quality JSON, each file as soon as the files before it are
 done. --fix applies the safe fixes in place, --diff prints them as a unified
-diff.`,
+diff: every safe fix, those of the findings past the 1,000 a document reports
+too, in at most 5 rounds (a fix may make another possible). The summary
+counts every finding that remains, and says so when safe fixes are left
+after the 5 rounds: running --fix again applies them.`,
 		Reads: `the files and folders named, or standard input (-); the nearest .baton.yaml
 above each file (or --config); .gitignore files; for handoff documents,
 clio-coder's session state; NO_COLOR.`,
