@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/config"
+	"github.com/baton-md/baton/internal/hostsettings"
 )
 
 // The help of every command, in one table: the top-level usage, `baton help
@@ -180,16 +182,13 @@ it.`,
 	},
 	{
 		Name:    "hook install",
-		Summary: "add baton's stop hook to an agent host's settings (diff first; --dry-run)",
-		Text: `Adds baton's stop hook to an agent host's settings file, keeping every hook
-and setting already there (the rest of the file is left byte for byte):
+		Summary: "add baton's hooks to an agent host's settings (diff first; --dry-run)",
+		Text: `Adds baton's hooks to an agent host's settings file, keeping every hook and
+setting already there (the rest of the file is left byte for byte): the stop
+hook, the prompt hook that takes the turn's baseline (and for Claude Code the
+tool hook that says which session made a change), each on the host's event:
 
-  claude   .claude/settings.json    UserPromptSubmit, PostToolUse, Stop
-                                    (baton hook claude-prompt, claude-tool, claude-stop)
-  codex    .codex/hooks.json        Stop         (baton hook codex-stop)
-  gemini   .gemini/settings.json    AfterAgent   (baton hook gemini-stop)
-  cursor   .cursor/hooks.json       stop         (baton hook cursor-stop)
-  copilot  .github/hooks/baton.json agentStop    (baton hook copilot-stop)
+` + installedHooks() + `
 
 With --user the file is the one in your home folder ($HOME): ~/.claude/,
 ~/.codex/ ($CODEX_HOME), ~/.gemini/, ~/.cursor/, ~/.copilot/hooks/
@@ -390,7 +389,25 @@ var hookInstallFlags = []flagHelp{
 	{Name: "max-blocks", Arg: "N", Usage: "the stop hook blocks at most N times in a row in one session"},
 }
 
-// hookCommand runs one hook subcommand.
+// installedHooks is hook install's table: for every host, its project
+// settings file, the events of the hooks install writes there and those
+// hooks, as the host's value says.
+func installedHooks() string {
+	var lines []string
+	for _, h := range hosts.All {
+		var events, subs []string
+		for _, hk := range h.Settings.Hooks {
+			events = append(events, hk.Event)
+			subs = append(subs, hk.Sub)
+		}
+		file := filepath.ToSlash(h.Settings.ProjectFile(hostsettings.Env{}))
+		lines = append(lines,
+			fmt.Sprintf("  %-8s %-25s %s", h.ID, file, strings.Join(events, ", ")),
+			fmt.Sprintf("  %-8s %-25s (baton hook %s)", "", "", strings.Join(subs, ", ")))
+	}
+	return strings.Join(lines, "\n")
+}
+
 // withHostHooks inserts, after Claude Code's hooks, the stop and prompt
 // hooks of every other host, from the help its value carries.
 func withHostHooks(cmds []*command) []*command {
@@ -411,6 +428,7 @@ func hostHookCommand(sub string, h *agenthost.HookHelp, exit string) *command {
 	return &command{Name: "hook " + sub, Summary: h.Summary, Text: h.Text, Reads: h.Reads, Writes: h.Writes, Exit: exit, run: hookCommand(sub)}
 }
 
+// hookCommand runs one hook subcommand.
 func hookCommand(sub string) func([]string, io.Reader, io.Writer, io.Writer) int {
 	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runHook(append([]string{sub}, args...), stdin, stdout, stderr)
