@@ -117,9 +117,12 @@ message without packet headings is a stop message too, classified as the stop
 hook does. Inputs the text does not decide come from the specrew workspace
 (the first folder above FILE holding .specrew/) or from the flags, each true,
 false or unknown. In a specrew project --in-flight and --known-terminal are
-false, as specrew's stop provider passes them (it tracks no async work); with
-inputs still unknown, every possible outcome is listed with the condition
-under which it holds, and "outcome" is "".`,
+false, as specrew's stop provider passes them (it tracks no async work). When
+the outcome turns on inputs still unknown (outside a specrew project, whether
+the phase is authorized, for one), "outcome" is "undetermined", "depends_on"
+names those inputs, "reason" says so, and "possible_outcomes" lists every
+outcome with the condition under which it holds; the flags settle them. A
+determined outcome has "depends_on": [].`,
 		Reads:  "FILE or standard input; the specrew workspace's state; the nearest .baton.yaml (its phrases).",
 		Writes: "the classification as JSON on standard output (one object, or an array for several packets); errors on standard error.",
 		Exit:   "0 classified; 2 usage or I/O error, an unreadable .baton.yaml, or not a stop message.",
