@@ -1,5 +1,10 @@
 package analysis
 
+import (
+	"cmp"
+	"slices"
+)
+
 // One fix policy serves every entry point: `baton check --fix` and
 // `--diff`, and the editor's "Fix all" (source.fixAll.baton) both apply
 // FixAll, so they give the same document byte for byte.
@@ -12,76 +17,174 @@ const MaxFixRounds = 5
 // FixAll applies the safe fixes of the findings of text, then analyses the
 // result and repeats, at most MaxFixRounds times, until no safe fix
 // applies or one changes nothing. It returns the analysis of the final
-// text.
+// text. The findings past MaxFindings are fixed too: the cap is on what
+// is reported.
 func FixAll(analyze func(text string) *Result, text string) *Result {
 	res, _ := FixAllCount(analyze, text)
 	return res
 }
 
-// FixAllCount is FixAll, also counting the findings whose fixes it applied
-// over every round ("3 fixed, 1 remaining").
-func FixAllCount(analyze func(text string) *Result, text string) (res *Result, fixed int) {
+// Fixing is what FixAllCount did to a text, for a summary such as
+// "3 fixed, 1 remaining".
+type Fixing struct {
+	Fixed int // the findings whose safe fixes were applied, over every round
+	// Unapplied is how many safe fixes a further round would apply: more
+	// than none only when FixAll stopped after MaxFixRounds rounds.
+	Unapplied int
+}
+
+// FixAllCount is FixAll, also saying how many findings it fixed and how
+// many safe fixes it left when it stopped after MaxFixRounds rounds.
+func FixAllCount(analyze func(text string) *Result, text string) (res *Result, fx Fixing) {
 	res = analyze(text)
-	for range MaxFixRounds {
-		edits, n := safeFixEdits(res.Doc.Text, res.Findings)
+	for round := 0; ; round++ {
+		edits, n := res.safeFixEdits()
 		if len(edits) == 0 {
-			break
+			return res, fx
 		}
 		next, err := ApplyEdits(res.Doc.Text, edits)
 		if err != nil || next == res.Doc.Text {
-			break
+			return res, fx
 		}
-		fixed += n
+		if round == MaxFixRounds {
+			fx.Unapplied = n
+			return res, fx
+		}
+		fx.Fixed += n
 		res = analyze(next)
 	}
-	return res, fixed
+}
+
+// SafeFixEdits is the package function SafeFixEdits over every finding of
+// the result, those past MaxFindings included.
+func (r *Result) SafeFixEdits() []Edit {
+	edits, _ := r.safeFixEdits()
+	return edits
+}
+
+func (r *Result) safeFixEdits() ([]Edit, int) {
+	var t taken
+	for _, f := range r.Findings {
+		if fix, ok := firstSafeFix(f); ok {
+			t.take(len(r.Doc.Text), fix.Edits)
+		}
+	}
+	for _, fix := range r.pastFixes {
+		t.take(len(r.Doc.Text), fix.Edits)
+	}
+	return t.edits, t.n
 }
 
 // SafeFixEdits gathers, finding by finding, the edits of each finding's
 // first safe fix, skipping a fix whose edits overlap one already taken (or
 // each other, or lie outside the text): the next round may take it.
 func SafeFixEdits(text string, findings []Finding) []Edit {
-	edits, _ := safeFixEdits(text, findings)
-	return edits
-}
-
-// safeFixEdits is SafeFixEdits, also counting the findings whose fix it
-// took.
-func safeFixEdits(text string, findings []Finding) (taken []Edit, n int) {
+	var t taken
 	for _, f := range findings {
-		for _, fix := range f.Fixes {
-			if !fix.Safe {
-				continue
-			}
-			if fits(text, taken, fix.Edits) {
-				taken = append(taken, fix.Edits...)
-				n++
-			}
-			break // only the first safe fix
+		if fix, ok := firstSafeFix(f); ok {
+			t.take(len(text), fix.Edits)
 		}
 	}
-	return taken, n
+	return t.edits
 }
 
-// fits reports whether edits lie inside text and overlap neither one another
-// nor any of taken.
-func fits(text string, taken, edits []Edit) bool {
-	for i, e := range edits {
-		if e.Span.Start < 0 || e.Span.End < e.Span.Start || e.Span.End > len(text) {
-			return false
+// firstSafeFix is the finding's first safe fix, the only one fixing all
+// applies.
+func firstSafeFix(f Finding) (Fix, bool) {
+	for _, fix := range f.Fixes {
+		if fix.Safe {
+			return fix, true
 		}
-		for _, o := range taken {
-			if overlaps(e.Span, o.Span) {
-				return false
-			}
+	}
+	return Fix{}, false
+}
+
+// taken is the edits of the fixes a round takes, in the order taken.
+type taken struct {
+	edits []Edit
+	spans spanSet
+	n     int // the fixes taken
+}
+
+// take takes a fix's edits unless one lies outside a text of textLen
+// bytes or overlaps another of them or one already taken.
+func (t *taken) take(textLen int, edits []Edit) {
+	for i, e := range edits {
+		if e.Span.Start < 0 || e.Span.End < e.Span.Start || e.Span.End > textLen || t.spans.overlaps(e.Span) {
+			return
 		}
 		for _, o := range edits[:i] {
 			if overlaps(e.Span, o.Span) {
-				return false
+				return
 			}
 		}
 	}
-	return true
+	for _, e := range edits {
+		t.spans.add(e.Span)
+	}
+	t.edits = append(t.edits, edits...)
+	t.n++
+}
+
+// spanSet holds spans no two of which overlap, so that whether another
+// overlaps one of them is a few binary searches whatever the order they
+// came in: a document's every safe fix is taken in one round in time
+// n log² n, where checking each against all taken was quadratic. The
+// spans are in sorted runs of 1, 2, 4… (a run of each length or none),
+// merged as a binary counter carries.
+type spanSet struct {
+	runs [][]Span // runs[i]: none, or 2^i spans sorted by start, then end
+}
+
+func (s *spanSet) add(sp Span) {
+	carry := []Span{sp}
+	for i := range s.runs {
+		if s.runs[i] == nil {
+			s.runs[i] = carry
+			return
+		}
+		carry = mergeSpans(s.runs[i], carry)
+		s.runs[i] = nil
+	}
+	s.runs = append(s.runs, carry)
+}
+
+func mergeSpans(a, b []Span) []Span {
+	out := make([]Span, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if compareSpans(a[0], b[0]) <= 0 {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+func compareSpans(a, b Span) int {
+	return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+}
+
+// overlaps reports whether sp overlaps a span of the set. In a sorted run
+// of spans that do not overlap, the ends are in order too; only the spans
+// from the first ending at or after sp's start to the last starting at or
+// before its end can overlap it, and at most two at each of its ends touch
+// it without overlapping it.
+func (s *spanSet) overlaps(sp Span) bool {
+	for _, run := range s.runs {
+		i, _ := slices.BinarySearchFunc(run, sp.Start, func(o Span, start int) int {
+			if o.End < start {
+				return -1
+			}
+			return 1
+		})
+		for ; i < len(run) && run[i].Start <= sp.End; i++ {
+			if overlaps(sp, run[i]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // overlaps reports whether two edits' spans overlap. Two insertions at the

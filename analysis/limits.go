@@ -71,7 +71,8 @@ var RuleTooManyFindings = &Rule{
 	Doc: "baton reports at most 1000 findings per document, in document order; this finding, at the first " +
 		"one left out, counts the rest by rule. A document with that many findings is usually not of the " +
 		"kind baton took it for (a list of packet headings in a test file, generated text): fix the first " +
-		"ones, or list the file under `ignore:` in `.baton.yaml`.",
+		"ones, or list the file under `ignore:` in `.baton.yaml`. `baton check --fix` (and the editor's fix-all) " +
+		"applies the safe fixes of every finding, those not reported included, and its summary counts them all.",
 }
 
 // LimitsAnalyzer declares the limit rules. It has no work of its own:
@@ -138,20 +139,29 @@ func (r *Registry) nestingCut(doc *Document) []Finding {
 	}}
 }
 
-// capFindings keeps the first MaxFindings findings (sorted) and counts the
-// rest in one finding at the first one left out.
-func (r *Registry) capFindings(findings []Finding, cfg *Config) []Finding {
+// capFindings keeps the first MaxFindings findings of res (sorted) and
+// counts the rest in one finding at the first one left out. The result
+// still knows how many there were (Count), and the safe fixes among them:
+// the cap is on what is reported, and FixAll applies every safe fix.
+func (r *Registry) capFindings(res *Result, cfg *Config) {
+	findings := res.Findings
 	if len(findings) <= MaxFindings || r.rules[RuleTooManyFindings.ID] != RuleTooManyFindings {
-		return findings
+		return
+	}
+	rest := findings[MaxFindings:]
+	res.Findings = slices.Clip(findings[:MaxFindings])
+	res.past = len(rest)
+	for _, f := range rest {
+		if fix, ok := firstSafeFix(f); ok {
+			res.pastFixes = append(res.pastFixes, fix)
+		}
 	}
 	sev := RuleTooManyFindings.Severity
 	if s, ok := cfg.Severity[RuleTooManyFindings.ID]; ok {
 		sev = s
 	}
-	rest := findings[MaxFindings:]
-	kept := slices.Clip(findings[:MaxFindings])
 	if sev == Off {
-		return kept
+		return
 	}
 	by := map[string]int{}
 	for _, f := range rest {
@@ -162,12 +172,13 @@ func (r *Registry) capFindings(findings []Finding, cfg *Config) []Finding {
 	for _, id := range rules {
 		parts = append(parts, fmt.Sprintf("%d %s", by[id], id))
 	}
-	return append(kept, Finding{
+	res.Findings = append(res.Findings, Finding{
 		Rule:     RuleTooManyFindings.ID,
 		Severity: sev,
 		Span:     Span{rest[0].Span.Start, rest[0].Span.Start},
 		Message:  fmt.Sprintf("%d more findings from here on are not reported (baton reports %d per document): %s", len(rest), MaxFindings, strings.Join(parts, ", ")),
 	})
+	res.marker = true
 }
 
 func sizeString(n int) string {

@@ -224,8 +224,23 @@ func (r *Registry) Rules() []*Rule {
 // Result is what analysing one document produced.
 type Result struct {
 	Doc      *Document
-	Findings []Finding // sorted; rules configured off and suppressed findings removed
+	Findings []Finding // sorted; rules configured off and suppressed findings removed; at most MaxFindings and the one counting the rest
 	models   map[*Analyzer]any
+
+	past      int   // the findings past MaxFindings, left out of Findings
+	pastFixes []Fix // the first safe fix of each of them that has one, in order
+	marker    bool  // Findings ends with the baton/too-many-findings finding that counts them
+}
+
+// Count is how many findings the document has: those past MaxFindings
+// included, and the baton/too-many-findings finding that stands for them
+// not counted.
+func (r *Result) Count() int {
+	n := len(r.Findings) + r.past
+	if r.marker {
+		n--
+	}
+	return n
 }
 
 // Model returns the model analyzer a built for the document, or nil.
@@ -280,7 +295,7 @@ func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
 	}
 	res.Findings = r.suppress(doc, cfg, res.Findings)
 	SortFindings(res.Findings)
-	res.Findings = r.capFindings(res.Findings, cfg)
+	r.capFindings(res, cfg)
 	return res
 }
 

@@ -68,7 +68,7 @@ func findingsOf(doc *analysis.Document, fs []analysis.Finding) []Finding {
 // fixedText is the text with every safe fix applied (as check --fix
 // writes it), or "" when no safe fix changes it.
 func fixedText(res *analysis.Result, analyze func(string) *analysis.Result) string {
-	if len(analysis.SafeFixEdits(res.Doc.Text, res.Findings)) == 0 {
+	if len(res.SafeFixEdits()) == 0 {
 		return ""
 	}
 	fixed := analysis.FixAll(analyze, res.Doc.Text).Doc.Text

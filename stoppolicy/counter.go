@@ -75,40 +75,50 @@ func (c Counter) count() (int, error) {
 	return n, nil
 }
 
-// add counts a block, and fails when the count cannot be kept: a block
-// that is not counted could loop for ever, so the caller lets the stop
-// through instead (as specrew's provider does, 145 HANG-2).
+// add counts a block unless max are counted in a row already, and fails
+// when the count cannot be kept: a block that is not counted could loop
+// for ever, so the caller lets the stop through instead (as specrew's
+// provider does, 145 HANG-2). At the bound it counts nothing, starts the
+// count afresh and returns counted false with the count it found: the
+// stop is let through.
 //
-// Read, add one, write is done under an exclusive lock of the count's
-// lock file (flock, LockFileEx on Windows), and the new count replaces
-// the old by a rename: twenty hooks of one session blocking at once count
-// twenty, and a reader without the lock sees the old count or the new,
-// never a torn file.
-func (c Counter) add() error {
+// Read, the bound, add one and write are done under an exclusive lock of
+// the count's lock file (flock, LockFileEx on Windows), and the new count
+// replaces the old by a rename: twenty hooks of one session blocking at
+// once count twenty, a reader without the lock sees the old count or the
+// new, never a torn file, and stops judged at once never block more than
+// max times in a row (the bound read before judging may be stale by then).
+func (c Counter) add(max int) (n int, counted bool, err error) {
 	p := c.Path()
 	if p == "" {
-		return errors.New("no user cache folder")
+		return 0, false, errors.New("no user cache folder")
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
+		return 0, false, err
 	}
 	unlock, err := c.lock()
 	if err != nil {
-		return err
+		return 0, false, err
 	}
 	defer unlock()
-	n, err := c.count()
+	n, err = c.count()
 	if err != nil {
-		return err
+		return 0, false, err
+	}
+	if n >= max {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, false, err
+		}
+		return n, false, nil
 	}
 	n++
 	if err := writeReplace(p, []byte(fmt.Sprintf("%d\n", n))); err != nil {
-		return err
+		return 0, false, err
 	}
 	if back, err := c.count(); err != nil || back != n {
-		return errors.New("the count did not read back")
+		return 0, false, errors.New("the count did not read back")
 	}
-	return nil
+	return n, true, nil
 }
 
 // lockWait bounds how long a hook waits for another of its session to

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -18,7 +19,7 @@ func TestCounterConcurrentGoroutines(t *testing.T) {
 	errs := make(chan error, n)
 	for range n {
 		wg.Go(func() {
-			if err := c.add(); err != nil {
+			if _, _, err := c.add(1000); err != nil {
 				errs <- err
 			}
 		})
@@ -71,7 +72,7 @@ func TestCounterChild(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("BATON_COUNTER_ADDS"))
 	c := Counter{Dir: dir, Session: "s-procs"}
 	for i := range n {
-		if err := c.add(); err != nil {
+		if _, _, err := c.add(1000); err != nil {
 			fmt.Fprintf(os.Stderr, "add %d: %v\n", i, err)
 			t.Fatal(err)
 		}
@@ -89,7 +90,7 @@ func TestCounterResetUnderLock(t *testing.T) {
 				c.reset()
 				return
 			}
-			if err := c.add(); err != nil {
+			if _, _, err := c.add(1000); err != nil {
 				t.Errorf("add: %v", err)
 			}
 		})
@@ -103,5 +104,64 @@ func TestCounterResetUnderLock(t *testing.T) {
 		if name := e.Name(); len(name) > 4 && name[len(name)-4:] == ".tmp" {
 			t.Errorf("a temporary file left behind: %s", name)
 		}
+	}
+}
+
+// TestMaxBlocksConcurrentStops: stops of one session evaluated at once,
+// each with a message that blocks, never block more than MaxBlocks times
+// in a row. Each block takes the count from below the bound to one more,
+// and only a release at the bound starts it afresh, so the blocks are at
+// most MaxBlocks for each release and once more before the first. Read,
+// decide and add one apart, fifty stops all read a count of 0 and all
+// blocked.
+func TestMaxBlocksConcurrentStops(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		maxBlocks    int
+		noActiveFlag bool
+	}{
+		{"after a block, max 1", 1, false},
+		{"after a block, max 2", 2, false},
+		{"host without the flag, max 1", 1, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := Options{MaxBlocks: c.maxBlocks, Lint: true, StateDir: t.TempDir()}
+			cwd := t.TempDir()
+			const stops = 50
+			outcomes := make([]Outcome, stops)
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			for i := range stops {
+				wg.Go(func() {
+					<-start
+					// Each message its own, so that none is a duplicate delivery.
+					s := Stop{Host: "codex", SessionID: "concurrent", Cwd: cwd, Message: autoContinue + strings.Repeat("\n", i),
+						Active: !c.noActiveFlag, NoActiveFlag: c.noActiveFlag}
+					if c.noActiveFlag {
+						s.Host = "copilot"
+					}
+					outcomes[i] = Evaluate(s, o)
+				})
+			}
+			close(start)
+			wg.Wait()
+			var blocks, releases int
+			for i, out := range outcomes {
+				switch {
+				case out.Reason != "":
+					blocks++
+				case strings.Contains(out.Released, "(--max-blocks)"):
+					releases++
+				default:
+					t.Errorf("stop %d neither blocked nor released at the bound: %+v", i, out)
+				}
+			}
+			if blocks > c.maxBlocks*(releases+1) {
+				t.Errorf("%d blocks and %d releases of %d stops: more than %d blocks in a row", blocks, releases, stops, c.maxBlocks)
+			}
+			if n, err := (Counter{Dir: o.StateDir, Session: "concurrent"}).count(); err != nil || n > c.maxBlocks {
+				t.Errorf("count after the stops: %d, %v", n, err)
+			}
+		})
 	}
 }

@@ -119,7 +119,13 @@ func Evaluate(in Stop, o Options) Outcome {
 		active = err != nil || n > 0
 	}
 	if !active {
-		counter.reset() // a stop this hook did not cause: start counting afresh
+		// A stop the host says this hook did not cause: start counting
+		// afresh. Without the host's word (NoActiveFlag) the count was 0
+		// and there is nothing to start afresh; a reset now would take back
+		// a block another stop of the session counted meanwhile.
+		if !in.NoActiveFlag {
+			counter.reset()
+		}
 	} else if n, err := counter.count(); err != nil {
 		// This stop follows a block, and how many came before cannot be
 		// told: letting it through is the only way not to loop.
@@ -152,8 +158,13 @@ func Evaluate(in Stop, o Options) Outcome {
 		}
 		return out
 	}
-	if err := counter.add(); err != nil {
+	// The bound is checked again as the block is counted: another stop of
+	// the session may have blocked since it was read above.
+	if n, counted, err := counter.add(o.MaxBlocks); err != nil {
 		out.Released = "cannot keep the block count: " + err.Error()
+		return out
+	} else if !counted {
+		out.Released = fmt.Sprintf("already blocked %d times in a row in session %s (--max-blocks)", n, in.SessionID)
 		return out
 	}
 	out.Reason = d.reason

@@ -228,6 +228,10 @@ type Classification struct {
 	// Outcome is set when only one outcome is possible.
 	Outcome  Outcome       `json:"outcome"`
 	Possible []Possibility `json:"possible_outcomes"`
+	// DependsOn are the unknown inputs the outcome turns on, in
+	// InputNames' order: those whose value changes the outcome for some
+	// values of the others. None when Outcome is set.
+	DependsOn []string `json:"depends_on,omitempty"`
 }
 
 var classified sync.Map // input key → Classification; the inputs take few values
@@ -251,6 +255,7 @@ func Classify(in Inputs) Classification {
 // clone copies a classification, so that callers may not alter the cache.
 func clone(c Classification) Classification {
 	c.Possible = slices.Clone(c.Possible)
+	c.DependsOn = slices.Clone(c.DependsOn)
 	return c
 }
 
@@ -266,6 +271,7 @@ func classifyAll(in Inputs) Classification {
 		assign []uint32 // bit i set: unknown[i] is true
 	}
 	var groups []*group
+	outcome := make([]Outcome, 1<<len(unknown)) // by assignment
 	for a := uint32(0); a < 1<<len(unknown); a++ {
 		b := Bools{MarkerIntent: in.MarkerIntent}
 		for _, n := range InputNames {
@@ -275,6 +281,7 @@ func classifyAll(in Inputs) Classification {
 			*b.field(n) = a&(1<<i) != 0
 		}
 		r := Resolve(b)
+		outcome[a] = r.Outcome
 		i := slices.IndexFunc(groups, func(g *group) bool { return g.res == r })
 		if i < 0 {
 			groups = append(groups, &group{res: r})
@@ -294,6 +301,15 @@ func classifyAll(in Inputs) Classification {
 	}
 	if len(outcomes) == 1 {
 		c.Outcome = c.Possible[0].Outcome
+		return c
+	}
+	for i, n := range unknown {
+		for a := range outcome {
+			if a&(1<<i) == 0 && outcome[a] != outcome[a|1<<i] {
+				c.DependsOn = append(c.DependsOn, n)
+				break
+			}
+		}
 	}
 	return c
 }

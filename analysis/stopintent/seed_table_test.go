@@ -306,6 +306,38 @@ func checkSound(t *testing.T, in stopintent.Inputs, c stopintent.Classification)
 	case len(outcomes) > 1 && c.Outcome != "":
 		t.Errorf("%v: Outcome = %q with %d possible outcomes, want \"\"", in, c.Outcome, len(outcomes))
 	}
+	// DependsOn: the unknown inputs whose value changes the outcome for
+	// some values of the others; none when the outcome is one.
+	var depends []string
+	if len(outcomes) > 1 {
+		for _, n := range bitOrder {
+			if in.Values[n] != stopintent.Unknown {
+				continue
+			}
+			for _, b := range completions(in) {
+				flipped := b
+				*fieldOf(&flipped, n) = !*fieldOf(&b, n)
+				if stopintent.Resolve(b).Outcome != stopintent.Resolve(flipped).Outcome {
+					depends = append(depends, n)
+					break
+				}
+			}
+		}
+	}
+	if !slices.Equal(c.DependsOn, depends) {
+		t.Errorf("%v: DependsOn = %q, want %q", in, c.DependsOn, depends)
+	}
+}
+
+// fieldOf is the field of b that holds the input name.
+func fieldOf(b *stopintent.Bools, name string) *bool {
+	return map[string]*bool{
+		stopintent.InBoundaryPending: &b.LifecycleBoundaryPending, stopintent.InUserAction: &b.UserActionRequired,
+		stopintent.InBlocked: &b.AgentBlockedOrHandingBack, stopintent.InComplete: &b.RequestedWorkComplete,
+		stopintent.InInFlight: &b.OwnedWorkInFlight, stopintent.InKnownTerminal: &b.RuntimeWorkKnownTerminal,
+		stopintent.InMarkerFromAsst: &b.MarkerFromAssistant, stopintent.InAuthorized: &b.AuthorizedWorkRemains,
+		stopintent.InLoopGuardTripped: &b.ContinueLoopGuardTripped,
+	}[name]
 }
 
 func TestClassifyAllKnown(t *testing.T) {

@@ -176,9 +176,9 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 // make of it.
 func (c *checker) check(name, path, text string) *fileResult {
 	if c.fix.fixing() {
-		res, fixed := analysis.FixAllCount(func(t string) *analysis.Result { return c.analyze(name, t) }, text)
+		res, fx := analysis.FixAllCount(func(t string) *analysis.Result { return c.analyze(name, t) }, text)
 		r := newResult(name, path, text, res)
-		r.fixed = fixed
+		r.fixing = fx
 		return r
 	}
 	return newResult(name, path, text, c.analyze(name, text))

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
@@ -26,10 +27,13 @@ a stop message too, classified as the stop hook does. Inputs the text does
 not decide come from the specrew workspace (the first directory above FILE
 holding .specrew/), or from the flags. In a specrew project --in-flight and
 --known-terminal are false, as specrew's stop provider passes them (it
-tracks no async work); with inputs still unknown, every possible outcome is
-listed with the condition under which it holds, and "outcome" is "". The nearest .baton.yaml (above FILE, or the working folder
-for standard input) applies as it does to baton check: its phrases change
-what the text says.
+tracks no async work). When the outcome turns on inputs still unknown
+(outside a specrew project, whether the phase is authorized, for one),
+"outcome" is "undetermined", "depends_on" names those inputs, "reason" says
+so, and "possible_outcomes" lists every outcome with the condition under
+which it holds; a flag for each settles it. The nearest .baton.yaml (above
+FILE, or the working folder for standard input) applies as it does to baton
+check: its phrases change what the text says.
 
 Each input flag takes true, false or unknown.
 Exit status: 0 classified, 2 usage or I/O error (a .baton.yaml that cannot
@@ -69,10 +73,15 @@ var flagNames = map[string]string{
 	stopintent.InLoopGuardTripped: "loop-guard-tripped",
 }
 
+// outcomeUndetermined is classify's outcome of a stop whose outcome turns
+// on inputs nothing told (depends_on names them).
+const outcomeUndetermined stopintent.Outcome = "undetermined"
+
 // classifyJSON is one stop's classification as `baton classify` prints it.
 type classifyJSON struct {
-	Outcome       stopintent.Outcome   `json:"outcome"`
+	Outcome       stopintent.Outcome   `json:"outcome"` // continue, intermediate, real or undetermined
 	Possible      []possibilityJSON    `json:"possible_outcomes"`
+	DependsOn     []string             `json:"depends_on"` // the unknown inputs the outcome turns on; [] when it is determined
 	EnforcePacket *bool                `json:"enforce_packet"`
 	EmitProgress  *bool                `json:"emit_progress"`
 	Reason        string               `json:"reason"`
@@ -259,6 +268,7 @@ func stopJSON(doc *analysis.Document, s *stopintent.Stop, specrew string) classi
 	for _, p := range s.Class.Possible {
 		c.Possible = append(c.Possible, possibilityJSON{Outcome: p.Outcome, EnforcePacket: p.EnforcePacket, EmitProgress: p.EmitProgress, Reason: p.Reason, When: p.When})
 	}
+	c.DependsOn = append([]string{}, s.Class.DependsOn...)
 	if c.Outcome != "" {
 		// One outcome: its packet and progress flags are the same whatever
 		// the unknown inputs are. Its reason may still depend on them (a
@@ -267,6 +277,8 @@ func stopJSON(doc *analysis.Document, s *stopintent.Stop, specrew string) classi
 		// true; possible_outcomes gives each with its condition.
 		r := settledResult(s)
 		c.EnforcePacket, c.EmitProgress, c.Reason = &r.EnforcePacket, &r.EmitProgress, r.Reason
+	} else {
+		c.Outcome, c.Reason = outcomeUndetermined, undeterminedReason(s.Class.DependsOn)
 	}
 	for name, in := range s.Inputs.All() {
 		j := inputJSON{Value: in.Value.String(), Source: in.Source, Why: in.Why}
@@ -297,6 +309,24 @@ func stopJSON(doc *analysis.Document, s *stopintent.Stop, specrew string) classi
 	}
 	c.Inputs[stopintent.InMarkerIntent] = mi
 	return c
+}
+
+// undeterminedReason says what the outcome of a stop turns on, and how to
+// settle it.
+func undeterminedReason(dependsOn []string) string {
+	var whether, flags []string
+	for _, name := range dependsOn {
+		whether = append(whether, "whether "+stopintent.Describe(name))
+		if f, ok := flagNames[name]; ok {
+			flags = append(flags, "--"+f)
+		}
+	}
+	r := "the outcome depends on inputs that are unknown: " + strings.Join(whether, ", ") +
+		"; possible_outcomes gives each outcome and when it holds"
+	if len(flags) > 0 {
+		r += "; " + strings.Join(flags, ", ") + " set them"
+	}
+	return r
 }
 
 // settledResult is the stop's result with every unknown input taken as

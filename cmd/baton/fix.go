@@ -14,6 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/internal/safefile"
 )
 
@@ -63,12 +64,14 @@ func (c *checker) writeFixed(r *fileResult, stderr io.Writer) bool {
 // fixCount is what a --fix or --diff run fixed and left, for its summary.
 type fixCount struct {
 	fixed, remaining, files int
+	unapplied               int // safe fixes left after analysis.MaxFixRounds rounds
 }
 
 func (f *fixCount) add(r *fileResult) {
-	f.fixed += r.fixed
-	f.remaining += len(r.findings)
-	if r.fixed > 0 {
+	f.fixed += r.fixing.Fixed
+	f.unapplied += r.fixing.Unapplied
+	f.remaining += r.count
+	if r.fixing.Fixed > 0 {
 		f.files++
 	}
 }
@@ -76,7 +79,11 @@ func (f *fixCount) add(r *fileResult) {
 // line is the summary a fixing run ends with on standard error, as ruff
 // ends its: "3 fixed in 2 files, 1 remaining"; with --diff, what --fix
 // would fix ("3 fixable in 2 files, 1 remaining; --diff wrote nothing").
-// The findings remaining are the ones printed, at every severity.
+// The findings remaining are every one left, at every severity, those
+// past the analysis.MaxFindings a document reports included (the
+// baton/too-many-findings finding counts them, and is not one). When the
+// rounds of fixes ran out with safe fixes still to apply, it says how many
+// and that another run applies them.
 func (f fixCount) line(diff bool) string {
 	verb := "fixed"
 	if diff {
@@ -87,6 +94,14 @@ func (f fixCount) line(diff bool) string {
 		s += " in " + plural(f.files, "file")
 	}
 	s += ", " + strconv.Itoa(f.remaining) + " remaining"
+	if f.unapplied > 0 {
+		fixes := "fixes"
+		if f.unapplied == 1 {
+			fixes = "fix"
+		}
+		s += fmt.Sprintf("; %d more safe %s after the %d rounds of fixes a run makes: run --fix again to apply them",
+			f.unapplied, fixes, analysis.MaxFixRounds)
+	}
 	if diff {
 		s += "; --diff wrote nothing"
 	}

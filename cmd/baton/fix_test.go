@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -207,6 +208,59 @@ func TestFixInPlace(t *testing.T) {
 	untouched(fixme, fixed)
 	untouched(good, goodBefore)
 	untouched(unfixable, unfixableBefore)
+}
+
+// TestFixPastTheFindingsCap checks --fix on a document with more findings
+// than a document reports (analysis.MaxFindings), the reported ones
+// unfixable and the safe fixes past them: every safe fix is applied, and
+// the summary counts every finding left, those past the cap included.
+// (It fixed none, and said "0 fixed, 1001 remaining".)
+func TestFixPastTheFindingsCap(t *testing.T) {
+	// Each packet lacks two sections (no safe fix); those of the second
+	// part have level-3 headings too (a safe fix each).
+	const unfixable, fixable = 600, 400
+	packet := "## What I Just Did\n\nWork.\n\n## Why I Stopped\n\nThe slice is done.\n\n## What Happens Next\n\nI will run the checks.\n\n"
+	text := strings.Repeat(packet, unfixable) + "# Part two\n\n" + strings.Repeat(strings.ReplaceAll(packet, "## ", "### "), fixable)
+	path := filepath.Join(t.TempDir(), "many.md")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"check", "--fix", path}, strings.NewReader(""), &out, &errOut); code != exitOK {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitOK, errOut.String())
+	}
+	if want := fmt.Sprintf("%d fixed in 1 file, %d remaining\n", 3*fixable, 2*(unfixable+fixable)); errOut.String() != want {
+		t.Errorf("summary %q, want %q", errOut.String(), want)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(got), "### "); n != 0 {
+		t.Errorf("%d level-3 headings left unfixed", n)
+	}
+	if !strings.Contains(out.String(), "baton/too-many-findings: 1000 more findings") {
+		t.Errorf("the findings past the cap are not counted in the output:\n%s", out.String()[max(0, out.Len()-500):])
+	}
+}
+
+// The summary says when the rounds of fixes ran out with safe fixes left.
+func TestFixCountLine(t *testing.T) {
+	for _, c := range []struct {
+		count fixCount
+		diff  bool
+		want  string
+	}{
+		{fixCount{fixed: 3, remaining: 1, files: 2}, false, "3 fixed in 2 files, 1 remaining"},
+		{fixCount{fixed: 5, remaining: 1, files: 1, unapplied: 1}, false,
+			"5 fixed in 1 file, 1 remaining; 1 more safe fix after the 5 rounds of fixes a run makes: run --fix again to apply them"},
+		{fixCount{fixed: 5, remaining: 2, files: 1, unapplied: 2}, true,
+			"5 fixable in 1 file, 2 remaining; 2 more safe fixes after the 5 rounds of fixes a run makes: run --fix again to apply them; --diff wrote nothing"},
+	} {
+		if got := c.count.line(c.diff); got != c.want {
+			t.Errorf("line(%v) of %+v =\n%s\nwant\n%s", c.diff, c.count, got, c.want)
+		}
+	}
 }
 
 // TestWriteFixedFailure checks that a file whose fixes cannot be written is

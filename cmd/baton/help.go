@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/config"
+	"github.com/baton-md/baton/internal/hostsettings"
 )
 
 // The help of every command, in one table: the top-level usage, `baton help
@@ -74,7 +76,10 @@ the column counts bytes), or with --format the same findings as JSON
 (docs/json-format.md), SARIF 2.1.0, GitHub Actions workflow commands, JUnit
 XML or GitLab Code Quality JSON, each file as soon as the files before it are
 done. --fix applies the safe fixes in place, --diff prints them as a unified
-diff.`,
+diff: every safe fix, those of the findings past the 1,000 a document reports
+too, in at most 5 rounds (a fix may make another possible). The summary
+counts every finding that remains, and says so when safe fixes are left
+after the 5 rounds: running --fix again applies them.`,
 		Reads: `the files and folders named, or standard input (-); the nearest .baton.yaml
 above each file (or --config); .gitignore files; for handoff documents,
 clio-coder's session state; NO_COLOR.`,
@@ -112,9 +117,12 @@ message without packet headings is a stop message too, classified as the stop
 hook does. Inputs the text does not decide come from the specrew workspace
 (the first folder above FILE holding .specrew/) or from the flags, each true,
 false or unknown. In a specrew project --in-flight and --known-terminal are
-false, as specrew's stop provider passes them (it tracks no async work); with
-inputs still unknown, every possible outcome is listed with the condition
-under which it holds, and "outcome" is "".`,
+false, as specrew's stop provider passes them (it tracks no async work). When
+the outcome turns on inputs still unknown (outside a specrew project, whether
+the phase is authorized, for one), "outcome" is "undetermined", "depends_on"
+names those inputs, "reason" says so, and "possible_outcomes" lists every
+outcome with the condition under which it holds; the flags settle them. A
+determined outcome has "depends_on": [].`,
 		Reads:  "FILE or standard input; the specrew workspace's state; the nearest .baton.yaml (its phrases).",
 		Writes: "the classification as JSON on standard output (one object, or an array for several packets); errors on standard error.",
 		Exit:   "0 classified; 2 usage or I/O error, an unreadable .baton.yaml, or not a stop message.",
@@ -177,16 +185,13 @@ it.`,
 	},
 	{
 		Name:    "hook install",
-		Summary: "add baton's stop hook to an agent host's settings (diff first; --dry-run)",
-		Text: `Adds baton's stop hook to an agent host's settings file, keeping every hook
-and setting already there (the rest of the file is left byte for byte):
+		Summary: "add baton's hooks to an agent host's settings (diff first; --dry-run)",
+		Text: `Adds baton's hooks to an agent host's settings file, keeping every hook and
+setting already there (the rest of the file is left byte for byte): the stop
+hook, the prompt hook that takes the turn's baseline (and for Claude Code the
+tool hook that says which session made a change), each on the host's event:
 
-  claude   .claude/settings.json    UserPromptSubmit, PostToolUse, Stop
-                                    (baton hook claude-prompt, claude-tool, claude-stop)
-  codex    .codex/hooks.json        Stop         (baton hook codex-stop)
-  gemini   .gemini/settings.json    AfterAgent   (baton hook gemini-stop)
-  cursor   .cursor/hooks.json       stop         (baton hook cursor-stop)
-  copilot  .github/hooks/baton.json agentStop    (baton hook copilot-stop)
+` + installedHooks() + `
 
 With --user the file is the one in your home folder ($HOME): ~/.claude/,
 ~/.codex/ ($CODEX_HOME), ~/.gemini/, ~/.cursor/, ~/.copilot/hooks/
@@ -401,7 +406,25 @@ var hookInstallFlags = []flagHelp{
 	{Name: "max-blocks", Arg: "N", Usage: "the stop hook blocks at most N times in a row in one session"},
 }
 
-// hookCommand runs one hook subcommand.
+// installedHooks is hook install's table: for every host, its project
+// settings file, the events of the hooks install writes there and those
+// hooks, as the host's value says.
+func installedHooks() string {
+	var lines []string
+	for _, h := range hosts.All {
+		var events, subs []string
+		for _, hk := range h.Settings.Hooks {
+			events = append(events, hk.Event)
+			subs = append(subs, hk.Sub)
+		}
+		file := filepath.ToSlash(h.Settings.ProjectFile(hostsettings.Env{}))
+		lines = append(lines,
+			fmt.Sprintf("  %-8s %-25s %s", h.ID, file, strings.Join(events, ", ")),
+			fmt.Sprintf("  %-8s %-25s (baton hook %s)", "", "", strings.Join(subs, ", ")))
+	}
+	return strings.Join(lines, "\n")
+}
+
 // withHostHooks inserts, after Claude Code's hooks, the stop and prompt
 // hooks of every other host, from the help its value carries.
 func withHostHooks(cmds []*command) []*command {
@@ -422,6 +445,7 @@ func hostHookCommand(sub string, h *agenthost.HookHelp, exit string) *command {
 	return &command{Name: "hook " + sub, Summary: h.Summary, Text: h.Text, Reads: h.Reads, Writes: h.Writes, Exit: exit, run: hookCommand(sub)}
 }
 
+// hookCommand runs one hook subcommand.
 func hookCommand(sub string) func([]string, io.Reader, io.Writer, io.Writer) int {
 	return func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runHook(append([]string{sub}, args...), stdin, stdout, stderr)

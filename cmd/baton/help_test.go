@@ -2,8 +2,13 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/baton-md/baton/agenthost/hosts"
+	"github.com/baton-md/baton/internal/hostsettings"
 )
 
 // TestEveryCommandHasHelp: every entry of the help table (a command added
@@ -103,6 +108,32 @@ func TestWantsHelp(t *testing.T) {
 	} {
 		if got := wantsHelp(tt.args, flags); got != tt.want {
 			t.Errorf("wantsHelp(%q) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestHookInstallHelpNamesEveryHook: hook install --help names, for every
+// host of the list, its project settings file and every hook install
+// writes there, on the host's event (the prompt hooks of Codex, Gemini CLI,
+// Cursor and Copilot were missing).
+func TestHookInstallHelpNamesEveryHook(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"hook", "install", "--help"}, strings.NewReader(""), &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	help := stdout.String()
+	for _, h := range hosts.All {
+		// The host's line: its name, its file, its events in order.
+		var events, subs []string
+		for _, hk := range h.Settings.Hooks {
+			events = append(events, hk.Event)
+			subs = append(subs, hk.Sub)
+		}
+		file := filepath.ToSlash(h.Settings.ProjectFile(hostsettings.Env{}))
+		line := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(h.ID) + ` +` + regexp.QuoteMeta(file) + ` +` +
+			regexp.QuoteMeta(strings.Join(events, ", ")) + `\n +\(baton hook ` + regexp.QuoteMeta(strings.Join(subs, ", ")) + `\)$`)
+		if !line.MatchString(help) {
+			t.Errorf("the help does not name %s's file %s, events %q and hooks %q:\n%s", h.ID, file, events, subs, help)
 		}
 	}
 }

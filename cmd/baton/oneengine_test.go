@@ -96,12 +96,12 @@ func TestOneEngineSpecrewAsyncInputs(t *testing.T) {
 
 	for _, tt := range []struct {
 		dir, name, text string
-		want            stopintent.Outcome // classify's and the editor's; "" for open
+		want            stopintent.Outcome // classify's: "undetermined" when open
 	}{
 		{specrew, "plain.md", plain, stopintent.Real},
 		{specrew, "packet.md", packet, stopintent.Real},
-		{other, "plain.md", plain, ""},
-		{other, "packet.md", packet, ""},
+		{other, "plain.md", plain, "undetermined"},
+		{other, "packet.md", packet, "undetermined"},
 	} {
 		path := filepath.Join(tt.dir, tt.name)
 		putFile(t, path, tt.text)
@@ -150,7 +150,7 @@ func TestOneEngineSpecrewAsyncInputs(t *testing.T) {
 			res := eng.Analyze(eenv, path, tt.text)
 			lenses := stopintent.Lenses(res)
 			wantLens := "Stop intent: real — " + stopintent.ReasonDefault
-			if tt.want == "" {
+			if tt.want == "undetermined" {
 				wantLens = "Stop intent: intermediate or real — "
 			}
 			if len(lenses) != 1 || !strings.HasPrefix(lenses[0].Title, wantLens) {
@@ -162,7 +162,7 @@ func TestOneEngineSpecrewAsyncInputs(t *testing.T) {
 			}
 			h := hs[len(hs)-1].Markdown
 			row := "| OwnedWorkInFlight | false | specrew's stop provider: "
-			if tt.want == "" {
+			if tt.want == "undetermined" {
 				row = "| OwnedWorkInFlight | unknown | unknown"
 			}
 			if !strings.Contains(h, row) {

@@ -72,13 +72,14 @@ type fileResult struct {
 	original string             // the text as read
 	doc      *analysis.Document // the text the findings are about (fixed, with --fix or --diff)
 	findings []analysis.Finding // in output order (sortForOutput)
-	fixed    int                // the findings whose safe fixes made doc (--fix, --diff)
+	count    int                // the findings of doc, those past the cap of analysis.MaxFindings included
+	fixing   analysis.Fixing    // what the safe fixes that made doc fixed and left (--fix, --diff)
 }
 
 // newResult holds the analysis of a file whose text was original.
 func newResult(name, path, original string, res *analysis.Result) *fileResult {
 	sortForOutput(res.Doc, res.Findings)
-	return &fileResult{name: name, path: path, original: original, doc: res.Doc, findings: res.Findings}
+	return &fileResult{name: name, path: path, original: original, doc: res.Doc, findings: res.Findings, count: res.Count()}
 }
 
 // changed reports whether fixing changed the text.

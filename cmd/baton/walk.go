@@ -210,7 +210,7 @@ func readGitignore(dir, rel string) ([]ignore.Pattern, []error) {
 	if err != nil {
 		return nil, []error{err}
 	}
-	return ignore.ReadFile(rel, name, data)
+	return ignore.ReadFile(rel, name, data), nil
 }
 
 // relSlash is p relative to root with "/" between folders ("" for root

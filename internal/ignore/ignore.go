@@ -7,9 +7,14 @@
 // written in, and one without matches a name at any depth below it; `*`,
 // `?` and `[…]` stay within one name and `**` spans folders. A path below an
 // ignored folder is ignored, and no later `!` brings it back (git does not
-// look into an ignored folder). Braces are literal, as in git. The glob
-// matching itself is doublestar's; this package adds the gitignore rules
-// around it.
+// look into an ignored folder). Braces are literal, as in git, and a `]`
+// first in a class is one of its members. The glob matching itself is
+// doublestar's; this package adds the gitignore rules around it.
+//
+// A malformed pattern (`foo[`, an unclosed class) matches nothing in git,
+// which reads the rest of the file as if the line were not there. A
+// .gitignore is read the same way; the `ignore:` list of .baton.yaml, which
+// is baton's own, reports the line as an error.
 package ignore
 
 import (
@@ -65,6 +70,7 @@ func Parse(base, source, line string) (p Pattern, ok bool, err error) {
 	}
 	// Braces are literal in gitignore; doublestar would expand them.
 	line = strings.NewReplacer("{", `\{`, "}", `\}`).Replace(line)
+	line = escapeFirstCloser(line)
 	// "a/**" is everything inside a, not a itself.
 	if strings.HasSuffix(line, "/**") {
 		line += "/*"
@@ -74,6 +80,39 @@ func Parse(base, source, line string) (p Pattern, ok bool, err error) {
 		return Pattern{}, false, fmt.Errorf("pattern %q is malformed: check its [ ] classes and \\ escapes", p.Text)
 	}
 	return p, true, nil
+}
+
+// escapeFirstCloser escapes a `]` that comes first in a class (after `[`,
+// `[!` or `[^`): git reads it as a member of the class, doublestar as the
+// end of an empty one.
+func escapeFirstCloser(s string) string {
+	if !strings.Contains(s, "[]") && !strings.Contains(s, "[!]") && !strings.Contains(s, "[^]") {
+		return s
+	}
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		b.WriteByte(c)
+		switch {
+		case c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+		case c == '[' && !inClass:
+			inClass = true
+			if i+1 < len(s) && (s[i+1] == '!' || s[i+1] == '^') {
+				i++
+				b.WriteByte(s[i])
+			}
+			if i+1 < len(s) && s[i+1] == ']' {
+				i++
+				b.WriteString(`\]`)
+			}
+		case c == ']' && inClass:
+			inClass = false
+		}
+	}
+	return b.String()
 }
 
 // trimTrailingSpaces drops trailing spaces, less one escaped with `\`.
@@ -124,23 +163,20 @@ func (m *Matcher) Len() int {
 	return len(m.patterns)
 }
 
-// ReadFile parses a .gitignore file's data written in folder base,
-// skipping malformed patterns (git ignores them too) and returning them as
-// errors.
-func ReadFile(base, name string, data []byte) (ps []Pattern, errs []error) {
+// ReadFile parses a .gitignore file's data written in folder base. A
+// malformed pattern is left out without a word, as git leaves it out: it
+// matches nothing there, so it neither ignores a path nor re-includes one,
+// and git says nothing of it either.
+func ReadFile(base, name string, data []byte) []Pattern {
+	var ps []Pattern
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for n := 1; sc.Scan(); n++ {
-		p, ok, err := Parse(base, fmt.Sprintf("%s:%d", name, n), sc.Text())
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: %w", name, n, err))
-			continue
-		}
-		if ok {
+		if p, ok, err := Parse(base, fmt.Sprintf("%s:%d", name, n), sc.Text()); ok && err == nil {
 			ps = append(ps, p)
 		}
 	}
-	return ps, errs
+	return ps
 }
 
 // Match returns the pattern that decides rel (a slash path relative to the

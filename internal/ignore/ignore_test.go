@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -26,17 +27,28 @@ var cases = []struct {
 	{"braces are literal", "{a,b}.md\n", []string{"a.md", "!{a,b}.md"}},
 	{"middle slash anchors", "a/b.md\n", []string{"!a/b.md", "x/a/b.md"}},
 	{"trailing spaces", "t.md   \n", []string{"!t.md"}},
+	// git reads a malformed pattern as one that matches nothing, the
+	// literal text included, and goes on with the next line.
+	{"malformed patterns match nothing", "foo[\n[]\nx[!]\n*.md\n!keep[.md\nb.md\n", []string{"foo[", "foo", "[]", "x[!]", "!a.md", "!keep[.md", "!b.md"}},
+	{"a ] first in a class is a member", "[]a].md\n[!]x]y.md\n", []string{"!].md", "!a.md", "b.md", "!ay.md", "xy.md", "]y.md"}},
 }
 
 func matcher(t *testing.T, text string) *Matcher {
 	t.Helper()
-	ps, errs := ReadFile("", ".gitignore", []byte(text))
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
 	m := &Matcher{}
-	m.Add(ps...)
+	m.Add(ReadFile("", ".gitignore", []byte(text))...)
 	return m
+}
+
+func TestMalformedLinesLeftOut(t *testing.T) {
+	ps := ReadFile("", ".gitignore", []byte("a.md\nfoo[\n[\\\nb.md\n"))
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Source+" "+p.Text)
+	}
+	if want := []string{".gitignore:1 a.md", ".gitignore:4 b.md"}; !slices.Equal(got, want) {
+		t.Errorf("patterns = %q, want %q", got, want)
+	}
 }
 
 func TestMatcher(t *testing.T) {
@@ -105,10 +117,7 @@ func TestMatcherAgreesWithGit(t *testing.T) {
 }
 
 func TestBaseFolder(t *testing.T) {
-	ps, errs := ReadFile("docs", "docs/.gitignore", []byte("*.tmp.md\n/local.md\n"))
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	ps := ReadFile("docs", "docs/.gitignore", []byte("*.tmp.md\n/local.md\n"))
 	m := &Matcher{}
 	m.Add(ps...)
 	for rel, want := range map[string]bool{
