@@ -1,7 +1,10 @@
 package claude
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/baton-md/baton/internal/hostsettings"
@@ -37,10 +40,63 @@ var settings = &hostsettings.Host{
 		}
 		return ""
 	},
-	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".claude", "settings.json") },
-	UserFile:    func(e hostsettings.Env) string { return filepath.Join(e.Home, ".claude", "settings.json") },
-	ProjectDir:  func(e hostsettings.Env) string { return filepath.Join(e.Project, ".claude") },
-	UserDir:     func(e hostsettings.Env) string { return filepath.Join(e.Home, ".claude") },
+	PackagedHooks: pluginHooks,
+	ProjectFile:   func(e hostsettings.Env) string { return filepath.Join(e.Project, ".claude", "settings.json") },
+	UserFile:      func(e hostsettings.Env) string { return filepath.Join(e.Home, ".claude", "settings.json") },
+	ProjectDir:    func(e hostsettings.Env) string { return filepath.Join(e.Project, ".claude") },
+	UserDir:       func(e hostsettings.Env) string { return filepath.Join(e.Home, ".claude") },
+}
+
+// pluginHooks is the hooks/hooks.json of baton's plugin as Claude Code
+// installed it for the scope: ~/.claude/plugins/installed_plugins.json
+// (version 2) lists, by "plugin@marketplace", the installs, each with its
+// scope ("user", or "project" and "local" with the project's path) and
+// the folder it was copied to (installPath). The install for the scope
+// is preferred, else any.
+func pluginHooks(e hostsettings.Env, s hostsettings.Scope) string {
+	data, err := os.ReadFile(filepath.Join(e.Home, ".claude", "plugins", "installed_plugins.json"))
+	if err != nil {
+		return ""
+	}
+	var installed struct {
+		Plugins map[string][]struct {
+			Scope       string `json:"scope"`
+			ProjectPath string `json:"projectPath"`
+			InstallPath string `json:"installPath"`
+		} `json:"plugins"`
+	}
+	if json.Unmarshal(data, &installed) != nil {
+		return ""
+	}
+	keys := make([]string, 0, len(installed.Plugins))
+	for k := range installed.Plugins {
+		if strings.HasPrefix(k, "baton@") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	other := ""
+	for _, k := range keys {
+		for _, in := range installed.Plugins[k] {
+			if in.InstallPath == "" {
+				continue
+			}
+			if other == "" {
+				other = filepath.Join(in.InstallPath, "hooks", "hooks.json")
+			}
+			user := in.Scope == "user" || in.Scope == ""
+			if (s == hostsettings.User) != user {
+				continue
+			}
+			if !user && filepath.Clean(in.ProjectPath) != filepath.Clean(e.Project) {
+				continue
+			}
+			return filepath.Join(in.InstallPath, "hooks", "hooks.json")
+		}
+	}
+	// Enabled in this scope's settings, installed for another: the same
+	// plugin's hooks.
+	return other
 }
 
 // mcp is Claude Code's MCP settings (code.claude.com/docs/en/mcp): a

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 
@@ -26,14 +27,29 @@ var settings = &hostsettings.Host{
 	},
 	Grouped: true, CmdKeys: []string{"command"},
 	// An installed extension is a folder of ~/.gemini/extensions named as
-	// it is (the extension reference, "Extension format").
+	// it is (the extension reference, "Extension format"); a linked one
+	// (gemini extensions link DIR) is that folder holding only
+	// .gemini-extension-install.json, {"type": "link", "source": DIR},
+	// and Gemini CLI reads the extension from DIR (as of 0.61).
 	Packaged: func(e hostsettings.Env, s hostsettings.Scope, _ []byte, _ *hostsettings.Value) string {
 		if s != hostsettings.User {
 			return ""
 		}
-		dir := filepath.Join(e.Home, ".gemini", "extensions", "baton")
-		if _, err := os.Stat(filepath.Join(dir, "gemini-extension.json")); err == nil {
-			return "the extension in " + dir
+		dir, linked := extensionDir(e)
+		if dir == "" {
+			return ""
+		}
+		if linked {
+			return "the extension linked from " + dir
+		}
+		return "the extension in " + dir
+	},
+	PackagedHooks: func(e hostsettings.Env, s hostsettings.Scope) string {
+		if s != hostsettings.User {
+			return ""
+		}
+		if dir, _ := extensionDir(e); dir != "" {
+			return filepath.Join(dir, "hooks", "hooks.json")
 		}
 		return ""
 	},
@@ -63,4 +79,25 @@ var mcp = &hostsettings.MCPHost{
 	Entry:       hostsettings.Object("command", hostsettings.ServerCommand, "args", hostsettings.Args()),
 	Approval:    hostsettings.GeminiMCPTrust,
 	UserToo:     true,
+}
+
+// extensionDir is the folder Gemini CLI reads baton's extension from, and
+// whether it is linked there, or "" when the extension is not installed:
+// ~/.gemini/extensions/baton, or the source its install record names
+// when the record says the extension is linked.
+func extensionDir(e hostsettings.Env) (dir string, linked bool) {
+	dir = filepath.Join(e.Home, ".gemini", "extensions", "baton")
+	if data, err := os.ReadFile(filepath.Join(dir, ".gemini-extension-install.json")); err == nil {
+		var meta struct {
+			Type   string `json:"type"`
+			Source string `json:"source"`
+		}
+		if json.Unmarshal(data, &meta) == nil && meta.Type == "link" && meta.Source != "" {
+			dir, linked = meta.Source, true
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gemini-extension.json")); err != nil {
+		return "", false
+	}
+	return dir, linked
 }

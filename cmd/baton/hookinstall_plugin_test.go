@@ -21,8 +21,9 @@ import (
 // made from the hosts' documentation, refusing any field the documentation
 // does not name, and check that the hooks they run are the adapters
 // `baton hook install` writes. install adds the stop policy's flags
-// (--lint by default); the plugin and the extension run the adapters
-// without them, and `hook status` says what that enforces.
+// (--lint by default); the plugin and the extension give their stop hooks
+// --lint in their hooks files, and `hook status` reads the flags from there
+// and says what that enforces.
 
 // claudePlugin is .claude-plugin/plugin.json, from Claude Code's plugin
 // manifest reference (code.claude.com/docs/en/plugins/manifest-reference):

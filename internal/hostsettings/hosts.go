@@ -90,6 +90,11 @@ type Host struct {
 	// the scope, reading the settings files' roots (nil when there are
 	// none), and names it, or "".
 	Packaged func(e Env, s Scope, text []byte, root *Value) string
+	// PackagedHooks is the path of the hooks file of baton's plugin or
+	// extension installed for the scope (in the settings files' "hooks"
+	// format), or "" when it cannot be found: status reads the stop
+	// hook's command line, and so its flags, from it.
+	PackagedHooks func(e Env, s Scope) string
 	// FolderOfFiles: every *.json in the file's folder is a hooks file
 	// (Copilot's .github/hooks/); baton writes its own, baton.json.
 	FolderOfFiles bool

@@ -611,24 +611,8 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 			if err == nil && h.Packaged != nil && r.Packaged == "" {
 				r.Packaged = h.Packaged(e, s, text, root)
 			}
-			if err == nil && hooks != nil {
-				for _, m := range hooks.members {
-					if m.val.kind != '[' {
-						continue
-					}
-					for _, cmd := range h.commands(m.val) {
-						sub, ok := h.cmdSub(text, cmd)
-						if !ok {
-							continue
-						}
-						if subs[m.key] == nil {
-							subs[m.key] = map[string]string{}
-						}
-						if _, seen := subs[m.key][sub]; !seen {
-							subs[m.key][sub] = h.cmdLine(text, cmd)
-						}
-					}
-				}
+			if err == nil {
+				h.collect(text, hooks, subs)
 			}
 		}
 		if err != nil {
@@ -663,8 +647,10 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 		r.Installed, r.Posture = "not installed", Cooperative
 	}
 	if r.Packaged != "" && stopLine == "" && in == 0 {
-		// The plugin and the extension run the command without flags.
-		stopLine = h.Hooks[len(h.Hooks)-1].Command()
+		// The plugin or the extension runs the stop command its own hooks
+		// file holds, flags and all, read as the settings are; without
+		// that file, the command without flags.
+		stopLine = h.packagedStop(e, s)
 	}
 	if stopLine != "" {
 		r.Enforcement = Enforces(stopLine, e, s)
@@ -682,6 +668,61 @@ func (h *Host) Status(e Env, s Scope) (Report, bool) {
 		r.Posture = Cooperative
 	}
 	return r, true
+}
+
+// collect adds to subs (event -> adapter -> its command line) the
+// commands of baton's adapters in a settings text's "hooks", the first
+// command line of each.
+func (h *Host) collect(text []byte, hooks *node, subs map[string]map[string]string) {
+	if hooks == nil {
+		return
+	}
+	for _, m := range hooks.members {
+		if m.val.kind != '[' {
+			continue
+		}
+		for _, cmd := range h.commands(m.val) {
+			sub, ok := h.cmdSub(text, cmd)
+			if !ok {
+				continue
+			}
+			if subs[m.key] == nil {
+				subs[m.key] = map[string]string{}
+			}
+			if _, seen := subs[m.key][sub]; !seen {
+				subs[m.key][sub] = h.cmdLine(text, cmd)
+			}
+		}
+	}
+}
+
+// packagedStop is the stop command line of the host's plugin or
+// extension in scope, from its hooks file (PackagedHooks), or the command
+// without flags when that file cannot be found or read, or has no stop
+// hook of baton's.
+func (h *Host) packagedStop(e Env, s Scope) string {
+	stop := h.Hooks[len(h.Hooks)-1]
+	if h.PackagedHooks == nil {
+		return stop.Command()
+	}
+	path := h.PackagedHooks(e, s)
+	if path == "" {
+		return stop.Command()
+	}
+	text, existed, _, err := read(path)
+	if err != nil || !existed {
+		return stop.Command()
+	}
+	_, hooks, err := h.parseSettings(path, text)
+	if err != nil {
+		return stop.Command()
+	}
+	subs := map[string]map[string]string{}
+	h.collect(text, hooks, subs)
+	if line, ok := subs[stop.Event][stop.Sub]; ok {
+		return line
+	}
+	return stop.Command()
 }
 
 // partial is the posture with some of the hooks in: the stop hook is what
