@@ -95,7 +95,9 @@ func CodexTrust(h *Host, e Env, s Scope) *Trust {
 	if err != nil {
 		return unknownTrust(path, err)
 	}
-	var notes []string
+	// Each hook Codex will not run, by why: never trusted, changed since it
+	// was trusted, or turned off; an untrusted hook is not a modified one.
+	notes := map[string][]string{}
 	for _, m := range root.get("hooks").membersOf() {
 		for gi, g := range m.val.elements() {
 			for hi, cmd := range g.get("hooks").elements() {
@@ -120,7 +122,7 @@ func CodexTrust(h *Host, e Env, s Scope) *Trust {
 				if state == "trusted" {
 					continue
 				}
-				notes = append(notes, fmt.Sprintf("%s is %s", h.cmdLine(text, cmd), state))
+				notes[state] = append(notes[state], h.cmdLine(text, cmd))
 				if strings.HasSuffix(sub, "-stop") {
 					t.Runs, t.State = false, state
 				} else if t.State == "trusted" {
@@ -133,7 +135,17 @@ func CodexTrust(h *Host, e Env, s Scope) *Trust {
 		t.Detail = "baton's hooks are trusted (" + cfgPath + ", hooks.state)"
 		return t
 	}
-	t.Detail = "Codex runs a hook only while config.toml holds its current hash: " + strings.Join(notes, "; ") + " (modified: changed since it was trusted)"
+	var says []string
+	for _, n := range []struct{ state, what string }{
+		{"untrusted", "installed, not yet trusted by Codex: "},
+		{"modified", "changed since Codex trusted it: "},
+		{"disabled", "turned off in Codex: "},
+	} {
+		if lines := notes[n.state]; len(lines) > 0 {
+			says = append(says, n.what+strings.Join(lines, ", "))
+		}
+	}
+	t.Detail = strings.Join(says, "; ") + " (Codex runs a hook only while " + cfgPath + " holds its current hash)"
 	if t.Runs {
 		t.Detail += "; the stop hook runs, without the turn's baseline"
 	}

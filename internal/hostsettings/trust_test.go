@@ -49,11 +49,11 @@ func TestCodexTrust(t *testing.T) {
 	}{
 		{"no config.toml", "", false, "untrusted", "does not list " + env.Project + " as a trusted project"},
 		{"an untrusted project", fmt.Sprintf("[projects.%q]\ntrust_level = \"untrusted\"\n", env.Project), false, "untrusted", `trust_level = "untrusted"`},
-		{"a trusted project, hooks not trusted", project, false, "untrusted", "baton hook codex-stop --lint is untrusted"},
+		{"a trusted project, hooks not trusted", project, false, "untrusted", "installed, not yet trusted by Codex: baton hook codex-prompt, baton hook codex-stop --lint"},
 		{"every hook trusted", project + state(stopKey, "trusted_hash = \""+stopHash+"\"") + state(promptKey, "trusted_hash = \""+promptHash+"\""), true, "trusted", "trusted"},
 		// The hash of the command before --lint went in: changed since.
-		{"the stop hook modified", project + state(stopKey, `trusted_hash = "sha256:90d07e60372405caea42511b17b124ae9eeed3d96f08b0db68df9781d12952ab"`) + state(promptKey, "trusted_hash = \""+promptHash+"\""), false, "modified", "baton hook codex-stop --lint is modified"},
-		{"the stop hook turned off", project + state(stopKey, "trusted_hash = \""+stopHash+"\"\nenabled = false") + state(promptKey, "trusted_hash = \""+promptHash+"\""), false, "disabled", "is disabled"},
+		{"the stop hook modified", project + state(stopKey, `trusted_hash = "sha256:90d07e60372405caea42511b17b124ae9eeed3d96f08b0db68df9781d12952ab"`) + state(promptKey, "trusted_hash = \""+promptHash+"\""), false, "modified", "changed since Codex trusted it: baton hook codex-stop --lint"},
+		{"the stop hook turned off", project + state(stopKey, "trusted_hash = \""+stopHash+"\"\nenabled = false") + state(promptKey, "trusted_hash = \""+promptHash+"\""), false, "disabled", "turned off in Codex: baton hook codex-stop --lint"},
 		// Only the prompt hook untrusted: the stop hook runs, without the baseline.
 		{"the prompt hook untrusted", project + state(stopKey, "trusted_hash = \""+stopHash+"\""), true, "untrusted", "without the turn's baseline"},
 		// The same records written as dotted keys and an inline table.
@@ -72,6 +72,10 @@ func TestCodexTrust(t *testing.T) {
 			}
 			if want := map[bool]Posture{true: Hard, false: Cooperative}[c.runs]; r.Posture != want {
 				t.Errorf("posture %q, want %q", r.Posture, want)
+			}
+			// A hook never trusted is not one changed since it was.
+			if c.state == "untrusted" && (strings.Contains(tr.Detail, "modified") || strings.Contains(tr.Detail, "changed since")) {
+				t.Errorf("untrusted hooks described as modified: %q", tr.Detail)
 			}
 			if !c.runs && !strings.Contains(tr.Fix, "/hooks") {
 				t.Errorf("fix %q names no way to trust the hook", tr.Fix)
