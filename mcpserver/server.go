@@ -204,10 +204,15 @@ func (s *Server) resolve(p string) (string, error) {
 	}
 	if real != s.root {
 		if _, ok := workspace.Inside(s.root, real); !ok {
-			return "", fmt.Errorf("%s is %w %s: this server reads only inside it (give a path inside it, or the text itself)", p, errOutside, s.root)
+			return "", s.outside(p)
 		}
 	}
 	return real, nil
+}
+
+// outside is the error for path p, outside the workspace.
+func (s *Server) outside(p string) error {
+	return fmt.Errorf("%s is %w %s: this server reads only inside it (give a path inside it, or the text itself)", p, errOutside, s.root)
 }
 
 // realPath is p with the links of its longest existing prefix resolved.
@@ -270,10 +275,24 @@ func (s *Server) load(path string, text *string, defaultName string) (*document,
 		d.text = *text
 		return d, nil
 	}
-	data, err := safefile.ReadFile(abs, analysis.MaxDocumentBytes)
+	// The check resolve made holds for the path as it was: a folder on it
+	// swapped for a link outside since then would be followed by an open
+	// of abs. The file is opened beneath the workspace instead, every
+	// component resolved by the open itself.
+	rel := "."
+	if abs != s.root {
+		rel, _ = workspace.Inside(s.root, abs)
+		rel = filepath.FromSlash(rel)
+	}
+	root, err := os.OpenRoot(s.root)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", s.root, err)
+	}
+	defer root.Close()
+	data, err := safefile.ReadFileIn(root, rel, analysis.MaxDocumentBytes)
 	switch {
 	case errors.Is(err, safefile.ErrTooLarge):
-		fi, serr := os.Stat(abs)
+		fi, serr := root.Stat(rel)
 		if serr != nil {
 			return nil, err
 		}
@@ -281,6 +300,8 @@ func (s *Server) load(path string, text *string, defaultName string) (*document,
 		return d, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("no file at %s (paths are relative to the workspace %s)", path, s.root)
+	case errors.Is(err, safefile.ErrOutside):
+		return nil, s.outside(p)
 	case err != nil:
 		return nil, err
 	}

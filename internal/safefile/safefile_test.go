@@ -40,6 +40,28 @@ func TestSpecialFilesAreRefusedWithoutBlocking(t *testing.T) {
 	}
 }
 
+func TestOpenInRefusesSpecialFilesWithoutBlocking(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.md"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	done := make(chan error, 1)
+	go func() { _, err := ReadFileIn(root, "pipe.md", 1<<20); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a named pipe") {
+			t.Errorf("pipe.md: err = %v, want not a regular file: a named pipe", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("pipe.md: the read blocked")
+	}
+}
+
 func TestBound(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "big.md")
 	if err := os.WriteFile(name, make([]byte, 2048), 0o644); err != nil {
