@@ -11,15 +11,28 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/engine/enginetest"
+	"github.com/baton-md/baton/internal/corpus"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // Every kind lints the same with and without a byte-order mark, with LF,
 // CRLF or lone CR line endings, and with or without a final newline:
 // PowerShell 5.1 and Notepad write a BOM and CRLF, and specrew is a
-// PowerShell project. The rules' own fixtures are the documents.
+// PowerShell project. The rules' own fixtures are the documents, and the
+// real documents of the shared corpus, each as a one-file archive.
 func TestLineEndingsAndBOMDoNotChangeFindings(t *testing.T) {
-	files := enginetest.RuleFixtures(t)
+	t.Run("fixtures", func(t *testing.T) {
+		checkLineEndingsAndBOM(t, enginetest.RuleFixtures(t))
+	})
+	t.Run("shared corpus", func(t *testing.T) {
+		files := corpus.Glob(t, "*/*.md")
+		checkLineEndingsAndBOM(t, append(files, corpus.Glob(t, "xmd/*/*.md")...))
+	})
+}
+
+// checkLineEndingsAndBOM lints each document of files (a txtar fixture, or
+// a Markdown file) in each variant and compares the findings.
+func checkLineEndingsAndBOM(t *testing.T, files []string) {
 	reg := engine.Registry()
 	variants := map[string]func(string) string{
 		"BOM":              func(s string) string { return "\ufeff" + s },
@@ -28,16 +41,8 @@ func TestLineEndingsAndBOMDoNotChangeFindings(t *testing.T) {
 		"no final newline": func(s string) string { return strings.TrimRight(s, "\n") },
 		"BOM and CRLF":     func(s string) string { return "\ufeff" + strings.ReplaceAll(s, "\n", "\r\n") },
 	}
-	// And the real documents of the shared corpus, each as a one-file
-	// archive.
-	corpus, _ := filepath.Glob("../../shared/corpus/*/*.md")
-	if len(corpus) == 0 {
-		t.Fatal("../shared/corpus is missing: the real documents are not checked")
-	}
-	more, _ := filepath.Glob("../../shared/corpus/xmd/*/*.md")
-	corpus = append(corpus, more...)
 	checked := 0
-	for _, name := range append(files, corpus...) {
+	for _, name := range files {
 		var ar *txtar.Archive
 		if strings.HasSuffix(name, ".md") {
 			data, err := os.ReadFile(name)

@@ -13,16 +13,15 @@ import (
 	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
+	"github.com/baton-md/baton/internal/corpus"
 )
 
-// clioRealDir holds session stores clio-coder itself wrote and the
-// /handoff documents its own handoff code made of them, each with
-// clio-verdict.json: clio's read ledger, the files it kept and dropped, its
-// bound lines, its merged decisions and its decision board. The project
-// commits no copy: it is the shared corpus beside the repository.
-const clioRealDir = "../../shared/corpus/clio-real"
-
-// clioVerdict is what clio-verdict.json says.
+// clioVerdict is what clio-verdict.json says. The shared corpus beside the
+// repository (the project commits no copy) holds, in clio-real, session
+// stores clio-coder itself wrote and the /handoff documents its own handoff
+// code made of them, each with clio-verdict.json: clio's read ledger, the
+// files it kept and dropped, its bound lines, its merged decisions and its
+// decision board.
 type clioVerdict struct {
 	Session     string     `json:"session"`
 	Goal        string     `json:"goal"`
@@ -68,10 +67,7 @@ var clioRealKnown = map[string]map[string]string{}
 // clio's own, untouched document (a bound line baton disputes, a path it
 // would move, a settled decision it disowns). It logs the agreement.
 func TestClioRealAgreement(t *testing.T) {
-	cases, err := filepath.Glob(filepath.Join(clioRealDir, "*", "clio-verdict.json"))
-	if err != nil || len(cases) == 0 {
-		t.Fatalf("the shared corpus is beside the repository: %v (%d cases)", err, len(cases))
-	}
+	cases := corpus.Glob(t, "clio-real/*/clio-verdict.json")
 	reg, err := analysis.NewRegistry(handoff.Analyzer)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/internal/corpus"
 )
 
 // TestRealDocumentsAreHandoffs reads the documents clio-coder's own /handoff
@@ -17,19 +18,26 @@ import (
 // deleted as an operator may in $EDITOR, still as handoffs whose session
 // line is reported.
 func TestRealDocumentsAreHandoffs(t *testing.T) {
-	clio, err := filepath.Glob("../../shared/corpus/clio-real/*/handoff.md")
-	if err != nil || len(clio) == 0 {
-		t.Fatalf("the shared corpus is beside the repository: %v (%d documents)", err, len(clio))
-	}
-	examples, err := filepath.Glob("../examples/*/handoff*.md")
-	if err != nil || len(examples) == 0 {
-		t.Fatalf("examples: %v (%d documents)", err, len(examples))
-	}
+	t.Run("examples", func(t *testing.T) {
+		examples, err := filepath.Glob("../examples/*/handoff*.md")
+		if err != nil || len(examples) == 0 {
+			t.Fatalf("examples: %v (%d documents)", err, len(examples))
+		}
+		checkRealHandoffs(t, examples)
+	})
+	t.Run("clio-real", func(t *testing.T) {
+		checkRealHandoffs(t, corpus.Glob(t, "clio-real/*/handoff.md"))
+	})
+}
+
+// checkRealHandoffs reads each file as a handoff, with and without its
+// session line.
+func checkRealHandoffs(t *testing.T, files []string) {
 	reg, err := analysis.NewRegistry(handoff.Analyzer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range append(clio, examples...) {
+	for _, name := range files {
 		t.Run(name, func(t *testing.T) {
 			b, err := os.ReadFile(name)
 			if err != nil {

@@ -10,12 +10,8 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/internal/corpus"
 )
-
-// corpusDir is the shared corpus of real documents, beside the repository
-// (DESIGN.md: the project commits no copy of them; PROVENANCE.md there says
-// where each came from).
-const corpusDir = "../../../shared/corpus/specrew"
 
 // corpusWant is, for each of specrew's packets, gate records and test
 // fixtures in the shared corpus (by file name, less ".md"), the findings the
@@ -50,14 +46,13 @@ var corpusWant = map[string][]string{
 }
 
 // TestCorpus runs the packet rules over specrew's own packets, gate records
-// and test fixtures, read from the shared corpus, and compares their
+// and test fixtures, read from the shared corpus beside the repository
+// (DESIGN.md: the project commits no copy of them; PROVENANCE.md there says
+// where each came from), and compares their
 // findings with corpusWant. Every packet document of the corpus has an
 // entry, so a document added to it is not silently left out.
 func TestCorpus(t *testing.T) {
-	docs, err := filepath.Glob(filepath.Join(corpusDir, "*.md"))
-	if err != nil || len(docs) == 0 {
-		t.Fatalf("the shared corpus is beside the repository: %v (%d documents)", err, len(docs))
-	}
+	docs := corpus.Glob(t, "specrew/*.md")
 	reg, err := analysis.NewRegistry(packet.Analyzer)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/internal/corpus"
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -48,10 +49,12 @@ func fixtureInputs(t testing.TB) []string {
 	}
 	// And the real packets of the shared corpus, when it is beside the
 	// repository (TestCorpus requires it; a fuzz seed need not).
-	real, _ := filepath.Glob(filepath.Join(corpusDir, "*.md"))
-	for _, name := range real {
-		if b, err := os.ReadFile(name); err == nil {
-			out = append(out, string(b))
+	if root, ok := corpus.Root(); ok {
+		real, _ := filepath.Glob(filepath.Join(root, "specrew", "*.md"))
+		for _, name := range real {
+			if b, err := os.ReadFile(name); err == nil {
+				out = append(out, string(b))
+			}
 		}
 	}
 	if len(out) == 0 {

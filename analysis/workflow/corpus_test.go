@@ -15,14 +15,11 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/internal/corpus"
 	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/corpus-golden/*.golden")
-
-// corpusRoot is the third-party corpus of executable.md's documents, beside
-// the repository (../shared/corpus/xmd from its root; CI has it too).
-var corpusRoot = filepath.Join("..", "..", "..", "shared", "corpus", "xmd")
 
 // corpusFinding is one finding on a corpus file.
 type corpusFinding struct {
@@ -31,11 +28,18 @@ type corpusFinding struct {
 	line string // "LINE:COL rule message"
 }
 
-// corpusFS reads the corpus folder name (every file below it, by slash
-// path) into a workspace.
+// corpusFS reads the folder name of the third-party corpus of
+// executable.md's documents (xmd in the shared corpus beside the
+// repository; CI has it) into a workspace. The test is skipped where the
+// corpus is absent.
 func corpusFS(t testing.TB, name string) fstest.MapFS {
 	t.Helper()
-	dir := filepath.Join(corpusRoot, name)
+	return readFS(t, corpus.Dir(t, "xmd/"+name))
+}
+
+// readFS reads every file below dir, by slash path, into a workspace.
+func readFS(t testing.TB, dir string) fstest.MapFS {
+	t.Helper()
 	fsys := fstest.MapFS{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

@@ -8,12 +8,15 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/internal/corpus"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// fuzzSeeds are every Markdown file of the fixtures and the corpus, and a
-// few odd shapes: CRLF and lone CR, unterminated tags, strings, templates
-// and fences, astral characters, front matter that is not a mapping.
+// fuzzSeeds are every Markdown file of the fixtures and, when it is beside
+// the repository, of the shared corpus (TestCorpusGolden requires it; a
+// fuzz seed need not), and a few odd shapes: CRLF and lone CR, unterminated
+// tags, strings, templates and fences, astral characters, front matter that
+// is not a mapping.
 func fuzzSeeds(t testing.TB) []string {
 	seeds := []string{
 		"",
@@ -32,10 +35,12 @@ func fuzzSeeds(t testing.TB) []string {
 		"😀<Ä 😀={1}>{😀}</Ä>",
 		"<UserCheckpoint\n  purpose=\"p\"\n/>\n<If condition={!cp.proceed}><Break/><Else><Git.Push /></Else></If>",
 	}
-	for _, name := range []string{"before-gating", "after-gating", "wip-tip", "main-examples"} {
-		for _, f := range corpusFS(t, name) {
-			if len(f.Data) < 64<<10 {
-				seeds = append(seeds, string(f.Data))
+	if root, ok := corpus.Root(); ok {
+		for _, name := range []string{"before-gating", "after-gating", "wip-tip", "main-examples"} {
+			for _, f := range readFS(t, filepath.Join(root, "xmd", name)) {
+				if len(f.Data) < 64<<10 {
+					seeds = append(seeds, string(f.Data))
+				}
 			}
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/baton-md/baton/internal/corpus"
 )
 
 // A session in clio-coder's documented format: a header, a user message, a
@@ -104,10 +106,7 @@ func TestLedgerJSONFieldNames(t *testing.T) {
 // went (clio's handoffNote) and its successor where it came from (the
 // handoffSeed).
 func TestLedgerClioReal(t *testing.T) {
-	sessions, _ := filepath.Glob("../../../shared/corpus/clio-real/*/state/sessions/*/*")
-	if len(sessions) == 0 {
-		t.Fatal("the shared corpus is beside the repository: no clio-real session found")
-	}
+	sessions := corpus.Glob(t, "clio-real/*/state/sessions/*/*")
 	to, from := 0, 0
 	for _, dir := range sessions {
 		var out, errOut bytes.Buffer
@@ -131,7 +130,7 @@ func TestLedgerClioReal(t *testing.T) {
 			t.Errorf("%s: --json warnings %q (%v)", dir, v.Warnings, err)
 		}
 	}
-	if cases, _ := filepath.Glob("../../../shared/corpus/clio-real/*/clio-verdict.json"); to != len(cases) || from != len(cases) {
+	if cases := corpus.Glob(t, "clio-real/*/clio-verdict.json"); to != len(cases) || from != len(cases) {
 		t.Errorf("%d sessions say where their work went and %d where theirs came from; want %d each", to, from, len(cases))
 	}
 }
@@ -139,10 +138,7 @@ func TestLedgerClioReal(t *testing.T) {
 // TestCheckClioReal runs baton check on every document clio-coder's own
 // /handoff wrote, against the store it wrote: nothing to report, no warning.
 func TestCheckClioReal(t *testing.T) {
-	cases, _ := filepath.Glob("../../../shared/corpus/clio-real/*/handoff.md")
-	if len(cases) == 0 {
-		t.Fatal("the shared corpus is beside the repository: no clio-real case found")
-	}
+	cases := corpus.Glob(t, "clio-real/*/handoff.md")
 	for _, doc := range cases {
 		var out, errOut bytes.Buffer
 		code := run([]string{"check", "--state-dir", filepath.Join(filepath.Dir(doc), "state"), doc}, nil, &out, &errOut)

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/baton-md/baton/engine/enginetest"
+	"github.com/baton-md/baton/internal/corpus"
 	"github.com/baton-md/baton/mcpserver"
 )
 
@@ -340,15 +341,12 @@ func TestMCPInPluginAndExtension(t *testing.T) {
 // workflows of specrew, clio-coder and executable.md), check_document
 // reports, file by file, the findings `baton check` reports.
 func TestMCPCorpusSameAsCheck(t *testing.T) {
-	corpus, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	root, err := filepath.Abs(corpus.Dir(t, "."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(corpus); err != nil {
-		t.Fatalf("the shared corpus is beside the repository: %v", err)
-	}
 	var out, errb bytes.Buffer
-	run([]string{"check", "--format", "json", corpus}, strings.NewReader(""), &out, &errb)
+	run([]string{"check", "--format", "json", root}, strings.NewReader(""), &out, &errb)
 	var rep struct {
 		Files []struct {
 			Path     string
@@ -364,7 +362,7 @@ func TestMCPCorpusSameAsCheck(t *testing.T) {
 	if len(rep.Files) < 200 {
 		t.Fatalf("check read %d files of the corpus", len(rep.Files))
 	}
-	s, err := mcpserver.New(mcpserver.Options{Root: corpus})
+	s, err := mcpserver.New(mcpserver.Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}

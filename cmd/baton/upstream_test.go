@@ -13,14 +13,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/internal/corpus"
 	"github.com/google/go-cmp/cmp"
 )
 
 var updateUpstream = flag.Bool("update-upstream", false, "rewrite testdata/upstream/*.golden")
-
-// upstreamXMD is executable.md's Markdown at 307ca55c, in the shared corpus
-// beside the repository, with the list of its program files.
-var upstreamXMD = filepath.Join("..", "..", "..", "shared", "corpus", "xmd")
 
 // TestExecutableMdTree checks executable.md's own tree as its engine sees
 // it — its Markdown, empty stand-ins for its .ts components, and the
@@ -30,6 +27,9 @@ var upstreamXMD = filepath.Join("..", "..", "..", "shared", "corpus", "xmd")
 // judged finding by finding: the errors left are the guide pages'
 // placeholders the engine really renders empty.
 func TestExecutableMdTree(t *testing.T) {
+	// executable.md's Markdown at 307ca55c, in the shared corpus beside
+	// the repository, with the list of its program files.
+	upstreamXMD := corpus.Dir(t, "xmd")
 	src := filepath.Join(upstreamXMD, "upstream-head")
 	root := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {

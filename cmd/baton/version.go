@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 )
 
 // version is set at link time by the Makefile and the release builds
@@ -30,7 +31,11 @@ type buildVersion struct {
 
 // readBuildVersion reads the build's version from the link-time version
 // and commit, and the build information the go command embeds (nil when
-// there is none). What was linked wins: it is what the release built.
+// there is none). What was linked wins: it is what the release built. The
+// commit time and the modified flag the go command stamped describe the
+// checkout it built in: they are kept only for that commit (the linked
+// commit, full or abbreviated, is the stamped revision, as with make), never
+// put beside another one.
 func readBuildVersion(linkedVersion, linkedCommit string, bi *debug.BuildInfo) buildVersion {
 	v := buildVersion{Version: linkedVersion, Commit: linkedCommit, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	if bi == nil {
@@ -48,22 +53,27 @@ func readBuildVersion(linkedVersion, linkedCommit string, bi *debug.BuildInfo) b
 	if v.Version == "" {
 		v.Version = "(devel)"
 	}
-	var goos, goarch string
+	var goos, goarch, revision, vcsTime string
+	var modified bool
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			if linkedCommit == "" {
-				v.Commit = s.Value
-			}
+			revision = s.Value
 		case "vcs.time":
-			v.Time = s.Value
+			vcsTime = s.Value
 		case "vcs.modified":
-			v.Modified = s.Value == "true"
+			modified = s.Value == "true"
 		case "GOOS":
 			goos = s.Value
 		case "GOARCH":
 			goarch = s.Value
 		}
+	}
+	if linkedCommit == "" {
+		v.Commit = revision
+	}
+	if v.Commit != "" && strings.HasPrefix(revision, v.Commit) {
+		v.Time, v.Modified = vcsTime, modified
 	}
 	if goos != "" && goarch != "" {
 		v.Platform = goos + "/" + goarch
