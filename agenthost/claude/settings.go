@@ -2,12 +2,12 @@ package claude
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/baton-md/baton/internal/hostsettings"
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // settings are Claude Code's hooks, per the hooks reference
@@ -54,7 +54,7 @@ var settings = &hostsettings.Host{
 // the folder it was copied to (installPath). The install for the scope
 // is preferred, else any.
 func pluginHooks(e hostsettings.Env, s hostsettings.Scope) string {
-	data, err := os.ReadFile(filepath.Join(e.Home, ".claude", "plugins", "installed_plugins.json"))
+	data, err := safefile.ReadFile(filepath.Join(e.Home, ".claude", "plugins", "installed_plugins.json"), 4<<20)
 	if err != nil {
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/baton-md/baton/internal/hostsettings"
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // settings are Gemini CLI's hooks (docs/hooks/reference.md in
@@ -87,7 +88,7 @@ var mcp = &hostsettings.MCPHost{
 // when the record says the extension is linked.
 func extensionDir(e hostsettings.Env) (dir string, linked bool) {
 	dir = filepath.Join(e.Home, ".gemini", "extensions", "baton")
-	if data, err := os.ReadFile(filepath.Join(dir, ".gemini-extension-install.json")); err == nil {
+	if data, err := safefile.ReadFile(filepath.Join(dir, ".gemini-extension-install.json"), 1<<20); err == nil {
 		var meta struct {
 			Type   string `json:"type"`
 			Source string `json:"source"`
