@@ -8,9 +8,10 @@
 // lists them, and the command line, the hooks and audit read that list.
 //
 // The mechanisms the hosts share stay in their packages: internal/
-// hostsettings edits settings files as text and reads trust records,
-// transcript reads session files into one form, stoppolicy judges a stop.
-// A host's value points at its entries there.
+// hostsettings edits settings files as text, transcript reads session
+// files into one form, stoppolicy judges a stop. What is one host's own
+// (its trust records' reader, its hook input, its transcript's format)
+// is in its package, and its value points at it.
 package agenthost
 
 import (

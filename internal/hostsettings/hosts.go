@@ -157,22 +157,6 @@ func Command(timeout int) func(string) Obj {
 // Group is a matcher group holding one command.
 func Group(cmd Obj) Obj { return Object("hooks", []any{cmd}) }
 
-// CodexHome is Codex's folder: $CODEX_HOME, else ~/.codex.
-func CodexHome(e Env) string {
-	if h := e.getenv("CODEX_HOME"); h != "" {
-		return h
-	}
-	return filepath.Join(e.Home, ".codex")
-}
-
-// CopilotHome is Copilot CLI's folder: $COPILOT_HOME, else ~/.copilot.
-func CopilotHome(e Env) string {
-	if h := e.getenv("COPILOT_HOME"); h != "" {
-		return h
-	}
-	return filepath.Join(e.Home, ".copilot")
-}
-
 // Value is a JSON value of a settings file, as Off and Packaged read it.
 type Value = node
 
