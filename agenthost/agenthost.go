@@ -42,6 +42,11 @@ type Host struct {
 	// MCP is where `baton mcp install` registers baton's MCP server; nil
 	// for a host baton does not register it in.
 	MCP *hostsettings.MCPHost
+	// ToolHook says the host has a tool hook, `baton hook ID-tool`, run
+	// after each tool call (Claude Code's PostToolUse): it records that
+	// the change the tool made is this session's. Its input is read by
+	// Stop.Parse.
+	ToolHook bool
 	// Transcript is the format of its session files: how audit and the
 	// stop hook read them, and how a file is told to be its (agenthost/
 	// hosts registers it with transcript).

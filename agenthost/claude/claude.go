@@ -22,6 +22,7 @@ var Host = &agenthost.Host{
 	},
 	Settings:   settings,
 	MCP:        mcp,
+	ToolHook:   true,
 	Transcript: Format,
 	// As specrew's provider reads it: the raw end of the file.
 	History:     func(path string) (stoppolicy.History, error) { return History{Path: path}, nil },

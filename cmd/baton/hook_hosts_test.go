@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/baton-md/baton/agenthost/hook"
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/engine/enginetest"
 )
@@ -337,8 +338,8 @@ func TestHostAdaptersBoundTheLoop(t *testing.T) {
 // On its own error every adapter lets the stop through, answers in its
 // host's contract, and says why on standard error.
 func TestHostAdaptersFailOpen(t *testing.T) {
-	defer func(w time.Duration) { awaitLimit = w }(awaitLimit)
-	awaitLimit = 200 * time.Millisecond // a transcript that never comes
+	defer func(w time.Duration) { hook.AwaitLimit = w }(hook.AwaitLimit)
+	hook.AwaitLimit = 200 * time.Millisecond // a transcript that never comes
 	for _, hc := range hostCases {
 		t.Run(hc.sub, func(t *testing.T) {
 			for name, in := range map[string][]byte{
@@ -445,10 +446,10 @@ func TestHostPromptHooksTakeTheBaseline(t *testing.T) {
 func TestEveryHostHasItsHookCommands(t *testing.T) {
 	for _, h := range hosts.All {
 		for _, sub := range []string{h.ID + "-stop", h.ID + "-prompt"} {
-			if a, ok := hostHook(sub, sub[len(h.ID):]); !ok || a.Host != h {
+			if a, ok := hook.Lookup(sub, sub[len(h.ID):]); !ok || a != h {
 				t.Errorf("baton hook %s does not run %s's adapter", sub, h.Name)
 			}
-			if !strings.Contains(hookUsage, sub) {
+			if !strings.Contains(hook.Usage, sub) {
 				t.Errorf("the hook usage does not name %s", sub)
 			}
 			if c, _ := lookup([]string{"hook", sub}); c == nil || c.Name != "hook "+sub {
@@ -552,8 +553,8 @@ func TestCopilotStopWaitsForItsHookStart(t *testing.T) {
 // The record never comes: the stop goes through, and standard error says
 // what was waited for.
 func TestCopilotStopNoHookStartFailsOpen(t *testing.T) {
-	defer func(w time.Duration) { awaitLimit = w }(awaitLimit)
-	awaitLimit = 200 * time.Millisecond
+	defer func(w time.Duration) { hook.AwaitLimit = w }(hook.AwaitLimit)
+	hook.AwaitLimit = 200 * time.Millisecond
 	path := filepath.Join(t.TempDir(), "events.jsonl")
 	// A hook.start of another run (another timestamp) does not count.
 	if err := os.WriteFile(path, []byte(copilotEventsFile(copilotStamp-5000, "Add the cap.", proceedMsg)), 0o644); err != nil {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/baton-md/baton/agenthost/claude"
+	"github.com/baton-md/baton/agenthost/hook"
+	"github.com/baton-md/baton/stoppolicy"
 )
 
 // The hook fails open within --max-blocks + 1 stops whatever its state
@@ -95,7 +97,7 @@ func TestHookFailsOpenWithoutAUsableCounter(t *testing.T) {
 			state := c.state(t)
 			cwd := t.TempDir()
 			blocks := 0
-			for stop := 0; stop <= defaultMaxBlocks; stop++ {
+			for stop := 0; stop <= stoppolicy.DefaultMaxBlocks; stop++ {
 				raw, _ := json.Marshal(hookInput{SessionID: session, Cwd: cwd, HookEventName: "Stop", StopHookActive: true, LastAssistantMessage: msg})
 				args := []string{"claude-stop", "--lint"}
 				if state != "" {
@@ -119,7 +121,7 @@ func TestHookFailsOpenWithoutAUsableCounter(t *testing.T) {
 					t.Fatalf("blocked %d times; at most %d with this state folder (stderr %q)", blocks, c.maxBlocks, errb.String())
 				}
 			}
-			t.Fatalf("blocked every one of %d stops", defaultMaxBlocks+1)
+			t.Fatalf("blocked every one of %d stops", stoppolicy.DefaultMaxBlocks+1)
 		})
 	}
 }
@@ -180,20 +182,20 @@ func TestHookLargeTranscript(t *testing.T) {
 // in its host's contract, saying so and what it was doing, and nothing its
 // judgement writes after reaches the host: with a budget of 300 ms, a host
 // that never closes the hook's input, and Copilot CLI's events file that
-// gets the hook's own record only after the budget (awaitLimit, 1 s).
+// gets the hook's own record only after the budget (hook.AwaitLimit, 1 s).
 func TestStopHookAnswersWithinItsBudget(t *testing.T) {
-	defer func(b, w time.Duration) { hookBudget, awaitLimit = b, w }(hookBudget, awaitLimit)
-	if hookBudget >= 20*time.Second {
-		t.Fatalf("the budget, %v, must be below Claude Code's 20 s", hookBudget)
+	defer func(b, w time.Duration) { hook.Budget, hook.AwaitLimit = b, w }(hook.Budget, hook.AwaitLimit)
+	if hook.Budget >= 20*time.Second {
+		t.Fatalf("the budget, %v, must be below Claude Code's 20 s", hook.Budget)
 	}
-	hookBudget, awaitLimit = 300*time.Millisecond, time.Second
+	hook.Budget, hook.AwaitLimit = 300*time.Millisecond, time.Second
 	expire := func(t *testing.T, hc hostCase, stdin io.Reader, release func(), doing string) {
 		t.Helper()
 		var out, errb bytes.Buffer
 		start := time.Now()
 		code := runHook([]string{hc.sub, "--lint", "--state-dir", t.TempDir()}, stdin, &out, &errb)
-		if took := time.Since(start); code != exitOK || took > hookBudget+5*time.Second {
-			t.Fatalf("exit %d after %v; want 0 soon after the budget, %v", code, took, hookBudget)
+		if took := time.Since(start); code != exitOK || took > hook.Budget+5*time.Second {
+			t.Fatalf("exit %d after %v; want 0 soon after the budget, %v", code, took, hook.Budget)
 		}
 		if r := hc.check(t, out.Bytes()); r != "" {
 			t.Errorf("blocked: %q", r)
@@ -205,7 +207,7 @@ func TestStopHookAnswersWithinItsBudget(t *testing.T) {
 		// What the judgement writes once let go goes nowhere.
 		answered := out.String() + errb.String()
 		release()
-		judgements.Wait()
+		hook.Judgements.Wait()
 		if now := out.String() + errb.String(); now != answered {
 			t.Errorf("written after the hook answered: %q", strings.TrimPrefix(now, answered))
 		}

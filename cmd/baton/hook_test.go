@@ -13,8 +13,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/agenthost/claude"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/stoppolicy"
+)
+
+// The hook's input and reply types of Claude Code's adapter.
+type (
+	hookInput    = claude.Input
+	hookDecision = claude.Decision
 )
 
 // The cases of specrew's stop-provider tests
