@@ -16,6 +16,7 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -41,6 +42,42 @@ func Lookup(name, suffix string) (*agenthost.Host, bool) {
 		return nil, false
 	}
 	return h, true
+}
+
+// Flags defines a hook's flags on fl, and returns the options they set.
+func Flags(fl *flag.FlagSet) *stoppolicy.Options {
+	o := new(stoppolicy.Options)
+	fl.IntVar(&o.MaxBlocks, "max-blocks", stoppolicy.DefaultMaxBlocks, "block at most this many times in a row in one session")
+	fl.BoolVar(&o.Lint, "lint", false, "also block a message that breaks baton's rules (errors), in any project")
+	fl.BoolVar(&o.RequirePacket, "require-packet", false, "demand the packet after material work in any Git project, not only a specrew one")
+	fl.StringVar(&o.StateDir, "state-dir", "", "where the hook keeps its per-session state (default: the user cache folder)")
+	return o
+}
+
+// Known says whether name is a hook Run runs.
+func Known(name string) bool {
+	for _, suffix := range []string{"-stop", "-prompt", "-tool"} {
+		if _, ok := Lookup(name, suffix); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Run runs the hook args[0] names (HOST-stop, HOST-prompt, HOST-tool)
+// with options o, args being its command line; false when there is no
+// such hook.
+func Run(args []string, o stoppolicy.Options, stdin io.Reader, stdout, stderr io.Writer) bool {
+	if h, ok := Lookup(args[0], "-stop"); ok {
+		Stop(h, o, args, stdin, stdout, stderr)
+	} else if h, ok := Lookup(args[0], "-prompt"); ok {
+		Prompt(h, o, stdin, stdout, stderr)
+	} else if h, ok := Lookup(args[0], "-tool"); ok {
+		Tool(h, o, stdin, stdout, stderr)
+	} else {
+		return false
+	}
+	return true
 }
 
 // Usage is the usage of baton hook, naming every host's hooks and the

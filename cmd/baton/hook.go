@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/baton-md/baton/agenthost/hook"
-	"github.com/baton-md/baton/stoppolicy"
 )
 
 // baton hook: the subcommands that edit and report the hosts' settings
@@ -30,30 +29,20 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, hook.Usage)
 		return exitOK
 	default:
-		if h, ok := hook.Lookup(sub, "-stop"); ok {
-			return withHookFlags(args, stderr, func(o stoppolicy.Options) { hook.Stop(h, o, args, stdin, stdout, stderr) })
-		}
-		if h, ok := hook.Lookup(sub, "-prompt"); ok {
-			return withHookFlags(args, stderr, func(o stoppolicy.Options) { hook.Prompt(h, o, stdin, stdout, stderr) })
-		}
-		if h, ok := hook.Lookup(sub, "-tool"); ok {
-			return withHookFlags(args, stderr, func(o stoppolicy.Options) { hook.Tool(h, o, stdin, stdout, stderr) })
+		if hook.Known(sub) {
+			return runHookWithFlags(args, stdin, stdout, stderr)
 		}
 		fmt.Fprintf(stderr, "baton: unknown hook %q\n\n%s", sub, hook.Usage)
 		return exitUsage
 	}
 }
 
-// withHookFlags parses a hook's flags and runs it with them: a hook
+// runHookWithFlags parses a hook's flags and runs it with them: a hook
 // always exits 0 (it fails open), a bad flag 2.
-func withHookFlags(args []string, stderr io.Writer, run func(stoppolicy.Options)) int {
-	var o stoppolicy.Options
+func runHookWithFlags(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("hook "+args[0], flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	fl.IntVar(&o.MaxBlocks, "max-blocks", stoppolicy.DefaultMaxBlocks, "block at most this many times in a row in one session")
-	fl.BoolVar(&o.Lint, "lint", false, "also block a message that breaks baton's rules (errors), in any project")
-	fl.BoolVar(&o.RequirePacket, "require-packet", false, "demand the packet after material work in any Git project, not only a specrew one")
-	fl.StringVar(&o.StateDir, "state-dir", "", "where the hook keeps its per-session state (default: the user cache folder)")
+	o := hook.Flags(fl)
 	// Asked for, help is printed on standard output from the help table
 	// (help.go) before a hook runs; -h reaching here prints the flags on
 	// standard error, which is how the table reads them.
@@ -69,6 +58,6 @@ func withHookFlags(args []string, stderr io.Writer, run func(stoppolicy.Options)
 		usageError(stderr, "hook "+args[0], fmt.Sprintf("unexpected argument %q: the hook reads its input on standard input", rest[0]))
 		return exitUsage
 	}
-	run(o)
+	hook.Run(args, *o, stdin, stdout, stderr)
 	return exitOK
 }
