@@ -40,7 +40,7 @@ func TestCodex0169UserMessageAndHookPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Host != Codex || s.Skipped != 0 || s.Cwd != "/work/app" {
+	if s.Host != "codex" || s.Skipped != 0 || s.Cwd != "/work/app" {
 		t.Errorf("host %q skipped %d cwd %q", s.Host, s.Skipped, s.Cwd)
 	}
 	if got := persons(s); fmt.Sprint(got) != "[Add a retry cap. Approve.]" {
@@ -94,7 +94,7 @@ func TestCodex0169ChatIsNeverALongTurn(t *testing.T) {
 		if err := os.WriteFile(path, []byte(p), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := ReadTail(path, Codex)
+		s, err := ReadTail(path, "codex")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestClaudeStopHookRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Host != Claude || s.ID != "cl-21328" || s.Skipped != 0 {
+	if s.Host != "claude" || s.ID != "cl-21328" || s.Skipped != 0 {
 		t.Errorf("host %q id %q skipped %d", s.Host, s.ID, s.Skipped)
 	}
 	if got := persons(s); fmt.Sprint(got) != "[Add a retry cap.]" {
@@ -186,7 +186,7 @@ func TestGeminiJSONLRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Host != Gemini || s.ID != "gm-061" || s.Skipped != 0 {
+	if s.Host != "gemini" || s.ID != "gm-061" || s.Skipped != 0 {
 		t.Errorf("host %q id %q skipped %d; want gemini gm-061 0", s.Host, s.ID, s.Skipped)
 	}
 	if got := persons(s); fmt.Sprint(got) != "[Add a retry cap. Yes.]" {
@@ -205,7 +205,7 @@ func TestGeminiJSONLRecords(t *testing.T) {
 		t.Errorf("stops: %+v", stops)
 	}
 	// "$set" with the messages replaces them all.
-	s, _ = ReadData(Gemini, "", []byte(`{"sessionId":"g","projectHash":"h"}
+	s, _ = ReadData("gemini", "", []byte(`{"sessionId":"g","projectHash":"h"}
 {"id":"1","type":"user","content":"Old."}
 {"$set":{"messages":[{"id":"9","type":"user","content":"New."},{"id":"10","type":"gemini","content":"Fresh."}]}}
 `))

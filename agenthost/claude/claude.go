@@ -9,12 +9,15 @@ import (
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/stoppolicy"
-	"github.com/baton-md/baton/transcript"
 )
+
+// ID names the host on the command line, in its hooks' names and its
+// transcript format.
+const ID = "claude"
 
 // Host is Claude Code.
 var Host = &agenthost.Host{
-	ID: transcript.Claude, Name: "Claude Code", Posture: hostsettings.Hard,
+	ID: ID, Name: "Claude Code", Posture: hostsettings.Hard,
 	Stop: agenthost.Adapter{
 		MessageField: "last_assistant_message", TranscriptField: "transcript_path",
 		Parse: parse,
@@ -28,6 +31,7 @@ var Host = &agenthost.Host{
 	History:     func(path string) (stoppolicy.History, error) { return History{Path: path}, nil },
 	LastMessage: LastMessage,
 	StopEvent:   "Claude Code's Stop", PromptEvent: "UserPromptSubmit",
+	StopHelp: stopHelp, PromptHelp: promptHelp, ToolHelp: toolHelp,
 }
 
 // Input is what Claude Code sends a Stop hook (and its other hooks);

@@ -30,7 +30,7 @@ import (
 	"github.com/baton-md/baton/transcript"
 )
 
-// Lookup is the host of a hook's name ("codex-stop" with suffix "-stop"),
+// Lookup is the host of a hook's name ("ID-stop" with suffix "-stop"),
 // and whether name is one.
 func Lookup(name, suffix string) (*agenthost.Host, bool) {
 	id, ok := strings.CutSuffix(name, suffix)
@@ -141,9 +141,8 @@ func pass(h *agenthost.Host, stdout io.Writer) {
 	}
 }
 
-// Prompt is the turn's start on a host (Claude Code's and Codex's
-// UserPromptSubmit, Gemini CLI's BeforeAgent, Cursor's beforeSubmitPrompt,
-// Copilot's userPromptSubmitted): it takes the turn's baseline, so that
+// Prompt is the turn's start on a host (the event Host.PromptEvent
+// names): it takes the turn's baseline, so that
 // what the tree held before the person's prompt is not this turn's work.
 // It never blocks the prompt.
 func Prompt(h *agenthost.Host, o stoppolicy.Options, stdin io.Reader, stdout, stderr io.Writer) {
@@ -176,7 +175,7 @@ func Prompt(h *agenthost.Host, o stoppolicy.Options, stdin io.Reader, stdout, st
 	}
 }
 
-// Tool is a host's tool hook (Claude Code's PostToolUse): a change a tool
+// Tool is a host's tool hook (Host.ToolHook): a change a tool
 // made is this session's, so another session's stop is not billed for it.
 func Tool(h *agenthost.Host, o stoppolicy.Options, stdin io.Reader, stdout, stderr io.Writer) {
 	raw, err := readInput(stdin)
@@ -195,15 +194,15 @@ func Tool(h *agenthost.Host, o stoppolicy.Options, stdin io.Reader, stdout, stde
 }
 
 // Budget is how long a stop hook works at a stop before it lets the stop
-// through: below the shortest timeout a host gives the hook (Claude
-// Code's 20 s, as hook install writes it; the others' 30 s), so that a
+// through: below the shortest timeout a host gives the hook (20 s, as
+// hook install writes it for some hosts; 30 s for the others), so that a
 // stop the hook cannot judge in time goes through with the hook saying
 // why, instead of the host killing it with nothing said.
 var Budget = 15 * time.Second
 
 // AwaitLimit bounds how long a hook waits for its host to write the
-// stop's records (agenthost.Host.Await): Copilot CLI 1.0.102 wrote its
-// hook.start record 0.09 to 0.15 s after the hook started.
+// stop's records (agenthost.Host.Await): the host that waits for one
+// (docs/hosts.md) wrote it 0.09 to 0.15 s after the hook started.
 var AwaitLimit = 2 * time.Second
 
 // Judgements are the stop hooks' judgements still running: the process
@@ -296,7 +295,7 @@ func judge(h *agenthost.Host, o stoppolicy.Options, args []string, stdin io.Read
 	stop := in.Stop
 	stop.Host, stop.Args = h.ID, args
 	// fh is the host whose transcript it is: another host may run this
-	// host's hooks with its own (Copilot CLI, Claude Code's).
+	// host's hooks with its own (Host.Owns).
 	fh := h
 	if in.Transcript != "" {
 		for _, other := range hosts.All {
@@ -370,8 +369,8 @@ func judge(h *agenthost.Host, o stoppolicy.Options, args []string, stdin io.Read
 }
 
 // history opens the session's transcript as the policy reads it: as
-// its host opens it (Claude Code's raw end, as specrew's provider reads
-// it), else its end read into entries (transcript.ReadTail).
+// its host opens it (Host.History), else its end read into entries
+// (transcript.ReadTail).
 func history(h *agenthost.Host, path string) (stoppolicy.History, error) {
 	if h.History != nil {
 		return h.History(path)

@@ -38,12 +38,12 @@ type MCPHost struct {
 	// and for the user.
 	ProjectFile, UserFile func(Env) string
 	// Entry is the server's entry in a JSON file; nil for a TOML file
-	// (Codex's config.toml).
+	// ([mcp_servers.NAME] tables).
 	Entry Obj
 	// Approval reads from the host's own records whether it will start
 	// the server of a project's MCP settings (nil: nothing to ask);
-	// UserToo, that the user's own settings need the same (Gemini CLI
-	// starts no MCP server in an untrusted folder).
+	// UserToo, that the user's own settings need the same (a host that
+	// starts no MCP server at all in an untrusted folder).
 	Approval func(Env) *Trust
 	UserToo  bool
 }
@@ -482,11 +482,9 @@ func sameBut(path string, without, with []byte) error {
 // Trust is whether the host will start baton's server registered in
 // scope, as its own records say (read, never written: approving a server
 // is the person's decision, made in the host). A project's MCP settings
-// count only once the person approves them: Claude Code asks before it
-// starts a server of a project's .mcp.json; Codex reads a project's
-// .codex/ only in a trusted project; Copilot CLI ignores an untrusted
-// folder's MCP files; Gemini CLI starts no MCP server at all in an
-// untrusted folder. The user's own settings need nothing more.
+// count only once the person approves them, as the host's Approval reads
+// it (each host's is in its package under agenthost/). The user's own
+// settings need nothing more, but where UserToo says so.
 func (h *MCPHost) Trust(e Env, s Scope) *Trust {
 	if s == User && !h.UserToo {
 		return &Trust{Runs: true, State: "not required", Detail: "the user's own settings need no approval"}

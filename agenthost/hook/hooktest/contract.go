@@ -66,8 +66,8 @@ func sameVerdict(t *testing.T, c Case) {
 	}
 }
 
-// A stop that follows a block (each host's way of saying so; Copilot
-// cannot, so baton's count decides) is blocked at most --max-blocks times
+// A stop that follows a block (each host's way of saying so; where a
+// host cannot, baton's count decides) is blocked at most --max-blocks times
 // in a row, then let through, saying why.
 func boundsTheLoop(t *testing.T, c Case) {
 	cwd, state := t.TempDir(), t.TempDir()
@@ -154,7 +154,7 @@ func Expire(t *testing.T, c Case, stdin io.Reader, release func(), doing string)
 	t.Helper()
 	defer func(b, w time.Duration) { hook.Budget, hook.AwaitLimit = b, w }(hook.Budget, hook.AwaitLimit)
 	if hook.Budget >= 20*time.Second {
-		t.Fatalf("the budget, %v, must be below Claude Code's 20 s", hook.Budget)
+		t.Fatalf("the budget, %v, must be below the 20 s hook install gives the shortest", hook.Budget)
 	}
 	hook.Budget, hook.AwaitLimit = 300*time.Millisecond, time.Second
 	fl := []string{c.Stop(), "--lint", "--state-dir", t.TempDir()}

@@ -78,7 +78,7 @@ func Extract(t testing.TB, rel string) string {
 }
 
 // Payload is the hook input name of the archive extracted in dir, made
-// to run here: its folder ("cwd", Cursor's "workspace_roots") is cwd, and
+// to run here: its folder ("cwd", or "workspace_roots") is cwd, and
 // a transcript it names by a relative path is the file of that name in
 // dir.
 func Payload(t testing.TB, dir, name, cwd string) []byte {
