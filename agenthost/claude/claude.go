@@ -34,9 +34,9 @@ var Host = &agenthost.Host{
 	StopHelp: stopHelp, PromptHelp: promptHelp, ToolHelp: toolHelp,
 }
 
-// Input is what Claude Code sends a Stop hook (and its other hooks);
-// Copilot CLI sends the same fields, and a timestamp, to the hooks of
-// .claude/settings.json.
+// Input is what Claude Code sends a Stop hook (and its other hooks); a
+// host that runs the hooks of .claude/settings.json may send the same
+// fields, and a timestamp.
 type Input struct {
 	SessionID            string          `json:"session_id"`
 	TranscriptPath       string          `json:"transcript_path"`
@@ -47,8 +47,8 @@ type Input struct {
 	Timestamp            json.RawMessage `json:"timestamp"`
 }
 
-// Decision is the reply that blocks the stop (Claude Code's; Codex and
-// Copilot take the same).
+// Decision is the reply that blocks the stop (Claude Code's; other hosts
+// may take the same).
 type Decision struct {
 	Decision string `json:"decision"`
 	Reason   string `json:"reason"`
@@ -59,7 +59,7 @@ func parse(raw []byte) (agenthost.Stop, error) {
 	if err := agenthost.Decode(raw, &in); err != nil {
 		return agenthost.Stop{}, err
 	}
-	// Claude Code sends no timestamp; Copilot CLI, running the hooks of
-	// .claude/settings.json, does (copilot.Events).
+	// Claude Code sends no timestamp; a host running the hooks of
+	// .claude/settings.json may (its Host.Owns and Host.Await use it).
 	return agenthost.Stop{Stop: stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, Message: in.LastAssistantMessage, Active: in.StopHookActive}, Transcript: in.TranscriptPath, Stamp: in.Timestamp}, nil
 }

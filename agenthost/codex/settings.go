@@ -8,7 +8,7 @@ import (
 
 // settings are Codex's hooks (developers.openai.com/codex/hooks), as of
 // December 2026: ~/.codex/hooks.json ($CODEX_HOME) and
-// <repo>/.codex/hooks.json, Claude Code's shape; Stop can answer
+// <repo>/.codex/hooks.json, of matcher groups (Grouped); Stop can answer
 // {"decision": "block", "reason"}, and Codex goes on with the reason as a
 // new prompt. Codex runs a project's hooks once it trusts them
 // (Trust).

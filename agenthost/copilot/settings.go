@@ -40,7 +40,7 @@ func command(timeout int) func(string) hostsettings.Obj {
 // mcp is Copilot CLI's MCP settings (docs.github.com/en/copilot/how-tos/
 // copilot-cli/customize-copilot/add-mcp-servers): ~/.copilot/
 // mcp-config.json ($COPILOT_HOME), and a repository's .github/mcp.json
-// (its .mcp.json too, which is Claude Code's), {"mcpServers": {NAME:
+// (its .mcp.json too, another host's file), {"mcpServers": {NAME:
 // {"type": "local", "command", "args", "tools": ["*"]}}}.
 var mcp = &hostsettings.MCPHost{
 	Name: "copilot", Title: "GitHub Copilot CLI",
