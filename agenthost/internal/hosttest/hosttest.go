@@ -140,6 +140,35 @@ func CheckSessions(t *testing.T, host string, sessions []Session) {
 	}
 }
 
+// DecodeStrict decodes the repository's JSON file rel (from its root)
+// into v, refusing any field v does not name.
+func DecodeStrict(t testing.TB, rel string, v any) {
+	t.Helper()
+	data := readFile(t, filepath.Join("..", "..", filepath.FromSlash(rel)))
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s does not have the documented shape: %v", rel, err)
+	}
+	if dec.More() {
+		t.Fatalf("%s holds more than one JSON value", rel)
+	}
+}
+
+// Hook is a hook as a hooks file holds it: its event and command line.
+type Hook struct{ Event, Command string }
+
+// DefaultHooks are the hooks baton hook install writes for h by default
+// (with --lint on the stop hook): a plugin or extension of baton's runs
+// the same.
+func DefaultHooks(h *hostsettings.Host) []Hook {
+	var hs []Hook
+	for _, hk := range h.Hooks {
+		hs = append(hs, Hook{hk.Event, strings.Join(append([]string{hk.Command()}, hostsettings.Options{Lint: true}.Args(hk.Stop())...), " ")})
+	}
+	return hs
+}
+
 // readFile reads a file of the repository, or one a test wrote, bounded
 // as every read is (internal/safefile).
 func readFile(t testing.TB, path string) []byte {
