@@ -348,7 +348,7 @@ modified), and the Go version and platform it was built with, one a line.`,
 // hookEditFlags are the flags of hook install and hook uninstall
 // (hookinstall.go parses them).
 var hookEditFlags = []flagHelp{
-	{Name: "host", Arg: "HOST", Usage: "the agent host: claude, codex, gemini, cursor or copilot"},
+	{Name: "host", Arg: "HOST", Usage: "the agent host: " + oneOf(hosts.SettingsIDs())},
 	{Name: "project", Usage: "the project's settings (default): the Git work tree above the current folder, or the current folder"},
 	{Name: "user", Usage: "the user's settings, for every project"},
 	{Name: "dry-run", Usage: "print the diff and write nothing"},
@@ -361,6 +361,14 @@ var hookInstallFlags = []flagHelp{
 	{Name: "lint", Usage: "the stop hook blocks a packet that breaks baton's rules (default true; --lint=false leaves it out)"},
 	{Name: "require-packet", Usage: "the stop hook demands the packet after material work in any Git project"},
 	{Name: "max-blocks", Arg: "N", Usage: "the stop hook blocks at most N times in a row in one session"},
+}
+
+// oneOf lists ids as "a, b or c".
+func oneOf(ids []string) string {
+	if len(ids) < 2 {
+		return strings.Join(ids, "")
+	}
+	return strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
 }
 
 // installedHooks is hook install's table: for every host, its project
