@@ -89,7 +89,7 @@ goldmark-next:
 # 200,000 paths. Each case is bounded in time and memory.
 stress:
 	BATON_STRESS=1 $(GO) test ./reliability/ -count=1 -v -timeout 60m
-	BATON_STRESS=1 $(GO) test ./cmd/baton/ -run 'TestHookLargeTranscript|TestHookFailsOpen' -count=1 -v
+	BATON_STRESS=1 $(GO) test ./agenthost/claude/ -run 'TestHookLargeTranscript|TestHookFailsOpen' -count=1 -v
 
 # The race-detector soak: 8 clients editing and requesting concurrently.
 SOAKTIME ?= 2m

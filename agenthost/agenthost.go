@@ -3,14 +3,15 @@
 // posture its hooks earn, its stop hook's adapter, its settings for
 // `hook install` and `mcp install`, its trust records, the format of its
 // session transcripts) is a Host. Each host builds its value in a package
-// of its own (agenthost/claude, agenthost/codex, agenthost/gemini,
-// agenthost/cursor, agenthost/copilot) from its pieces; agenthost/hosts
-// lists them, and the command line, the hooks and audit read that list.
+// of its own, agenthost/<host>, from its pieces; agenthost/hosts lists
+// them, and the command line, the hooks (agenthost/hook) and audit read
+// that list.
 //
 // The mechanisms the hosts share stay in their packages: internal/
-// hostsettings edits settings files as text and reads trust records,
-// transcript reads session files into one form, stoppolicy judges a stop.
-// A host's value points at its entries there.
+// hostsettings edits settings files as text, transcript reads session
+// files into one form, stoppolicy judges a stop. What is one host's own
+// (its trust records' reader, its hook input, its transcript's format)
+// is in its package, and its value points at it.
 package agenthost
 
 import (
@@ -41,6 +42,11 @@ type Host struct {
 	// MCP is where `baton mcp install` registers baton's MCP server; nil
 	// for a host baton does not register it in.
 	MCP *hostsettings.MCPHost
+	// ToolHook says the host has a tool hook, `baton hook ID-tool`, run
+	// after each tool call (its PostToolUse event): it records that
+	// the change the tool made is this session's. Its input is read by
+	// Stop.Parse.
+	ToolHook bool
 	// Transcript is the format of its session files: how audit and the
 	// stop hook read them, and how a file is told to be its (agenthost/
 	// hosts registers it with transcript).
@@ -60,8 +66,8 @@ type Host struct {
 	// an older reply must never be taken for it.
 	TurnReply bool
 	// Owns reports that a transcript a hook names is this host's, whose
-	// ever hook names it (Copilot CLI runs Claude Code's hooks with its
-	// own events file).
+	// ever hook names it (a host may run another host's hooks with its
+	// own session file).
 	Owns func(path string) bool
 	// Await waits, at most limit, until the host has written the stop's
 	// records to its transcript (stamp: the hook input's timestamp).
@@ -74,11 +80,11 @@ type Host struct {
 
 	// What baton's help says of its hooks. StopEvent and PromptEvent are
 	// the host's events its stop and prompt hooks run on, as `baton hook`'s
-	// usage names them; StopHelp and PromptHelp are the help of `baton
-	// hook ID-stop` and `ID-prompt` (nil for Claude Code's, baton's first
-	// host, which the command's own help table holds).
-	StopEvent, PromptEvent string
-	StopHelp, PromptHelp   *HookHelp
+	// usage names them; StopHelp, PromptHelp and ToolHelp are the help of
+	// `baton hook ID-stop`, `ID-prompt` and `ID-tool` (ToolHelp only with
+	// ToolHook).
+	StopEvent, PromptEvent         string
+	StopHelp, PromptHelp, ToolHelp *HookHelp
 }
 
 // HookHelp is what baton's help says of one of a host's hooks (`baton
@@ -108,12 +114,11 @@ type Stop struct {
 	Transcript string // the transcript's path; "" for none
 	Skip       string // why this stop is not one to judge; "" to judge it
 	// Cumulative says the input's message holds every response of the
-	// turn so far, joined by a newline (Gemini CLI's prompt_response), not
-	// only the last.
+	// turn so far, joined by a newline, not only the last.
 	Cumulative bool
-	// Stamp is the input's timestamp, as sent: Copilot CLI writes a
-	// hook.start record holding it into its events file once the events
-	// before the stop are written (copilot.Await).
+	// Stamp is the input's timestamp, as sent: a host may write a record
+	// holding it into its session file once the events before the stop
+	// are written (Host.Await waits for it).
 	Stamp json.RawMessage
 }
 

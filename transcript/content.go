@@ -9,7 +9,7 @@ import (
 const MaxTail = 64 << 20
 
 // ContentText returns the text of a message's content in the Messages
-// API's form (Claude Code's, Cursor's): a string, or the text blocks of a
+// API's form (as hosts that keep the API's messages write it): a string, or the text blocks of a
 // block list.
 func ContentText(raw json.RawMessage) []string {
 	var s string

@@ -1,7 +1,8 @@
-// Package transcript reads the session files agent hosts write (Claude
-// Code's JSONL, Codex's rollout JSONL, Gemini CLI's chat files, Cursor's
-// agent transcripts, Copilot CLI's session events) into one form: the
-// messages of a session, in order, each with its role and text. Every
+// Package transcript reads the session files agent hosts write (JSON
+// lines, or one JSON document a file) into one form: the messages of a
+// session, in order, each with its role and text. Each host's format, a
+// Format, is made in the host's package (agenthost/<host>) and
+// registered here by agenthost/hosts. Every
 // reader is bounded (internal/safefile), skips a torn or unknown line and
 // counts it, and never fails on content: only a file that cannot be read is
 // an error.
@@ -22,23 +23,12 @@ import (
 	"github.com/baton-md/baton/internal/safefile"
 )
 
-// The hosts whose session files baton reads, by the names their formats
-// are registered under (each host's package, agenthost/<host>, makes its
-// Format; agenthost/hosts registers them all).
-const (
-	Claude  = "claude"
-	Codex   = "codex"
-	Gemini  = "gemini"
-	Cursor  = "cursor"
-	Copilot = "copilot"
-)
-
 // Format is one host's session files: how to read them, and how Detect
 // tells them from the others'.
 type Format struct {
 	Host string
 	// ReadLines reads a JSON-lines file, line by line; ReadWhole a file
-	// that is one document, read whole (Gemini CLI's chat files). A
+	// that is one document, read whole (a host's chat files). A
 	// format has one of the two.
 	ReadLines func(lines [][]byte, s *Session)
 	ReadWhole func(data []byte, s *Session)
@@ -102,7 +92,7 @@ const (
 	Assistant = "assistant"
 	// Hook is the host's record of what its stop hook answered at the stop
 	// before it: a block (the reason, sent back to the agent) or a stop let
-	// through. Claude Code and Codex record it; it is no message of a
+	// through. Some hosts record it; it is no message of a
 	// person's and does not end the turn.
 	Hook = "hook"
 )
@@ -169,7 +159,7 @@ func ReadData(host, path string, data []byte) (*Session, error) { return readAs(
 
 // ReadTail reads a session the way a hook must, within its timeout: of a
 // JSON-lines format only the last MaxTail bytes (a line cut at the window's
-// start is skipped), of a whole-file format (Gemini CLI's) all of it,
+// start is skipped), of a whole-file format (ReadWhole) all of it,
 // bounded.
 func ReadTail(path, host string) (*Session, error) {
 	if f, ok := formatOf(host); !ok || f.ReadWhole != nil {
@@ -321,9 +311,9 @@ func (s *Session) Stops() []Stop {
 				flush()
 				hooked = len(out) - 1
 			}
-			// A host may record one answer twice (Claude Code's feedback
-			// line and its summary; Codex's prompt item and its event):
-			// both are the same stop's.
+			// A host may record one answer twice (a feedback line and its
+			// summary; a prompt item and its event): both are the same
+			// stop's.
 			if hooked >= 0 {
 				st := &out[hooked]
 				st.Hooked = true

@@ -48,12 +48,12 @@ func TestReadersOnEachHost(t *testing.T) {
 		skipped        int
 		steps          []int
 	}{
-		{"claude.jsonl", Claude, "cl-1", 1, []int{2, 1}},
-		{"codex.jsonl", Codex, "cx-1", 2, []int{2, 1}},
-		{"gemini.json", Gemini, "gm-1", 1, []int{2, 1}},
-		{"gemini.jsonl", Gemini, "gm-2", 2, []int{2, 1}},
-		{"cursor.jsonl", Cursor, "cursor", 2, []int{2, 1}},
-		{"copilot.jsonl", Copilot, "cp-1", 2, []int{2, 1}},
+		{"claude.jsonl", "claude", "cl-1", 1, []int{2, 1}},
+		{"codex.jsonl", "codex", "cx-1", 2, []int{2, 1}},
+		{"gemini.json", "gemini", "gm-1", 1, []int{2, 1}},
+		{"gemini.jsonl", "gemini", "gm-2", 2, []int{2, 1}},
+		{"cursor.jsonl", "cursor", "cursor", 2, []int{2, 1}},
+		{"copilot.jsonl", "copilot", "cp-1", 2, []int{2, 1}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -115,7 +115,7 @@ func TestReadersOnEachHost(t *testing.T) {
 // specrew's own transcript fixtures, which carry no session fields.
 func TestDetectMinimalClaude(t *testing.T) {
 	line := `{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]}}`
-	if got := Detect([]byte(line + "\n")); got != Claude {
+	if got := Detect([]byte(line + "\n")); got != "claude" {
 		t.Errorf("Detect = %q", got)
 	}
 }
@@ -129,13 +129,13 @@ func TestReadRefuses(t *testing.T) {
 	if _, err := Read(p, ""); err == nil || !strings.Contains(err.Error(), "not a session file") {
 		t.Errorf("Read of an unknown shape: %v", err)
 	}
-	if _, err := Read("/dev/zero", Claude); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := Read("/dev/zero", "claude"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("Read of /dev/zero: %v", err)
 	}
 	if _, err := Read(p, "windsurf"); err == nil || !strings.Contains(err.Error(), "unknown host") {
 		t.Errorf("Read with an unknown host: %v", err)
 	}
-	if _, err := LastMessage(Codex, p); err == nil {
+	if _, err := LastMessage("codex", p); err == nil {
 		t.Error("LastMessage of a file without assistant messages gave no error")
 	}
 }
@@ -144,7 +144,7 @@ func TestReadRefuses(t *testing.T) {
 // messages before the tear still count.
 func TestGeminiTornWholeFile(t *testing.T) {
 	text := "{\"sessionId\":\"g\",\"messages\":[\n{\"id\":\"1\",\"type\":\"user\",\"content\":\"Hi.\"},\n{\"id\":\"2\",\"type\":\"gemini\",\"content\":\"Hello.\"},\n{\"id\":\"3\",\"type\":\"gem"
-	s, _ := ReadData(Gemini, "", []byte(text))
+	s, _ := ReadData("gemini", "", []byte(text))
 	if len(s.Entries) != 2 || s.Skipped != 2 || s.LastMessage() != "Hello." {
 		t.Errorf("entries %d skipped %d", len(s.Entries), s.Skipped)
 	}
@@ -175,11 +175,11 @@ func TestReadTailWindow(t *testing.T) {
 	path := filepath.Join(dir, "copilot.jsonl")
 	data, _ := os.ReadFile(path)
 	defer SetTailWindow(int64(len(data) - 400))() // cuts into the first lines
-	s, err := ReadTail(path, Copilot)
+	s, err := ReadTail(path, "copilot")
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, _ := Read(path, Copilot)
+	full, _ := Read(path, "copilot")
 	if len(s.Entries) >= len(full.Entries) || s.LastMessage() != full.LastMessage() || s.Skipped != full.Skipped {
 		t.Errorf("tail: %d entries (of %d), last %q, skipped %d (full %d)", len(s.Entries), len(full.Entries), s.LastMessage(), s.Skipped, full.Skipped)
 	}

@@ -9,12 +9,15 @@ import (
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/stoppolicy"
-	"github.com/baton-md/baton/transcript"
 )
+
+// ID names the host on the command line, in its hooks' names and its
+// transcript format.
+const ID = "claude"
 
 // Host is Claude Code.
 var Host = &agenthost.Host{
-	ID: transcript.Claude, Name: "Claude Code", Posture: hostsettings.Hard,
+	ID: ID, Name: "Claude Code", Posture: hostsettings.Hard,
 	Stop: agenthost.Adapter{
 		MessageField: "last_assistant_message", TranscriptField: "transcript_path",
 		Parse: parse,
@@ -22,16 +25,18 @@ var Host = &agenthost.Host{
 	},
 	Settings:   settings,
 	MCP:        mcp,
+	ToolHook:   true,
 	Transcript: Format,
 	// As specrew's provider reads it: the raw end of the file.
 	History:     func(path string) (stoppolicy.History, error) { return History{Path: path}, nil },
 	LastMessage: LastMessage,
 	StopEvent:   "Claude Code's Stop", PromptEvent: "UserPromptSubmit",
+	StopHelp: stopHelp, PromptHelp: promptHelp, ToolHelp: toolHelp,
 }
 
-// Input is what Claude Code sends a Stop hook (and its other hooks);
-// Copilot CLI sends the same fields, and a timestamp, to the hooks of
-// .claude/settings.json.
+// Input is what Claude Code sends a Stop hook (and its other hooks); a
+// host that runs the hooks of .claude/settings.json may send the same
+// fields, and a timestamp.
 type Input struct {
 	SessionID            string          `json:"session_id"`
 	TranscriptPath       string          `json:"transcript_path"`
@@ -42,8 +47,8 @@ type Input struct {
 	Timestamp            json.RawMessage `json:"timestamp"`
 }
 
-// Decision is the reply that blocks the stop (Claude Code's; Codex and
-// Copilot take the same).
+// Decision is the reply that blocks the stop (Claude Code's; other hosts
+// may take the same).
 type Decision struct {
 	Decision string `json:"decision"`
 	Reason   string `json:"reason"`
@@ -54,7 +59,7 @@ func parse(raw []byte) (agenthost.Stop, error) {
 	if err := agenthost.Decode(raw, &in); err != nil {
 		return agenthost.Stop{}, err
 	}
-	// Claude Code sends no timestamp; Copilot CLI, running the hooks of
-	// .claude/settings.json, does (copilot.Events).
+	// Claude Code sends no timestamp; a host running the hooks of
+	// .claude/settings.json may (its Host.Owns and Host.Await use it).
 	return agenthost.Stop{Stop: stoppolicy.Stop{SessionID: in.SessionID, Cwd: in.Cwd, Message: in.LastAssistantMessage, Active: in.StopHookActive}, Transcript: in.TranscriptPath, Stamp: in.Timestamp}, nil
 }

@@ -107,5 +107,5 @@ var mcp = &hostsettings.MCPHost{
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".mcp.json") },
 	UserFile:    func(e hostsettings.Env) string { return filepath.Join(e.Home, ".claude.json") },
 	Entry:       hostsettings.Object("type", "stdio", "command", hostsettings.ServerCommand, "args", hostsettings.Args()),
-	Approval:    hostsettings.ClaudeMCPApproval,
+	Approval:    MCPApproval,
 }

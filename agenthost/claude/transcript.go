@@ -33,7 +33,7 @@ import (
 
 // Format is how baton reads Claude Code's session files.
 var Format = transcript.Format{
-	Host: transcript.Claude, ReadLines: read, Rank: 30,
+	Host: ID, ReadLines: read, Rank: 30,
 	Claims: func(keys map[string]json.RawMessage, typ string) bool {
 		_, parent := keys["parentUuid"]
 		_, message := keys["message"]

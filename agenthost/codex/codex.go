@@ -7,12 +7,15 @@ import (
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/stoppolicy"
-	"github.com/baton-md/baton/transcript"
 )
+
+// ID names the host on the command line, in its hooks' names and its
+// transcript format.
+const ID = "codex"
 
 // Host is Codex.
 var Host = &agenthost.Host{
-	ID: transcript.Codex, Name: "Codex", Posture: hostsettings.Hard,
+	ID: ID, Name: "Codex", Posture: hostsettings.Hard,
 	Stop: agenthost.Adapter{
 		MessageField: "last_assistant_message", TranscriptField: "transcript_path",
 		Parse: parse,

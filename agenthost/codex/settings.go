@@ -8,10 +8,10 @@ import (
 
 // settings are Codex's hooks (developers.openai.com/codex/hooks), as of
 // December 2026: ~/.codex/hooks.json ($CODEX_HOME) and
-// <repo>/.codex/hooks.json, Claude Code's shape; Stop can answer
+// <repo>/.codex/hooks.json, of matcher groups (Grouped); Stop can answer
 // {"decision": "block", "reason"}, and Codex goes on with the reason as a
 // new prompt. Codex runs a project's hooks once it trusts them
-// (hostsettings.CodexTrust).
+// (Trust).
 var settings = &hostsettings.Host{
 	Name: "codex", Title: "Codex",
 	Posture: hostsettings.Hard, Why: "its Stop hook reads the final message and can block, continuing with the reason",
@@ -20,11 +20,11 @@ var settings = &hostsettings.Host{
 		{Event: "Stop", Sub: "codex-stop", Entry: hostsettings.Command(30)},
 	},
 	Grouped: true, CmdKeys: []string{"command"},
-	TrustReader: hostsettings.CodexTrust,
+	TrustReader: Trust,
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".codex", "hooks.json") },
-	UserFile:    func(e hostsettings.Env) string { return filepath.Join(hostsettings.CodexHome(e), "hooks.json") },
+	UserFile:    func(e hostsettings.Env) string { return filepath.Join(Home(e), "hooks.json") },
 	ProjectDir:  func(e hostsettings.Env) string { return filepath.Join(e.Project, ".codex") },
-	UserDir:     hostsettings.CodexHome,
+	UserDir:     Home,
 }
 
 // mcp is Codex's MCP settings (developers.openai.com/codex/mcp):
@@ -33,6 +33,6 @@ var settings = &hostsettings.Host{
 var mcp = &hostsettings.MCPHost{
 	Name: "codex", Title: "Codex",
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".codex", "config.toml") },
-	UserFile:    func(e hostsettings.Env) string { return filepath.Join(hostsettings.CodexHome(e), "config.toml") },
-	Approval:    hostsettings.CodexMCPTrust,
+	UserFile:    func(e hostsettings.Env) string { return filepath.Join(Home(e), "config.toml") },
+	Approval:    MCPTrust,
 }

@@ -11,7 +11,7 @@ import (
 
 // Format is how baton reads Codex's rollout files.
 var Format = transcript.Format{
-	Host: transcript.Codex, ReadLines: read, Rank: 10,
+	Host: ID, ReadLines: read, Rank: 10,
 	Claims: func(keys map[string]json.RawMessage, typ string) bool {
 		_, payload := keys["payload"]
 		return payload && (typ == "session_meta" || typ == "response_item" || typ == "event_msg" || typ == "turn_context")

@@ -19,12 +19,15 @@ import (
 	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/internal/safefile"
 	"github.com/baton-md/baton/stoppolicy"
-	"github.com/baton-md/baton/transcript"
 )
+
+// ID names the host on the command line, in its hooks' names and its
+// transcript format.
+const ID = "copilot"
 
 // Host is GitHub Copilot CLI (and the cloud agent, which runs its hooks).
 var Host = &agenthost.Host{
-	ID: transcript.Copilot, Name: "Copilot CLI, cloud agent", Posture: hostsettings.Hard,
+	ID: ID, Name: "Copilot CLI, cloud agent", Posture: hostsettings.Hard,
 	Stop: agenthost.Adapter{
 		MessageField: "a last message", TranscriptField: "transcriptPath",
 		Parse: parse,

@@ -22,13 +22,13 @@ var settings = &hostsettings.Host{
 		{Event: "agentStop", Sub: "copilot-stop", Entry: command(30)},
 	},
 	CmdKeys: []string{"bash", "powershell"}, Version: true, FolderOfFiles: true,
-	TrustReader: hostsettings.CopilotTrust,
+	TrustReader: Trust,
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".github", "hooks", "baton.json") },
 	UserFile: func(e hostsettings.Env) string {
-		return filepath.Join(hostsettings.CopilotHome(e), "hooks", "baton.json")
+		return filepath.Join(Home(e), "hooks", "baton.json")
 	},
 	ProjectDir: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".github", "hooks") },
-	UserDir:    hostsettings.CopilotHome,
+	UserDir:    Home,
 }
 
 func command(timeout int) func(string) hostsettings.Obj {
@@ -40,12 +40,12 @@ func command(timeout int) func(string) hostsettings.Obj {
 // mcp is Copilot CLI's MCP settings (docs.github.com/en/copilot/how-tos/
 // copilot-cli/customize-copilot/add-mcp-servers): ~/.copilot/
 // mcp-config.json ($COPILOT_HOME), and a repository's .github/mcp.json
-// (its .mcp.json too, which is Claude Code's), {"mcpServers": {NAME:
+// (its .mcp.json too, another host's file), {"mcpServers": {NAME:
 // {"type": "local", "command", "args", "tools": ["*"]}}}.
 var mcp = &hostsettings.MCPHost{
 	Name: "copilot", Title: "GitHub Copilot CLI",
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".github", "mcp.json") },
-	UserFile:    func(e hostsettings.Env) string { return filepath.Join(hostsettings.CopilotHome(e), "mcp-config.json") },
+	UserFile:    func(e hostsettings.Env) string { return filepath.Join(Home(e), "mcp-config.json") },
 	Entry:       hostsettings.Object("type", "local", "command", hostsettings.ServerCommand, "args", hostsettings.Args(), "tools", []any{"*"}),
-	Approval:    hostsettings.CopilotMCPTrust,
+	Approval:    MCPTrust,
 }

@@ -9,7 +9,7 @@ import (
 
 // Format is how baton reads Copilot CLI's session events.
 var Format = transcript.Format{
-	Host: transcript.Copilot, ReadLines: read, Rank: 20,
+	Host: ID, ReadLines: read, Rank: 20,
 	Claims: func(keys map[string]json.RawMessage, typ string) bool {
 		_, data := keys["data"]
 		return data && strings.Contains(typ, ".")

@@ -9,12 +9,15 @@ import (
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/stoppolicy"
-	"github.com/baton-md/baton/transcript"
 )
+
+// ID names the host on the command line, in its hooks' names and its
+// transcript format.
+const ID = "cursor"
 
 // Host is Cursor.
 var Host = &agenthost.Host{
-	ID: transcript.Cursor, Name: "Cursor", Posture: hostsettings.Corrective,
+	ID: ID, Name: "Cursor", Posture: hostsettings.Corrective,
 	Stop: agenthost.Adapter{
 		MessageField: "a last message", TranscriptField: "transcript_path",
 		Parse:      parse,

@@ -10,7 +10,7 @@ import (
 
 // Format is how baton reads Cursor's agent transcripts.
 var Format = transcript.Format{
-	Host: transcript.Cursor, ReadLines: read, Rank: 50,
+	Host: ID, ReadLines: read, Rank: 50,
 	Claims: func(keys map[string]json.RawMessage, typ string) bool {
 		_, role := keys["role"]
 		_, message := keys["message"]

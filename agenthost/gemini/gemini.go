@@ -7,12 +7,15 @@ import (
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/stoppolicy"
-	"github.com/baton-md/baton/transcript"
 )
+
+// ID names the host on the command line, in its hooks' names and its
+// transcript format.
+const ID = "gemini"
 
 // Host is Gemini CLI.
 var Host = &agenthost.Host{
-	ID: transcript.Gemini, Name: "Gemini CLI", Posture: hostsettings.Hard,
+	ID: ID, Name: "Gemini CLI", Posture: hostsettings.Hard,
 	Stop: agenthost.Adapter{
 		MessageField: "prompt_response", TranscriptField: "transcript_path",
 		Parse:      parse,

@@ -63,7 +63,7 @@ var settings = &hostsettings.Host{
 		}
 		return ""
 	},
-	TrustReader: hostsettings.GeminiTrust,
+	TrustReader: Trust,
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".gemini", "settings.json") },
 	UserFile:    func(e hostsettings.Env) string { return filepath.Join(e.Home, ".gemini", "settings.json") },
 	ProjectDir:  func(e hostsettings.Env) string { return filepath.Join(e.Project, ".gemini") },
@@ -78,7 +78,7 @@ var mcp = &hostsettings.MCPHost{
 	ProjectFile: func(e hostsettings.Env) string { return filepath.Join(e.Project, ".gemini", "settings.json") },
 	UserFile:    func(e hostsettings.Env) string { return filepath.Join(e.Home, ".gemini", "settings.json") },
 	Entry:       hostsettings.Object("command", hostsettings.ServerCommand, "args", hostsettings.Args()),
-	Approval:    hostsettings.GeminiMCPTrust,
+	Approval:    MCPTrust,
 	UserToo:     true,
 }
 

@@ -11,7 +11,7 @@ import (
 // Format is how baton reads Gemini CLI's chat files: one JSON document
 // over many lines (before 0.61), or JSON lines.
 var Format = transcript.Format{
-	Host: transcript.Gemini, ReadWhole: read, Rank: 40,
+	Host: ID, ReadWhole: read, Rank: 40,
 	ClaimsFile: func(head []byte) bool {
 		t := bytes.TrimLeft(head, " \t\r\n\uFEFF")
 		return bytes.HasPrefix(t, []byte("{")) && !json.Valid(transcript.FirstLine(t)) && bytes.Contains(t, []byte(`"messages"`))

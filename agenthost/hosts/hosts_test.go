@@ -104,17 +104,20 @@ func TestEveryHostIsComplete(t *testing.T) {
 				t.Errorf("no reader for transcript format %q: %v", f.Host, err)
 			}
 
-			// Its help: the events its hooks run on, and (but for Claude
-			// Code's, written in the command's own table) the help of its
-			// hooks.
+			// Its help: the events its hooks run on, and the help of each
+			// of its hooks (a tool hook's only where it has one).
 			if h.StopEvent == "" || h.PromptEvent == "" {
 				t.Errorf("no events named for its hooks: %q, %q", h.StopEvent, h.PromptEvent)
 			}
-			if h.ID != "claude" {
-				for _, hh := range []*agenthost.HookHelp{h.StopHelp, h.PromptHelp} {
-					if hh == nil || hh.Summary == "" || hh.Text == "" || hh.Reads == "" || hh.Writes == "" {
-						t.Errorf("its hooks' help is missing or incomplete: %+v", hh)
-					}
+			helps := []*agenthost.HookHelp{h.StopHelp, h.PromptHelp}
+			if h.ToolHook {
+				helps = append(helps, h.ToolHelp)
+			} else if h.ToolHelp != nil {
+				t.Errorf("help for a tool hook it does not have")
+			}
+			for _, hh := range helps {
+				if hh == nil || hh.Summary == "" || hh.Text == "" || hh.Reads == "" || hh.Writes == "" {
+					t.Errorf("its hooks' help is missing or incomplete: %+v", hh)
 				}
 			}
 

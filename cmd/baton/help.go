@@ -141,49 +141,6 @@ errors it lets the agent go on and says why on standard error.`,
 		Exit:   "0 (hooks fail open); 2 usage error.",
 	},
 	{
-		Name:    "hook claude-stop",
-		Summary: "a Claude Code Stop hook: blocks the stops specrew's stop provider blocks",
-		Text: `A Claude Code Stop hook. In a specrew project it blocks the stops specrew's
-stop provider blocks, and no others: at a pending boundary, a message without
-that crossing's verdict marker; after material work (files changed or commits
-made since the turn's baseline), a message without the packet. With --lint a
-message breaking baton's rules (errors) is blocked too, in any project.
-Conversation is never blocked, and it never loops: at most --max-blocks blocks
-in a row per session. Undecided after 15 s (below the 20 s Claude Code is
-given for it), it lets the stop through and says why.`,
-		Reads: `the Stop event as JSON on standard input (session_id, transcript_path, cwd,
-stop_hook_active, last_assistant_message); the transcript; the Git work tree
-and the specrew workspace above cwd; its per-session state.`,
-		Writes: `{"decision":"block","reason":…} on standard output when it blocks, nothing
-when it lets the stop through; its per-session state (block count, turn
-baseline) in --state-dir or the user cache folder; warnings and why it failed
-open on standard error.`,
-		Exit: "0 always (a block is the JSON on standard output); 2 usage error.",
-		run:  hookCommand("claude-stop"),
-	},
-	{
-		Name:    "hook claude-prompt",
-		Summary: "a Claude Code UserPromptSubmit hook: takes the turn's baseline",
-		Text: `A Claude Code UserPromptSubmit hook: at the start of a turn it records what
-the work tree holds, so that the Stop hook bills the turn only for what
-changed since.`,
-		Reads:  "the event as JSON on standard input (session_id, cwd); the Git work tree.",
-		Writes: "nothing on standard output; the turn's baseline in its per-session state; errors on standard error.",
-		Exit:   "0 always; 2 usage error.",
-		run:    hookCommand("claude-prompt"),
-	},
-	{
-		Name:    "hook claude-tool",
-		Summary: "a Claude Code PostToolUse hook: records which session made a change",
-		Text: `A Claude Code PostToolUse hook: after a tool call it records that the change
-it made is this session's, so that another session's stop is not billed for
-it.`,
-		Reads:  "the event as JSON on standard input (session_id, cwd); the Git work tree.",
-		Writes: "nothing on standard output; the claim in its per-session state; errors on standard error.",
-		Exit:   "0 always; 2 usage error.",
-		run:    hookCommand("claude-tool"),
-	},
-	{
 		Name:    "hook install",
 		Summary: "add baton's hooks to an agent host's settings (diff first; --dry-run)",
 		Text: `Adds baton's hooks to an agent host's settings file, keeping every hook and
@@ -391,7 +348,7 @@ modified), and the Go version and platform it was built with, one a line.`,
 // hookEditFlags are the flags of hook install and hook uninstall
 // (hookinstall.go parses them).
 var hookEditFlags = []flagHelp{
-	{Name: "host", Arg: "HOST", Usage: "the agent host: claude, codex, gemini, cursor or copilot"},
+	{Name: "host", Arg: "HOST", Usage: "the agent host: " + oneOf(hosts.SettingsIDs())},
 	{Name: "project", Usage: "the project's settings (default): the Git work tree above the current folder, or the current folder"},
 	{Name: "user", Usage: "the user's settings, for every project"},
 	{Name: "dry-run", Usage: "print the diff and write nothing"},
@@ -404,6 +361,14 @@ var hookInstallFlags = []flagHelp{
 	{Name: "lint", Usage: "the stop hook blocks a packet that breaks baton's rules (default true; --lint=false leaves it out)"},
 	{Name: "require-packet", Usage: "the stop hook demands the packet after material work in any Git project"},
 	{Name: "max-blocks", Arg: "N", Usage: "the stop hook blocks at most N times in a row in one session"},
+}
+
+// oneOf lists ids as "a, b or c".
+func oneOf(ids []string) string {
+	if len(ids) < 2 {
+		return strings.Join(ids, "")
+	}
+	return strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
 }
 
 // installedHooks is hook install's table: for every host, its project
@@ -425,17 +390,23 @@ func installedHooks() string {
 	return strings.Join(lines, "\n")
 }
 
-// withHostHooks inserts, after Claude Code's hooks, the stop and prompt
-// hooks of every other host, from the help its value carries.
+// withHostHooks inserts, after baton hook, the hooks of every host, in
+// the hosts' order, from the help its value carries.
 func withHostHooks(cmds []*command) []*command {
-	at := slices.IndexFunc(cmds, func(c *command) bool { return c.Name == "hook claude-tool" }) + 1
+	at := slices.IndexFunc(cmds, func(c *command) bool { return c.Name == "hook" }) + 1
 	var hooks []*command
 	for _, h := range hosts.All {
-		if h.StopHelp != nil {
-			hooks = append(hooks, hostHookCommand(h.ID+"-stop", h.StopHelp, "0 always (a block is the JSON on standard output); 2 usage error."))
-		}
-		if h.PromptHelp != nil {
-			hooks = append(hooks, hostHookCommand(h.ID+"-prompt", h.PromptHelp, "0 always; 2 usage error."))
+		for _, hk := range []struct {
+			suffix, exit string
+			help         *agenthost.HookHelp
+		}{
+			{"-stop", "0 always (a block is the JSON on standard output); 2 usage error.", h.StopHelp},
+			{"-prompt", "0 always; 2 usage error.", h.PromptHelp},
+			{"-tool", "0 always; 2 usage error.", h.ToolHelp},
+		} {
+			if hk.help != nil {
+				hooks = append(hooks, hostHookCommand(h.ID+hk.suffix, hk.help, hk.exit))
+			}
 		}
 	}
 	return slices.Insert(cmds, at, hooks...)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/agenthost/hook"
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/internal/hostsettings"
 )
@@ -134,6 +135,26 @@ func TestHookInstallHelpNamesEveryHook(t *testing.T) {
 			regexp.QuoteMeta(strings.Join(events, ", ")) + `\n +\(baton hook ` + regexp.QuoteMeta(strings.Join(subs, ", ")) + `\)$`)
 		if !line.MatchString(help) {
 			t.Errorf("the help does not name %s's file %s, events %q and hooks %q:\n%s", h.ID, file, events, subs, help)
+		}
+	}
+}
+
+// Every listed host's hooks are commands of baton's: baton hook runs
+// them (agenthost/hook's test) and the help table explains them (the
+// docs row and the rest of a host's parts: agenthost/hosts's test).
+func TestEveryHostHasItsHookCommands(t *testing.T) {
+	for _, h := range hosts.All {
+		subs := []string{h.ID + "-stop", h.ID + "-prompt"}
+		if h.ToolHook {
+			subs = append(subs, h.ID+"-tool")
+		}
+		for _, sub := range subs {
+			if !hook.Known(sub) {
+				t.Errorf("baton hook %s runs no hook", sub)
+			}
+			if c, _ := lookup([]string{"hook", sub}); c == nil || c.Name != "hook "+sub {
+				t.Errorf("the help table has no entry for hook %s", sub)
+			}
 		}
 	}
 }

@@ -184,8 +184,9 @@ func runHookInstall(args []string, stdout, stderr io.Writer) int {
 	}
 	path := e.host.File(e.env, e.scope)
 	if r, found := e.host.Status(e.env, e.scope); found && r.Installed == "installed" && len(r.Files) > 1 {
-		// Copilot reads every file of its hooks folder: baton's hook in
-		// another of them is installed already.
+		// A host that reads every file of its hooks folder
+		// (FolderOfFiles): baton's hook in another of them is installed
+		// already.
 		fmt.Fprintf(stdout, "baton: %s's hooks are already in %s: nothing to change (their flags are as that file has them)\n", e.host.Title, e.display(filepath.Dir(path)))
 		printEnforcement(stdout, e.host, r)
 		return exitOK
@@ -331,7 +332,7 @@ func runHookUninstall(args []string, stdout, stderr io.Writer) int {
 	for _, p := range paths {
 		c, err := e.host.PlanUninstall(e.env, p)
 		if err != nil && p != e.host.File(e.env, e.scope) {
-			// Another hooks file beside baton's (Copilot's folder): say so
+			// Another hooks file beside baton's (a FolderOfFiles host): say so
 			// and go on with the others.
 			fmt.Fprintf(stderr, "baton: %v; if it holds a hook of baton's, take it out by hand\n", err)
 			continue

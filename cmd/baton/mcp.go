@@ -8,9 +8,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
+	"github.com/baton-md/baton/agenthost/hosts"
+	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/mcpserver"
 )
 
@@ -54,10 +58,7 @@ the line each host needs.`,
 		Text: `Registers baton's MCP server (the command "baton mcp") in an agent host's MCP
 settings, keeping every other server and setting there byte for byte:
 
-  claude   .mcp.json              (--user: ~/.claude.json)       mcpServers.baton
-  codex    .codex/config.toml     (--user: ~/.codex/config.toml) [mcp_servers.baton]
-  gemini   .gemini/settings.json  (--user: ~/.gemini/settings.json) mcpServers.baton
-  copilot  .github/mcp.json       (--user: ~/.copilot/mcp-config.json) mcpServers.baton
+` + mcpFiles() + `
 
 The project's file is the default (--project); $CODEX_HOME and $COPILOT_HOME
 move the user's. It prints the change as a unified diff on standard output,
@@ -113,7 +114,7 @@ It writes nothing.`,
 // mcpEditFlags are the flags of mcp install and mcp uninstall
 // (mcpinstall.go parses them).
 var mcpEditFlags = []flagHelp{
-	{Name: "host", Arg: "HOST", Usage: "the agent host: claude, codex, gemini or copilot"},
+	{Name: "host", Arg: "HOST", Usage: "the agent host: " + oneOf(hosts.MCPIDs())},
 	{Name: "project", Usage: "the project's MCP settings (default)"},
 	{Name: "user", Usage: "the user's MCP settings, for every project"},
 	{Name: "dry-run", Usage: "print the diff and write nothing"},
@@ -170,3 +171,18 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// mcpFiles is mcp install's table: for every host with MCP settings, its
+// project file, its user file and where in it the server goes.
+func mcpFiles() string {
+	var lines []string
+	for _, h := range hosts.MCP() {
+		where := "mcpServers.baton"
+		if h.Entry == nil {
+			where = "[mcp_servers.baton]"
+		}
+		home := hostsettings.Env{Home: "~"}
+		lines = append(lines, fmt.Sprintf("  %-8s %-22s %-30s %s", h.Name, filepath.ToSlash(h.ProjectFile(hostsettings.Env{})), "(--user: "+filepath.ToSlash(h.UserFile(home))+")", where))
+	}
+	return strings.Join(lines, "\n")
+}

@@ -82,13 +82,18 @@ var hookLine = regexp.MustCompile(`(?m)^- line (\d+): (.*) \(([a-z-]+/[a-z-]+)\)
 func hookFindings(t *testing.T, dir, message string) ([]string, string) {
 	t.Helper()
 	tr := filepath.Join(t.TempDir(), "session.jsonl")
-	putFile(t, tr, strings.Join(transcriptLines(turn{"user", "go on"}, turn{"assistant", message}), "\n")+"\n")
+	var lines []string
+	for _, turn := range [][2]string{{"user", "go on"}, {"assistant", message}} {
+		b, _ := json.Marshal(map[string]any{"type": turn[0], "message": map[string]any{"content": []any{map[string]any{"type": "text", "text": turn[1]}}}})
+		lines = append(lines, string(b))
+	}
+	putFile(t, tr, strings.Join(lines, "\n")+"\n")
 	in, _ := json.Marshal(map[string]any{"session_id": "s1", "transcript_path": tr, "cwd": dir, "hook_event_name": "Stop", "stop_hook_active": false})
 	var out, errb bytes.Buffer
 	if code := run([]string{"hook", "claude-stop", "--lint", "--state-dir", t.TempDir()}, bytes.NewReader(in), &out, &errb); code != exitOK {
 		t.Fatalf("hook: exit %d\n%s", code, errb.String())
 	}
-	var d hookDecision
+	var d struct{ Reason string } // Claude Code's reply: decision "block", reason
 	if out.Len() > 0 {
 		if err := json.Unmarshal(out.Bytes(), &d); err != nil {
 			t.Fatalf("hook: %v\n%s", err, out.String())

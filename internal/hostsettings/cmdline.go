@@ -8,7 +8,7 @@ import (
 // A hook's command line is baton's only when it is exactly what install
 // writes: the program baton (by any path), "hook", the host's adapter,
 // and nothing after them but the hook's own flags. A person's command that
-// runs baton and more ("baton hook claude-stop && notify-send done", "… ||
+// runs baton and more ("baton hook ID-stop && notify-send done", "… ||
 // true", "… | tee log") is theirs: install neither counts it as baton's
 // hook nor rewrites it, and uninstall leaves it.
 
@@ -138,8 +138,8 @@ func flagWord(w string) (name, val string, hasVal, ok bool) {
 	return name, val, hasVal, name != ""
 }
 
-// BatonSub is the baton adapter a hook's command line runs ("claude-stop"
-// for "baton hook claude-stop --lint", also as /usr/local/bin/baton or
+// BatonSub is the baton adapter a hook's command line runs ("ID-stop"
+// for "baton hook ID-stop --lint", also as /usr/local/bin/baton or
 // baton.exe), and whether the line is exactly baton's hook: nothing but
 // the hook's own flags after it.
 func BatonSub(cmdline string) (string, bool) {

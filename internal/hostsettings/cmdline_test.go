@@ -1,7 +1,6 @@
 package hostsettings_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,19 +112,5 @@ func TestReinstallKeepsTheLinesOtherBytes(t *testing.T) {
 		if got := string(c.New); !strings.HasPrefix(got, strings.TrimSuffix(want, "}}\n")) {
 			t.Errorf("%s:\ngot  %s\nwant %s", tt.was, got, want)
 		}
-	}
-}
-
-// TestCopilotEntryWithAPersonsLine: a Copilot entry whose bash line is
-// baton's but whose powershell line is the person's is theirs, whole.
-func TestCopilotEntryWithAPersonsLine(t *testing.T) {
-	text := `{"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "baton hook copilot-stop", "powershell": "baton hook copilot-stop; Write-Host done"}]}}`
-	path := filepath.Join(t.TempDir(), "baton.json")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	u, err := Lookup("copilot").PlanUninstall(tenv(t), path)
-	if err != nil || u.Changed() {
-		t.Errorf("uninstall: %v, changed %v:\n%s", err, u.Changed(), u.New)
 	}
 }

@@ -102,7 +102,7 @@ func Object(keysAndValues ...any) Obj {
 }
 
 // render writes an item as the file would hold it at indentation indent
-// (its first line is not indented: it goes where the cursor is).
+// (its first line is not indented: it goes where the writing stands).
 func (it item) render(st style, indent string, oneLine bool) string {
 	var b strings.Builder
 	if it.key != "" {

@@ -9,7 +9,7 @@ import (
 
 // Options are the stop policy's flags that install writes into the hooks'
 // command lines. They go in at install time because a host that trusts a
-// hook by its hash (Codex) stops running a hook whose command was edited
+// hook by its hash stops running a hook whose command was edited
 // by hand afterwards.
 type Options struct {
 	// Lint: the stop hook also blocks a message that breaks baton's rules
@@ -45,7 +45,7 @@ func (o Options) Args(stop bool) []string {
 }
 
 // ParseArgs reads the stop policy's flags back from an installed command
-// line ("baton hook codex-stop --lint"), as the hook's flag parser takes
+// line ("baton hook ID-stop --lint"), as the hook's flag parser takes
 // them (-flag, --flag, --flag=value). Flags it does not know are left out.
 func ParseArgs(cmdline string) Options {
 	var o Options

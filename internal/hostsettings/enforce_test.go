@@ -2,9 +2,7 @@ package hostsettings_test
 
 import (
 	. "github.com/baton-md/baton/internal/hostsettings"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -97,62 +95,5 @@ func TestInstallUpdatesTheFlags(t *testing.T) {
 	}
 	if len(u.Removed) != 3 {
 		t.Errorf("uninstall removed %q", u.Removed)
-	}
-}
-
-// Status says what the stop hook blocks where it is, from its flags and
-// the project: with no flag, outside a specrew project, it blocks nothing,
-// and the host is cooperative only whatever its hook could do.
-func TestStatusEnforcement(t *testing.T) {
-	for _, c := range []struct {
-		name    string
-		o       Options
-		specrew bool
-		posture Posture
-		blocks  []string // substrings, in order
-		passes  int
-	}{
-		{"no flag", Options{}, false, Cooperative, nil, 2},
-		{"--lint", Options{Lint: true}, false, Hard, []string{"baton's rules"}, 1},
-		{"--require-packet", Options{RequirePacket: true}, false, Hard, []string{"material work without the packet (--require-packet)"}, 1},
-		{"--lint --require-packet", Options{Lint: true, RequirePacket: true}, false, Hard, []string{"baton's rules", "--require-packet"}, 0},
-		{"no flag, specrew", Options{}, true, Hard, []string{"specrew's stop contract"}, 1},
-		{"--lint, specrew", Options{Lint: true}, true, Hard, []string{"baton's rules", "specrew's stop contract"}, 0},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			env := trustEnv(t)
-			if c.specrew {
-				if err := os.Mkdir(filepath.Join(env.Project, ".specrew"), 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			install(t, "claude", env, Project, c.o)
-			r, _ := Lookup("claude").Status(env, Project)
-			en := r.Enforcement
-			if en == nil || r.Posture != c.posture || len(en.Blocks) != len(c.blocks) || len(en.Passes) != c.passes || en.Specrew != c.specrew {
-				t.Fatalf("posture %q, enforcement %+v; want %q, blocks %q, %d passes", r.Posture, en, c.posture, c.blocks, c.passes)
-			}
-			for i, b := range c.blocks {
-				if !strings.Contains(en.Blocks[i], b) {
-					t.Errorf("blocks[%d] = %q, want %q in it", i, en.Blocks[i], b)
-				}
-			}
-			if en.Command != Lookup("claude").Hooks[2].Line(c.o) {
-				t.Errorf("command %q", en.Command)
-			}
-		})
-	}
-	// The user's hook, without flags: specrew projects only, and still
-	// hard (it depends on the project it runs in).
-	env := trustEnv(t)
-	install(t, "claude", env, User, Options{})
-	if r, _ := Lookup("claude").Status(env, User); r.Posture != Hard || r.Enforcement == nil || !slices.ContainsFunc(r.Enforcement.Blocks, func(b string) bool { return strings.Contains(b, "in specrew projects") }) {
-		t.Errorf("user scope: posture %q, enforcement %+v", r.Posture, r.Enforcement)
-	}
-	// The plugin runs the commands without flags.
-	penv := trustEnv(t)
-	writeFile(t, filepath.Join(penv.Project, ".claude", "settings.json"), `{"enabledPlugins": {"baton@baton": true}}`, 0o644)
-	if r, _ := Lookup("claude").Status(penv, Project); r.Posture != Cooperative || r.Enforcement == nil || r.Enforcement.Command != "baton hook claude-stop" {
-		t.Errorf("plugin in a plain project: posture %q, enforcement %+v", r.Posture, r.Enforcement)
 	}
 }

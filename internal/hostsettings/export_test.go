@@ -3,9 +3,6 @@ package hostsettings
 // What the tests of package hostsettings_test, which take the hosts from
 // agenthost/hosts, reach of this package's insides.
 
-// Quote is a JSON string, as the settings files hold it.
-func Quote(s string) string { return quote(s) }
-
 // AppendToStop appends entry to the hooks.Stop list of a settings text,
 // the way a person's editor adds a hook of their own.
 func AppendToStop(text []byte, entry Obj) []byte {

@@ -62,7 +62,7 @@ func (h Hook) Line(o Options) string {
 
 // Host is an agent host whose settings baton can edit.
 type Host struct {
-	Name  string // as on the command line: claude, codex, gemini, cursor, copilot
+	Name  string // as on the command line: the host's ID
 	Title string // as people call it
 	// Posture is the enforcement baton's hooks give on this host, and Why
 	// says what the host's hook can do to earn it.
@@ -72,12 +72,11 @@ type Host struct {
 	Note  string
 	Hooks []Hook
 	// Grouped: the event's list holds groups ({"matcher": …, "hooks":
-	// [commands]}, Claude Code's shape, which Codex and Gemini CLI share);
-	// otherwise it holds the commands themselves (Cursor, Copilot).
+	// [commands]}); otherwise it holds the commands themselves.
 	Grouped bool
 	// CmdKeys are the keys of a command entry that hold its command line.
 	CmdKeys []string
-	// Version: the file starts with "version": 1 (Cursor, Copilot).
+	// Version: the file starts with "version": 1.
 	Version bool
 	// ProjectFile and UserFile are the settings file in a project and for
 	// the user; ProjectDir and UserDir the folder whose presence says the
@@ -96,7 +95,7 @@ type Host struct {
 	// hook's command line, and so its flags, from it.
 	PackagedHooks func(e Env, s Scope) string
 	// FolderOfFiles: every *.json in the file's folder is a hooks file
-	// (Copilot's .github/hooks/); baton writes its own, baton.json.
+	// (a hooks folder); baton writes its own, baton.json.
 	FolderOfFiles bool
 	// TrustReader reads the host's own records of what it trusts (never
 	// writes them) and says whether it will run baton's hooks in scope;
@@ -108,7 +107,7 @@ type Host struct {
 type Env struct {
 	Project string              // the project's root folder
 	Home    string              // the user's home folder
-	Getenv  func(string) string // the environment (CODEX_HOME, COPILOT_HOME)
+	Getenv  func(string) string // the environment (a host's folder may move with it)
 }
 
 func (e Env) getenv(k string) string {
@@ -146,7 +145,7 @@ func gitRoot(dir string) string {
 	}
 }
 
-// Command is a command entry as Claude Code and Codex take it, in a
+// Command is a command entry of a Grouped host's shape, in a
 // matcher group of its own, with its timeout in seconds.
 func Command(timeout int) func(string) Obj {
 	return func(line string) Obj {
@@ -156,22 +155,6 @@ func Command(timeout int) func(string) Obj {
 
 // Group is a matcher group holding one command.
 func Group(cmd Obj) Obj { return Object("hooks", []any{cmd}) }
-
-// CodexHome is Codex's folder: $CODEX_HOME, else ~/.codex.
-func CodexHome(e Env) string {
-	if h := e.getenv("CODEX_HOME"); h != "" {
-		return h
-	}
-	return filepath.Join(e.Home, ".codex")
-}
-
-// CopilotHome is Copilot CLI's folder: $COPILOT_HOME, else ~/.copilot.
-func CopilotHome(e Env) string {
-	if h := e.getenv("COPILOT_HOME"); h != "" {
-		return h
-	}
-	return filepath.Join(e.Home, ".copilot")
-}
 
 // Value is a JSON value of a settings file, as Off and Packaged read it.
 type Value = node
@@ -228,7 +211,7 @@ func (h *Host) Dir(e Env, s Scope) string {
 }
 
 // Files are the settings files of the host in scope that exist: the one
-// baton writes, and for Copilot every *.json beside it.
+// baton writes, and for FolderOfFiles every *.json beside it.
 func (h *Host) Files(e Env, s Scope) []string {
 	f := h.File(e, s)
 	if !h.FolderOfFiles {

@@ -236,7 +236,7 @@ func (h *Host) batonCommand(text []byte, ev *node, sub string) *node {
 }
 
 // setLine gives o's flags to the command line in every key of cmd that
-// holds one of baton's (Copilot's bash and powershell), each line keeping
+// holds one of baton's (CmdKeys: a host may keep one line per shell), each line keeping
 // its own other bytes; from the last to the first, so that the earlier
 // offsets stay good.
 func (h *Host) setLine(text []byte, cmd *node, hk Hook, o Options) []byte {
@@ -267,8 +267,7 @@ func (h *Host) isBatons(line string) bool {
 }
 
 // cmdSub is the adapter of the host's a command entry runs, when the
-// entry is baton's: every command line it holds (Copilot's bash and
-// powershell) is exactly baton's hook (BatonSub), for one adapter. An
+// entry is baton's: every command line it holds (each of CmdKeys) is exactly baton's hook (BatonSub), for one adapter. An
 // entry with a line of the person's own is theirs.
 func (h *Host) cmdSub(text []byte, cmd *node) (string, bool) {
 	sub := ""
@@ -726,7 +725,7 @@ func (h *Host) packagedStop(e Env, s Scope) string {
 }
 
 // partial is the posture with some of the hooks in: the stop hook is what
-// enforces; the others (Claude Code's prompt and tool hooks) only say what
+// enforces; the others (prompt and tool hooks) only say what
 // the turn changed.
 func (h *Host) partial(subs map[string]map[string]string) Posture {
 	stop := h.Hooks[len(h.Hooks)-1]

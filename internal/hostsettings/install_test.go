@@ -661,48 +661,6 @@ func TestStatus(t *testing.T) {
 	}
 }
 
-// TestStatusPackagedFlags: the plugin's and the extension's stop hooks
-// carry the flags their hooks files give them (--lint), read from where
-// the host installed them; a linked extension is installed, read from the
-// folder the link names.
-func TestStatusPackagedFlags(t *testing.T) {
-	root := filepath.Join("..", "..")
-	claudeHooks := readFile(t, filepath.Join(root, "hooks", "hooks.json"))
-	geminiHooks := readFile(t, filepath.Join(root, "extensions", "gemini", "baton", "hooks", "hooks.json"))
-	geminiManifest := readFile(t, filepath.Join(root, "extensions", "gemini", "baton", "gemini-extension.json"))
-
-	env := Env{Project: t.TempDir(), Home: t.TempDir()}
-	install := filepath.Join(env.Home, ".claude", "plugins", "cache", "baton", "baton", "0.1.0")
-	writeFile(t, filepath.Join(install, "hooks", "hooks.json"), claudeHooks, 0o644)
-	writeFile(t, filepath.Join(env.Home, ".claude", "plugins", "installed_plugins.json"), `{"version": 2, "plugins": {"baton@baton": [{"scope": "user", "installPath": `+Quote(install)+`, "version": "0.1.0"}]}}`, 0o644)
-	writeFile(t, filepath.Join(env.Home, ".claude", "settings.json"), `{"enabledPlugins": {"baton@baton": true}}`, 0o644)
-	r, _ := Lookup("claude").Status(env, User)
-	if r.Installed != "installed as the plugin baton@baton" || r.Enforcement == nil || !r.Enforcement.Lint || r.Enforcement.Command != "baton hook claude-stop --lint" {
-		t.Errorf("claude with the plugin: installed %q, enforcement %+v", r.Installed, r.Enforcement)
-	}
-
-	// gemini extensions link DIR: the folder holds only the install record.
-	src := filepath.Join(t.TempDir(), "baton")
-	writeFile(t, filepath.Join(src, "gemini-extension.json"), geminiManifest, 0o644)
-	writeFile(t, filepath.Join(src, "hooks", "hooks.json"), geminiHooks, 0o644)
-	writeFile(t, filepath.Join(env.Home, ".gemini", "extensions", "baton", ".gemini-extension-install.json"), `{"source": `+Quote(src)+`, "type": "link"}`, 0o644)
-	r, found := Lookup("gemini").Status(env, User)
-	if !found || r.Installed != "installed as the extension linked from "+src || r.Posture != Hard {
-		t.Errorf("gemini with the extension linked: found %v, installed %q, posture %q", found, r.Installed, r.Posture)
-	}
-	if r.Enforcement == nil || r.Enforcement.Command != "baton hook gemini-stop --lint" {
-		t.Errorf("gemini with the extension linked: enforcement %+v", r.Enforcement)
-	}
-
-	// A link whose folder is gone is not an install.
-	if err := os.RemoveAll(src); err != nil {
-		t.Fatal(err)
-	}
-	if r, _ := Lookup("gemini").Status(env, User); r.Installed != "not installed" {
-		t.Errorf("gemini with the link's folder gone: installed %q", r.Installed)
-	}
-}
-
 // TestUninstallAfterTheUserAddedHooks: hooks the user added after
 // baton's install stay, and the rest of the file is the original.
 func TestUninstallAfterTheUserAddedHooks(t *testing.T) {

@@ -19,15 +19,15 @@ import (
 const lockWait = 10 * time.Second
 
 // lockName is the lock file of the settings file at path: beside it,
-// hidden, and not a *.json (Copilot CLI reads every *.json of its hooks
-// folder).
+// hidden, and not a *.json (a host may read every *.json of its hooks
+// folder: Host.FolderOfFiles).
 func lockName(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".baton-lock")
 }
 
 // lockSettings takes the exclusive lock of the settings file at path, so
-// that two batons editing it at once (hook install and mcp install share
-// Gemini CLI's settings.json) each read what the other wrote: an flock
+// that two batons editing it at once (hook install and mcp install may
+// share a host's settings file) each read what the other wrote: an flock
 // (LockFileEx on Windows) of a lock file beside it. The kernel lets go of
 // the lock when its process ends, however it ends, so a lock is never
 // stale; a lock file left behind is taken again and removed by the next

@@ -38,12 +38,12 @@ type MCPHost struct {
 	// and for the user.
 	ProjectFile, UserFile func(Env) string
 	// Entry is the server's entry in a JSON file; nil for a TOML file
-	// (Codex's config.toml).
+	// ([mcp_servers.NAME] tables).
 	Entry Obj
 	// Approval reads from the host's own records whether it will start
 	// the server of a project's MCP settings (nil: nothing to ask);
-	// UserToo, that the user's own settings need the same (Gemini CLI
-	// starts no MCP server in an untrusted folder).
+	// UserToo, that the user's own settings need the same (a host that
+	// starts no MCP server at all in an untrusted folder).
 	Approval func(Env) *Trust
 	UserToo  bool
 }
@@ -482,11 +482,9 @@ func sameBut(path string, without, with []byte) error {
 // Trust is whether the host will start baton's server registered in
 // scope, as its own records say (read, never written: approving a server
 // is the person's decision, made in the host). A project's MCP settings
-// count only once the person approves them: Claude Code asks before it
-// starts a server of a project's .mcp.json; Codex reads a project's
-// .codex/ only in a trusted project; Copilot CLI ignores an untrusted
-// folder's MCP files; Gemini CLI starts no MCP server at all in an
-// untrusted folder. The user's own settings need nothing more.
+// count only once the person approves them, as the host's Approval reads
+// it (each host's is in its package under agenthost/). The user's own
+// settings need nothing more, but where UserToo says so.
 func (h *MCPHost) Trust(e Env, s Scope) *Trust {
 	if s == User && !h.UserToo {
 		return &Trust{Runs: true, State: "not required", Detail: "the user's own settings need no approval"}
@@ -495,129 +493,4 @@ func (h *MCPHost) Trust(e Env, s Scope) *Trust {
 		return nil
 	}
 	return h.Approval(e)
-}
-
-// GeminiMCPTrust is Gemini CLI 0.x's (`gemini mcp list`): no MCP server
-// starts in an untrusted folder, the user's own included.
-func GeminiMCPTrust(e Env) *Trust {
-	t := GeminiTrust(nil, e, Project)
-	if !t.Runs {
-		t.Detail = e.Project + " is not a trusted folder: Gemini CLI starts no MCP server there, the user's settings' included, until it is"
-	}
-	return t
-}
-
-// CodexMCPTrust is Codex's: it reads a project's .codex/config.toml, its
-// mcp_servers too, only in a trusted project.
-func CodexMCPTrust(e Env) *Trust {
-	cfgPath := filepath.Join(CodexHome(e), "config.toml")
-	text, err := readRecord(cfgPath)
-	if err != nil {
-		return unknownTrust(cfgPath, err)
-	}
-	cfg, err := readTOML(string(text))
-	if err != nil {
-		return unknownTrust(cfgPath, err)
-	}
-	if cfg[tomlKey("projects", e.Project, "trust_level")] == "trusted" {
-		return &Trust{Runs: true, State: "trusted", File: cfgPath, Detail: e.Project + " is a trusted project"}
-	}
-	return &Trust{State: "untrusted", File: cfgPath,
-		Detail: "Codex reads a project's .codex/config.toml (its mcp_servers too) only in a trusted project, and " + cfgPath + " does not list " + e.Project + " as one",
-		Fix:    fmt.Sprintf("trust the project when Codex asks (or add [projects.%s] trust_level = \"trusted\" to %s), or install with --user", quote(e.Project), cfgPath)}
-}
-
-// CopilotMCPTrust is Copilot CLI's: it ignores an untrusted folder's MCP
-// files.
-func CopilotMCPTrust(e Env) *Trust {
-	t := CopilotTrust(nil, e, Project)
-	if t != nil && !t.Runs {
-		t.Detail = e.Project + " is not a trusted folder: Copilot CLI does not load the repository's MCP servers until it is"
-	}
-	return t
-}
-
-// ClaudeMCPApproval reads whether Claude Code may start the baton server
-// of a project's .mcp.json, as Claude Code 2.1.332 decides it (tried with
-// `claude mcp list` on each arrangement): "disabledMcpjsonServers" naming
-// baton refuses it wherever it is; "enabledMcpjsonServers" naming baton, or
-// "enableAllProjectMcpServers": true, approves it from the user's
-// ~/.claude/settings.json at once, and from the project's
-// .claude/settings.local.json or .claude/settings.json only once the
-// project folder is trusted (its "hasTrustDialogAccepted" in
-// ~/.claude.json's "projects"; a trusted folder above it does not count).
-// Claude Code moves a project entry's lists from ~/.claude.json into
-// .claude/settings.local.json; they are read in either place.
-func ClaudeMCPApproval(e Env) *Trust {
-	user := filepath.Join(e.Home, ".claude", "settings.json")
-	state := filepath.Join(e.Home, ".claude.json")
-	local := filepath.Join(e.Project, ".claude", "settings.local.json")
-	type record struct {
-		path    string
-		project bool                   // a project's record: it counts once the folder is trusted
-		at      func(root *node) *node // the object holding the keys
-	}
-	self := func(root *node) *node { return root }
-	entry := func(root *node) *node { return root.get("projects").get(e.Project) }
-	records := []record{
-		{user, false, self},
-		{local, true, self},
-		{filepath.Join(e.Project, ".claude", "settings.json"), true, self},
-		{state, true, entry},
-	}
-	has := func(text []byte, list *node) bool {
-		for _, el := range list.elements() {
-			if el.str(text) == ServerName {
-				return true
-			}
-		}
-		return false
-	}
-	trusted := false
-	var approved *Trust
-	for _, r := range records {
-		text, err := readRecord(r.path)
-		if err != nil {
-			return unknownTrust(r.path, err)
-		}
-		if text == nil {
-			continue
-		}
-		root, err := parseJSON(text)
-		if err != nil {
-			return unknownTrust(r.path, err)
-		}
-		if r.path == state {
-			if v := entry(root).get("hasTrustDialogAccepted"); v != nil && v.kind == 't' {
-				trusted = true
-			}
-		}
-		o := r.at(root)
-		switch {
-		case has(text, o.get("disabledMcpjsonServers")):
-			return &Trust{State: "disabled", File: r.path, Detail: "disabledMcpjsonServers lists baton: Claude Code does not start it",
-				Fix: "take baton out of disabledMcpjsonServers in " + r.path}
-		case approved != nil:
-		case has(text, o.get("enabledMcpjsonServers")):
-			approved = &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enabledMcpjsonServers in " + r.path + " lists baton"}
-		case o.get("enableAllProjectMcpServers") != nil && o.get("enableAllProjectMcpServers").kind == 't':
-			approved = &Trust{Runs: true, State: "trusted", File: r.path, Detail: "enableAllProjectMcpServers is true in " + r.path}
-		}
-		if approved != nil && approved.File == r.path && r.project {
-			approved.Runs = false // until the folder is known to be trusted
-		}
-	}
-	switch {
-	case approved != nil && (approved.Runs || trusted):
-		approved.Runs, approved.State = true, "trusted"
-		return approved
-	case approved != nil:
-		approved.State = "untrusted"
-		approved.Detail += ", but Claude Code reads a project's settings only once the folder is trusted, and " + state + " does not say it is"
-		approved.Fix = "start claude in " + e.Project + " and accept its trust dialog, or approve baton in " + user + " (\"enabledMcpjsonServers\": [\"baton\"])"
-		return approved
-	}
-	return &Trust{State: "untrusted", File: local,
-		Detail: "Claude Code asks before it starts a server of the project's .mcp.json, and a headless run (claude -p) cannot ask",
-		Fix:    "approve baton when Claude Code asks, or add \"enabledMcpjsonServers\": [\"baton\"] to " + user + " (or to " + local + " in a folder Claude Code trusts)"}
 }

@@ -51,7 +51,7 @@ type fileRecord struct {
 	Made  bool   `json:"made,omitempty"`
 	Start string `json:"start,omitempty"`
 	// Parts are what of baton's is installed in the file: "hooks",
-	// "mcp" (Gemini CLI's settings.json holds both).
+	// "mcp" (one host's settings file may hold both).
 	Parts []string `json:"parts"`
 	// Containers are the objects and lists installs added or filled and
 	// that are not back as they were yet, whichever part put them there:

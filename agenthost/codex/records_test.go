@@ -1,4 +1,4 @@
-package hostsettings
+package codex
 
 import (
 	"strings"
@@ -16,7 +16,7 @@ func TestCodexHookHashIsCodexs(t *testing.T) {
 		// No timeout: Codex's default, 600 seconds.
 		{"stop", `{"type": "command", "command": "baton hook codex-stop"}`, "sha256:90d07e60372405caea42511b17b124ae9eeed3d96f08b0db68df9781d12952ab"},
 	} {
-		got, err := codexHookHash(c.event, []byte(c.entry))
+		got, err := hookHash(c.event, []byte(c.entry))
 		if err != nil || got != c.want {
 			t.Errorf("%s %s: hash %s, %v; want %s", c.event, c.entry, got, err, c.want)
 		}

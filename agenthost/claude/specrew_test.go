@@ -1,4 +1,4 @@
-package main
+package claude_test
 
 import (
 	"bytes"
@@ -8,13 +8,20 @@ import (
 	"fmt"
 	"html"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/agenthost/claude"
+	"github.com/baton-md/baton/agenthost/hook/hooktest"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/stoppolicy"
+)
+
+// The hook's input and reply types of Claude Code's adapter.
+type (
+	hookInput    = claude.Input
+	hookDecision = claude.Decision
 )
 
 // The cases of specrew's stop-provider tests
@@ -28,37 +35,8 @@ import (
 // UserPromptSubmit lane: baton hook claude-prompt) and a transcript
 // (New-Transcript). Each step's want is specrew's decision.
 
-// Our messages, in the shapes of the tests' $realPacket, $materialPacket
-// and $longProse.
-func boundaryPacket(from, to string) string {
-	return `## What I Just Did
-
-Finished the ` + from + ` work for the export feature and recorded it in file:///work/specs/010-export/spec.md.
-
-## Why I Stopped
-
-This is the ` + from + ` -> ` + to + ` boundary; the next phase builds on these decisions, so a person decides first.
-
-## What Needs Your Review
-
-The scope of the export format and the two open questions in the spec.
-
-## What Happens Next
-
-I will write the ` + to + ` artifacts from the approved scope.
-
-## Discussion Prompts
-
-1. Is CSV enough for the first release? You may approve with the defaults.
-
-## What I Need From You
-
-Approve it as it stands, approve it with instructions, send it back, or discuss prompt #N.
-
-<!-- SPECREW-VERDICT-BOUNDARY: ` + from + ` -> ` + to + ` -->
-`
-}
-
+// Our messages, in the shapes of specrew's tests' $materialPacket and
+// $longProse ($realPacket: hooktest.BoundaryPacket).
 const materialPacket = `## What I Just Did
 
 Changed the exporter and its tests (file:///work/src/export.go, file:///work/src/export_test.go).
@@ -123,150 +101,47 @@ func humanLine(text string) string {
 	return string(b)
 }
 
+// hookProject is a specrew project whose stops Claude Code's hooks judge.
 type hookProject struct {
-	t           *testing.T
-	root, state string
-	session     string
-	n           int
+	*hooktest.Project
+	n int // the stops so far
 }
 
 func newHookProject(t *testing.T, working, lastAuth string, enabled bool) *hookProject {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	p := &hookProject{t: t, root: t.TempDir(), state: t.TempDir(), session: "s1"}
-	p.git("init", "--quiet")
-	p.write(".fixture-base", "fixture\n")
-	p.git("add", ".fixture-base")
-	p.git("commit", "--quiet", "-m", "fixture baseline")
-	p.context(working, lastAuth, enabled, nil)
-	return p
+	return &hookProject{Project: hooktest.NewProject(t, working, lastAuth, enabled)}
 }
 
-func (p *hookProject) git(args ...string) string {
-	p.t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", p.root, "-c", "user.name=Fixture", "-c", "user.email=fixture@example.invalid", "-c", "core.autocrlf=false"}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		p.t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func (p *hookProject) write(rel, content string) {
-	p.t.Helper()
-	path := filepath.Join(p.root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		p.t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		p.t.Fatal(err)
-	}
-}
-
-// context writes .specrew/start-context.json as New-Fixture does.
-func (p *hookProject) context(working, lastAuth string, enabled bool, scope map[string]any) {
-	var ss any
-	if working != "" {
-		ss = map[string]any{"active": true, "boundary_type": working, "feature_ref": "010-export", "iteration_number": "001"}
-	}
-	var la any
-	if lastAuth != "" {
-		la = lastAuth
-	}
-	be := map[string]any{"enabled": enabled, "last_authorized_boundary": la, "pending_next_boundary": nil, "verdict_history": []any{}, "bypass_history": []any{}}
-	if scope != nil {
-		be["pending_crossing"] = scope
-	}
-	b, _ := json.MarshalIndent(map[string]any{"schema": "v2", "feature_path": filepath.Join(p.root, "specs", "010-export"), "session_state": ss, "boundary_enforcement": be}, "", "  ")
-	p.write(".specrew/start-context.json", string(b))
-}
-
-// spec commits a feature spec (New-Spec).
-func (p *hookProject) spec() {
-	p.write("specs/010-export/spec.md", "# Feature Specification: Export\n")
-	p.git("add", "--", "specs")
-	p.git("commit", "--quiet", "-m", "fixture spec")
-}
-
-// evidence commits the stage evidence and binds the pending crossing to
-// HEAD (New-BoundaryStageEvidence, Set-FixtureBoundCrossing).
-func (p *hookProject) evidence(working, lastAuth string) {
-	for _, f := range []string{"plan.md", "state.md", "review.md", "retro.md", "quality/hardening-gate.md"} {
-		p.write("specs/010-export/iterations/001/"+f, "# "+f+"\n")
-	}
-	if working == "clarify" {
-		// clarify owns no file: a dated session block in spec.md.
-		p.write("specs/010-export/spec.md", "# Feature Specification: Export\n\n## Clarifications\n\n### Session 2026-06-20 (clarify)\n\n- Q: CSV only? -> A (human): yes.\n")
-	}
-	p.git("add", "--", "specs")
-	p.git("commit", "--quiet", "-m", "fixture stage evidence")
-	st := stopintent.NewWorkspace(p.root).State("")
-	c := st.Crossing
-	if c == nil {
-		return // nothing pending: a fixture at rest stays at rest
-	}
-	commit := p.git("rev-parse", "HEAD")
-	tree := p.git("rev-parse", "HEAD^{tree}")
-	sum := sha256.Sum256([]byte(strings.Join([]string{c.From, c.To, c.Working, commit, tree}, "\x1f")))
-	p.context(working, lastAuth, true, map[string]any{
-		"crossing_id": "crossing-" + hex.EncodeToString(sum[:]), "from_boundary": c.From, "to_boundary": c.To, "working_boundary": c.Working,
-		"boundary_commit_hash": commit, "artifact_state_kind": "git-tree", "artifact_state_id": tree, "recorded_at": "2026-06-20T00:00:00Z",
-	})
-	if st := stopintent.NewWorkspace(p.root).State(""); st.Integrity != "scoped-verified" {
-		p.t.Fatalf("the bound crossing does not verify: %s (%s)", st.Integrity, st.BoundaryPending.Note)
-	}
-}
-
-// dirty writes user files that are not committed.
-func (p *hookProject) dirty(files ...string) {
-	for _, f := range files {
-		p.write(f, "material: "+f+"\n")
-	}
-}
-
-// commitFile commits a new file (New-HandoverSnapshot -NewCommits).
-func (p *hookProject) commitFile(name string) {
-	p.write(name, "commit "+name+"\n")
-	p.git("add", "--", name)
-	p.git("commit", "--quiet", "-m", "material commit "+name)
-}
+func boundaryPacket(from, to string) string { return hooktest.BoundaryPacket(from, to) }
 
 func (p *hookProject) run(sub string, in hookInput, extra ...string) (stdout, stderr string) {
-	p.t.Helper()
+	p.T.Helper()
 	raw, _ := json.Marshal(in)
-	var out, errb bytes.Buffer
-	args := append([]string{sub, "--state-dir", p.state}, extra...)
-	if code := runHook(args, bytes.NewReader(raw), &out, &errb); code != exitOK {
-		p.t.Fatalf("hook %s exited %d: %s", sub, code, errb.String())
-	}
-	return out.String(), errb.String()
+	return hooktest.Run(p.T, append([]string{sub, "--state-dir", p.State}, extra...), raw)
 }
 
 // prompt is the turn-start lane (SessionStart / UserPromptSubmit).
 func (p *hookProject) prompt() {
-	p.run("claude-prompt", hookInput{SessionID: p.session, Cwd: p.root, HookEventName: "UserPromptSubmit"})
+	p.run("claude-prompt", hookInput{SessionID: p.Session, Cwd: p.Root, HookEventName: "UserPromptSubmit"})
 }
 
 // stop fires the Stop hook with a transcript of these lines.
 func (p *hookProject) stop(lines []string, active bool) (blocked bool, reason, stderr string) {
-	p.t.Helper()
+	p.T.Helper()
 	p.n++
-	path := filepath.Join(p.root, ".specrew", "runtime", fmt.Sprintf("transcript-%d.jsonl", p.n))
+	path := filepath.Join(p.Root, ".specrew", "runtime", fmt.Sprintf("transcript-%d.jsonl", p.n))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		p.t.Fatal(err)
+		p.T.Fatal(err)
 	}
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		p.t.Fatal(err)
+		p.T.Fatal(err)
 	}
-	out, errs := p.run("claude-stop", hookInput{SessionID: p.session, TranscriptPath: path, Cwd: p.root, HookEventName: "Stop", StopHookActive: active})
+	out, errs := p.run("claude-stop", hookInput{SessionID: p.Session, TranscriptPath: path, Cwd: p.Root, HookEventName: "Stop", StopHookActive: active})
 	if out == "" {
 		return false, "", errs
 	}
 	var d hookDecision
 	if err := json.Unmarshal([]byte(out), &d); err != nil || d.Decision != "block" {
-		p.t.Fatalf("hook output %q is not a block", out)
+		p.T.Fatalf("hook output %q is not a block", out)
 	}
 	return true, d.Reason, errs
 }
@@ -295,7 +170,7 @@ func expect(t *testing.T, what string, blocked bool, reason string, wantBlock bo
 
 const (
 	fiveDemand = "five-part packet"
-	markerCP   = "<!-- SPECREW-VERDICT-BOUNDARY: clarify -> plan -->"
+	markerCP   = hooktest.MarkerCP
 	anyMarker  = "<!-- SPECREW-VERDICT-BOUNDARY"
 	contDemand = "continuation directive"
 )
@@ -303,26 +178,26 @@ const (
 func TestHookBoundaryCases(t *testing.T) {
 	t.Run("Case 1: working plan ahead of authorized clarify, no packet: block naming the clarify -> plan marker", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", "I wrote plan.md and moved on to the tasks."}), false)
 		expect(t, "Case 1", b, r, true, []string{"What I Just Did", "Discussion Prompts", markerCP}, nil)
 	})
 	t.Run("Case 2: the packet for the pending crossing: no block", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", boundaryPacket("clarify", "plan")}), false)
 		expect(t, "Case 2", b, r, false, nil, nil)
 	})
 	t.Run("Case 19: the six headings without the marker: block for the marker", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		noMarker := strings.Replace(boundaryPacket("clarify", "plan"), markerCP, "", 1)
 		b, r, _ := p.say(noMarker)
 		expect(t, "Case 19", b, r, true, []string{markerCP}, nil)
 	})
 	t.Run("the marker HTML-escaped, as Codex's hook prompt shows it: block, and say it is escaped", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		escaped := strings.Replace(boundaryPacket("clarify", "plan"), markerCP, html.EscapeString(markerCP), 1)
 		b, r, _ := p.say(escaped)
 		expect(t, "escaped", b, r, true, []string{markerCP, "HTML-escaped"}, nil)
@@ -333,57 +208,57 @@ func TestHookBoundaryCases(t *testing.T) {
 	})
 	t.Run("Case 2, as specrew's capture reads it: a follow-up answer after the packet owes it no more", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		b, r, _ := p.stop(transcriptLines(turn{"assistant", boundaryPacket("clarify", "plan")}, turn{"user", "what does prompt 1 mean?"},
 			turn{"assistant", "It asks whether CSV alone is enough for the first release."}), false)
 		expect(t, "follow-up", b, r, false, nil, nil)
 	})
 	t.Run("Case 2, the other way: a bare marker is no packet", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		b, r, _ := p.say("Done.\n\n" + markerCP)
 		expect(t, "bare marker", b, r, true, []string{markerCP}, nil)
 	})
 	t.Run("Case 9: two gates ahead: the contiguous crossing, never the jump", func(t *testing.T) {
 		p := newHookProject(t, "tasks", "clarify", true)
-		p.evidence("tasks", "clarify")
+		p.Evidence("tasks", "clarify")
 		b, r, _ := p.say("tasks.md drafted; proceeding.")
 		expect(t, "Case 9", b, r, true, []string{markerCP}, []string{"plan -> tasks -->", "clarify -> tasks -->"})
 	})
 	t.Run("Case 9b: the first unauthorized crossing's marker suppresses although working jumped to tasks", func(t *testing.T) {
 		p := newHookProject(t, "tasks", "clarify", true)
-		p.evidence("tasks", "clarify")
+		p.Evidence("tasks", "clarify")
 		b, r, _ := p.say(boundaryPacket("clarify", "plan"))
 		expect(t, "Case 9b", b, r, false, nil, nil)
 	})
 	t.Run("Case 9c: a gate-skipping plan -> tasks marker does not suppress", func(t *testing.T) {
 		p := newHookProject(t, "tasks", "clarify", true)
-		p.evidence("tasks", "clarify")
+		p.Evidence("tasks", "clarify")
 		b, r, _ := p.say(boundaryPacket("plan", "tasks"))
 		expect(t, "Case 9c", b, r, true, []string{markerCP}, nil)
 	})
 	t.Run("Case 10: a stale clarify -> plan packet earlier in the transcript does not suppress plan -> tasks", func(t *testing.T) {
 		p := newHookProject(t, "tasks", "plan", true)
-		p.evidence("tasks", "plan")
+		p.Evidence("tasks", "plan")
 		b, r, _ := p.stop(transcriptLines(turn{"assistant", boundaryPacket("clarify", "plan")}, turn{"user", "approved for plan"},
 			turn{"assistant", "Plan approved. I wrote tasks.md and am starting the implementation."}), false)
 		expect(t, "Case 10", b, r, true, []string{"<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->"}, nil)
 	})
 	t.Run("Case 11: the marker of the pending crossing suppresses", func(t *testing.T) {
 		p := newHookProject(t, "tasks", "plan", true)
-		p.evidence("tasks", "plan")
+		p.Evidence("tasks", "plan")
 		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", boundaryPacket("plan", "tasks")}), false)
 		expect(t, "Case 11", b, r, false, nil, nil)
 	})
 	t.Run("Case 11b: first boundary: the intake -> specify marker suppresses", func(t *testing.T) {
 		p := newHookProject(t, "clarify", "", true)
-		p.evidence("clarify", "")
+		p.Evidence("clarify", "")
 		b, r, _ := p.say(boundaryPacket("intake", "specify"))
 		expect(t, "Case 11b", b, r, false, nil, nil)
 	})
 	t.Run("Case 11c: first boundary: specify -> clarify is not the first crossing", func(t *testing.T) {
 		p := newHookProject(t, "clarify", "", true)
-		p.evidence("clarify", "")
+		p.Evidence("clarify", "")
 		b, r, _ := p.say(boundaryPacket("specify", "clarify"))
 		expect(t, "Case 11c", b, r, true, []string{"<!-- SPECREW-VERDICT-BOUNDARY: intake -> specify -->"}, nil)
 	})
@@ -394,36 +269,36 @@ func TestHookBoundaryCases(t *testing.T) {
 	})
 	t.Run("Case (d): a continue marker at a pending boundary is ignored: the boundary block fires", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.spec()
-		p.evidence("plan", "clarify")
+		p.Spec()
+		p.Evidence("plan", "clarify")
 		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", "I wrote plan.md and started on tasks.\n\n" + stopintent.ContinueMarker}), false)
 		expect(t, "Case (d)", b, r, true, []string{markerCP}, []string{contDemand})
 	})
 	t.Run("Case PH-f: a pending boundary blocks whatever the material baseline", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
-		p.dirty("src/export.go", "src/export_test.go")
+		p.Evidence("plan", "clarify")
+		p.Dirty("src/export.go", "src/export_test.go")
 		p.prompt()
 		b, r, _ := p.stop(transcriptLines(turn{"user", "continue"}, turn{"assistant", "plan.md is written; moving on."}), false)
 		expect(t, "Case PH-f", b, r, true, []string{"Discussion Prompts", markerCP}, nil)
 	})
 	t.Run("Case 20: another feature's workshop does not affect the active feature's boundary block", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
-		p.write("specs/009-abandoned/spec.md", "# abandoned\n")
-		p.write("specs/009-abandoned/lens-applicability.json", `{"workshop_intake":true,"confirmation_required":true,"selected":["product-domain"],"workshop":{}}`)
+		p.Evidence("plan", "clarify")
+		p.Write("specs/009-abandoned/spec.md", "# abandoned\n")
+		p.Write("specs/009-abandoned/lens-applicability.json", `{"workshop_intake":true,"confirmation_required":true,"selected":["product-domain"],"workshop":{}}`)
 		b, r, _ := p.say("plan.md written; proceeding.")
 		expect(t, "Case 20", b, r, true, []string{markerCP}, nil)
 	})
 	t.Run("Case 21: a raw specify workflow invocation at a firing boundary still blocks", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		b, r, _ := p.say("I will now invoke specify workflow --type feature to scaffold the next phase.")
 		expect(t, "Case 21", b, r, true, []string{markerCP}, nil)
 	})
 	t.Run("Case 7: blocks up to the cap, then lets the stop through; a rendered packet resets the count", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		for n := 1; n <= 3; n++ {
 			b, r, _ := p.stop(transcriptLines(turn{"assistant", fmt.Sprintf("plan.md written (attempt %d).", n)}), n > 1)
 			expect(t, fmt.Sprintf("Case 7 block %d", n), b, r, true, []string{markerCP}, nil)
@@ -440,8 +315,8 @@ func TestHookBoundaryCases(t *testing.T) {
 	})
 	t.Run("Case 13: specrew's own block count for this advance at the cap: no block", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
-		p.write(".specrew/runtime/conformance-stop-block.json", `{"key":"plan|clarify","count":3}`)
+		p.Evidence("plan", "clarify")
+		p.Write(".specrew/runtime/conformance-stop-block.json", `{"key":"plan|clarify","count":3}`)
 		b, r, errs := p.say("plan.md written.")
 		expect(t, "Case 13", b, r, false, nil, nil)
 		if !strings.Contains(errs, "already blocked") {
@@ -450,8 +325,8 @@ func TestHookBoundaryCases(t *testing.T) {
 	})
 	t.Run("Case 14: a block count that cannot be kept: fail open", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
-		p.state = filepath.Join(p.root, ".fixture-base") // a file where the state folder should be
+		p.Evidence("plan", "clarify")
+		p.State = filepath.Join(p.Root, ".fixture-base") // a file where the state folder should be
 		b, r, errs := p.say("plan.md written.")
 		expect(t, "Case 14", b, r, false, nil, nil)
 		if !strings.Contains(errs, "letting the stop through") {
@@ -460,25 +335,25 @@ func TestHookBoundaryCases(t *testing.T) {
 	})
 	t.Run("Case 15: no readable last message: fail open", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
-		out, errs := p.run("claude-stop", hookInput{SessionID: p.session, Cwd: p.root, HookEventName: "Stop"})
+		p.Evidence("plan", "clarify")
+		out, errs := p.run("claude-stop", hookInput{SessionID: p.Session, Cwd: p.Root, HookEventName: "Stop"})
 		if out != "" || !strings.Contains(errs, "letting the stop through") {
 			t.Errorf("Case 15: out %q, stderr %q; want no block, and why", out, errs)
 		}
 	})
 	t.Run("Case 8: the hook leaves start-context.json as it was", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
-		before, _ := os.ReadFile(filepath.Join(p.root, ".specrew", "start-context.json"))
+		p.Evidence("plan", "clarify")
+		before, _ := os.ReadFile(filepath.Join(p.Root, ".specrew", "start-context.json"))
 		p.say("plan.md written.")
-		after, _ := os.ReadFile(filepath.Join(p.root, ".specrew", "start-context.json"))
+		after, _ := os.ReadFile(filepath.Join(p.Root, ".specrew", "start-context.json"))
 		if !bytes.Equal(before, after) {
 			t.Error("Case 8: start-context.json changed")
 		}
 	})
 	t.Run("Case 22: a duplicate delivery of the same stop blocks once", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		lines := transcriptLines(turn{"assistant", "plan.md written."})
 		b, r, _ := p.stop(lines, false)
 		expect(t, "Case 22 first", b, r, true, []string{markerCP}, nil)
@@ -488,18 +363,18 @@ func TestHookBoundaryCases(t *testing.T) {
 	})
 	t.Run("Case 22, the other way: the same message over a changed tree is a new stop", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
+		p.Spec()
 		b, r, _ := p.say("Done.")
 		expect(t, "clean tree", b, r, false, nil, nil)
-		p.dirty("src/export.go")
+		p.Dirty("src/export.go")
 		b, r, _ = p.say("Done.")
 		expect(t, "after an edit", b, r, true, []string{fiveDemand}, nil)
 	})
 	t.Run("Case 23: a corrupt or unwritable record of the last fire only disables the duplicate check", func(t *testing.T) {
 		for _, bad := range []string{"corrupt", "directory"} {
 			p := newHookProject(t, "plan", "clarify", true)
-			p.evidence("plan", "clarify")
-			fire := (stoppolicy.Counter{Dir: p.state, Session: p.session}).Path() + ".fire"
+			p.Evidence("plan", "clarify")
+			fire := (stoppolicy.Counter{Dir: p.State, Session: p.Session}).Path() + ".fire"
 			if bad == "corrupt" {
 				if err := os.WriteFile(fire, []byte("{ not json ::"), 0o600); err != nil {
 					t.Fatal(err)
@@ -513,7 +388,7 @@ func TestHookBoundaryCases(t *testing.T) {
 	})
 	t.Run("Case 24: two different messages after identical trailing entries both block", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
+		p.Evidence("plan", "clarify")
 		var trail []turn
 		for range 45 {
 			trail = append(trail, turn{"user", "identical trailing entry"})
@@ -533,7 +408,7 @@ func TestHookConversationAndMaterialCases(t *testing.T) {
 	})
 	t.Run("Case 4: a long discussion answer with a spec: no block", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
+		p.Spec()
 		b, r, _ := p.stop(transcriptLines(turn{"user", "go"}, turn{"assistant", longProse}), false)
 		expect(t, "Case 4", b, r, false, nil, nil)
 	})
@@ -544,30 +419,30 @@ func TestHookConversationAndMaterialCases(t *testing.T) {
 	})
 	t.Run("Cases 4c, 4d, 4d2, 4d3: material work needs the packet once per surface", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
-		p.dirty("src/export.go", "src/export_test.go")
+		p.Spec()
+		p.Dirty("src/export.go", "src/export_test.go")
 		b, r, _ := p.say("I updated the exporter and its tests. Stopping here.")
 		expect(t, "Case 4c", b, r, true, []string{fiveDemand, "What I Just Did", "What I Need From You"}, []string{anyMarker, "Discussion Prompts"})
 		b, r, _ = p.stop(transcriptLines(turn{"assistant", materialPacket}), true)
 		expect(t, "Case 4d", b, r, false, nil, nil)
 		b, r, _ = p.say("That is the remaining list of open issues.")
 		expect(t, "Case 4d2", b, r, false, nil, nil)
-		p.dirty("docs/export.md")
+		p.Dirty("docs/export.md")
 		b, r, _ = p.say("I made one more related change.")
 		expect(t, "Case 4d3", b, r, true, []string{fiveDemand}, nil)
 	})
 	t.Run("Case 4e: a conversation stop after earlier material work the baseline holds: no block", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
-		p.dirty("src/export.go", "src/export_test.go")
+		p.Spec()
+		p.Dirty("src/export.go", "src/export_test.go")
 		p.prompt()
 		b, r, _ := p.say(longProse)
 		expect(t, "Case 4e", b, r, false, nil, nil)
 	})
 	t.Run("Case 4f: the forced continuation still without the packet blocks again, the packet releases", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
-		p.dirty("src/export.go", "src/export_test.go")
+		p.Spec()
+		p.Dirty("src/export.go", "src/export_test.go")
 		b, r, _ := p.say("I changed code and tests, stopping.")
 		expect(t, "Case 4f first", b, r, true, []string{fiveDemand}, nil)
 		b, r, _ = p.stop(transcriptLines(turn{"assistant", "Still stopping without the packet."}), true)
@@ -577,42 +452,42 @@ func TestHookConversationAndMaterialCases(t *testing.T) {
 	})
 	t.Run("Case 4g: a workshop-shaped material turn without workshop state needs the packet", func(t *testing.T) {
 		p := newHookProject(t, "", "", true)
-		p.spec()
-		p.dirty("AGENTS.md", "CLAUDE.md", "specs/010-export/notes.md")
+		p.Spec()
+		p.Dirty("AGENTS.md", "CLAUDE.md", "specs/010-export/notes.md")
 		b, r, _ := p.say("### architecture-core lens\n\nThe component boundary is settled; one choice remains.\n\nShould the repository own the transition, or the application service behind a port?\n<!-- SPECREW-WORKSHOP-QUESTION: feature=010-export; iteration=001; lens=architecture-core -->")
 		expect(t, "Case 4g", b, r, true, []string{fiveDemand}, nil)
 	})
 	t.Run("Case 4h: a material commit after a completed workshop, with no boundary yet, needs the packet", func(t *testing.T) {
 		p := newHookProject(t, "", "", true)
-		p.spec()
+		p.Spec()
 		p.prompt()
-		p.commitFile("src/budget.go")
+		p.CommitFile("src/budget.go")
 		b, r, _ := p.say("I committed the hook budget fix and the tree is clean.")
 		expect(t, "Case 4h", b, r, true, []string{fiveDemand, "1 new commit(s)"}, nil)
 	})
 	t.Run("Case 4i: the same in a project with several features", func(t *testing.T) {
 		p := newHookProject(t, "", "", true)
-		p.write("specs/001-abandoned/spec.md", "# abandoned\n")
-		p.spec()
+		p.Write("specs/001-abandoned/spec.md", "# abandoned\n")
+		p.Spec()
 		p.prompt()
-		p.commitFile("src/capture.go")
+		p.CommitFile("src/capture.go")
 		b, r, _ := p.say("I committed the verdict capture fix and refreshed the demo project.")
 		expect(t, "Case 4i", b, r, true, []string{fiveDemand}, nil)
 	})
 	t.Run("Case PH-a: a short consultation with no writes: no block", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
+		p.Spec()
 		b, r, _ := p.stop(transcriptLines(turn{"user", "what does the exporter do?"}, turn{"assistant", "It writes the rows as CSV with one quoting rule."}), false)
 		expect(t, "Case PH-a", b, r, false, nil, nil)
 	})
 	t.Run("Cases PH-b, PH-c, PH-e, PH-b2: status over an older dirty tree, then new work, its packet, a follow-up", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
-		p.dirty("src/export.go", "src/export_test.go") // an earlier session's dirt
+		p.Spec()
+		p.Dirty("src/export.go", "src/export_test.go") // an earlier session's dirt
 		p.prompt()
 		b, r, _ := p.stop(transcriptLines(turn{"user", "status"}, turn{"assistant", "Iteration 003 is running; 8 tasks done, T019 in progress."}), false)
 		expect(t, "Case PH-b", b, r, false, nil, nil)
-		p.dirty("src/module.go", "src/module_test.go")
+		p.Dirty("src/module.go", "src/module_test.go")
 		b, r, _ = p.stop(transcriptLines(turn{"user", "fix it"}, turn{"assistant", "I implemented the module and its tests. Stopping here."}), false)
 		expect(t, "Case PH-c", b, r, true, []string{fiveDemand}, nil)
 		b, r, _ = p.stop(transcriptLines(turn{"user", "fix it"}, turn{"assistant", materialPacket}), true)
@@ -622,29 +497,29 @@ func TestHookConversationAndMaterialCases(t *testing.T) {
 	})
 	t.Run("Case PH-prompt: a same-path edit after the turn's baseline is this turn's work", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
-		p.dirty("src/prompt-owned.go")
+		p.Spec()
+		p.Dirty("src/prompt-owned.go")
 		p.prompt()
-		p.write("src/prompt-owned.go", "same path, new content\n")
+		p.Write("src/prompt-owned.go", "same path, new content\n")
 		b, r, _ := p.say("I reworked the prompt-owned file.")
 		expect(t, "Case PH-prompt", b, r, true, []string{fiveDemand, "1 changed file(s)"}, nil)
 	})
 	t.Run("Cases PH-b3, PH-c2: a discharged commit stays quiet; a new commit needs a packet", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
-		p.dirty("src/export.go", "src/export_test.go")
-		p.commitFile("src/record.go")
+		p.Spec()
+		p.Dirty("src/export.go", "src/export_test.go")
+		p.CommitFile("src/record.go")
 		b, r, _ := p.say(materialPacket)
 		expect(t, "Case PH-b3 packet", b, r, false, nil, nil)
 		b, r, _ = p.stop(transcriptLines(turn{"user", "what happens next?"}, turn{"assistant", "The Mac test is complete; the other slots are separate."}), false)
 		expect(t, "Case PH-b3 follow-up", b, r, false, nil, nil)
-		p.commitFile("src/second.go")
+		p.CommitFile("src/second.go")
 		b, r, _ = p.say("I committed a second substantial change.")
 		expect(t, "Case PH-c2", b, r, true, []string{fiveDemand}, nil)
 	})
 	t.Run("Case PH-d: a long read-only investigation needs the packet; with it, no block", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
+		p.Spec()
 		turns := []turn{{"user", "investigate the flaky test"}}
 		for i := 1; i <= 16; i++ {
 			turns = append(turns, turn{"assistant", fmt.Sprintf("Step %d: reading module %d against the failure.", i, i)})
@@ -657,7 +532,7 @@ func TestHookConversationAndMaterialCases(t *testing.T) {
 	})
 	t.Run("Cases PH-g, PH-h, PH-i, PH-j: responses count once however many lines they take", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
+		p.Spec()
 		lines := []string{humanLine("why does the packet fire on a plain reply?")}
 		for m := 1; m <= 5; m++ {
 			lines = append(lines, fragmentLines(fmt.Sprintf("msg_g%d", m), 3, false)...)
@@ -680,17 +555,17 @@ func TestHookConversationAndMaterialCases(t *testing.T) {
 		expect(t, "Case PH-j", b, r, true, []string{fiveDemand}, nil)
 
 		q := newHookProject(t, "plan", "plan", true)
-		q.spec()
-		q.dirty("src/export.go", "src/export_test.go")
+		q.Spec()
+		q.Dirty("src/export.go", "src/export_test.go")
 		b, r, _ = q.stop(append([]string{humanLine("fix it")}, fragmentLines("msg_i1", 3, true)...), false)
 		expect(t, "Case PH-i", b, r, true, []string{fiveDemand}, nil)
 	})
 	t.Run("Cases 5, 5b, 6, 18: intake questions and raw specify workflow are no block", func(t *testing.T) {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
+		p.Spec()
 		b, r, _ := p.say("Welcome! What would you like to build today?")
 		expect(t, "Case 5", b, r, false, nil, nil)
-		p.dirty("src/export.go", "src/export_test.go")
+		p.Dirty("src/export.go", "src/export_test.go")
 		b, r, _ = p.say(materialPacket + "\n\nBefore I go on: what would you like to build next?")
 		expect(t, "Case 5b", b, r, false, nil, nil)
 		q := newHookProject(t, "plan", "plan", true)
@@ -706,8 +581,8 @@ func TestHookConversationAndMaterialCases(t *testing.T) {
 func TestHookStopIntentWiring(t *testing.T) {
 	material := func(t *testing.T) *hookProject {
 		p := newHookProject(t, "plan", "plan", true)
-		p.spec()
-		p.dirty("src/export.go", "src/export_test.go")
+		p.Spec()
+		p.Dirty("src/export.go", "src/export_test.go")
 		return p
 	}
 	t.Run("Case (a): continue with an authorized phase: a continuation directive, not the packet", func(t *testing.T) {
@@ -746,25 +621,25 @@ func TestHookStopIntentWiring(t *testing.T) {
 // and the stop it blocked goes through.
 func TestHookConfigPhrases(t *testing.T) {
 	p := newHookProject(t, "plan", "plan", true)
-	p.spec()
-	p.dirty("src/export.go")
+	p.Spec()
+	p.Dirty("src/export.go")
 	msg := "## What I Just Did\n\nPorted the exporter.\n\n## Why I Stopped\n\nThe build is wedged on the old toolchain.\n\n## What Happens Next\n\nThe next exporter.\n\n" + stopintent.ContinueMarker + "\n"
 	b, r, _ := p.say(msg)
 	expect(t, "without .baton.yaml", b, r, true, []string{contDemand}, []string{fiveDemand})
-	p.write(".baton.yaml", "phrases:\n  blocked: [\"wedged\"]\n")
+	p.Write(".baton.yaml", "phrases:\n  blocked: [\"wedged\"]\n")
 	b, r, _ = p.stop(transcriptLines(turn{"assistant", msg + "\n(again)"}), true)
 	expect(t, "with the blocked phrase", b, r, true, []string{contDemand}, []string{fiveDemand})
 
 	review := "## What I Just Did\n\nPorted the exporter.\n\n## Why I Stopped\n\nThe cap changes caller behaviour.\n\n## What Needs Your Review\n\n- Do you approve a 60 second cap?\n\n" +
 		"## What Happens Next\n\nThe callers stay on ice.\n\n## What I Need From You\n\nReply \"approve\" or \"no cap\".\n"
 	lint := func() (bool, string) {
-		out, _ := p.run("claude-stop", hookInput{SessionID: p.session, Cwd: p.root, HookEventName: "Stop", LastAssistantMessage: review}, "--lint")
+		out, _ := p.run("claude-stop", hookInput{SessionID: p.Session, Cwd: p.Root, HookEventName: "Stop", LastAssistantMessage: review}, "--lint")
 		return out != "", out
 	}
-	p.write(".baton.yaml", "")
+	p.Write(".baton.yaml", "")
 	b, r = lint()
 	expect(t, "--lint, without the held phrase", b, r, true, []string{"packet/review-not-held"}, []string{fiveDemand, contDemand})
-	p.write(".baton.yaml", "phrases:\n  held: [\"on ice\"]\n")
+	p.Write(".baton.yaml", "phrases:\n  held: [\"on ice\"]\n")
 	b, r = lint()
 	expect(t, "--lint, with the held phrase", b, r, false, nil, nil)
 }
@@ -788,13 +663,13 @@ func (p *hookProject) lens(selected, done []string, iteration string, bindings m
 		dirs = append(dirs, "specs/010-export/iterations/"+iteration)
 	}
 	for _, dir := range dirs {
-		p.write(dir+"/lens-applicability.json", string(b))
+		p.Write(dir+"/lens-applicability.json", string(b))
 		for _, d := range done {
-			p.write(dir+"/workshop/"+d+".md", "# "+d+"\n\nThe decision record.\n")
+			p.Write(dir+"/workshop/"+d+".md", "# "+d+"\n\nThe decision record.\n")
 		}
 	}
-	p.git("add", "--", "specs")
-	p.git("commit", "--quiet", "-m", "fixture lens state")
+	p.Git("add", "--", "specs")
+	p.Git("commit", "--quiet", "-m", "fixture lens state")
 }
 
 // preAgenda writes a feature's workshop before its agenda is confirmed
@@ -804,9 +679,9 @@ func (p *hookProject) preAgenda(selected []string) {
 		selected = []string{}
 	}
 	b, _ := json.Marshal(map[string]any{"schema_version": "1.0", "workshop_intake": true, "confirmation_required": true, "agenda_status": "pending-confirmation", "selected": selected, "workshop": map[string]any{}})
-	p.write("specs/010-export/lens-applicability.json", string(b))
-	p.git("add", "--", "specs")
-	p.git("commit", "--quiet", "-m", "fixture pre-agenda lens state")
+	p.Write("specs/010-export/lens-applicability.json", string(b))
+	p.Git("add", "--", "specs")
+	p.Git("commit", "--quiet", "-m", "fixture pre-agenda lens state")
 }
 
 // The workshop cases (16 to 17) of conformance-detection.tests.ps1: durable
@@ -819,7 +694,7 @@ func TestHookWorkshopCases(t *testing.T) {
 		featureQuestion   = "### architecture-core lens\n\nThe product boundary is settled; one choice remains.\n\nShould the repository own the transition, or the application service behind a port?\n<!-- SPECREW-WORKSHOP-QUESTION: feature=010-export; scope=feature; lens=architecture-core -->"
 	)
 	two := []string{"architecture-core", "data-storage"}
-	material := func(p *hookProject) { p.dirty("src/export.go", "src/export_test.go") }
+	material := func(p *hookProject) { p.Dirty("src/export.go", "src/export_test.go") }
 	cases := []struct {
 		name       string
 		setup      func(t *testing.T) *hookProject
@@ -829,67 +704,67 @@ func TestHookWorkshopCases(t *testing.T) {
 	}{
 		{"Case 16: an active iteration workshop: the unmarked lens question is the pause", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "001", nil, false)
 			material(p)
 			return p
 		}, liveQuestion, false, nil, nil},
 		{"Case 16b: a pending boundary overrides the workshop", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "clarify", true)
-			p.spec()
-			p.evidence("plan", "clarify")
+			p.Spec()
+			p.Evidence("plan", "clarify")
 			p.lens(two, nil, "001", nil, false)
 			material(p)
 			return p
 		}, iterationQuestion, true, []string{markerCP}, nil},
 		{"Case 16c: the state decides, not the prose", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "001", nil, false)
 			material(p)
 			return p
 		}, "I saved the current discussion and am pausing for your response.", false, nil, nil},
 		{"Case 16d: the workshop of another iteration is stale", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "002", nil, false)
 			material(p)
 			return p
 		}, strings.Replace(iterationQuestion, "iteration=001", "iteration=002", 1), true, []string{fiveDemand}, nil},
 		{"Case 16e: a feature-level intake before any iteration", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "", "", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "", nil, true)
 			material(p)
 			return p
 		}, liveQuestion, false, nil, nil},
 		{"Case 16pa: a product-domain question before the agenda", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "", "", true)
-			p.spec()
+			p.Spec()
 			p.preAgenda(nil)
 			material(p)
 			return p
 		}, "Who uses this product day to day, and what does their workflow look like?", false, nil, nil},
 		{"Case 16pb: a pending boundary overrides the pre-agenda state", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "clarify", true)
-			p.spec()
-			p.evidence("plan", "clarify")
+			p.Spec()
+			p.Evidence("plan", "clarify")
 			p.preAgenda(nil)
 			material(p)
 			return p
 		}, "Who uses this product?", true, []string{markerCP}, nil},
 		{"Case 16pc: a pre-agenda state with a selected lens is malformed", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "", "", true)
-			p.spec()
+			p.Spec()
 			p.preAgenda([]string{"architecture-core"})
 			material(p)
 			return p
 		}, "Who uses this product?", true, []string{fiveDemand}, nil},
 		{"Case 16pd: an iteration on disk ends the pre-agenda exception", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "", "", true)
-			p.spec()
+			p.Spec()
 			p.preAgenda(nil)
-			if err := os.MkdirAll(filepath.Join(p.root, "specs", "010-export", "iterations", "001"), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(p.Root, "specs", "010-export", "iterations", "001"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			material(p)
@@ -897,14 +772,14 @@ func TestHookWorkshopCases(t *testing.T) {
 		}, "Who uses this product?", true, []string{fiveDemand}, nil},
 		{"Case 16e2: the only durable workshop is found without a feature in the start context", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "", "", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "", nil, true)
 			material(p)
 			return p
 		}, "Should we continue with the next architecture decision?", false, nil, nil},
 		{"Case 16e3: contradictory bindings get the reconciliation, not the packet", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "", "", true)
-			p.spec()
+			p.Spec()
 			p.lens([]string{"architecture-core", "integration-api", "devops-operations"}, []string{"architecture-core", "integration-api"}, "",
 				map[string]map[string]string{"architecture-core": {"article-initiation": "on-demand"}, "integration-api": {"article-initiation": "scheduled-polling"}}, true)
 			material(p)
@@ -912,42 +787,42 @@ func TestHookWorkshopCases(t *testing.T) {
 		}, "Preparing the DevOps lens now.", true, []string{"workshop decision conflict", "article-initiation"}, []string{"## What I Just Did"}},
 		{"Case 16f: a feature marker in the text does not redirect from the iteration's state", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "001", nil, false)
 			material(p)
 			return p
 		}, featureQuestion, false, nil, nil},
 		{"Case 16g: an iteration marker in the text does not redirect from the feature's state", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "", "", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "", nil, true)
 			material(p)
 			return p
 		}, iterationQuestion, false, nil, nil},
 		{"Case 16h: a boundary without an iteration cannot borrow the feature's workshop", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.write(".specrew/start-context.json", `{"schema":"v2","session_state":{"active":true,"boundary_type":"plan","feature_ref":"010-export"},"boundary_enforcement":{"enabled":true,"last_authorized_boundary":"plan","pending_next_boundary":null,"verdict_history":[],"bypass_history":[]}}`)
-			p.spec()
+			p.Write(".specrew/start-context.json", `{"schema":"v2","session_state":{"active":true,"boundary_type":"plan","feature_ref":"010-export"},"boundary_enforcement":{"enabled":true,"last_authorized_boundary":"plan","pending_next_boundary":null,"verdict_history":[],"bypass_history":[]}}`)
+			p.Spec()
 			p.lens(two, nil, "", nil, true)
 			material(p)
 			return p
 		}, featureQuestion, true, []string{fiveDemand}, nil},
 		{"Case 16i: an unreadable start context proves no workshop", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.write(".specrew/start-context.json", "{not-json")
-			p.spec()
+			p.Write(".specrew/start-context.json", "{not-json")
+			p.Spec()
 			p.lens(two, nil, "", nil, true)
 			material(p)
 			return p
 		}, featureQuestion, true, []string{fiveDemand}, nil},
 		{"Case 16j: without a start context, an iteration on disk ends the feature exception", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "", "", true)
-			if err := os.Remove(filepath.Join(p.root, ".specrew", "start-context.json")); err != nil {
+			if err := os.Remove(filepath.Join(p.Root, ".specrew", "start-context.json")); err != nil {
 				t.Fatal(err)
 			}
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "", nil, true)
-			if err := os.MkdirAll(filepath.Join(p.root, "specs", "010-export", "iterations", "001"), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(p.Root, "specs", "010-export", "iterations", "001"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			material(p)
@@ -955,51 +830,51 @@ func TestHookWorkshopCases(t *testing.T) {
 		}, featureQuestion, true, []string{fiveDemand}, nil},
 		{"Case 16k: a loose moved_on flag is no completed lens", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "001", nil, false)
-			p.write("specs/010-export/iterations/001/lens-applicability.json", `{"workshop_intake":true,"confirmation_required":true,"selected":["architecture-core","data-storage"],"workshop":{"architecture-core":{"moved_on":true}}}`)
-			p.git("add", "--", "specs")
-			p.git("commit", "--quiet", "-m", "loose")
+			p.Write("specs/010-export/iterations/001/lens-applicability.json", `{"workshop_intake":true,"confirmation_required":true,"selected":["architecture-core","data-storage"],"workshop":{"architecture-core":{"moved_on":true}}}`)
+			p.Git("add", "--", "specs")
+			p.Git("commit", "--quiet", "-m", "loose")
 			material(p)
 			return p
 		}, liveQuestion, true, []string{fiveDemand}, nil},
 		{"Case 16l: a completed lens without its Markdown record", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, []string{"architecture-core"}, "001", nil, false)
-			p.git("rm", "--quiet", "specs/010-export/iterations/001/workshop/architecture-core.md")
-			p.git("commit", "--quiet", "-m", "drop the record")
+			p.Git("rm", "--quiet", "specs/010-export/iterations/001/workshop/architecture-core.md")
+			p.Git("commit", "--quiet", "-m", "drop the record")
 			material(p)
 			return p
 		}, liveQuestion, true, []string{fiveDemand}, nil},
 		{"Case 16m: a lens selected twice", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.spec()
+			p.Spec()
 			p.lens([]string{"architecture-core", "architecture-core"}, nil, "001", nil, false)
 			material(p)
 			return p
 		}, liveQuestion, true, []string{fiveDemand}, nil},
 		{"Case 16n: lenses completed out of order", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, []string{"data-storage"}, "001", nil, false)
 			material(p)
 			return p
 		}, liveQuestion, true, []string{fiveDemand}, nil},
 		{"Case 16o: malformed lens-applicability.json", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "plan", true)
-			p.spec()
+			p.Spec()
 			p.lens(two, nil, "001", nil, false)
-			p.write("specs/010-export/iterations/001/lens-applicability.json", "{not-json")
-			p.git("add", "--", "specs")
-			p.git("commit", "--quiet", "-m", "malformed")
+			p.Write("specs/010-export/iterations/001/lens-applicability.json", "{not-json")
+			p.Git("add", "--", "specs")
+			p.Git("commit", "--quiet", "-m", "malformed")
 			material(p)
 			return p
 		}, liveQuestion, true, []string{fiveDemand}, nil},
 		{"Case 17: a complete workshop proves no pause; the boundary blocks", func(t *testing.T) *hookProject {
 			p := newHookProject(t, "plan", "clarify", true)
-			p.spec()
-			p.evidence("plan", "clarify")
+			p.Spec()
+			p.Evidence("plan", "clarify")
 			p.lens([]string{"product-domain", "data-storage"}, []string{"product-domain", "data-storage"}, "001", nil, false)
 			return p
 		}, "spec.md written; plan.md drafted.", true, []string{markerCP}, nil},
@@ -1025,14 +900,15 @@ func TestHookWorkshopCases(t *testing.T) {
 // PostToolUse lane only nudges).
 func TestHookSessions(t *testing.T) {
 	p := newHookProject(t, "plan", "plan", true)
-	p.spec()
-	p.dirty("src/preexisting.go", "src/preexisting_test.go")
-	a, b := *p, *p
-	a.session, b.session = "session-a", "session-b"
+	p.Spec()
+	p.Dirty("src/preexisting.go", "src/preexisting_test.go")
+	pa, pb := *p.Project, *p.Project // each session its own
+	a, b := hookProject{Project: &pa}, hookProject{Project: &pb}
+	a.Session, b.Session = "session-a", "session-b"
 	a.prompt()
 	b.prompt()
-	p.dirty("src/session-b.go", "src/session-b_test.go")
-	out, _ := b.run("claude-tool", hookInput{SessionID: b.session, Cwd: b.root, HookEventName: "PostToolUse"})
+	p.Dirty("src/session-b.go", "src/session-b_test.go")
+	out, _ := b.run("claude-tool", hookInput{SessionID: b.Session, Cwd: b.Root, HookEventName: "PostToolUse"})
 	if out != "" {
 		t.Fatalf("Case PH-degraded: the tool hook wrote %q; it never blocks", out)
 	}
@@ -1057,27 +933,27 @@ func TestHookStageEvidence(t *testing.T) {
 	})
 	t.Run("the bound tree lacks plan.md", func(t *testing.T) {
 		p := newHookProject(t, "plan", "clarify", true)
-		p.evidence("plan", "clarify")
-		p.git("rm", "--quiet", "specs/010-export/iterations/001/plan.md")
-		p.git("commit", "--quiet", "-m", "drop the plan")
-		commit := p.git("rev-parse", "HEAD")
-		tree := p.git("rev-parse", "HEAD^{tree}")
+		p.Evidence("plan", "clarify")
+		p.Git("rm", "--quiet", "specs/010-export/iterations/001/plan.md")
+		p.Git("commit", "--quiet", "-m", "drop the plan")
+		commit := p.Git("rev-parse", "HEAD")
+		tree := p.Git("rev-parse", "HEAD^{tree}")
 		sum := sha256.Sum256([]byte(strings.Join([]string{"clarify", "plan", "plan", commit, tree}, "\x1f")))
-		p.context("plan", "clarify", true, map[string]any{
+		p.Context("plan", "clarify", true, map[string]any{
 			"crossing_id": "crossing-" + hex.EncodeToString(sum[:]), "from_boundary": "clarify", "to_boundary": "plan", "working_boundary": "plan",
 			"boundary_commit_hash": commit, "artifact_state_kind": "git-tree", "artifact_state_id": tree, "recorded_at": "2026-06-20T00:00:00Z",
 		})
 		b, r, _ := p.say(boundaryPacket("clarify", "plan")) // a pre-rendered marker does not bypass the refusal
 		expect(t, "missing plan.md", b, r, true, []string{"not ready for a verdict", "plan.md", "write no SPECREW-VERDICT-BOUNDARY marker"}, []string{markerCP})
-		st := stopintent.NewWorkspace(p.root).State("")
+		st := stopintent.NewWorkspace(p.Root).State("")
 		if st.BoundaryPending.Value != stopintent.True {
 			t.Errorf("the crossing is no longer pending (%s); the gate suppresses only the demand", st.BoundaryPending.Note)
 		}
 	})
 	t.Run("clarify owes a session block in spec.md", func(t *testing.T) {
 		p := newHookProject(t, "clarify", "specify", true)
-		p.write("specs/010-export/spec.md", "# Feature Specification: Export\n\n## Clarifications\n\nNone yet.\n\n## Scope\n\n### Session 2026-06-20\n")
-		p.evidence("plan", "specify") // commits the iteration files; the spec keeps no session under Clarifications
+		p.Write("specs/010-export/spec.md", "# Feature Specification: Export\n\n## Clarifications\n\nNone yet.\n\n## Scope\n\n### Session 2026-06-20\n")
+		p.Evidence("plan", "specify") // commits the iteration files; the spec keeps no session under Clarifications
 		b, r, _ := p.say("clarify is done.")
 		expect(t, "clarify", b, r, true, []string{"not ready for a verdict", "Clarifications session block"}, []string{"<!-- SPECREW-VERDICT-BOUNDARY: specify -> clarify -->"})
 	})
@@ -1087,7 +963,7 @@ func TestHookStageEvidence(t *testing.T) {
 // no boundary_enforcement) is spoken to, with no marker to write.
 func TestHookUnrecordableBoundary(t *testing.T) {
 	p := newHookProject(t, "plan", "", true)
-	p.write(".specrew/start-context.json", `{"schema":"v1","session_state":{"boundary_type":"plan"}}`)
+	p.Write(".specrew/start-context.json", `{"schema":"v1","session_state":{"boundary_type":"plan"}}`)
 	b, r, _ := p.say("plan.md written.")
 	expect(t, "unrecordable", b, r, true, []string{"cannot be recorded", "write no SPECREW-VERDICT-BOUNDARY marker"}, []string{"<!-- SPECREW-VERDICT-BOUNDARY:"})
 }

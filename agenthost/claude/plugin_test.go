@@ -1,7 +1,6 @@
-package main
+package claude_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,20 +9,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/agenthost/hosts"
+	"github.com/baton-md/baton/agenthost/claude"
+	"github.com/baton-md/baton/agenthost/hook"
+	"github.com/baton-md/baton/agenthost/internal/hosttest"
 	"github.com/baton-md/baton/internal/hostsettings"
 )
 
 // The repository is a Claude Code plugin (.claude-plugin/plugin.json and
-// hooks/hooks.json), its own plugin marketplace (.claude-plugin/
-// marketplace.json), and holds a Gemini CLI extension
-// (extensions/gemini/baton/). These tests read those files into structs
-// made from the hosts' documentation, refusing any field the documentation
-// does not name, and check that the hooks they run are the adapters
-// `baton hook install` writes. install adds the stop policy's flags
-// (--lint by default); the plugin and the extension give their stop hooks
-// --lint in their hooks files, and `hook status` reads the flags from there
-// and says what that enforces.
+// hooks/hooks.json) and its own plugin marketplace (.claude-plugin/
+// marketplace.json). This test reads those files into structs made from
+// Claude Code's documentation, refusing any field the documentation does
+// not name, and checks that the hooks they run are the adapters `baton
+// hook install` writes (with --lint on the stop hook, which `hook status`
+// reads from there).
 
 // claudePlugin is .claude-plugin/plugin.json, from Claude Code's plugin
 // manifest reference (code.claude.com/docs/en/plugins/manifest-reference):
@@ -106,72 +104,12 @@ type claudeMarketplace struct {
 	} `json:"plugins"`
 }
 
-// geminiExtension is gemini-extension.json, from Gemini CLI's extension
-// reference (docs/extensions/reference.md in google-gemini/gemini-cli):
-// name (lowercase, dashes, the extension folder's name) and version;
-// hooks are not in it but in hooks/hooks.json beside it.
-type geminiExtension struct {
-	Name            string          `json:"name"`
-	Version         string          `json:"version"`
-	Description     string          `json:"description,omitempty"`
-	MCPServers      json.RawMessage `json:"mcpServers,omitempty"`
-	ContextFileName json.RawMessage `json:"contextFileName,omitempty"`
-	ExcludeTools    []string        `json:"excludeTools,omitempty"`
-	Settings        json.RawMessage `json:"settings,omitempty"`
-}
-
-// geminiHooks is an extension's hooks/hooks.json: the settings' "hooks",
-// each group's commands with a name and a timeout in milliseconds (the
-// hooks reference, "Configuration schema").
-type geminiHooks struct {
-	Hooks map[string][]struct {
-		Matcher    string `json:"matcher,omitempty"`
-		Sequential bool   `json:"sequential,omitempty"`
-		Hooks      []struct {
-			Type        string `json:"type"`
-			Command     string `json:"command"`
-			Name        string `json:"name,omitempty"`
-			Timeout     int    `json:"timeout,omitempty"`
-			Description string `json:"description,omitempty"`
-		} `json:"hooks"`
-	} `json:"hooks"`
-}
-
-func decodeStrict(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		t.Fatalf("%s does not have the documented shape: %v", path, err)
-	}
-	if dec.More() {
-		t.Fatalf("%s holds more than one JSON value", path)
-	}
-}
-
+// kebab is a name in kebab-case.
 var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
-type installedHook struct {
-	event, command string
-}
-
-// hostHooks are the commands baton hook install writes by default (with
-// --lint on the stop hook): the plugin and the extension run the same.
-func hostHooks(name string) []installedHook {
-	var hs []installedHook
-	for _, hk := range hosts.SettingsOf(name).Hooks {
-		hs = append(hs, installedHook{hk.Event, strings.Join(append([]string{hk.Command()}, hostsettings.Options{Lint: true}.Args(hk.Stop())...), " ")})
-	}
-	return hs
-}
-
-func TestClaudePluginManifest(t *testing.T) {
+func TestPluginManifest(t *testing.T) {
 	var m claudePlugin
-	decodeStrict(t, ".claude-plugin/plugin.json", &m)
+	hosttest.DecodeStrict(t, ".claude-plugin/plugin.json", &m)
 	if !kebab.MatchString(m.Name) {
 		t.Errorf("plugin name %q is not kebab-case", m.Name)
 	}
@@ -180,7 +118,7 @@ func TestClaudePluginManifest(t *testing.T) {
 	}
 
 	var mk claudeMarketplace
-	decodeStrict(t, ".claude-plugin/marketplace.json", &mk)
+	hosttest.DecodeStrict(t, ".claude-plugin/marketplace.json", &mk)
 	if !kebab.MatchString(mk.Name) || mk.Owner.Name == "" || len(mk.Plugins) == 0 {
 		t.Errorf("marketplace: name %q, owner %q, %d plugins; want a kebab-case name, an owner and a plugin", mk.Name, mk.Owner.Name, len(mk.Plugins))
 	}
@@ -197,15 +135,15 @@ func TestClaudePluginManifest(t *testing.T) {
 	}
 
 	var h claudeHooks
-	decodeStrict(t, "hooks/hooks.json", &h)
-	var got []installedHook
+	hosttest.DecodeStrict(t, "hooks/hooks.json", &h)
+	var got []hosttest.Hook
 	for _, ev := range claudeEvents {
 		for _, g := range h.Hooks[ev] {
 			for _, c := range g.Hooks {
 				if c.Type != "command" || c.Timeout <= 0 {
 					t.Errorf("%s: type %q, timeout %d; want a command with a timeout", ev, c.Type, c.Timeout)
 				}
-				got = append(got, installedHook{ev, c.Command})
+				got = append(got, hosttest.Hook{Event: ev, Command: c.Command})
 			}
 		}
 	}
@@ -214,48 +152,35 @@ func TestClaudePluginManifest(t *testing.T) {
 			t.Errorf("hooks/hooks.json: %q is not a Claude Code hook event", ev)
 		}
 	}
-	want := hostHooks("claude")
-	slices.SortFunc(got, func(a, b installedHook) int { return strings.Compare(a.event, b.event) })
-	slices.SortFunc(want, func(a, b installedHook) int { return strings.Compare(a.event, b.event) })
+	want := hosttest.DefaultHooks(claude.Host.Settings)
+	slices.SortFunc(got, func(a, b hosttest.Hook) int { return strings.Compare(a.Event, b.Event) })
+	slices.SortFunc(want, func(a, b hosttest.Hook) int { return strings.Compare(a.Event, b.Event) })
 	if !slices.Equal(got, want) {
 		t.Errorf("the plugin runs %v, baton hook install --host claude writes %v", got, want)
 	}
 	// Each command is an adapter this baton has.
 	for _, hk := range got {
-		var out, errb bytes.Buffer
-		sub, _ := hostsettings.BatonSub(hk.command)
-		if code := run([]string{"hook", sub, "--help"}, bytes.NewReader(nil), &out, &errb); code != 0 {
-			t.Errorf("%s: baton hook %s --help exits %d: %s", hk.event, sub, code, errb.String())
+		if sub, _ := hostsettings.BatonSub(hk.Command); !hook.Known(sub) {
+			t.Errorf("%s: baton hook %s is no hook of baton's", hk.Event, sub)
 		}
 	}
 }
 
-func TestGeminiExtension(t *testing.T) {
-	dir := "extensions/gemini/baton"
-	var x geminiExtension
-	decodeStrict(t, dir+"/gemini-extension.json", &x)
-	if x.Name != filepath.Base(dir) || !kebab.MatchString(x.Name) || x.Version == "" {
-		t.Errorf("extension name %q (want %q, its folder's), version %q", x.Name, filepath.Base(dir), x.Version)
+// Installed as the plugin, Claude Code's stop hook carries the flags the
+// plugin's hooks file gives it (--lint), read from where Claude Code
+// installed it.
+func TestStatusOfThePlugin(t *testing.T) {
+	env := hosttest.Env(t)
+	install := filepath.Join(env.Home, ".claude", "plugins", "cache", "baton", "baton", "0.1.0")
+	hooks, err := os.ReadFile(filepath.Join("..", "..", "hooks", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var h geminiHooks
-	decodeStrict(t, dir+"/hooks/hooks.json", &h)
-	var got []installedHook
-	for ev, groups := range h.Hooks {
-		for _, g := range groups {
-			for _, c := range g.Hooks {
-				if c.Type != "command" || c.Timeout < 1000 {
-					t.Errorf("%s: type %q, timeout %d ms; want a command with a timeout in milliseconds", ev, c.Type, c.Timeout)
-				}
-				got = append(got, installedHook{ev, c.Command})
-			}
-		}
-	}
-	// h.Hooks is a map: compare the hooks in one order.
-	byEvent := func(a, b installedHook) int { return strings.Compare(a.event+a.command, b.event+b.command) }
-	want := hostHooks("gemini")
-	slices.SortFunc(got, byEvent)
-	slices.SortFunc(want, byEvent)
-	if !slices.Equal(got, want) {
-		t.Errorf("the extension runs %v, baton hook install --host gemini writes %v", got, want)
+	hosttest.WriteFile(t, filepath.Join(install, "hooks", "hooks.json"), string(hooks))
+	hosttest.WriteFile(t, filepath.Join(env.Home, ".claude", "plugins", "installed_plugins.json"), `{"version": 2, "plugins": {"baton@baton": [{"scope": "user", "installPath": `+hostsettings.Quote(install)+`, "version": "0.1.0"}]}}`)
+	hosttest.WriteFile(t, filepath.Join(env.Home, ".claude", "settings.json"), `{"enabledPlugins": {"baton@baton": true}}`)
+	r, _ := claude.Host.Settings.Status(env, hostsettings.User)
+	if r.Installed != "installed as the plugin baton@baton" || r.Enforcement == nil || !r.Enforcement.Lint || r.Enforcement.Command != "baton hook claude-stop --lint" {
+		t.Errorf("installed %q, enforcement %+v", r.Installed, r.Enforcement)
 	}
 }
