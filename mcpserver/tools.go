@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -214,22 +213,21 @@ func (s *Server) checkStop(ctx context.Context, in StopInput) (string, StopOutpu
 	})
 }
 
-// judgeStop is check_stop's work: the stop hook's environment
-// (stoppolicy.NewEnv at the folder's last-message.md, the specrew project
-// above it, the session's state) and its judgement.
+// judgeStop is check_stop's work: the stop decided as the stop hook
+// decides it (stoppolicy.Decide, with --lint) on the workspace the hook
+// reads (the folder's .baton.yaml, the specrew project above it and the
+// session's state, specrew's files), the turn's work as the caller says
+// it. Its todo is the verdict's reasons, in the hook's words.
 func (s *Server) judgeStop(dir string, in StopInput) (string, StopOutput, error) {
 	var out StopOutput
-	sessionDir := ""
-	if in.Host != "" {
-		sessionDir = stopintent.SessionDir(in.Host, in.SessionID)
+	stop := stoppolicy.Stop{Host: in.Host, SessionID: in.SessionID, Cwd: dir, Message: in.Message}
+	st := stoppolicy.ReadWorkspace(stop, stoppolicy.Options{Lint: true})
+	if st.EnvErr != nil {
+		return "", out, st.EnvErr
 	}
-	specrewRoot := engine.SpecrewRoot(dir)
-	env, err := stoppolicy.NewEnv(filepath.Join(dir, "last-message.md"), specrewRoot, sessionDir)
-	if err != nil {
-		return "", out, fmt.Errorf("read .baton.yaml: %w", err)
-	}
-	j := env.Judge(in.Message)
-	res := j.Result
+	st.DeclareWork(in.ChangedFiles)
+	v := stoppolicy.Decide(stop, st)
+	env, res := st.Env, v.Result
 	out.Findings = findingsOf(res.Doc, res.Findings)
 	for i, f := range res.Findings {
 		if stoppolicy.Blocking(f) {
@@ -239,50 +237,29 @@ func (s *Server) judgeStop(dir string, in StopInput) (string, StopOutput, error)
 	}
 	out.StopIntent = stopIntentOf(res)
 	out.PacketPresent = stoppolicy.PacketPresent(in.Message)
-	out.Todo = []string{}
-	if specrewRoot != "" {
-		out.Specrew = s.specrewOf(env, in.Message, &out.Todo)
+	if env.Root != "" {
+		out.Specrew = specrewOf(env, in.Message)
 	}
-	if in.ChangedFiles && !out.PacketPresent && out.StopIntent.Outcome != string(stopintent.Intermediate) && (out.Specrew == nil || out.Specrew.Crossing == nil) {
-		out.Todo = append(out.Todo, "this turn changed files or made commits, and the message does not render the packet: render the five-part packet ("+stoppolicy.PacketSections+"), every artifact reference a file:/// URL. Write no SPECREW-VERDICT-BOUNDARY marker: this is not a boundary stop.")
-	}
+	out.Todo = append([]string{}, v.Reasons...)
 	if res.Doc.TooLarge > 0 {
 		out.Todo = append(out.Todo, fmt.Sprintf("the message is %d bytes, over the %d baton checks, so it was not checked: a stop message is kilobytes; send a short one", res.Doc.TooLarge, analysis.MaxDocumentBytes))
-	}
-	for _, f := range out.Findings {
-		if f.BlocksStop {
-			out.Todo = append(out.Todo, fmt.Sprintf("line %d: %s (%s)", f.Line, f.Message, f.Rule))
-		}
 	}
 	out.Ready = len(out.Todo) == 0
 	out.FixedMessage = fixedText(res, func(t string) *analysis.Result { return env.Judge(t).Result })
 	return stopSummary(out), out, nil
 }
 
-// specrewOf is the project's state as the hook reads it, adding to todo
-// what the stop owes there (the provider's block reasons that a message
-// can answer, in stoppolicy's order).
-func (s *Server) specrewOf(env *stoppolicy.Env, msg string, todo *[]string) *Specrew {
+// specrewOf is the project's state as the hook reads it: what is pending,
+// and whether the message carries the pending crossing's marker. What the
+// stop owes there is the verdict's (stoppolicy.Decide), not this report's.
+func specrewOf(env *stoppolicy.Env, msg string) *Specrew {
 	st := env.State
 	sp := &Specrew{Root: env.Root, BoundaryPending: st.BoundaryPending.Value.String(), Why: st.BoundaryPending.Note, Problems: append([]string{}, st.Problems...)}
-	pending := st.BoundaryPending.Value == stopintent.True
-	if c := st.Crossing; pending && c != nil {
+	if c := st.Crossing; st.BoundaryPending.Value == stopintent.True && c != nil {
 		sp.Crossing = &Crossing{From: c.From, To: c.To, Marker: c.Marker(), Carried: stoppolicy.CarriesVerdict(msg, c)}
-		switch ev := st.Evidence; {
-		case ev != nil:
-			// The hook blocks such a stop whatever it says (stoppolicy's
-			// FR-068 lane): say what it asks for.
+		if ev := st.Evidence; ev != nil {
 			sp.Crossing.MissingEvidence = append([]string{}, ev.Missing...)
-			what := "the stage evidence is missing from the tree the crossing is bound to: " + strings.Join(ev.Missing, ", ") + "; produce the missing artifact(s), commit them, and stop again so the crossing rebinds to a tree that holds them"
-			if ev.Unverifiable {
-				what = "its stage evidence cannot be checked against the tree the crossing is bound to (" + strings.Join(ev.Missing, "; ") + "); fix the recorded state, then stop for the verdict"
-			}
-			*todo = append(*todo, fmt.Sprintf("the %s -> %s boundary is pending, but it is not ready for a verdict: %s. Say so plainly and name what is missing; present no approval options and write no SPECREW-VERDICT-BOUNDARY marker. The stop hook blocks this stop until then.", c.From, c.To, what))
-		case !sp.Crossing.Carried:
-			*todo = append(*todo, fmt.Sprintf("a lifecycle boundary is pending (%s): render the six-section packet (%s), every artifact reference a file:/// URL, and make this its last line: %s", st.BoundaryPending.Note, stoppolicy.BoundarySections, c.Marker()))
 		}
-	} else if st.Integrity == "boundary-unrecordable" {
-		*todo = append(*todo, fmt.Sprintf("a lifecycle boundary was reached but cannot be recorded (%s): tell the person plainly, name what is missing (the project's boundary-enforcement state), present no approval options and write no SPECREW-VERDICT-BOUNDARY marker.", st.BoundaryPending.Note))
 	}
 	return sp
 }

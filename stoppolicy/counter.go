@@ -164,28 +164,17 @@ func writeReplace(path string, data []byte) error {
 	return nil
 }
 
-// duplicate reports whether id is the stop the hook last answered, within
-// dedupWindow, and remembers id. Any error only disables the check.
-func (c Counter) duplicate(id string) bool {
+// remember records the stop the hook answers, for the duplicate check
+// (dedupWindow). Any error only disables the check.
+func (c Counter) remember(r fireRecord) {
 	p := c.Path()
 	if p == "" {
-		return false
+		return
 	}
-	p += ".fire"
-	var last struct {
-		ID    string `json:"identity"`
-		Epoch int64  `json:"epoch"`
-	}
-	now := time.Now().Unix()
-	dup := false
-	if b, err := readState(p); err == nil && json.Unmarshal(b, &last) == nil {
-		dup = last.ID == id && now-last.Epoch >= 0 && now-last.Epoch <= int64(dedupWindow/time.Second)
-	}
-	if b, err := json.Marshal(map[string]any{"identity": id, "epoch": now}); err == nil {
+	if b, err := json.Marshal(r); err == nil {
 		_ = os.MkdirAll(filepath.Dir(p), 0o700)
-		_ = os.WriteFile(p, b, 0o600)
+		_ = os.WriteFile(p+".fire", b, 0o600)
 	}
-	return dup
 }
 
 // reset starts the count afresh, under the count's lock when it can be

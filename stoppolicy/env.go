@@ -103,9 +103,21 @@ func Blocking(f analysis.Finding) bool {
 // Judge analyses a stop message as a hook does. Like specrew's provider,
 // the hooks track no async work: nothing is in flight but what an
 // intermediate marker declares.
-func (e *Env) Judge(msg string) Judgement {
-	e.Env.Overrides = map[string]stopintent.Tri{stopintent.InInFlight: stopintent.False, stopintent.InKnownTerminal: stopintent.False}
-	doc, res := e.Analyze("last-message.md", msg)
+func (e *Env) Judge(msg string) Judgement { return e.judge(msg, nil) }
+
+// judge analyses a stop message with the stop-intent inputs given (nil:
+// a hook's, hookInputs). The environment is not changed.
+func (e *Env) judge(msg string, inputs map[string]stopintent.Tri) Judgement {
+	if inputs == nil {
+		inputs = hookInputs()
+	}
+	env := *e.Env
+	env.Overrides = inputs
+	doc := analysis.Parse("last-message.md", msg)
+	if doc.Kind == analysis.KindOther {
+		doc.Kind = analysis.KindPacket
+	}
+	res := e.eng.AnalyzeDoc(&env, doc)
 	j := Judgement{Outcome: stopintent.Real, Result: res}
 	for _, f := range res.Findings {
 		if Blocking(f) {

@@ -55,6 +55,10 @@ type Stop struct {
 	Turn    string
 	History History  // the session's transcript; nil when there is none
 	Args    []string // the adapter's arguments: part of a stop's identity
+	// Inputs are the stop-intent inputs the caller knows (baton classify's
+	// flags); nil gives a hook's: it tracks no async work, so in-flight
+	// and known-terminal are false.
+	Inputs map[string]stopintent.Tri
 }
 
 func (s Stop) sessionDir() string {
@@ -105,70 +109,13 @@ type Outcome struct {
 	Duplicate bool
 }
 
-// Evaluate answers a stop: the loop bound, the duplicate check, the
-// policy, and the count of blocks (a block that cannot be counted is let
-// through, since it could loop for ever).
+// Evaluate answers a stop as the stop hooks do: the state read
+// (ReadState), the decision (Decide: the loop bound, the duplicate check,
+// the policy) and what it writes (Apply: the count of blocks, a block that
+// cannot be counted let through, since it could loop for ever).
 func Evaluate(in Stop, o Options) Outcome {
-	counter := Counter{Dir: o.StateDir, Session: in.SessionID}
-	if o.MaxBlocks <= 0 {
-		o.MaxBlocks = DefaultMaxBlocks
-	}
-	active := in.Active
-	if in.NoActiveFlag {
-		n, err := counter.count()
-		active = err != nil || n > 0
-	}
-	if !active {
-		// A stop the host says this hook did not cause: start counting
-		// afresh. Without the host's word (NoActiveFlag) the count was 0
-		// and there is nothing to start afresh; a reset now would take back
-		// a block another stop of the session counted meanwhile.
-		if !in.NoActiveFlag {
-			counter.reset()
-		}
-	} else if n, err := counter.count(); err != nil {
-		// This stop follows a block, and how many came before cannot be
-		// told: letting it through is the only way not to loop.
-		counter.reset()
-		return Outcome{Released: fmt.Sprintf("cannot read the block count (%v)", err)}
-	} else if n >= o.MaxBlocks {
-		counter.reset()
-		return Outcome{Released: fmt.Sprintf("already blocked %d times in a row in session %s (--max-blocks)", n, in.SessionID)}
-	}
-
-	// The work tree's state is read once for the stop: the duplicate
-	// check and the material-work decision both use it (four git
-	// commands and a hash of every changed file).
-	root := materialRoot(in.Cwd, o.RequirePacket)
-	var snap *turnSnapshot
-	if root != "" {
-		snap, _ = takeSnapshot(root) // nil outside a Git work tree
-	}
-	if counter.duplicate(fireIdentity(in, counter.get(), counter.turnMark(), snap)) {
-		return Outcome{Duplicate: true}
-	}
-	d, err := decide(in, counter, o.Lint, root, snap)
-	if err != nil {
-		return Outcome{Released: err.Error()}
-	}
-	out := Outcome{Warnings: d.warnings}
-	if d.reason == "" {
-		if in.NoActiveFlag {
-			counter.reset()
-		}
-		return out
-	}
-	// The bound is checked again as the block is counted: another stop of
-	// the session may have blocked since it was read above.
-	if n, counted, err := counter.add(o.MaxBlocks); err != nil {
-		out.Released = "cannot keep the block count: " + err.Error()
-		return out
-	} else if !counted {
-		out.Released = fmt.Sprintf("already blocked %d times in a row in session %s (--max-blocks)", n, in.SessionID)
-		return out
-	}
-	out.Reason = d.reason
-	return out
+	st := ReadState(in, o)
+	return st.Apply(Decide(in, st))
 }
 
 // IsBlockReason reports whether text is (or quotes) a reason this policy
@@ -218,8 +165,8 @@ func ToolDone(cwd, sessionID string, o Options) error {
 		return nil
 	}
 	counter := Counter{Dir: o.StateDir, Session: sessionID}
-	if m, err := materialStop(counter, root, nil, nil); err == nil && strings.HasPrefix(m.key, "material|turn|") {
-		if err := counter.claim(root, m.key); err != nil {
+	if key, _, err := readWork(counter, root).material(nil); err == nil && strings.HasPrefix(key, "material|turn|") {
+		if err := counter.claim(root, key); err != nil {
 			return fmt.Errorf("record who made the change: %w", err)
 		}
 	}
