@@ -193,6 +193,20 @@ func TestCheckStop(t *testing.T) {
 	}
 }
 
+// Outside a specrew project the classifier leaves inputs open (classify
+// says "undetermined"); check_stop settles them as the hook does, so an
+// agent always reads the outcome its stop will have.
+func TestCheckStopOutcomeIsSettled(t *testing.T) {
+	cs, _ := connect(t, newServer(t, t.TempDir()))
+	for _, m := range []string{"I updated the provider and tests. Stopping here.\n", fullPacket} {
+		var out StopOutput
+		res := call(t, cs, ToolCheckStop, map[string]any{"message": m}, &out)
+		if out.StopIntent.Outcome != "real" || out.StopIntent.Reason == "" {
+			t.Errorf("%.30q: stop intent %+v, want real with its reason\n%s", m, out.StopIntent, text(res))
+		}
+	}
+}
+
 // changed_files stands for material work: a plain message then owes the
 // packet; an intermediate stop does not.
 func TestCheckStopChangedFiles(t *testing.T) {

@@ -153,7 +153,7 @@ type StopOutput struct {
 
 // StopIntent is the outcome stop intent gives the message.
 type StopIntent struct {
-	Outcome  string        `json:"outcome" jsonschema:"continue, intermediate or real; empty when it depends on what is unknown (see possible_outcomes)"`
+	Outcome  string        `json:"outcome" jsonschema:"continue, intermediate or real, settled as the stop hook settles it (no async work in flight); empty for an empty message"`
 	Reason   string        `json:"reason" jsonschema:"why, in specrew's words"`
 	Marker   string        `json:"marker" jsonschema:"the stop-intent marker the message declares (continue, intermediate), ambiguous, or empty"`
 	Possible []Possibility `json:"possible_outcomes"`
