@@ -216,7 +216,9 @@ func judge(s *transcript.Session, env *stoppolicy.Env, since, changed time.Time)
 		if at := st.Time; !since.IsZero() && (at.IsZero() && changed.Before(since) || !at.IsZero() && at.Before(since)) {
 			continue
 		}
-		j := env.Judge(st.Text)
+		// The hooks' own decision on the message alone: no hook state
+		// (counters, baselines) exists for a stop read back from a session.
+		j := stoppolicy.Decide(stoppolicy.Stop{Message: st.Text}, stoppolicy.MessageOnly(env, true)).Judgement
 		js := Stop{N: i + 1, Line: st.Line, Verdict: Pass, Outcome: string(j.Outcome), Steps: st.Steps, Findings: j.Findings, Excerpt: excerpt(st.Text)}
 		if !st.Time.IsZero() {
 			t := st.Time
