@@ -27,6 +27,7 @@ import (
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
+	"github.com/baton-md/baton/internal/safefile"
 	"github.com/baton-md/baton/internal/workspace"
 )
 
@@ -212,7 +213,7 @@ func (env *Env) Analysis() analysis.Env {
 	}
 	if env.Path != "" {
 		m[handoff.EnvPath] = env.Path
-		m[handoff.EnvFolder] = os.DirFS(filepath.Dir(env.Path))
+		m[handoff.EnvFolder] = safefile.DirFS(filepath.Dir(env.Path))
 	}
 	if env.WorkflowFS != nil {
 		m[governance.EnvFS], m[governance.EnvRoot] = env.WorkflowFS, env.Root

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // Root is the folder above a document that components resolve against:
@@ -60,9 +62,9 @@ func RootFor(docPath, configDir string) string {
 // for every analysis. Folders are listed from disk.
 func FS(root string, overlay map[string]string) fs.FS {
 	if len(overlay) == 0 {
-		return os.DirFS(root)
+		return safefile.DirFS(root)
 	}
-	return overlayFS{m: overlay, disk: os.DirFS(root)}
+	return overlayFS{m: overlay, disk: safefile.DirFS(root)}
 }
 
 // LazyFS is FS with the overlay made by overlay() when the view is first
@@ -81,7 +83,7 @@ type lazyFS struct {
 }
 
 func (l *lazyFS) view() overlayFS {
-	l.once.Do(func() { l.fs = overlayFS{m: l.make(), disk: os.DirFS(l.root)} })
+	l.once.Do(func() { l.fs = overlayFS{m: l.make(), disk: safefile.DirFS(l.root)} })
 	return l.fs
 }
 

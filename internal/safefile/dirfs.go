@@ -1,0 +1,102 @@
+package safefile
+
+import (
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// DirFS is os.DirFS(dir) with every name resolved beneath dir by the open
+// itself (os.Root): a symbolic link leading out of dir, one there already
+// or one swapped in for a folder while the name is being opened, is
+// refused with ErrOutside, where os.DirFS follows it. Files are opened
+// without blocking, so a named pipe cannot hang a read. dir is opened when
+// the view is first read, if ever: the engine makes a view for every
+// analysis, and most never read it.
+func DirFS(dir string) fs.FS { return &dirFS{dir: dir} }
+
+type dirFS struct {
+	dir  string
+	once sync.Once
+	root *os.Root
+	err  error
+}
+
+func (d *dirFS) open() (*os.Root, error) {
+	d.once.Do(func() { d.root, d.err = os.OpenRoot(d.dir) })
+	return d.root, d.err
+}
+
+// check refuses the names fs.FS does not take (absolute, "..", empty
+// elements), before os.Root, which would read some of them as paths.
+func check(op, name string) error {
+	if !fs.ValidPath(name) || strings.Contains(name, `\`) {
+		return &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return nil
+}
+
+func (d *dirFS) Open(name string) (fs.File, error) {
+	if err := check("open", name); err != nil {
+		return nil, err
+	}
+	r, err := d.open()
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.OpenFile(name, os.O_RDONLY|NonBlock, 0)
+	if err != nil {
+		return nil, rootError(r, name, err)
+	}
+	return f, nil
+}
+
+func (d *dirFS) Stat(name string) (fs.FileInfo, error) {
+	if err := check("stat", name); err != nil {
+		return nil, err
+	}
+	r, err := d.open()
+	if err != nil {
+		return nil, err
+	}
+	fi, err := r.Stat(name)
+	if err != nil {
+		return nil, rootError(r, name, err)
+	}
+	return fi, nil
+}
+
+// ReadFile reads a regular file whole; anything else is refused, as
+// ReadFileFS refuses it.
+func (d *dirFS) ReadFile(name string) ([]byte, error) {
+	f, err := d.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = notRegular(name, fi.Mode())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return readOpened(f, fi, name, 1<<62)
+}
+
+func (d *dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	f, err := d.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	dir, ok := f.(fs.ReadDirFile)
+	if !ok {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	list, err := dir.ReadDir(-1)
+	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return list, err
+}
