@@ -106,6 +106,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkStructure()
 	k.checkInvocations()
 	k.checkDirectives()
+	k.checkSlots()
 	k.checkCheckpoints()
 	return m
 }
