@@ -107,6 +107,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkInvocations()
 	k.checkDirectives()
 	k.checkSlots()
+	k.checkCycles()
 	k.checkCheckpoints()
 	return m
 }
