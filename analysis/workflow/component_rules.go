@@ -159,8 +159,8 @@ type expansion struct {
 }
 
 // invoked are the tags a body expands in its own frame: closed, not
-// structural, and inside nothing but structural elements and Markdown
-// components that project their content.
+// structural, and inside nothing but structural elements other than
+// <Content> and Markdown components that project their content.
 func (k *checker) invoked(c *Component) []*Tag {
 	var out []*Tag
 	for _, t := range c.Tags {
@@ -169,6 +169,10 @@ func (k *checker) invoked(c *Component) []*Tag {
 		}
 		ok := true
 		for p := t.Parent; p != nil && ok; p = p.Parent {
+			if p.Name == "Content" {
+				ok = false // what a <Content> is written around, the projection replaces
+				break
+			}
 			if Structural[p.Name] {
 				continue
 			}
