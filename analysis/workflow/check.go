@@ -106,6 +106,8 @@ func run(pass *analysis.Pass) *Model {
 	k.checkStructure()
 	k.checkInvocations()
 	k.checkDirectives()
+	k.checkSlots()
+	k.checkCycles()
 	k.checkCheckpoints()
 	return m
 }

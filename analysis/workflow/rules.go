@@ -424,6 +424,7 @@ var Rules = []*analysis.Rule{
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
+	RuleSlotName, RuleComponentCycle,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.
