@@ -41,6 +41,9 @@ type checker struct {
 	bindsPropsMeta bool
 	outputs        []analysis.Span // the top-level <Output> regions
 	nl             string          // the document's line break, once known
+	// returnsRefused: the engine refuses the front matter, so no return
+	// value is ever validated against its returns.
+	returnsRefused bool
 }
 
 type scope struct {
@@ -113,6 +116,9 @@ func run(pass *analysis.Pass) *Model {
 }
 
 func (k *checker) report(r *analysis.Rule, span analysis.Span, msg string, opts ...func(*analysis.Finding)) {
+	if r == RuleReturnsDeclaration || r == RuleFrontMatterJSON || r == RuleSyntax {
+		k.returnsRefused = true
+	}
 	k.pass.Report(r, span, msg, opts...)
 }
 

@@ -111,6 +111,9 @@ type Returns struct {
 	// Proceed is true when the value has a boolean `proceed`: the component
 	// is a checkpoint.
 	Proceed bool
+	// schema validates a literal <Return value>; nil when the declaration
+	// is not a mapping.
+	schema *returnsSchema
 }
 
 // BundleEntry is one `workflow.components` entry: a name and the file
@@ -520,9 +523,11 @@ func (c *Component) readReturns(k, v *yaml.Node) {
 	case isSchema(v):
 		_, r.Schema, _ = summarize(v)
 		_, props = mapGet(v, "properties")
+		r.schema = &returnsSchema{node: v}
 	default:
 		r.Schema = "object"
 		props = v
+		r.schema = &returnsSchema{node: v, shorthand: true}
 	}
 	if props != nil && props.Kind == yaml.MappingNode {
 		r.Props = c.readPropList(props)

@@ -79,28 +79,12 @@ var annotationFormats = []string{"json-pointer", "relative-json-pointer", "uuid"
 // against (packages/core/src/frontmatter.ts, parsePropsSchema): a full
 // schema as written, a map of props as a closed object of them.
 func (s *propSchemas) makeRoot() any {
-	var decl any
-	if err := s.node.Decode(&decl); err != nil {
-		return nil
+	if s.form != PropsMap {
+		return yamlSchema(s.node, nil)
 	}
-	m, ok := decl.(map[string]any)
-	if !ok {
-		return nil
-	}
-	if s.form == PropsMap {
-		m = map[string]any{"type": "object", "properties": m, "additionalProperties": false}
-	}
-	// Through JSON, as the library reads a document: numbers as
-	// json.Number, and nothing YAML has that JSON has not.
-	data, err := json.Marshal(m)
-	if err != nil {
-		return nil
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return nil
-	}
-	return doc
+	return yamlSchema(s.node, func(m map[string]any) map[string]any {
+		return map[string]any{"type": "object", "properties": m, "additionalProperties": false}
+	})
 }
 
 // schema is the compiled schema of the prop name, or nil when the
@@ -120,12 +104,7 @@ func (s *propSchemas) schema(name string) *jsonschema.Schema {
 	}
 	var sch *jsonschema.Schema
 	if !s.rootErr {
-		c := jsonschema.NewCompiler()
-		c.DefaultDraft(jsonschema.Draft7) // the engine's Ajv, and the only $schema its front matter takes
-		c.UseLoader(noLoader{})
-		for _, f := range annotationFormats {
-			c.RegisterFormat(&jsonschema.Format{Name: f, Validate: func(any) error { return nil }})
-		}
+		c := newSchemaCompiler()
 		const loc = "file:///props.json"
 		if c.AddResource(loc, s.root) == nil {
 			// The prop's own subschema, with its references resolved
@@ -135,6 +114,44 @@ func (s *propSchemas) schema(name string) *jsonschema.Schema {
 	}
 	s.compiled[name] = sch
 	return sch
+}
+
+// newSchemaCompiler compiles as the engine's Ajv does: draft-07, nothing
+// loaded from outside the declaration, formats not asserted.
+func newSchemaCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7) // the engine's Ajv, and the only $schema its front matter takes
+	c.UseLoader(noLoader{})
+	for _, f := range annotationFormats {
+		c.RegisterFormat(&jsonschema.Format{Name: f, Validate: func(any) error { return nil }})
+	}
+	return c
+}
+
+// yamlSchema is a schema written in the front matter as the library reads
+// a JSON document (numbers as json.Number, nothing YAML has that JSON has
+// not); nil when it cannot be one.
+func yamlSchema(node *yaml.Node, wrap func(map[string]any) map[string]any) any {
+	var decl any
+	if err := node.Decode(&decl); err != nil {
+		return nil
+	}
+	m, ok := decl.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if wrap != nil {
+		m = wrap(m)
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil
+	}
+	return doc
 }
 
 // noLoader loads nothing: a $ref outside the declaration is not followed
@@ -154,6 +171,12 @@ func escapePointer(token string) string {
 // what fails, as "<where>: <why>" lines, or "" when it is valid. A format
 // is never asserted (see annotationFormats).
 func validateProp(sch *jsonschema.Schema, prop string, v any) string {
+	return validateAt(sch, "/"+escapePointer(prop), v)
+}
+
+// validateAt is validateProp of a value at the JSON pointer where ("" for
+// a whole value).
+func validateAt(sch *jsonschema.Schema, where string, v any) string {
 	err := sch.Validate(v)
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
@@ -172,17 +195,128 @@ func validateProp(sch *jsonschema.Schema, prop string, v any) string {
 			return
 		}
 		leaf := &jsonschema.ValidationError{ErrorKind: e.ErrorKind}
-		where := "/" + escapePointer(prop)
+		at := where
 		for _, t := range e.InstanceLocation {
-			where += "/" + escapePointer(t)
+			at += "/" + escapePointer(t)
 		}
 		// A leaf without a location displays "at '': <why>".
 		msg := leaf.Error()
 		if i := strings.Index(msg, ": "); i >= 0 {
 			msg = msg[i+2:]
 		}
-		out = append(out, `"`+where+`": `+msg)
+		if at == "" {
+			out = append(out, "(root): "+msg) // as the engine says it
+			return
+		}
+		out = append(out, `"`+at+`": `+msg)
 	}
 	walk(ve)
 	return strings.Join(out, "; ")
+}
+
+// returnsSchema is a value component's `returns` declaration, compiled
+// the first time a literal <Return value> is checked against it.
+type returnsSchema struct {
+	node      *yaml.Node
+	shorthand bool // a map of property names to subschemas
+
+	once sync.Once
+	sch  *jsonschema.Schema // nil: the declaration does not compile
+}
+
+// compiled is the schema the engine validates a return value against
+// (packages/core/src/frontmatter.ts, parseReturnsDeclaration): a full
+// schema as written, the shorthand as a closed object whose every
+// property is required.
+func (r *returnsSchema) compiled() *jsonschema.Schema {
+	r.once.Do(func() {
+		var wrap func(map[string]any) map[string]any
+		if r.shorthand {
+			wrap = func(m map[string]any) map[string]any {
+				req := make([]any, 0, len(m))
+				for k := range m {
+					req = append(req, k)
+				}
+				return map[string]any{"type": "object", "properties": m, "required": req, "additionalProperties": false}
+			}
+		}
+		root := yamlSchema(r.node, wrap)
+		if root == nil {
+			return
+		}
+		c := newSchemaCompiler()
+		const loc = "file:///returns.json"
+		if c.AddResource(loc, root) == nil {
+			r.sch, _ = c.Compile(loc)
+		}
+	})
+	return r.sch
+}
+
+// check validates a literal return value as the engine does
+// (packages/core/src/validate.ts, validateReturnValue: Ajv with useDefaults,
+// so a missing property that declares a default is filled, not missing),
+// and says what fails, "" when it is valid or baton cannot tell.
+func (r *returnsSchema) check(v any) string {
+	sch := r.compiled()
+	if sch == nil {
+		return ""
+	}
+	filled, _ := withDefaults(r.node, r.shorthand, v)
+	return validateAt(sch, "", filled)
+}
+
+// withDefaults is v with the defaults its schema's `properties` declare
+// filled in where v lacks them, as Ajv's useDefaults does before it
+// checks `required`, and whether it filled any; v itself is not changed.
+func withDefaults(node *yaml.Node, shorthand bool, v any) (any, bool) {
+	obj, ok := v.(map[string]any)
+	if !ok || node == nil || node.Kind != yaml.MappingNode {
+		return v, false
+	}
+	props := node
+	if !shorthand {
+		if _, props = mapGet(node, "properties"); props == nil || props.Kind != yaml.MappingNode {
+			return v, false
+		}
+	}
+	var out map[string]any
+	for i := 0; i+1 < len(props.Content); i += 2 {
+		name, sub := props.Content[i].Value, props.Content[i+1]
+		if sub.Kind != yaml.MappingNode {
+			continue
+		}
+		var next any
+		if cur, present := obj[name]; present {
+			var filled bool
+			if next, filled = withDefaults(sub, false, cur); !filled {
+				continue
+			}
+		} else {
+			_, d := mapGet(sub, "default")
+			var dv any
+			if d == nil || d.Decode(&dv) != nil {
+				continue
+			}
+			// As JSON, the way a literal is read (numbers as json.Number).
+			data, err := json.Marshal(dv)
+			if err != nil {
+				continue
+			}
+			if next, ok = decodeJSON(string(data)); !ok {
+				continue
+			}
+		}
+		if out == nil {
+			out = make(map[string]any, len(obj)+1)
+			for k, x := range obj {
+				out[k] = x
+			}
+		}
+		out[name] = next
+	}
+	if out == nil {
+		return v, false
+	}
+	return out, true
 }

@@ -143,6 +143,26 @@ var (
 			"`actual` and `expected`, which children may give instead where the assertion takes them; " +
 			"packages/testing/src/assertions.ts, assertionComponent), `<Json value>` and `<AssertThrows message>`.",
 	}
+	RuleReturnValue = &analysis.Rule{
+		ID:       "workflow/return-value",
+		Summary:  "A `<Return>`'s literal value does not match the component's declared `returns`.",
+		Severity: analysis.Error,
+		Doc: "A value component's `<Return value>` is validated against its `returns` every time the component " +
+			"is invoked (packages/core/src/expand.ts, resolveReturnValue; packages/core/src/validate.ts, " +
+			"validateReturnValue: Ajv, no type coercion, defaults filled, formats not asserted). A value that " +
+			"does not match fails the invocation: `<Return value=\"yes\" />` against `returns: {type: boolean}` is " +
+			"`Return validation failed for <Confirm />: \"\" must be boolean`, and the `returns` shorthand " +
+			"(`returns: {ok: {type: boolean}}`) is a closed object whose every property is required, so " +
+			"`<Return value={{ ok: true, note: \"x\" }} />` fails too.\n\n" +
+			"baton checks the values it knows before anything runs, read as the engine's scanner reads them " +
+			"(see workflow/prop-value): a quoted value is a string, a bare attribute `true`, an expression that is " +
+			"a JSON literal its value. An expression the engine evaluates when the body runs " +
+			"(`value={decision}`) depends on what runs, and is not checked.",
+		Follows: []string{
+			"executable.md packages/core/src/expand.ts resolveReturnValue",
+			"executable.md packages/core/src/validate.ts validateReturnValue (ReturnValidationError)",
+		},
+	}
 	RulePropValue = &analysis.Rule{
 		ID:       "workflow/prop-value",
 		Summary:  "A prop's value does not match the JSON Schema its component declares.",
@@ -418,7 +438,7 @@ var (
 // Rules is every rule of the analyzer.
 var Rules = []*analysis.Rule{
 	RuleUngatedTransition, RuleUnboundCheckpoint, RuleCheckpointNoDecision, RuleBarePropReference,
-	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp, RulePropValue, RuleSpreadDropped,
+	RuleBindingMaybeUnset, RuleUndeclaredProp, RulePropsDeclaration, RuleUnknownProp, RuleMissingRequiredProp, RulePropValue, RuleReturnValue, RuleSpreadDropped,
 	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
@@ -459,6 +479,7 @@ var engineVerdicts = map[*analysis.Rule]string{
 		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
 	RuleMissingRequiredProp: "fails the invocation's prop validation when execution reaches it " +
 		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
+	RuleReturnValue: "fails every invocation of the component: its return value fails validation.",
 	RulePropValue: "fails the invocation's prop validation when execution reaches it " +
 		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
 	RuleSpreadDropped: "renders the element without the spread's props, and says nothing: only baton reports it " +

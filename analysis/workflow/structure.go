@@ -161,6 +161,7 @@ func (k *checker) checkStructure() {
 				k.report(RuleReturnPlacement, t.NameSpan, fmt.Sprintf("<Return> inside <%s>: it must be a direct top-level element", t.Parent.Name))
 			default:
 				returns = append(returns, t)
+				k.checkReturnValue(t)
 			}
 			if t.Attr("value") == nil {
 				k.report(RuleDirectiveForm, t.NameSpan, "<Return> needs value={…}")
@@ -542,6 +543,32 @@ func (k *checker) checkPropValue(t *Tag, a *Attr, callee *Component, path string
 		k.report(RulePropValue, a.Span, fmt.Sprintf("%s does not match the schema <%s> (%s) declares for %s: the engine fails its prop validation (%s)",
 			k.c.Text[a.Span.Start:a.Span.End], t.Name, path, a.Name, why))
 	}
+}
+
+// checkReturnValue checks a top-level <Return>'s literal value against
+// the component's returns, as the engine validates it whenever the
+// component is invoked (packages/core/src/expand.ts, resolveReturnValue;
+// packages/core/src/validate.ts, validateReturnValue).
+func (k *checker) checkReturnValue(t *Tag) {
+	a := t.Attr("value")
+	if a == nil || !t.Closed || k.returnsRefused || k.failureExpected(t) || k.c.Returns.schema == nil {
+		return
+	}
+	v, ok := literalValue(t, a)
+	if !ok {
+		return
+	}
+	why := k.c.Returns.schema.check(v)
+	if why == "" {
+		return
+	}
+	name := "Component"
+	if p := k.c.Path; p != "" {
+		name = strings.TrimSuffix(p[strings.LastIndexByte(p, '/')+1:], ".md")
+	}
+	k.report(RuleReturnValue, a.Span, fmt.Sprintf("%s does not match the returns this component declares: the engine fails every invocation of it (\"Return validation failed for <%s />: %s\"); return a value of the declared shape, or change returns",
+		k.c.Text[a.Span.Start:a.Span.End], name, why),
+		analysis.WithRelated(k.c.Returns.Key, "returns is declared here"))
 }
 
 // failureExpected reports a tag inside the testing package's
