@@ -111,6 +111,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkDirectives()
 	k.checkSlots()
 	k.checkCycles()
+	k.checkTests()
 	k.checkCheckpoints()
 	return m
 }

@@ -444,7 +444,7 @@ var Rules = []*analysis.Rule{
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
-	RuleSlotName, RuleComponentCycle,
+	RuleSlotName, RuleComponentCycle, RuleNoTests,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.
