@@ -151,7 +151,7 @@ var (
 			"is invoked (packages/core/src/expand.ts, resolveReturnValue; packages/core/src/validate.ts, " +
 			"validateReturnValue: Ajv, no type coercion, defaults filled, formats not asserted). A value that " +
 			"does not match fails the invocation: `<Return value=\"yes\" />` against `returns: {type: boolean}` is " +
-			"`Return validation failed for <Confirm />: \"\" must be boolean`, and the `returns` shorthand " +
+			"`Return validation failed for <Confirm />: (root) must be boolean`, and the `returns` shorthand " +
 			"(`returns: {ok: {type: boolean}}`) is a closed object whose every property is required, so " +
 			"`<Return value={{ ok: true, note: \"x\" }} />` fails too.\n\n" +
 			"baton checks the values it knows before anything runs, read as the engine's scanner reads them " +
@@ -183,7 +183,18 @@ var (
 			"`pattern`, `items`, …; a `$ref` into the declaration is followed), through a JSON Schema library, " +
 			"not a reading of its own. A registered component's schema is the engine's registration's " +
 			"(`<PullRequest number={0}>` fails its `minimum: 1`; see workflow/unknown-prop). Inside the testing " +
-			"package's `<AssertThrows>` the failure is what the test asserts, and is not reported.",
+			"package's `<AssertThrows>` the failure is what the test asserts, and is not reported.\n\n" +
+			"An expression prop that is itself a function (`onDone={() => next()}`, `{function () {…}}`, " +
+			"`{async (x) => x}`) is refused before validation, whatever it would return: the engine evaluates a " +
+			"component's expression props and a function is not JSON (packages/core/src/expand.ts, " +
+			"resolveExpressionProps: `Expression prop \"onDone\" on <Card /> evaluated to a non-serializable value " +
+			"(function). Props must be JSON-serializable.`). A call (`{(() => 1)()}`, `{items.map((x) => x.name)}`), " +
+			"an object holding a function (JSON drops it), a captured prop (`<Assert expr>`) and `<Let value>` " +
+			"(bound by reference) are not refused.",
+		Follows: []string{
+			"executable.md packages/core/src/validate.ts validateProps (PropValidationError)",
+			"executable.md packages/core/src/expand.ts resolveExpressionProps (a function prop)",
+		},
 	}
 	RuleSpreadDropped = &analysis.Rule{
 		ID:       "workflow/spread-dropped",

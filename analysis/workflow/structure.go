@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -484,6 +485,7 @@ func (k *checker) checkInvocations() {
 				callee, where = reg.component, "registered, "+reg.Declared
 			}
 		}
+		k.checkFunctionProps(t, res, reg)
 		if callee == nil || callee == k.c || callee.Props.Form == PropsInvalid ||
 			(res.Kind != ResolveFile && res.Kind != ResolveBundle && reg == nil) {
 			continue
@@ -531,6 +533,50 @@ func (k *checker) checkInvocations() {
 			}
 			k.report(RuleMissingRequiredProp, t.NameSpan, msg)
 		}
+	}
+}
+
+// functionExpr matches an expression that is, as a whole, a function:
+// an arrow, a function or class expression, possibly in parentheses.
+var functionExpr = regexp.MustCompile(`^(?:async\s+)?(?:function\b|class\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)`)
+
+// checkFunctionProps reports an expression prop that is a function: the
+// engine evaluates a component's expression props and refuses one that is
+// not JSON (packages/core/src/expand.ts, resolveExpressionProps).
+func (k *checker) checkFunctionProps(t *Tag, res *Resolution, reg *RegisteredComponent) {
+	if !t.Closed || (res.Kind != ResolveFile && res.Kind != ResolveBundle && res.Kind != ResolveRegistered) || k.failureExpected(t) {
+		return
+	}
+	for _, a := range t.Attrs {
+		if a.Kind != AttrExpr || !passes(a) || reg.captures(a.Name) || !functionExpr.MatchString(unwrapParens(a.Value)) {
+			continue
+		}
+		k.report(RulePropValue, a.Span, fmt.Sprintf("%s passes a function: the engine refuses <%s> when it reaches it (\"Expression prop %q on <%s /> evaluated to a non-serializable value (function). Props must be JSON-serializable.\"); pass data, not code",
+			k.c.Text[a.Span.Start:a.Span.End], t.Name, a.Name, t.Name))
+	}
+}
+
+// unwrapParens is expr without the parentheses that enclose all of it:
+// ((x) => x) is the arrow, (() => 1)() a call.
+func unwrapParens(expr string) string {
+	for {
+		expr = strings.TrimSpace(expr)
+		if len(expr) < 2 || expr[0] != '(' || expr[len(expr)-1] != ')' {
+			return expr
+		}
+		depth := 0
+		for i := 0; i < len(expr); i++ {
+			switch expr[i] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			if depth == 0 && i < len(expr)-1 {
+				return expr // the first parenthesis closes before the end
+			}
+		}
+		expr = expr[1 : len(expr)-1]
 	}
 }
 
