@@ -160,7 +160,7 @@ func brokenURLs(m *message) {
 		return
 	}
 	seen := map[string]bool{}
-	for _, loc := range fileURIRe.FindAllStringIndex(m.text, -1) {
+	for _, loc := range findFileURIs(m.text) {
 		raw := strings.TrimRight(m.text[loc[0]:loc[1]], ",.;:")
 		if seen[raw] {
 			continue
@@ -176,6 +176,47 @@ func brokenURLs(m *message) {
 		m.pass.Report(RuleBrokenURL, m.span(loc[0], loc[0]+len(raw)),
 			fmt.Sprintf("%s names no file or folder in the workspace (%s): link the artifact where it is, or leave the reference out", raw, rel))
 	}
+}
+
+// findFileURIs is fileURIRe.FindAllStringIndex(text, -1), without the
+// regexp: a case-insensitive pattern has no literal prefix to skip ahead
+// with, so the regexp stepped through every byte of every message. This
+// finds each ":///" with strings.Index, then reads "file" before it and the
+// URL after it as the pattern does.
+func findFileURIs(text string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(text); {
+		k := strings.Index(text[i:], ":///")
+		if k < 0 {
+			break
+		}
+		k += i
+		start, end := k-4, k+4
+		if start < i || !strings.EqualFold(text[start:k], "file") {
+			i = k + 1
+			continue
+		}
+		for end < len(text) && !fileURIStop(text[end]) {
+			end++
+		}
+		if end == k+4 {
+			i = k + 1 // file:/// with nothing after it
+			continue
+		}
+		out = append(out, [2]int{start, end})
+		i = end
+	}
+	return out
+}
+
+// fileURIStop is a byte fileURIRe's [^\s)`"'<>] does not take (\s is
+// RE2's ASCII space class).
+func fileURIStop(c byte) bool {
+	switch c {
+	case '\t', '\n', '\f', '\r', ' ', ')', '`', '"', '\'', '<', '>':
+		return true
+	}
+	return false
 }
 
 // inWorkspace is the path, relative to root and slash-separated, that a
@@ -389,22 +430,4 @@ func designGate(pass *analysis.Pass, p *packet.Packet) {
 
 // containsFold reports whether s holds lower (lower-case ASCII) with its
 // letters in any case; other bytes match themselves.
-func containsFold(s, lower string) bool {
-	for i := 0; i+len(lower) <= len(s); i++ {
-		k := 0
-		for k < len(lower) {
-			c := s[i+k]
-			if c >= 'A' && c <= 'Z' {
-				c |= 0x20
-			}
-			if c != lower[k] {
-				break
-			}
-			k++
-		}
-		if k == len(lower) {
-			return true
-		}
-	}
-	return false
-}
+func containsFold(s, lower string) bool { return indexFoldASCII(s, lower) >= 0 }

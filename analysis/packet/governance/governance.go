@@ -64,16 +64,57 @@ type message struct {
 	nameFrom string // what names the boundary
 	settings settings
 	names    map[string]string // the active feature's ids, read for a fix (nil: not yet)
-	lower    string            // text lower-cased, for the quick tests of has ("" until asked)
 }
 
 // has reports whether the message holds lower (lower-case) in any case:
 // the quick test before a scan that needs it.
+//
+// Without lowering the whole text, which copied every message: the needles
+// are ASCII, and none holds a letter whose case folds outside ASCII (k, s),
+// so an ASCII fold finds what strings.ToLower would.
 func (m *message) has(lower string) bool {
-	if m.lower == "" {
-		m.lower = strings.ToLower(m.text)
+	return indexFoldASCII(m.text, lower) >= 0
+}
+
+// indexFoldASCII is the first index of lower (ASCII, lower-case) in s in
+// any ASCII case, or -1. It steps from one occurrence of lower's first
+// byte that is not a letter to the next with strings.IndexByte.
+func indexFoldASCII(s, lower string) int {
+	o := strings.IndexFunc(lower, func(r rune) bool { return r < 'a' || r > 'z' })
+	if o < 0 {
+		for i := 0; i+len(lower) <= len(s); i++ {
+			if equalFoldASCII(s[i:i+len(lower)], lower) {
+				return i
+			}
+		}
+		return -1
 	}
-	return strings.Contains(m.lower, lower)
+	for i := o; i < len(s); {
+		k := strings.IndexByte(s[i:], lower[o])
+		if k < 0 {
+			return -1
+		}
+		start := i + k - o
+		if start+len(lower) <= len(s) && equalFoldASCII(s[start:start+len(lower)], lower) {
+			return start
+		}
+		i += k + 1
+	}
+	return -1
+}
+
+// equalFoldASCII reports whether s is lower in any ASCII case.
+func equalFoldASCII(s, lower string) bool {
+	for i := 0; i < len(lower); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c |= 0x20
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func run(pass *analysis.Pass) any {
