@@ -139,6 +139,7 @@ func (c *checker) checkFile(path string) (*fileResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer admitDocument(len(data))()
 	// The bytes read are the document's text: no one else holds them, and
 	// nothing writes to them (analysis.ParseIndexed reads them in place).
 	r := c.check(path, path, unsafe.String(unsafe.SliceData(data), len(data)))
