@@ -44,6 +44,9 @@ type checker struct {
 	// returnsRefused: the engine refuses the front matter, so no return
 	// value is ever validated against its returns.
 	returnsRefused bool
+	// exprErr is what the parser said of each expression asked about
+	// (expressionError), "" when it parses.
+	exprErr map[*Attr]string
 }
 
 type scope struct {
@@ -112,6 +115,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkSlots()
 	k.checkCycles()
 	k.checkTests()
+	k.checkExpressions()
 	k.checkCheckpoints()
 	return m
 }
@@ -840,6 +844,9 @@ func (k *checker) reportPending() {
 		k.byName[b.Name] = append(k.byName[b.Name], b)
 	}
 	for _, ref := range k.pending {
+		if ref.Attr != nil && k.unparsed(ref.Attr) {
+			continue // workflow/expression-syntax reports the expression; its names are not names yet
+		}
 		text := ref.Placeholder != nil
 		rule := RuleUndefinedName
 		span := ref.Span

@@ -548,7 +548,7 @@ func (k *checker) checkFunctionProps(t *Tag, res *Resolution, reg *RegisteredCom
 		return
 	}
 	for _, a := range t.Attrs {
-		if a.Kind != AttrExpr || !passes(a) || reg.captures(a.Name) || !functionExpr.MatchString(unwrapParens(a.Value)) {
+		if a.Kind != AttrExpr || !passes(a) || reg.captures(a.Name) || !functionExpr.MatchString(unwrapParens(a.Value)) || k.unparsed(a) {
 			continue
 		}
 		k.report(RulePropValue, a.Span, fmt.Sprintf("%s passes a function: the engine refuses <%s> when it reaches it (\"Expression prop %q on <%s /> evaluated to a non-serializable value (function). Props must be JSON-serializable.\"); pass data, not code",

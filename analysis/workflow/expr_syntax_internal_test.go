@@ -1,0 +1,60 @@
+package workflow
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// The parser baton reads expression props with agrees with V8 evaluating
+// them as the engine does (testdata/expressions.json, recorded under
+// Node): it never refuses what V8 parses, and refuses every expression
+// V8 refuses in that list, save the few it leaves alone: those only a
+// function body's context decides (await, import.meta, a private name)
+// and an early error of assignment the parser does not make.
+func TestExpressionSyntaxIsV8s(t *testing.T) {
+	data, err := os.ReadFile("testdata/expressions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Expressions []struct{ Expression, V8 string }
+	}
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	unjudged := []string{"await ", "import.meta", "#", "1 = 2"}
+	refused := 0
+	for _, e := range rec.Expressions {
+		got := expressionError(e.Expression)
+		switch {
+		case e.V8 == "" && got != "":
+			t.Errorf("{%s}: baton says %q, V8 parses it", e.Expression, got)
+		case e.V8 != "" && got == "":
+			ok := false
+			for _, c := range unjudged {
+				ok = ok || strings.Contains(e.Expression, c)
+			}
+			if !ok {
+				t.Errorf("{%s}: V8 refuses it (%s), baton says nothing", e.Expression, e.V8)
+			}
+		case got != "":
+			refused++
+		}
+	}
+	if refused < 20 {
+		t.Errorf("only %d expressions refused: the list has lost its refusals", refused)
+	}
+}
+
+// A hostile nesting depth is left alone rather than parsed.
+func TestExpressionSyntaxDeepNesting(t *testing.T) {
+	deep := strings.Repeat("(", 100000) + "a" + strings.Repeat(")", 100000)
+	if got := expressionError(deep); got != "" {
+		t.Errorf("a deep expression: %q, want it left alone", got)
+	}
+	if got := expressionError(strings.Repeat("(", 50) + "a +" + strings.Repeat(")", 50)); got == "" {
+		t.Error("a shallow refused expression was let through")
+	}
+}
