@@ -116,6 +116,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkCycles()
 	k.checkTests()
 	k.checkExpressions()
+	k.checkEvalBlocks()
 	k.checkCheckpoints()
 	return m
 }

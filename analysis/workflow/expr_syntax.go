@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
@@ -27,6 +28,25 @@ var RuleExpressionSyntax = &analysis.Rule{
 		"**The engine** fails the element when it evaluates the expression: `Failed to evaluate expression prop " +
 		"\"condition={…}\" on <If />: Unexpected token …` — a printed error, or a failed run under a throwing error mode.",
 	Follows: []string{"executable.md packages/core/src/expand.ts evaluateIn (new Function)"},
+}
+
+var RuleEvalSyntax = &analysis.Rule{
+	ID:       "workflow/eval-syntax",
+	Summary:  "An eval block is not JavaScript (TypeScript annotations included).",
+	Severity: analysis.Error,
+	Doc: "The engine parses an eval block's source with acorn as JavaScript, the body of an async generator " +
+		"function (packages/core/src/eval-transform.ts, transformBlock: `ecmaVersion: \"latest\"`, `import` " +
+		"declarations anywhere, `import type` read as `import`), whatever the block's language: a ```` ```ts eval ```` " +
+		"block with a type annotation (`const n: number = 1`), an interface or a `as` cast does not parse, and " +
+		"neither does a block with a syntax error. Write the block in JavaScript, or move typed code into a TypeScript " +
+		"component.\n\n" +
+		"Checked: eval blocks written as JavaScript or TypeScript (`js`, `ts`, no language, …) whose fence starts its " +
+		"line. Not checked: an `import` or `export` form baton does not read (it leaves the block alone), a block in " +
+		"a quote, and a block inside the testing package's `<AssertThrows>`. The parser is tdewolff/parse's, held to " +
+		"acorn's verdicts (analysis/workflow/testdata/evalblocks.json).\n\n" +
+		"**The engine** fails the block when execution reaches it: acorn's `SyntaxError` — a printed error, or a " +
+		"failed run under a throwing error mode.",
+	Follows: []string{"executable.md packages/core/src/eval-transform.ts transformBlock (acorn)"},
 }
 
 // maxExprDepth bounds the bracket nesting of an expression baton parses:
@@ -127,4 +147,105 @@ func clip(s string) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// evalLanguages are the info-string languages of the eval blocks baton
+// parses: the engine parses every eval block as JavaScript (acorn), and
+// these are the ones written as JavaScript or TypeScript.
+var evalLanguages = map[string]bool{"": true, "js": true, "javascript": true, "mjs": true, "ts": true, "typescript": true, "mts": true}
+
+// checkEvalBlocks parses each eval block as the engine does
+// (packages/core/src/eval-transform.ts, transformBlock): JavaScript, the
+// body of an async generator function, with `import` declarations
+// anywhere (hoisted) and `import type` read as `import`.
+func (k *checker) checkEvalBlocks() {
+	for _, cb := range k.c.CodeBlocks {
+		if !cb.Eval || cb.Content.Len() == 0 || (cb.Parent != nil && k.failureExpected(cb.Parent)) {
+			continue
+		}
+		lang, _, _ := strings.Cut(strings.TrimSpace(cb.Info), " ")
+		if !evalLanguages[strings.ToLower(lang)] {
+			continue
+		}
+		// Only a fence at the start of its line whose lines carry no
+		// container markers: there the block's text is its content as the
+		// engine's Markdown parser gives it.
+		if ls := strings.LastIndexByte(k.c.Text[:cb.Span.Start], '\n'); cb.Span.Start != ls+1 {
+			continue
+		}
+		src := k.c.Text[cb.Content.Start:cb.Content.End]
+		if why := evalBlockError(src); why != "" {
+			k.report(RuleEvalSyntax, analysis.Span{Start: cb.Span.Start, End: cb.Content.Start - 1},
+				fmt.Sprintf("this eval block is not JavaScript (%s): the engine parses it as JavaScript, TypeScript annotations included, and fails the block when it reaches it; write the block in JavaScript, or move typed code into a TypeScript component", why))
+		}
+	}
+}
+
+// evalBlockError is what the parser says of an eval block's source as the
+// engine wraps it, "" when it parses or baton does not judge it.
+func evalBlockError(src string) string {
+	if strings.Contains(src, "\n>") || strings.HasPrefix(src, ">") {
+		return "" // a quoted block: its lines carry markers
+	}
+	body, ok := hoistImports(src)
+	if !ok {
+		return ""
+	}
+	depth, deepest := 0, 0
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '(', '[', '{':
+			depth++
+			deepest = max(deepest, depth)
+		case ')', ']', '}':
+			depth--
+		}
+	}
+	if deepest > maxExprDepth {
+		return ""
+	}
+	_, err := js.Parse(jsparse.NewInputString("(async function*() {\n"+body+"\n})"), js.Options{})
+	if err == nil {
+		return ""
+	}
+	msg := err.Error()
+	if pe, ok := err.(*jsparse.Error); ok {
+		msg = pe.Message
+		if pe.Line > 1 {
+			msg += fmt.Sprintf(", line %d of the block", pe.Line-1)
+		}
+	}
+	return msg // a block is strict (a module): a legacy octal is refused too
+}
+
+// importDecl is an import declaration starting a line: the engine's
+// parser takes them anywhere in a block and hoists them (acorn's
+// allowImportExportEverywhere); the parser baton uses takes them only at
+// a module's top. Each is blanked before the block is parsed.
+var importDecl = regexp.MustCompile(`(?m)^[ \t]*import(?:[ \t]+type)?[ \t]+(?:[\w$]+[ \t]*,?[ \t]*)?(?:\*[ \t]*as[ \t]+[\w$]+|\{[^{}]*\})?[ \t]*(?:from[ \t]*)?(?:"[^"\n]*"|'[^'\n]*')[ \t]*(?:with[ \t]*\{[^{}]*\}[ \t]*)?;?`)
+
+// hoistImports is src with its import declarations blanked (line breaks
+// kept, so that positions hold), and whether baton reads the block: an
+// `import` or `export` at the start of a line that is not such a
+// declaration (a form the pattern does not know) leaves it unjudged.
+func hoistImports(src string) (string, bool) {
+	if !strings.Contains(src, "import") && !strings.Contains(src, "export") {
+		return src, true
+	}
+	b := []byte(src)
+	for _, loc := range importDecl.FindAllStringIndex(src, -1) {
+		for i := loc[0]; i < loc[1]; i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	out := string(b)
+	for line := range strings.SplitSeq(out, "\n") {
+		t := strings.TrimLeft(line, " \t")
+		if strings.HasPrefix(t, "export") || (strings.HasPrefix(t, "import") && !strings.HasPrefix(t, "import(") && !strings.HasPrefix(t, "import.")) {
+			return "", false
+		}
+	}
+	return out, true
 }

@@ -58,3 +58,42 @@ func TestExpressionSyntaxDeepNesting(t *testing.T) {
 		t.Error("a shallow refused expression was let through")
 	}
 }
+
+// Eval blocks are read as acorn reads them (testdata/evalblocks.json,
+// recorded under Node with the acorn executable.md pins): never refused
+// where acorn parses them, and refused where it does not, save the early
+// errors of declarations the parser does not make.
+func TestEvalSyntaxIsAcorns(t *testing.T) {
+	data, err := os.ReadFile("testdata/evalblocks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Blocks []struct{ Block, Acorn string }
+	}
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	unjudged := []string{"let let", "const x = 1\nconst x = 2", "yield* a; await b", "from;"}
+	refused := 0
+	for _, b := range rec.Blocks {
+		got := evalBlockError(b.Block)
+		switch {
+		case b.Acorn == "" && got != "":
+			t.Errorf("%q: baton says %q, acorn parses it", b.Block, got)
+		case b.Acorn != "" && got == "":
+			ok := false
+			for _, u := range unjudged {
+				ok = ok || strings.Contains(b.Block, u)
+			}
+			if !ok {
+				t.Errorf("%q: acorn refuses it (%s), baton says nothing", b.Block, b.Acorn)
+			}
+		case got != "":
+			refused++
+		}
+	}
+	if refused < 10 {
+		t.Errorf("only %d blocks refused: the list has lost its refusals", refused)
+	}
+}
