@@ -39,14 +39,16 @@ var RuleEvalSyntax = &analysis.Rule{
 		"declarations anywhere, `import type` read as `import`), whatever the block's language: a ```` ```ts eval ```` " +
 		"block with a type annotation (`const n: number = 1`), an interface or a `as` cast does not parse, and " +
 		"neither does a block with a syntax error. Write the block in JavaScript, or move typed code into a TypeScript " +
-		"component.\n\n" +
+		"component. A block with `yield*` and `await` both at its top level (outside any nested function or " +
+		"class) parses, but the engine refuses it too (detectMode: ``Cannot mix `yield*` and `await` at the top " +
+		"level.``): bridge the async code with `yield* call(async () => { … })`.\n\n" +
 		"Checked: eval blocks written as JavaScript or TypeScript (`js`, `ts`, no language, …) whose fence starts its " +
 		"line. Not checked: an `import` or `export` form baton does not read (it leaves the block alone), a block in " +
 		"a quote, and a block inside the testing package's `<AssertThrows>`. The parser is tdewolff/parse's, held to " +
 		"acorn's verdicts (analysis/workflow/testdata/evalblocks.json).\n\n" +
 		"**The engine** fails the block when execution reaches it: acorn's `SyntaxError` — a printed error, or a " +
 		"failed run under a throwing error mode.",
-	Follows: []string{"executable.md packages/core/src/eval-transform.ts transformBlock (acorn)"},
+	Follows: []string{"executable.md packages/core/src/eval-transform.ts transformBlock (acorn)", "executable.md packages/core/src/eval-transform.ts detectMode"},
 }
 
 // maxExprDepth bounds the bracket nesting of an expression baton parses:
@@ -174,7 +176,13 @@ func (k *checker) checkEvalBlocks() {
 			continue
 		}
 		src := k.c.Text[cb.Content.Start:cb.Content.End]
-		if why := evalBlockError(src); why != "" {
+		why := evalBlockError(src)
+		if why == mixedModes {
+			k.report(RuleEvalSyntax, analysis.Span{Start: cb.Span.Start, End: cb.Content.Start - 1},
+				"this eval block has `yield*` and `await` both at its top level: the engine refuses it when it reaches it (\"Cannot mix `yield*` and `await` at the top level.\"); bridge the async code with yield* call(async () => { … }), or split the block")
+			continue
+		}
+		if why != "" {
 			k.report(RuleEvalSyntax, analysis.Span{Start: cb.Span.Start, End: cb.Content.Start - 1},
 				fmt.Sprintf("this eval block is not JavaScript (%s): the engine parses it as JavaScript, TypeScript annotations included, and fails the block when it reaches it; write the block in JavaScript, or move typed code into a TypeScript component", why))
 		}
@@ -204,8 +212,11 @@ func evalBlockError(src string) string {
 	if deepest > maxExprDepth {
 		return ""
 	}
-	_, err := js.Parse(jsparse.NewInputString("(async function*() {\n"+body+"\n})"), js.Options{})
+	ast, err := js.Parse(jsparse.NewInputString("(async function*() {\n"+body+"\n})"), js.Options{})
 	if err == nil {
+		if mixesYieldAndAwait(ast) {
+			return mixedModes
+		}
 		return ""
 	}
 	msg := err.Error()
@@ -249,3 +260,50 @@ func hoistImports(src string) (string, bool) {
 	}
 	return out, true
 }
+
+// mixedModes is evalBlockError's answer for a block that parses but has
+// both yield* and await at its top level.
+const mixedModes = "`yield*` and `await` both at its top level"
+
+// mixesYieldAndAwait reports a block with a yield and an await outside
+// any nested function or class (packages/core/src/eval-transform.ts,
+// detectMode and walkTopLevel): the engine refuses to choose how to run
+// it. ast is the parse of the wrapped block.
+func mixesYieldAndAwait(ast *js.AST) bool {
+	if len(ast.List) != 1 {
+		return false
+	}
+	stmt, ok := ast.List[0].(*js.ExprStmt)
+	if !ok {
+		return false
+	}
+	group, ok := stmt.Value.(*js.GroupExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := group.X.(*js.FuncDecl)
+	if !ok {
+		return false
+	}
+	v := &modeVisitor{}
+	js.Walk(v, &fn.Body)
+	return v.yield && v.await
+}
+
+type modeVisitor struct{ yield, await bool }
+
+func (v *modeVisitor) Enter(n js.INode) js.IVisitor {
+	switch n := n.(type) {
+	case *js.FuncDecl, *js.ArrowFunc, *js.MethodDecl, *js.ClassDecl:
+		return nil // a body of its own
+	case *js.YieldExpr:
+		v.yield = true
+	case *js.UnaryExpr:
+		if n.Op == js.AwaitToken {
+			v.await = true
+		}
+	}
+	return v
+}
+
+func (v *modeVisitor) Exit(js.INode) {}

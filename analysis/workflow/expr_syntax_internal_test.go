@@ -78,6 +78,9 @@ func TestEvalSyntaxIsAcorns(t *testing.T) {
 	refused := 0
 	for _, b := range rec.Blocks {
 		got := evalBlockError(b.Block)
+		if got == mixedModes {
+			got = "" // it parses; detectMode refuses it (TestEvalMixedModesIsDetectModes)
+		}
 		switch {
 		case b.Acorn == "" && got != "":
 			t.Errorf("%q: baton says %q, acorn parses it", b.Block, got)
@@ -95,5 +98,29 @@ func TestEvalSyntaxIsAcorns(t *testing.T) {
 	}
 	if refused < 10 {
 		t.Errorf("only %d blocks refused: the list has lost its refusals", refused)
+	}
+}
+
+// yield* and await at a block's top level, as the engine's detectMode
+// over acorn's tree judges them (recorded under Node 20.20.2 with acorn
+// 8.16.0): nested functions, methods and classes are bodies of their own,
+// and `for await` is no await expression.
+func TestEvalMixedModesIsDetectModes(t *testing.T) {
+	for _, c := range []struct {
+		block   string
+		refused bool
+	}{
+		{"yield* a;\nawait b;", true},
+		{"const x = yield* call(() => fetch(u));\nconst y = await z;", true},
+		{"yield* a;\nconst f = async () => { await b; };", false},
+		{"await a;\nfunction* g() { yield 1; }", false},
+		{"for await (const c of s) {}\nyield* a;", false},
+		{"class K { async m() { await x; } }\nyield* a;", false},
+		{"const o = { async m() { await x; } };\nyield* a;", false},
+		{"await a;\nawait b;", false},
+	} {
+		if got := evalBlockError(c.block) == mixedModes; got != c.refused {
+			t.Errorf("%q: refused %v, detectMode says %v", c.block, got, c.refused)
+		}
 	}
 }
