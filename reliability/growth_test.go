@@ -53,6 +53,17 @@ var growthShapes = []struct {
 		}
 		return b.String()
 	}, nil},
+	// A workflow whose credential-named fields open with \' : one of the
+	// engine's readings of each value (an apostrophe one level deeper,
+	// closed only by an apostrophe after four backslashes) runs to the
+	// end of the document.
+	{"credential-named fields whose quoted values never close", 2_000, func(n int) string {
+		return "```ts eval\n" + strings.Repeat("  password: \\'x1\n", n) + "```\n"
+	}, nil},
+	// Expression props and eval blocks, each parsed as JavaScript.
+	{"expression props and eval blocks", 500, func(n int) string {
+		return strings.Repeat("<If condition={a.b > (c ?? 1)}>x</If>\n\n```js eval\nconst v = yield* f(a, b);\n```\n\n", n)
+	}, nil},
 	{"- - - … x on one line", 2_000, func(n int) string { return strings.Repeat("- ", n) + "x\n" }, nil},
 	{"> > > … x on each line", 300, func(n int) string {
 		return strings.Repeat(strings.Repeat("> ", n)+"x\n", 50)

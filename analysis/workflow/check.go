@@ -117,6 +117,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkTests()
 	k.checkExpressions()
 	k.checkEvalBlocks()
+	k.checkCredentials()
 	k.checkCheckpoints()
 	return m
 }

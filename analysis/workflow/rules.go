@@ -455,7 +455,7 @@ var Rules = []*analysis.Rule{
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
-	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax,
+	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.

@@ -1,0 +1,63 @@
+package workflow
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// baton's reading of the engine's credential rule finds what the rule
+// finds, in the same ranges, on the documents of testdata/credentials.json
+// (recorded by running the rule under Node with the scanner the engine
+// pins).
+func TestCredentialsAreTheEngines(t *testing.T) {
+	data, err := os.ReadFile("testdata/credentials.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Documents []struct {
+			Document string
+			Findings []struct{ ID, Text string }
+		}
+	}
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, d := range rec.Documents {
+		var want, got []string
+		for _, f := range d.Findings {
+			want = append(want, f.ID+" "+f.Text)
+		}
+		if mayHoldCredential(d.Document) && !strings.Contains(d.Document, "secretlint-disable") {
+			content, _ := journaled(d.Document)
+			for _, h := range scanJournaled(content) {
+				got = append(got, h.id+" "+content[h.start:h.end])
+			}
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q:\n baton finds %q\n the engine %q", d.Document, got, want)
+		}
+		found += len(want)
+	}
+	if found < 15 {
+		t.Errorf("only %d findings recorded: the list has lost its credentials", found)
+	}
+}
+
+// The document offsets a finding is reported at are the credential's own.
+func TestCredentialSpans(t *testing.T) {
+	doc := "# Keys\n\n```ts eval\nconst c = new OpenAI({ \"apiKey\": process.env.OPENAI_API_KEY });\n```\n"
+	fs := scanCredentials(doc)
+	if len(fs) != 1 {
+		t.Fatalf("findings %+v, want one", fs)
+	}
+	if got := doc[fs[0].span.Start:fs[0].span.End]; got != "process.env.OPENAI_API_KEY" {
+		t.Errorf("span %q, want the value", got)
+	}
+}
