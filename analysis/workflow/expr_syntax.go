@@ -111,6 +111,9 @@ func (k *checker) unparsed(a *Attr) bool {
 // expressionError is what the parser says of `return (expr)`, "" when it
 // parses (or baton does not judge it).
 func expressionError(expr string) string {
+	if isMemberPath(expr) {
+		return "" // the common case, props.title or !plan.done: no parse needed
+	}
 	depth, deepest := 0, 0
 	for i := 0; i < len(expr); i++ {
 		switch expr[i] {
@@ -307,3 +310,20 @@ func (v *modeVisitor) Enter(n js.INode) js.IVisitor {
 }
 
 func (v *modeVisitor) Exit(js.INode) {}
+
+// isMemberPath reports an expression that is a name or a path of names
+// (a.b.c), perhaps negated and spaced: always JavaScript, unless a name is
+// a reserved word, which it leaves to the parser.
+func isMemberPath(expr string) bool {
+	e := strings.TrimSpace(expr)
+	e = strings.TrimLeft(e, "! ")
+	if e == "" {
+		return false
+	}
+	for part := range strings.SplitSeq(e, ".") {
+		if part == "" || !isBindingName(part) || reservedWords[part] {
+			return false
+		}
+	}
+	return true
+}

@@ -182,35 +182,59 @@ func scanJournaled(content string) []journalHit {
 	return out
 }
 
-// mayHoldCredential is the quick test before the scan: every pattern
-// needs one of these words.
+// mayHoldCredential is the quick test before the scan, in one pass: every
+// pattern needs one of these words, in any ASCII case (the patterns'
+// case-insensitive letters fold only within ASCII here: none is k or s
+// but "key", "secret" and "sk-", whose Unicode folds the engine's
+// JavaScript patterns do not make either).
 func mayHoldCredential(text string) bool {
-	for _, w := range []string{"key", "token", "secret", "authorization", "password", "passwd", "bearer", "sk-"} {
-		if indexFoldASCIIString(text, w) >= 0 {
-			return true
+	for i := 0; i < len(text); i++ {
+		switch text[i] | 0x20 {
+		case 'k':
+			if hasFoldAt(text, i, "key") {
+				return true
+			}
+		case 't':
+			if hasFoldAt(text, i, "token") {
+				return true
+			}
+		case 's':
+			if hasFoldAt(text, i, "secret") || hasFoldAt(text, i, "sk-") {
+				return true
+			}
+		case 'a':
+			if hasFoldAt(text, i, "authorization") {
+				return true
+			}
+		case 'p':
+			if hasFoldAt(text, i, "passw") {
+				return true
+			}
+		case 'b':
+			if hasFoldAt(text, i, "bearer") {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-func indexFoldASCIIString(s, lower string) int {
-	for i := 0; i+len(lower) <= len(s); i++ {
-		k := 0
-		for k < len(lower) {
-			c := s[i+k]
-			if c >= 'A' && c <= 'Z' {
-				c |= 0x20
-			}
-			if c != lower[k] {
-				break
-			}
-			k++
+// hasFoldAt reports whether s holds lower (lower-case ASCII) at i, in any
+// ASCII case.
+func hasFoldAt(s string, i int, lower string) bool {
+	if i+len(lower) > len(s) {
+		return false
+	}
+	for k := 0; k < len(lower); k++ {
+		c := s[i+k]
+		if c >= 'A' && c <= 'Z' {
+			c |= 0x20
 		}
-		if k == len(lower) {
-			return i
+		if c != lower[k] {
+			return false
 		}
 	}
-	return -1
+	return true
 }
 
 func isKeyByte(c byte) bool {
