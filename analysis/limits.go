@@ -15,7 +15,8 @@ import (
 // carries on. docs/reliability.md lists them with the rest.
 const (
 	// MaxDocumentBytes is the largest document analysed: its parse and
-	// findings cost about 30 bytes of memory per byte, and real stop
+	// findings hold about 7 bytes of memory per byte at their peak (the
+	// process peaks at about 11, bench/cmd/peak), and real stop
 	// packets, handoffs and workflows are kilobytes (executable.md's whole
 	// language specification is 0.6 MB). A larger one gets
 	// baton/document-too-large and nothing else.
@@ -34,8 +35,8 @@ var RuleDocumentTooLarge = &Rule{
 	ID:       "baton/document-too-large",
 	Summary:  "The document is larger than baton analyses (16 MiB); it was not checked.",
 	Severity: Error,
-	Doc: "baton analyses documents up to 16 MiB. Parsing a document and holding its findings costs about " +
-		"30 bytes of memory per byte of text, so a larger one could exhaust a small CI runner or stall the " +
+	Doc: "baton analyses documents up to 16 MiB. Checking a document takes about 11 bytes of memory per byte " +
+		"of text at its peak (170 MiB for 16 MB of stop packets), so a larger one could exhaust a small CI runner or stall the " +
 		"editor; stop packets, handoff documents and workflows are kilobytes. A larger document gets this " +
 		"finding on its first line and no other: it is not checked.\n\n" +
 		"It is an error by default, so that `baton check` in CI fails (exit 1) rather than pass a document " +

@@ -30,6 +30,7 @@ import (
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
+	"github.com/baton-md/baton/internal/heapbudget"
 	"github.com/baton-md/baton/internal/safefile"
 	"github.com/baton-md/baton/internal/workspace"
 )
@@ -42,7 +43,8 @@ import (
 const MaxFrameBytes = 4*analysis.MaxDocumentBytes + 1<<20
 
 // inFlightBytes bounds the text analysed at once across concurrent calls:
-// an analysis holds about 30 bytes per byte of text.
+// an analysis holds about 7 bytes per byte of text at its peak, and the
+// collector is paced to the text in flight (internal/heapbudget).
 const inFlightBytes = 2 * analysis.MaxDocumentBytes
 
 // maxCalls bounds the analyses run at once: half the processors Go may
@@ -155,6 +157,7 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Run serves one client over t until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	heapbudget.Enable() // the collector paced to the documents in flight (work)
 	return s.mcp.Run(ctx, t)
 }
 
@@ -349,6 +352,7 @@ func work[T any](s *Server, ctx context.Context, n int, f func() (string, T, err
 		if s.analysing != nil {
 			s.analysing()
 		}
+		defer heapbudget.Admit(n)()
 		r.text, r.v, r.err = f()
 	}()
 	select {

@@ -297,6 +297,14 @@ func TestCheckDocument(t *testing.T) {
 	if !strings.HasPrefix(out.FixedText, "## What I Just Did\n") {
 		t.Errorf("fixed_text %q, want the heading fixed; findings %+v", out.FixedText, out.Findings)
 	}
+	// Past 1 MiB the same fix is a finding's edit, and no fixed text is
+	// made: it would not fit an agent's context.
+	big := "### What I Just Did\n\n" + strings.Repeat("Work done, and said at length.\n", maxFixedText/31+1) + "\n" + strings.SplitN(fullPacket, "\n\n", 3)[2]
+	out = DocumentOutput{}
+	call(t, cs, ToolCheckDocument, map[string]any{"text": big}, &out)
+	if out.FixedText != "" || len(out.Findings) == 0 || len(out.Findings[0].Fixes) == 0 {
+		t.Errorf("a document over 1 MiB: fixed_text of %d bytes, findings %+v; want none, and the fix as an edit", len(out.FixedText), out.Findings)
+	}
 	call(t, cs, ToolCheckDocument, map[string]any{"text": "# Notes\n\nNothing of baton's.\n"}, &out)
 	if out.Kind != "other" || len(out.Findings) != 0 || out.Findings == nil {
 		t.Errorf("ordinary Markdown: %+v", out)

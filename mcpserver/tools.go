@@ -57,7 +57,7 @@ func (s *Server) addTools() {
 			"given by \"path\" (a file inside the workspace), by \"text\", or both (the text checked as if it were the file at path, " +
 			"so that the folder's .baton.yaml and components apply). Returns the kind baton read it as, and every finding " +
 			"with its line, message and fixes, exactly as `baton check` reports them; \"fixed_text\", when present, is the text with the " +
-			"safe fixes applied. Paths outside the workspace are refused. Writes nothing.",
+			"safe fixes applied (for a document of at most 1 MiB). Paths outside the workspace are refused. Writes nothing.",
 		InputSchema: docIn,
 		Annotations: readOnly,
 	}, guarded(s, s.checkDocument))
@@ -326,7 +326,7 @@ type DocumentOutput struct {
 	Errors     int       `json:"errors"`
 	Warnings   int       `json:"warnings"`
 	Findings   []Finding `json:"findings"`
-	FixedText  string    `json:"fixed_text,omitempty" jsonschema:"the text with every safe fix applied, when that changes it"`
+	FixedText  string    `json:"fixed_text,omitempty" jsonschema:"the text with every safe fix applied, when that changes it and the document is at most 1 MiB"`
 }
 
 func (s *Server) checkDocument(ctx context.Context, in DocumentInput) (string, DocumentOutput, error) {
@@ -349,7 +349,11 @@ func (s *Server) checkDocument(ctx context.Context, in DocumentInput) (string, D
 		}
 		out = DocumentOutput{Path: d.name, Kind: kindName(res.Doc.Kind), KindReason: res.Doc.KindWhy, Findings: findingsOf(res.Doc, res.Findings)}
 		out.Errors, out.Warnings = count(res.Findings)
-		if d.size == 0 {
+		// The fixed text of a larger document would not fit an agent's
+		// context, and making it analyses the document again and again:
+		// its findings carry their edits, and baton check --fix applies
+		// them.
+		if d.size == 0 && len(d.text) <= maxFixedText {
 			out.FixedText = fixedText(res, func(t string) *analysis.Result { return eng.Analyze(env, d.name, t) })
 		}
 		var b strings.Builder
@@ -365,6 +369,10 @@ func (s *Server) checkDocument(ctx context.Context, in DocumentInput) (string, D
 		return b.String(), out, nil
 	})
 }
+
+// maxFixedText bounds the documents check_document returns the fixed
+// text of.
+const maxFixedText = 1 << 20
 
 // HandoffFilesOutput is check_handoff_files's result.
 type HandoffFilesOutput struct {

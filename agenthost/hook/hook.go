@@ -26,6 +26,7 @@ import (
 
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/agenthost/hosts"
+	"github.com/baton-md/baton/internal/heapbudget"
 	"github.com/baton-md/baton/stoppolicy"
 	"github.com/baton-md/baton/transcript"
 )
@@ -282,6 +283,10 @@ func judge(h *agenthost.Host, o stoppolicy.Options, args []string, stdin io.Read
 		failOpen("read the hook input: %v", err)
 		return
 	}
+	// The message is in the input or the transcript: room for it, as
+	// check makes for a document, under a collector paced to it.
+	heapbudget.Enable()
+	defer heapbudget.Admit(len(raw))()
 	in, err := h.Stop.Parse(raw)
 	if err != nil {
 		failOpen("%v", err)
@@ -350,6 +355,7 @@ func judge(h *agenthost.Host, o stoppolicy.Options, args []string, stdin io.Read
 			return
 		}
 	}
+	defer heapbudget.Admit(len(stop.Message))()
 	doing(fmt.Sprintf("judging the message (%d KB)", len(stop.Message)>>10))
 	out := stoppolicy.Evaluate(stop, o)
 	if out.Released != "" {

@@ -7,12 +7,11 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"runtime/metrics"
 	"slices"
-	"sync"
 
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/internal/heapbudget"
 )
 
 // checkUsage goes with the flags on standard error after a usage error;
@@ -46,7 +45,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	batchGC(os.Getenv("GOGC"))
-	batchMemory(os.Getenv("GOMEMLIMIT"))
+	heapbudget.Enable()
 	stopProfiles, err := prof.start()
 	defer func() {
 		if err := stopProfiles(); err != nil {
@@ -90,7 +89,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				failed = true
 				continue
 			}
-			defer admitDocument(len(text))()
+			defer heapbudget.Admit(len(text))()
 			if _, err := c.configFor("<stdin>"); err != nil {
 				printErr(stderr, err)
 				return exitUsage
@@ -145,76 +144,5 @@ const batchGCPercent = 300
 func batchGC(gogc string) {
 	if gogc == "" {
 		debug.SetGCPercent(batchGCPercent)
-	}
-}
-
-// The heap one run of check may grow to before the collector runs, when
-// GOMEMLIMIT does not say: a soft limit (runtime/debug.SetMemoryLimit) of
-// baseHeapLimit, plus half the heap the last collection found live, plus
-// room for the documents being analysed at the moment. At the batch pace
-// alone the heap of a run over small documents grew to four times what was
-// live (53 MiB peak on the generated corpus of 1,000 documents); under the
-// limit it stays nearer what is live (41 MiB), at the same speed. A run
-// whose live heap is larger (10,000 documents: 10-25 MB) collects more
-// often, not all the time (7% more CPU, 30% less memory), and a large
-// document gets the heap it needs while it is analysed.
-const (
-	baseHeapLimit = 32 << 20 // bytes
-	// heapPerByte is the room a document gets per byte of its text while
-	// it is analysed: a 16 MB document of stop packets holds about 7 bytes
-	// a byte at its peak (108 MB live), so with 8 the collector runs near
-	// the peak rather than at four times it (GOGC=300): check's peak RSS on
-	// it 263 -> 170 MiB (goldmark's own parse: 98 MiB) for 4% more time,
-	// --fix's 414 -> 175 MiB.
-	heapPerByte = 8
-)
-
-var heapBudget struct {
-	mu       sync.Mutex
-	on       bool
-	inFlight int64 // bytes of the documents being analysed
-	live     [1]metrics.Sample
-}
-
-// batchMemory sets the soft limit, unless GOMEMLIMIT is set.
-func batchMemory(gomemlimit string) {
-	heapBudget.mu.Lock()
-	defer heapBudget.mu.Unlock()
-	heapBudget.on = gomemlimit == ""
-	heapBudget.inFlight = 0
-	heapBudget.live[0].Name = "/gc/heap/live:bytes"
-	if heapBudget.on {
-		setHeapLimit()
-	}
-}
-
-// setHeapLimit sets the limit for the documents in flight and the heap
-// live now; heapBudget.mu is held.
-func setHeapLimit() {
-	metrics.Read(heapBudget.live[:])
-	var live int64
-	if v := heapBudget.live[0].Value; v.Kind() == metrics.KindUint64 {
-		live = int64(min(v.Uint64(), 1<<40))
-	}
-	debug.SetMemoryLimit(baseHeapLimit + live/2 + heapBudget.inFlight*heapPerByte)
-}
-
-// admitDocument makes room under the soft limit for a document of n bytes
-// while it is analysed; the function it returns gives the room back.
-func admitDocument(n int) (release func()) {
-	heapBudget.mu.Lock()
-	defer heapBudget.mu.Unlock()
-	if !heapBudget.on {
-		return func() {}
-	}
-	heapBudget.inFlight += int64(n)
-	setHeapLimit()
-	return func() {
-		heapBudget.mu.Lock()
-		defer heapBudget.mu.Unlock()
-		if heapBudget.on {
-			heapBudget.inFlight -= int64(n)
-			setHeapLimit()
-		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
+	"github.com/baton-md/baton/internal/heapbudget"
 	"github.com/baton-md/baton/internal/safefile"
 )
 
@@ -139,7 +140,7 @@ func (c *checker) checkFile(path string) (*fileResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer admitDocument(len(data))()
+	defer heapbudget.Admit(len(data))()
 	// The bytes read are the document's text: no one else holds them, and
 	// nothing writes to them (analysis.ParseIndexed reads them in place).
 	r := c.check(path, path, unsafe.String(unsafe.SliceData(data), len(data)))

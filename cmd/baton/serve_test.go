@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"math"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -59,40 +58,5 @@ func TestBatchGC(t *testing.T) {
 	batchGC("50")
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with GOGC set, GC percent %d, want it left alone (100)", got)
-	}
-}
-
-// TestBatchMemory: check sets a soft heap limit, raised while a document
-// is analysed by room for it and lowered again after, and leaves it alone
-// when GOMEMLIMIT is set.
-func TestBatchMemory(t *testing.T) {
-	old := debug.SetMemoryLimit(-1)
-	defer func() {
-		batchMemory("off")
-		debug.SetMemoryLimit(old)
-	}()
-	batchMemory("")
-	base := debug.SetMemoryLimit(-1)
-	if base < baseHeapLimit || base > baseHeapLimit+1<<30 {
-		t.Fatalf("limit %d, want %d and half the live heap", base, baseHeapLimit)
-	}
-	releaseBig := admitDocument(16 << 20)
-	releaseSmall := admitDocument(100)
-	inFlight := debug.SetMemoryLimit(-1)
-	releaseBig()
-	releaseSmall()
-	after := debug.SetMemoryLimit(-1)
-	// The live heap may change between the reads, by a collection.
-	if room, want := inFlight-after, int64((16<<20+100)*heapPerByte); room < want-8<<20 || room > want+8<<20 {
-		t.Errorf("two documents in flight made %d bytes of room, want about %d", room, want)
-	}
-	if after > base+8<<20 {
-		t.Errorf("after both documents, limit %d, want about %d", after, base)
-	}
-	debug.SetMemoryLimit(math.MaxInt64)
-	batchMemory("64MiB")
-	admitDocument(16 << 20)()
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("with GOMEMLIMIT set, limit %d, want it left alone", got)
 	}
 }
