@@ -104,6 +104,8 @@ bench: build
 	./bench/compare.sh
 	$(GO) run ./bench/cmd/latency -baton $(BIN)
 	$(GO) run ./bench/cmd/memory -baton $(BIN) -settle 10s
+	$(GO) build -o bin/floor ./bench/cmd/floor
+	$(GO) run ./bench/cmd/peak -baton $(BIN) -floor bin/floor
 
 # baton over real repositories (not in the project, so not in `make test`):
 # files per kind and findings per rule and severity for each tree.

@@ -60,6 +60,11 @@ var growthShapes = []struct {
 	{"credential-named fields whose quoted values never close", 2_000, func(n int) string {
 		return "```ts eval\n" + strings.Repeat("  password: \\'x1\n", n) + "```\n"
 	}, nil},
+	// Provider tokens, each found and its place in the document read
+	// back from the journaled text.
+	{"provider tokens in a workflow", 2_000, func(n int) string {
+		return "```ts eval\n" + strings.Repeat("const t = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\";\n", n) + "```\n"
+	}, nil},
 	// Expression props and eval blocks, each parsed as JavaScript.
 	{"expression props and eval blocks", 500, func(n int) string {
 		return strings.Repeat("<If condition={a.b > (c ?? 1)}>x</If>\n\n```js eval\nconst v = yield* f(a, b);\n```\n\n", n)

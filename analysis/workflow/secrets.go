@@ -28,15 +28,20 @@ var RuleCredential = &analysis.Rule{
 		"So does a short name: read the value into a variable first (`const key = process.env.OPENAI_API_KEY`) " +
 		"and write `apiKey: key`.\n\n" +
 		"baton runs the engine's own three rules as they are written (bearer tokens after `Authorization` or " +
-		"`Bearer`, `sk-` keys, credential-named fields), over the document as the engine journals it (a JSON " +
-		"string, so a quote is `\\\"`), held to the scanner's verdicts in " +
-		"analysis/workflow/testdata/credentials.json. It does not run secretlint's preset (27 rules for providers' " +
-		"token formats: GitHub, AWS, private keys, Slack, …); a real token of those kinds is refused by the " +
-		"engine and not reported here. A document with a `secretlint-disable` comment is not read.\n\n" +
+		"`Bearer`, `sk-` keys, credential-named fields) and the recommended preset's rules that find a provider's " +
+		"token by its format (GitHub, GitLab, Slack, Stripe, npm, OpenAI, Anthropic, Groq, Hugging Face, Linear, " +
+		"Notion, SendGrid, Shopify, Grafana, HashiCorp Vault, Vercel, Databricks, Docker, Figma, Cloudflare, " +
+		"Tailscale, an AWS secret access key), over the document as the engine journals it (a JSON string, so " +
+		"a quote is `\\\"` and a field at the start of a line follows `\\n`), held to the scanners' verdicts in " +
+		"analysis/workflow/testdata/credentials.json and preset.json, recorded by running them. Not ported: the " +
+		"preset's rules that judge what they find (basic-auth URLs, database connection strings, 1Password " +
+		"tokens) and its GCP rule; a credential only they find is refused by the engine and not reported here. " +
+		"A document with a `secretlint-disable` comment is not read.\n\n" +
 		"**The engine** fails the run before anything in the document runs: `SecretDetectedError`.",
 	Follows: []string{
 		"executable.md packages/core/src/secrets/policy.ts guardWithSecretDetection (SecretDetectedError)",
 		"executable.md packages/core/src/secrets/rules.ts xmdCredentialRule",
+		"executable.md packages/core/src/secrets/scanner.ts createSecretScanner (secretlint 13.0.4 recommended preset)",
 	},
 }
 
@@ -91,11 +96,22 @@ var (
 // BEARER, OPENAI, the fields) over text journaled as the engine journals a
 // document, a JSON string, and gives what it finds in text's offsets.
 func scanCredentials(text string) []credentialFinding {
-	if !mayHoldCredential(text) || strings.Contains(text, "secretlint-disable") {
+	if strings.Contains(text, "secretlint-disable") {
 		return nil
 	}
 	content, back := journaled(text)
 	var out []credentialFinding
+	for _, h := range scanPreset(content) {
+		s, e := back(h.secretStart), back(h.secret1)
+		if s < e {
+			out = append(out, credentialFinding{span: analysis.Span{Start: s, End: e},
+				what:   fmt.Sprintf("a %s token (secretlint's %s rule, which the engine runs)", h.id, h.id),
+				advice: "take the token out of the document, and read it from the environment in an eval block under a short name"})
+		}
+	}
+	if !mayHoldCredential(text) {
+		return out
+	}
 	for _, h := range scanJournaled(content) {
 		s, e := back(h.start), back(h.end)
 		if s >= e {
@@ -517,10 +533,15 @@ func journaled(text string) (string, func(int) int) {
 	}
 	b.WriteString(`"}`)
 	content := b.String()
+	// back walks text and its escaped form side by side to off, from where
+	// the last walk stopped when off is past it: findings come in order,
+	// rule by rule, so the walks are linear in the text for each rule.
+	wp, wi := len(prefix), 0
 	back := func(off int) int {
-		// Walk text and its escaped form side by side to off.
-		p := len(prefix)
-		i := 0
+		if off < wp {
+			wp, wi = len(prefix), 0
+		}
+		p, i := wp, wi
 		for i < len(text) && p < off {
 			c := text[i]
 			w := 1
@@ -543,6 +564,7 @@ func journaled(text string) (string, func(int) int) {
 			p += w
 			i++
 		}
+		wp, wi = p, i
 		return i
 	}
 	return content, back

@@ -61,3 +61,42 @@ func TestCredentialSpans(t *testing.T) {
 		t.Errorf("span %q, want the value", got)
 	}
 }
+
+// The ported preset rules find what secretlint's preset finds, in the
+// ranges it reports, on testdata/preset.json (recorded by running the
+// preset under Node as the engine's journal gate runs it).
+func TestPresetIsSecretlints(t *testing.T) {
+	data, err := os.ReadFile("testdata/preset.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Documents []struct {
+			Document string
+			Findings []struct{ Rule, Text string }
+		}
+	}
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, d := range rec.Documents {
+		var want, got []string
+		for _, f := range d.Findings {
+			want = append(want, f.Rule+" "+f.Text)
+		}
+		content, _ := journaled(d.Document)
+		for _, h := range scanPreset(content) {
+			got = append(got, h.id+" "+content[h.start:h.end])
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q:\n baton finds %q\n secretlint %q", d.Document, got, want)
+		}
+		found += len(want)
+	}
+	if found < 30 {
+		t.Errorf("only %d findings recorded: the list has lost its tokens", found)
+	}
+}

@@ -1,0 +1,297 @@
+package workflow
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The rules of secretlint's recommended preset (13.0.4, the version
+// executable.md pins) that find a provider's token by its format, as the
+// engine's journal gate runs them: over the document journaled as a JSON
+// string. Each is its pattern as secretlint writes it; JavaScript's
+// lookbehind (?<!\p{L}) and lookahead (?![…]), which RE2 has not, are read
+// around the match. Not ported: the rules that judge what they find
+// (basic-auth URLs, database connection strings, 1Password tokens) and the
+// GCP rule, which reads a service account's JSON file. Off in the preset's
+// defaults, and so not here either: AWS access key IDs and account IDs
+// (enableIDScanRule), and npm's rules for .npmrc and package.json files
+// (the journal is neither).
+
+// presetRule is one preset pattern.
+type presetRule struct {
+	id string // the secretlint rule, for the message
+	re *regexp.Regexp
+	// notAfterLetter: the match may not follow a Unicode letter.
+	notAfterLetter bool
+	// notBefore: the match may not be followed by a byte of this set.
+	notBefore string
+	// group is the submatch that is the secret (0: the whole match); the
+	// range the rule reports starts at the whole match and is the group's
+	// length, as secretlint computes it.
+	group int
+	// keep, when set, is the rule's own test of a match.
+	keep func(match string) bool
+	// lits are the literals a match starts with, found with strings.Index
+	// (the pattern runs only where one is: a pattern that begins with an
+	// alternation or \b has no literal prefix RE2 can skip ahead with);
+	// boundary is a \b before the literal. Without lits, gate lists words
+	// of which the content holds one before the pattern runs at all.
+	lits     []string
+	boundary bool
+	gate     []string
+	anchored *regexp.Regexp
+}
+
+const (
+	alnum      = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	alnumUnder = alnum + "_"
+	alnumDash  = alnum + "_-"
+)
+
+// presetRules are compiled when a document is first scanned, not when the
+// program starts: most runs of baton check no workflow.
+var presetRules = sync.OnceValue(func() *presetSet {
+	rules := []*presetRule{
+		{id: "aws", re: regexp.MustCompile(`["']?(?:AWS|aws|Aws)?_?(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)["']?` + jsSpace + `*(?::|=>|=)` + jsSpace + `*["']?([A-Za-z0-9/\+=]{40})["']?\b`),
+			gate: []string{"SECRET", "secret", "Secret"}, group: 1, keep: func(m string) bool { return m != "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" }},
+		{id: "npm", re: regexp.MustCompile(`npm_[A-Za-z0-9_]{36}`), notAfterLetter: true, notBefore: alnumUnder},
+		{id: "slack", re: regexp.MustCompile(`\b(?:xoxb|xoxp|xapp|xoxa|xoxo|xoxr)-(?:\d-)?(?:[a-zA-Z0-9]{1,40}-)+[a-zA-Z0-9]{1,40}\b`),
+			lits: []string{"xoxb-", "xoxp-", "xapp-", "xoxa-", "xoxo-", "xoxr-"}, boundary: true},
+		{id: "slack", re: regexp.MustCompile(`(?i)https://hooks\.slack\.com/services/T[a-zA-Z0-9]{1,40}/B[a-zA-Z0-9]{1,40}/[a-zA-Z0-9]{1,40}`),
+			gate: []string{"hooks.slack.com"}},
+		{id: "openai", re: regexp.MustCompile(`sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}`),
+			lits: []string{"sk-"}},
+		// [A-Za-z0-9_-]{90,128}AA(?![A-Za-z0-9_-]): the run of those
+		// characters ends in AA, 90 to 128 of them before it.
+		{id: "anthropic", re: regexp.MustCompile(`sk-ant-api0\d-[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
+			keep: func(m string) bool {
+				run := len(m) - len("sk-ant-api03-")
+				return strings.HasSuffix(m, "AA") && run-2 >= 90 && run-2 <= 128
+			}},
+		{id: "groq", re: regexp.MustCompile(`gsk_[a-zA-Z0-9]{52}`), notAfterLetter: true, notBefore: alnum},
+		{id: "huggingface", re: regexp.MustCompile(`hf_[a-zA-Z]{34}`), notAfterLetter: true, notBefore: alnum[:52]},
+		{id: "linear", re: regexp.MustCompile(`lin_api_[a-zA-Z0-9_]{32,128}`), notAfterLetter: true, notBefore: alnumUnder},
+		{id: "notion", re: regexp.MustCompile(`ntn_[0-9]{11}[A-Za-z0-9]{35}`), notAfterLetter: true, notBefore: alnum},
+		{id: "sendgrid", re: regexp.MustCompile(`SG\.\w{1,128}\.\w{1,128}[-_]?\w{1,128}`), notAfterLetter: true, notBefore: alnumUnder,
+			keep: func(m string) bool { return utf8.RuneCountInString(m) == 69 }},
+		{id: "shopify", re: regexp.MustCompile(`(?:shppa|shpca|shpat|shpss)_[a-zA-Z0-9]{32,64}`), lits: []string{"shppa_", "shpca_", "shpat_", "shpss_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "stripe", re: regexp.MustCompile(`(?:sk_live|sk_test|rk_live|rk_test)_[a-zA-Z0-9]{24,99}`), lits: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "github", re: regexp.MustCompile(`(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{36}`), lits: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, notAfterLetter: true, notBefore: alnumUnder},
+		{id: "github", re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{82}`), notAfterLetter: true, notBefore: alnumUnder},
+		{id: "github", re: regexp.MustCompile(`ghs_[0-9]{1,20}_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
+			keep: func(m string) bool {
+				parts := strings.Split(m[strings.IndexByte(m[4:], '_')+5:], ".")
+				return len(parts) == 3 && len(parts[0]) <= 1000 && len(parts[1]) <= 10000 && len(parts[2]) <= 1000
+			}},
+		{id: "gitlab", re: regexp.MustCompile(`glpat-[A-Za-z0-9_-]{20,128}`), notAfterLetter: true, notBefore: alnumDash},
+		{id: "grafana", re: regexp.MustCompile(`glc_[A-Za-z0-9+/]+={0,2}`), notAfterLetter: true, notBefore: alnum + "+/=",
+			keep: func(m string) bool { n := len(strings.TrimRight(m, "=")) - len("glc_"); return n >= 32 && n <= 400 }},
+		{id: "grafana", re: regexp.MustCompile(`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`), notAfterLetter: true, notBefore: "0123456789ABCDEFabcdef"},
+		{id: "hashicorp-vault", re: regexp.MustCompile(`hvs\.[A-Za-z0-9_-]{90,120}`), notAfterLetter: true, notBefore: alnumDash},
+		{id: "hashicorp-vault", re: regexp.MustCompile(`hvb\.[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
+			keep: func(m string) bool { return len(m)-4 >= 138 && len(m)-4 <= 300 }},
+		{id: "hashicorp-vault", re: regexp.MustCompile(`hvr\.[A-Za-z0-9_-]{90,120}`), notAfterLetter: true, notBefore: alnumDash},
+		{id: "vercel", re: regexp.MustCompile(`(?:vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,60}`), lits: []string{"vcp_", "vci_", "vca_", "vcr_", "vck_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "databricks", re: regexp.MustCompile(`dapi[A-Fa-f0-9]{32}(?:-[0-9])?`), notAfterLetter: true, notBefore: "0123456789ABCDEFabcdef"},
+		{id: "docker", re: regexp.MustCompile(`dckr_pat_[a-zA-Z0-9_-]{27}`), notAfterLetter: true, notBefore: alnumDash},
+		{id: "figma", re: regexp.MustCompile(`figd_[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
+			keep: func(m string) bool { return len(m)-5 >= 40 && len(m)-5 <= 200 }},
+		{id: "cloudflare", re: regexp.MustCompile(`(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}`), lits: []string{"cfk_", "cfut_", "cfat_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "tailscale", re: regexp.MustCompile(`tskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}`), notAfterLetter: true, notBefore: alnumUnder},
+	}
+	for _, r := range rules {
+		if r.lits == nil {
+			if p, _ := r.re.LiteralPrefix(); p != "" {
+				r.lits = []string{p}
+			}
+		}
+		if r.lits != nil {
+			r.anchored = regexp.MustCompile(`^(?:` + r.re.String() + `)`)
+		}
+	}
+	set := &presetSet{rules: rules, lits: map[uint16][]litRef{}, gates: map[uint16][]litRef{}}
+	for ri, r := range rules {
+		for _, l := range r.lits {
+			k := uint16(l[0])<<8 | uint16(l[1])
+			set.litBit[k] = true
+			set.lits[k] = append(set.lits[k], litRef{ri, l})
+		}
+		for _, g := range r.gate {
+			g = strings.ToLower(g)
+			k := uint16(g[0])<<8 | uint16(g[1])
+			set.gateBit[k] = true
+			set.gates[k] = append(set.gates[k], litRef{ri, g})
+		}
+	}
+	return set
+})
+
+// presetSet is the rules, and their literals and gate words by their first
+// two bytes (lower-cased, for the gates), so that one pass over the
+// content finds where every rule may match.
+type presetSet struct {
+	rules           []*presetRule
+	litBit, gateBit [1 << 16]bool
+	lits, gates     map[uint16][]litRef
+}
+
+type litRef struct {
+	rule int
+	text string
+}
+
+// presetHit is one finding of a preset rule: the range secretlint reports
+// and the secret's own.
+type presetHit struct {
+	id                   string
+	start, end           int // the range reported
+	secretStart, secret1 int // the secret
+}
+
+// scanPreset runs the ported preset rules over content: one pass finds
+// where each rule's literals start (and which gate words the content
+// holds), then each rule's pattern runs there.
+func scanPreset(content string) []presetHit {
+	set := presetRules()
+	at := make([][]int, len(set.rules))
+	gated := make([]bool, len(set.rules))
+	for i := 0; i+1 < len(content); i++ {
+		k := uint16(content[i])<<8 | uint16(content[i+1])
+		if set.litBit[k] {
+			for _, l := range set.lits[k] {
+				if strings.HasPrefix(content[i:], l.text) {
+					at[l.rule] = append(at[l.rule], i)
+				}
+			}
+		}
+		if kl := uint16(lowerASCII(content[i]))<<8 | uint16(lowerASCII(content[i+1])); set.gateBit[kl] {
+			for _, g := range set.gates[kl] {
+				if !gated[g.rule] && hasFoldAt(content, i, g.text) {
+					gated[g.rule] = true
+				}
+			}
+		}
+	}
+	var out []presetHit
+	for ri, r := range set.rules {
+		switch {
+		case r.lits != nil && len(at[ri]) > 0:
+			out = r.scanAt(content, at[ri], out)
+		case r.lits == nil && gated[ri]:
+			out = r.scanAll(content, out)
+		}
+	}
+	return out
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c | 0x20
+	}
+	return c
+}
+
+// scanAll adds r's matches in content to out, as matchAll finds them: each
+// from the end of the one before.
+func (r *presetRule) scanAll(content string, out []presetHit) []presetHit {
+	for i := 0; i <= len(content); {
+		m := r.re.FindStringSubmatchIndex(content[i:])
+		if m == nil {
+			break
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += i
+			}
+		}
+		next, hit, ok := r.accept(content, m)
+		i = next
+		if ok {
+			out = append(out, hit)
+		}
+	}
+	return out
+}
+
+// scanAt adds r's matches starting at the positions at (in order), each
+// past the end of the one before, to out.
+func (r *presetRule) scanAt(content string, at []int, out []presetHit) []presetHit {
+	last := 0
+	for _, p := range at {
+		if p < last {
+			continue
+		}
+		if r.boundary && p > 0 && isWordByte(content[p-1]) {
+			continue
+		}
+		m := r.anchored.FindStringSubmatchIndex(content[p:])
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += p
+			}
+		}
+		next, hit, ok := r.accept(content, m)
+		if ok {
+			out = append(out, hit)
+			last = next
+		}
+	}
+	return out
+}
+
+// accept judges the match m as the rule does (lookarounds, keep), and
+// says where the search goes on.
+func (r *presetRule) accept(content string, m []int) (next int, hit presetHit, ok bool) {
+	start, end := m[0], m[1]
+	if !r.around(content, start, end) {
+		// JavaScript tries the next position.
+		_, n := utf8.DecodeRuneInString(content[start:])
+		return start + max(n, 1), hit, false
+	}
+	next = end
+	if end == start {
+		next++
+	}
+	gs, ge := m[2*r.group], m[2*r.group+1]
+	if gs < 0 || (r.keep != nil && !r.keep(content[gs:ge])) {
+		return next, hit, false
+	}
+	return next, presetHit{id: r.id, start: start, end: start + (ge - gs), secretStart: gs, secret1: ge}, true
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// around checks the lookbehind and lookahead JavaScript reads around a
+// match.
+func (r *presetRule) around(content string, start, end int) bool {
+	if r.notAfterLetter && start > 0 {
+		if c, _ := utf8.DecodeLastRuneInString(content[:start]); unicode.IsLetter(c) {
+			return false
+		}
+	}
+	if r.notBefore != "" && end < len(content) && strings.IndexByte(r.notBefore, content[end]) >= 0 {
+		return false
+	}
+	return true
+}
+
+// utf16Len is the length JavaScript gives s.
+func utf16Len(s string) int {
+	n := 0
+	for _, c := range s {
+		if c >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
