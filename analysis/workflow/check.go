@@ -118,6 +118,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkExpressions()
 	k.checkEvalBlocks()
 	k.checkCredentials()
+	k.checkTSComponents()
 	k.checkCheckpoints()
 	return m
 }

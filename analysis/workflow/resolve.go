@@ -234,6 +234,8 @@ type resolver struct {
 	missing map[string]bool
 	cache   map[string]*Resolution
 	recent  recent[*Resolution] // in front of cache
+	// ts holds what was read of each TypeScript component (tsComponent).
+	ts map[string]tsFacts
 }
 
 // bundle is the `workflow.components` declaration that applies to the

@@ -455,7 +455,7 @@ var Rules = []*analysis.Rule{
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
-	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential,
+	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.
