@@ -56,3 +56,77 @@ func TestDirFSStaysBeneath(t *testing.T) {
 		t.Errorf("a missing folder: %v, want not exist", err)
 	}
 }
+
+// A path component swapped for a symbolic link to a folder outside, over
+// and over while the file beneath it is read: no read ever returns the
+// outside file. os.Root resolves each open beneath the folder, so the
+// check and the open are one step.
+func TestDirFSSwapRace(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(outside, "components"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "components", "X.md"), []byte("outside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "components.real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "components.real", "X.md"), []byte("inside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(dir, "components")
+	// swap points "components" at dest, atomically (a new link renamed
+	// over it): at every moment it is one link or the other.
+	swap := func(dest, tmp string) {
+		_ = os.Remove(tmp)
+		if err := os.Symlink(dest, tmp); err == nil {
+			_ = os.Rename(tmp, target)
+		}
+	}
+	out, in := filepath.Join(outside, "components"), "components.real" // the second stays beneath dir
+	swap(out, target+".a")
+	if b, err := fs.ReadFile(os.DirFS(dir), "components/X.md"); err != nil || string(b) != "outside" {
+		t.Fatalf("os.DirFS does not read through the link (%q, %v): the test proves nothing", b, err)
+	}
+	swap(in, target+".a")
+	if b, err := fs.ReadFile(DirFS(dir), "components/X.md"); err != nil || string(b) != "inside" {
+		t.Fatalf("a link beneath the folder: %q, %v; want it followed", b, err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if i%2 == 0 {
+				swap(out, target+".a")
+			} else {
+				swap(in, target+".b")
+			}
+		}
+	}()
+	fsys := DirFS(dir)
+	inside, refused := 0, 0
+	for range 5000 {
+		b, err := fs.ReadFile(fsys, "components/X.md")
+		switch {
+		case err == nil && string(b) == "outside":
+			close(stop)
+			<-done
+			t.Fatal("read the file outside the folder through the swapped link")
+		case err == nil:
+			inside++
+		default:
+			refused++
+		}
+	}
+	close(stop)
+	<-done
+	t.Logf("5000 reads while the link was swapped: %d inside, %d refused, none outside", inside, refused)
+}
