@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -34,6 +35,9 @@ type presetRule struct {
 	group int
 	// keep, when set, is the rule's own test of a match.
 	keep func(match string) bool
+	// judge, when set, is the rule's own test of the match's user and
+	// password (submatches 1 and 2, "" when absent).
+	judge func(user, password string) bool
 	// lits are the literals a match starts with, found with strings.Index
 	// (the pattern runs only where one is: a pattern that begins with an
 	// alternation or \b has no literal prefix RE2 can skip ahead with);
@@ -100,6 +104,15 @@ var presetRules = sync.OnceValue(func() *presetSet {
 		{id: "figma", re: regexp.MustCompile(`figd_[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
 			keep: func(m string) bool { return len(m)-5 >= 40 && len(m)-5 <= 200 }},
 		{id: "cloudflare", re: regexp.MustCompile(`(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}`), lits: []string{"cfk_", "cfut_", "cfat_"}, notAfterLetter: true, notBefore: alnum},
+		// Credentials in a URL, judged as the rules judge them.
+		{id: "basicauth", re: regexp.MustCompile(`(?:https?|ftp|ftps)://([-a-zA-Z0-9_]{1,256}):([-a-zA-Z0-9_]{1,256})@[-a-zA-Z0-9%._+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b`),
+			lits: []string{"http://", "https://", "ftp://", "ftps://"}, judge: basicAuthReal},
+		{id: "database-connection-string", re: regexp.MustCompile(`(?i)mongodb(?:\+srv)?://(?:(` + notColonSlashSpace + `{1,100}):(` + notAtSlashSpace + `{1,200})@)?` + dbRest),
+			gate: []string{"mongodb"}, judge: databaseReal},
+		{id: "database-connection-string", re: regexp.MustCompile(`(?i)(?:jdbc:)?mysql(?:x)?://(?:(` + notColonSlashSpace + `{1,100}):(` + notAtSlashSpace + `{1,200})@)?` + dbRest),
+			gate: []string{"mysql"}, judge: databaseReal},
+		{id: "database-connection-string", re: regexp.MustCompile(`(?i)postgres(?:ql)?://(?:(` + notColonSlashSpace + `{1,100}):(` + notAtSlashSpace + `{1,200})@)?` + dbRest),
+			gate: []string{"postgres"}, judge: databaseReal},
 		{id: "tailscale", re: regexp.MustCompile(`tskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}`), notAfterLetter: true, notBefore: alnumUnder},
 	}
 	for _, r := range rules {
@@ -141,6 +154,88 @@ type presetSet struct {
 type litRef struct {
 	rule int
 	text string
+}
+
+// JavaScript's [^:\/\s], [^@\/\s], [^\/\s?], [^?\s] and [^\s], and the
+// host, database and options of the database rules' patterns.
+const (
+	jsSpaces           = `\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}`
+	notColonSlashSpace = `[^:/` + jsSpaces + `]`
+	notAtSlashSpace    = `[^@/` + jsSpaces + `]`
+	dbRest             = `([^/?` + jsSpaces + `]{1,100})(?:/([^?` + jsSpaces + `]{0,100}))?(?:\?([^` + jsSpaces + `]{0,500}))?`
+)
+
+// The basic-auth rule's judgement (isLikelyRealUsername,
+// isLikelyRealPassword) and the database rules' (isLikelyRealCredential).
+var (
+	basicAuthIgnored = []string{"localhost", "127.0.0.1", "password", "mypassword", "myusername", "{password}", "${password}",
+		"{{password}}", "{username}", "${username}", "{{username}}", "YOUR_PASSWORD", "YOUR_USERNAME", "REPLACE_WITH_PASSWORD",
+		"REPLACE_WITH_USERNAME"}
+	databaseIgnored = []string{"localhost", "127.0.0.1", "example.com", "example.org", "test.com", "password", "username",
+		"secret", "mypassword", "myusername", "root", "admin", "user", "pass", "{password}", "${password}", "{{password}}",
+		"{username}", "${username}", "{{username}}", "YOUR_PASSWORD", "YOUR_USERNAME", "REPLACE_WITH_PASSWORD"}
+	basicAuthVariables = []*regexp.Regexp{
+		regexp.MustCompile(`\$\{[^}]{1,50}\}`), regexp.MustCompile(`\{\{[^}]{1,50}\}\}`), regexp.MustCompile(`\{[^}]{1,50}\}`),
+		regexp.MustCompile(`%[A-Z_]{1,30}%`), regexp.MustCompile(`\$[A-Z_]{1,30}`),
+	}
+	databaseVariables = append(slices.Clip(basicAuthVariables), regexp.MustCompile(`\$\([^)]{1,50}\)`))
+)
+
+func variableLike(s string, patterns []*regexp.Regexp) bool {
+	for _, p := range patterns {
+		if p.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// repetitive is /^(.)\1{3,}$/: one character, four times or more.
+func repetitive(s string) bool {
+	if utf8.RuneCountInString(s) < 4 {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(s)
+	for _, r := range s {
+		if r != first {
+			return false
+		}
+	}
+	return true
+}
+
+func containsIgnored(s string, ignored []string) bool {
+	l := strings.ToLower(s)
+	for _, p := range ignored {
+		if strings.Contains(l, strings.ToLower(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+func basicAuthReal(user, password string) bool {
+	if user == "" || password == "" {
+		return false
+	}
+	if utf16Len(user) < 2 || variableLike(user, basicAuthVariables) || containsIgnored(user, basicAuthIgnored) {
+		return false
+	}
+	return utf16Len(password) >= 4 && !variableLike(password, basicAuthVariables) &&
+		!containsIgnored(password, basicAuthIgnored) && !repetitive(password)
+}
+
+func databaseReal(user, password string) bool {
+	if user == "" || password == "" || user == password || utf16Len(password) < 4 || variableLike(password, databaseVariables) {
+		return false
+	}
+	l := strings.ToLower(password)
+	for _, p := range databaseIgnored {
+		if l == strings.ToLower(p) {
+			return false
+		}
+	}
+	return !repetitive(password)
 }
 
 // presetHit is one finding of a preset rule: the range secretlint reports
@@ -261,6 +356,21 @@ func (r *presetRule) accept(content string, m []int) (next int, hit presetHit, o
 	gs, ge := m[2*r.group], m[2*r.group+1]
 	if gs < 0 || (r.keep != nil && !r.keep(content[gs:ge])) {
 		return next, hit, false
+	}
+	if r.judge != nil {
+		var user, password string
+		if m[2] >= 0 {
+			user = content[m[2]:m[3]]
+		}
+		if m[4] >= 0 {
+			password = content[m[4]:m[5]]
+		}
+		if !r.judge(user, password) {
+			return next, hit, false
+		}
+		// What the reader is shown is the password, not the URL with
+		// whatever followed it.
+		return next, presetHit{id: r.id, start: start, end: start + (ge - gs), secretStart: m[4], secret1: m[5]}, true
 	}
 	return next, presetHit{id: r.id, start: start, end: start + (ge - gs), secretStart: gs, secret1: ge}, true
 }

@@ -31,11 +31,12 @@ var RuleCredential = &analysis.Rule{
 		"`Bearer`, `sk-` keys, credential-named fields) and the recommended preset's rules that find a provider's " +
 		"token by its format (GitHub, GitLab, Slack, Stripe, npm, OpenAI, Anthropic, Groq, Hugging Face, Linear, " +
 		"Notion, SendGrid, Shopify, Grafana, HashiCorp Vault, Vercel, Databricks, Docker, Figma, Cloudflare, " +
-		"Tailscale, an AWS secret access key), over the document as the engine journals it (a JSON string, so " +
+		"Tailscale, an AWS secret access key) and its rules that judge a password in a URL or a database connection " +
+		"string (`postgres://app:s3cret@db/app` is refused; `postgres://user:pass@localhost/db` is not), over the document as the engine journals it (a JSON string, so " +
 		"a quote is `\\\"` and a field at the start of a line follows `\\n`), held to the scanners' verdicts in " +
 		"analysis/workflow/testdata/credentials.json and preset.json, recorded by running them. Not ported: the " +
-		"preset's rules that judge what they find (basic-auth URLs, database connection strings, 1Password " +
-		"tokens) and its GCP rule; a credential only they find is refused by the engine and not reported here. " +
+		"preset's 1Password rule (it decodes what it finds) and its GCP rule (a service account's JSON file); a " +
+		"credential only they find is refused by the engine and not reported here. " +
 		"A document with a `secretlint-disable` comment is not read.\n\n" +
 		"**The engine** fails the run before anything in the document runs: `SecretDetectedError`.",
 	Follows: []string{
@@ -104,9 +105,15 @@ func scanCredentials(text string) []credentialFinding {
 	for _, h := range scanPreset(content) {
 		s, e := back(h.secretStart), back(h.secret1)
 		if s < e {
-			out = append(out, credentialFinding{span: analysis.Span{Start: s, End: e},
-				what:   fmt.Sprintf("a %s token (secretlint's %s rule, which the engine runs)", h.id, h.id),
-				advice: "take the token out of the document, and read it from the environment in an eval block under a short name"})
+			what := fmt.Sprintf("a %s token (secretlint's %s rule, which the engine runs)", h.id, h.id)
+			switch h.id {
+			case "basicauth":
+				what = "a password in a URL (secretlint's basicauth rule, which the engine runs)"
+			case "database-connection-string":
+				what = "a password in a database connection string (secretlint's database-connection-string rule, which the engine runs)"
+			}
+			out = append(out, credentialFinding{span: analysis.Span{Start: s, End: e}, what: what,
+				advice: "take it out of the document, and read it from the environment in an eval block under a short name"})
 		}
 	}
 	if !mayHoldCredential(text) {
