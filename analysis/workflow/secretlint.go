@@ -1,6 +1,8 @@
 package workflow
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -104,6 +106,10 @@ var presetRules = sync.OnceValue(func() *presetSet {
 		{id: "figma", re: regexp.MustCompile(`figd_[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
 			keep: func(m string) bool { return len(m)-5 >= 40 && len(m)-5 <= 200 }},
 		{id: "cloudflare", re: regexp.MustCompile(`(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}`), lits: []string{"cfk_", "cfut_", "cfat_"}, notAfterLetter: true, notBefore: alnum},
+		// ops_(ey[A-Za-z0-9+/=]{100,1280}fQ={0,2})(?![A-Za-z0-9+/=]): the run
+		// ends in fQ and at most two =, and decodes to a JSON object.
+		{id: "1password", re: regexp.MustCompile(`ops_(ey[A-Za-z0-9+/=]+)`), notAfterLetter: true, notBefore: alnum + "+/=",
+			keep: onePasswordToken},
 		// Credentials in a URL, judged as the rules judge them.
 		{id: "basicauth", re: regexp.MustCompile(`(?:https?|ftp|ftps)://([-a-zA-Z0-9_]{1,256}):([-a-zA-Z0-9_]{1,256})@[-a-zA-Z0-9%._+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b`),
 			lits: []string{"http://", "https://", "ftp://", "ftps://"}, judge: basicAuthReal},
@@ -180,6 +186,60 @@ var (
 	}
 	databaseVariables = append(slices.Clip(basicAuthVariables), regexp.MustCompile(`\$\([^)]{1,50}\)`))
 )
+
+// onePasswordToken is the 1Password rule's test of a match's payload: ey,
+// 100 to 1,280 characters, fQ and at most two =, which atob and JSON.parse
+// read as an object (is1PasswordServiceAccountToken).
+func onePasswordToken(match string) bool {
+	run := strings.TrimPrefix(match, "ops_")
+	body := strings.TrimRight(run, "=")
+	if len(run)-len(body) > 2 || !strings.HasSuffix(body, "fQ") {
+		return false
+	}
+	if middle := len(body) - len("ey") - len("fQ"); middle < 100 || middle > 1280 {
+		return false
+	}
+	raw, ok := forgivingBase64(run)
+	if !ok {
+		return false
+	}
+	var v any
+	if json.Unmarshal(latin1(raw), &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
+}
+
+// forgivingBase64 is atob's decoding (the HTML standard's forgiving-base64
+// decode, the input holding no white space).
+func forgivingBase64(s string) ([]byte, bool) {
+	if len(s)%4 == 0 {
+		s = strings.TrimSuffix(s, "=")
+		s = strings.TrimSuffix(s, "=")
+	}
+	if len(s)%4 == 1 || strings.ContainsRune(s, '=') {
+		return nil, false
+	}
+	b, err := base64.RawStdEncoding.Strict().DecodeString(s)
+	if err != nil {
+		// atob ignores the bits past the last whole byte that Strict refuses.
+		b, err = base64.RawStdEncoding.DecodeString(s)
+	}
+	return b, err == nil
+}
+
+// latin1 is what JSON.parse reads of atob's result: each byte a character.
+func latin1(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		out = utf8.AppendRune(out, rune(c))
+	}
+	return out
+}
 
 func variableLike(s string, patterns []*regexp.Regexp) bool {
 	for _, p := range patterns {

@@ -31,12 +31,11 @@ var RuleCredential = &analysis.Rule{
 		"`Bearer`, `sk-` keys, credential-named fields) and the recommended preset's rules that find a provider's " +
 		"token by its format (GitHub, GitLab, Slack, Stripe, npm, OpenAI, Anthropic, Groq, Hugging Face, Linear, " +
 		"Notion, SendGrid, Shopify, Grafana, HashiCorp Vault, Vercel, Databricks, Docker, Figma, Cloudflare, " +
-		"Tailscale, an AWS secret access key) and its rules that judge a password in a URL or a database connection " +
+		"Tailscale, 1Password service accounts, an AWS secret access key) and its rules that judge a password in a URL or a database connection " +
 		"string (`postgres://app:s3cret@db/app` is refused; `postgres://user:pass@localhost/db` is not), over the document as the engine journals it (a JSON string, so " +
 		"a quote is `\\\"` and a field at the start of a line follows `\\n`), held to the scanners' verdicts in " +
 		"analysis/workflow/testdata/credentials.json and preset.json, recorded by running them. Not ported: the " +
-		"preset's 1Password rule (it decodes what it finds) and its GCP rule (a service account's JSON file); a " +
-		"credential only they find is refused by the engine and not reported here. " +
+		"preset's GCP rule, which reads a service account's JSON file (the journal is not one). " +
 		"A document with a `secretlint-disable` comment is not read.\n\n" +
 		"**The engine** fails the run before anything in the document runs: `SecretDetectedError`.",
 	Follows: []string{
