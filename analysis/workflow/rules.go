@@ -318,7 +318,8 @@ var (
 			"(packages/web/src/components.ts) and the workflow host's `Git.Commit`, `PullRequest` and `Issue` " +
 			"(packages/workflow/src/composition/installation.ts); the others (`Prompt`, `Agent`, `File`, `Json`, " +
 			"`Git.Add`, `Repository`, …) render text and need no `as`. A component file declares `returns` in its " +
-			"front matter.",
+			"front matter; a TypeScript component's module exports it (`export const returns = …`), and the engine " +
+			"makes the same check for it (expand.ts, the function component's invocation).",
 	}
 	RuleElsePlacement = &analysis.Rule{
 		ID:       "workflow/else-placement",

@@ -471,6 +471,12 @@ func (k *checker) checkInvocations() {
 			why = "it declares returns"
 		case res.Kind == ResolveRegistered && isRegisteredValue(t.Name):
 			why = "the engine registers it with returns"
+		case res.Kind == ResolveFile && strings.HasSuffix(res.Path, ".ts"):
+			// A TypeScript module that exports returns (expand.ts checks
+			// it for a function component too), once it loads at all.
+			if f := k.r.tsComponent(res.Path); f.read && f.hasDefault && f.hasReturns {
+				why = "its module, " + res.Path + ", exports returns"
+			}
 		}
 		// A tag never closed is text to the engine, and invokes nothing.
 		if why != "" && t.Closed && t.Attr("as") == nil && k.tags[t.Index].cp == nil {

@@ -34,11 +34,13 @@ type tsFacts struct {
 	read       bool // the text was read, and no re-export hides what it exports
 	hasDefault bool
 	hasProps   bool
+	hasReturns bool
 }
 
 var (
 	tsDefault  = regexp.MustCompile(`\bexport\s+default\b|\bas\s+default\b`)
 	tsProps    = regexp.MustCompile(`\bexport\s+(?:const|let|var)\s+props\b|\bexport\s+(?:async\s+)?function\s*\*?\s*props\b|\bexport\s*\{[^}]*\bprops\b`)
+	tsReturns  = regexp.MustCompile(`\bexport\s+(?:const|let|var)\s+returns\b|\bexport\s*\{[^}]*\breturns\b`)
 	tsReexport = regexp.MustCompile(`\bexport\s*\*`)
 	tsExport   = regexp.MustCompile(`\bexport\b`)
 )
@@ -55,7 +57,7 @@ func (r *resolver) tsComponent(p string) tsFacts {
 			// A module that exports nothing at all (an empty file, a
 			// stand-in) is not judged: it is not yet anything's component.
 			if tsExport.MatchString(text) && !tsReexport.MatchString(text) {
-				f = tsFacts{read: true, hasDefault: tsDefault.MatchString(text), hasProps: tsProps.MatchString(text)}
+				f = tsFacts{read: true, hasDefault: tsDefault.MatchString(text), hasProps: tsProps.MatchString(text), hasReturns: tsReturns.MatchString(text)}
 			}
 		}
 	}
