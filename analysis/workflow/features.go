@@ -278,6 +278,12 @@ func referenceHover(doc *analysis.Document, r *Reference) string {
 			fmt.Fprintf(&b, "\n- or one of %d earlier bindings.", n)
 		}
 	}
+	if r.Attr != nil && r.Tag != nil && !Structural[r.Tag.Name] {
+		// What it holds depends on the run: say so rather than guess.
+		fmt.Fprintf(&b, "\n\nIts value is known only when the workflow runs: the engine evaluates `%s={…}` when execution reaches `<%s>`, "+
+			"and validates the result against the prop's schema there. baton checks that the expression parses and that its names are bound.",
+			r.Attr.Name, r.Tag.Name)
+	}
 	return b.String()
 }
 

@@ -225,3 +225,23 @@ func TestRegisteredComponentFeatures(t *testing.T) {
 		t.Errorf("completion (-want +got):\n%s", d)
 	}
 }
+
+// Hover on a name read in a component's expression prop says that its
+// value is the run's, not a guess of baton's; in a structural directive's
+// it does not.
+func TestHoverRunTimeValue(t *testing.T) {
+	text := "<Let as=\"plan\" value={{ steps: [1] }} />\n<Card title={plan.steps} />\n<If condition={plan.steps}>x</If>\n"
+	res := analyzeIn(t, fstest.MapFS{
+		"input.md":           {Data: []byte(text)},
+		"components/Card.md": {Data: []byte("---\nprops:\n  title: {}\n---\n{props.title}\n")},
+	}, "input.md")
+	card := strings.Index(text, "title={plan") + len("title={") + 1
+	hs := workflow.Hover(res, card)
+	if len(hs) != 1 || !strings.Contains(hs[0].Markdown, "known only when the workflow runs: the engine evaluates `title={…}` when execution reaches `<Card>`") {
+		t.Errorf("hover on a prop's expression = %+v", hs)
+	}
+	cond := strings.Index(text, "condition={plan") + len("condition={") + 1
+	if hs := workflow.Hover(res, cond); len(hs) != 1 || strings.Contains(hs[0].Markdown, "known only when") {
+		t.Errorf("hover in <If condition> = %+v", hs)
+	}
+}
