@@ -12,6 +12,7 @@ import (
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/internal/heapbudget"
+	"github.com/baton-md/baton/report"
 )
 
 // checkUsage goes with the flags on standard error after a usage error;
@@ -26,8 +27,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	stateDir := fl.String("state-dir", "", "clio-coder's state folder, looked in first for the sessions of handoff documents")
 	configPath := fl.String("config", "", "the configuration file (default: the nearest .baton.yaml above each file)")
-	var out outputOptions
-	out.register(fl)
+	out := report.Options{Version: versionString()}
+	out.Register(fl)
 	var fix fixOptions
 	fix.register(fl)
 	var prof profileOptions
@@ -40,7 +41,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if err := cmp.Or(out.validate(), fix.validate()); err != nil {
+	if err := cmp.Or(out.Validate(), fix.validate()); err != nil {
 		usageError(stderr, "check", err.Error())
 		return exitUsage
 	}
@@ -122,10 +123,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	code, ok = rep.end()
-	out.summarize(stderr)
+	out.Summarize(stderr)
 	// What was fixed, as ruff ends a fixing run: in the text format only,
 	// where a line of prose cannot break what a program reads.
-	if fix.fixing() && !out.quiet && out.format == formatText {
+	if fix.fixing() && !out.Quiet && out.Format == report.FormatText {
 		fmt.Fprintln(stderr, fixes.line(fix.diff))
 	}
 	if failed || !ok {

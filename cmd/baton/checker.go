@@ -19,6 +19,7 @@ import (
 	"github.com/baton-md/baton/handoff/session"
 	"github.com/baton-md/baton/internal/heapbudget"
 	"github.com/baton-md/baton/internal/safefile"
+	"github.com/baton-md/baton/report"
 )
 
 // checker lints documents for `baton check`.
@@ -146,7 +147,7 @@ func (c *checker) checkFile(path string) (*fileResult, error) {
 	r := c.check(path, path, unsafe.String(unsafe.SliceData(data), len(data)))
 	// Reporting reads the text, its lines and the findings: the syntax
 	// tree is most of a document's memory.
-	r.doc.DropSyntax()
+	r.Doc.DropSyntax()
 	return r, nil
 }
 
@@ -174,6 +175,25 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 	return c.eng.Analyze(env, name, text)
 }
 
+// fileResult is what `baton check` found in one file (or standard input):
+// the file as the report prints it, and what --fix, --diff and their
+// summary need beside.
+type fileResult struct {
+	report.File
+	path     string          // the file on disk; "" for standard input
+	original string          // the text as read
+	count    int             // the findings of Doc, those past the cap of analysis.MaxFindings included
+	fixing   analysis.Fixing // what the safe fixes that made Doc fixed and left (--fix, --diff)
+}
+
+// newResult holds the analysis of a file whose text was original.
+func newResult(name, path, original string, res *analysis.Result) *fileResult {
+	return &fileResult{File: report.NewFile(name, res), path: path, original: original, count: res.Count()}
+}
+
+// changed reports whether fixing changed the text.
+func (r *fileResult) changed() bool { return r.Doc.Text != r.original }
+
 // check analyses one document; with --fix or --diff, the text its safe fixes
 // make of it.
 func (c *checker) check(name, path, text string) *fileResult {
@@ -193,7 +213,7 @@ func (c *checker) check(name, path, text string) *fileResult {
 type reporter struct {
 	stdout, stderr io.Writer
 	findings       *bufio.Writer // where the findings go
-	format         formatter
+	format         report.Formatter
 	code           int
 	err            error
 }
@@ -201,13 +221,13 @@ type reporter struct {
 // newReporter starts the report of a run; stdinFixed is whether standard
 // input is among the paths of a --fix run (its fixed text then goes to
 // stdout, and the findings to stderr).
-func (c *checker) newReporter(out outputOptions, stdinFixed bool, stdout, stderr io.Writer) *reporter {
+func (c *checker) newReporter(out report.Options, stdinFixed bool, stdout, stderr io.Writer) *reporter {
 	to := stdout
 	if c.fix.diff || (c.fix.fix && stdinFixed) {
 		to = stderr
 	}
 	w := bufio.NewWriterSize(to, 64<<10)
-	return &reporter{stdout: stdout, stderr: stderr, findings: w, format: newFormatterTo(w, to, c.reg, out), code: exitOK}
+	return &reporter{stdout: stdout, stderr: stderr, findings: w, format: report.NewFormatter(w, to, c.reg, out), code: exitOK}
 }
 
 // file reports one file's result.
@@ -215,14 +235,14 @@ func (p *reporter) file(c *checker, r *fileResult) {
 	var text []byte // what stdout carries instead of the findings
 	switch {
 	case c.fix.diff:
-		if d := unifiedDiff(r.name, r.original, r.doc.Text); d != nil {
+		if d := unifiedDiff(r.Name, r.original, r.Doc.Text); d != nil {
 			text = d
 			p.code = exitFindings
 		}
 	case c.fix.fix && r.path == "":
-		text = []byte(keepBOM(r.original, r.doc.Text)) // as --fix writes a file
+		text = []byte(keepBOM(r.original, r.Doc.Text)) // as --fix writes a file
 	}
-	if slices.ContainsFunc(r.findings, func(f analysis.Finding) bool { return f.Severity == analysis.Error }) {
+	if slices.ContainsFunc(r.Findings, func(f analysis.Finding) bool { return f.Severity == analysis.Error }) {
 		p.code = exitFindings
 	}
 	if p.err != nil {
@@ -234,14 +254,14 @@ func (p *reporter) file(c *checker, r *fileResult) {
 			return
 		}
 	}
-	p.err = p.format.file(r)
+	p.err = p.format.File(&r.File)
 }
 
 // end finishes the report. It returns the exit status the findings and
 // fixes call for, and false when printing failed.
 func (p *reporter) end() (code int, ok bool) {
 	if p.err == nil {
-		p.err = p.format.end()
+		p.err = p.format.End()
 	}
 	if p.err == nil {
 		p.err = p.findings.Flush()

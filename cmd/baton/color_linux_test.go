@@ -5,44 +5,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/baton-md/baton/report/reporttest"
 )
-
-// openPTY opens a pseudo-terminal and returns its controlling side and its
-// terminal side.
-func openPTY(t *testing.T) (ctrl, tty *os.File) {
-	t.Helper()
-	ctrl, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(ctrl.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		ctrl.Close()
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	if err := unix.IoctlSetPointerInt(int(ctrl.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		ctrl.Close()
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	tty, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		ctrl.Close()
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	return ctrl, tty
-}
 
 // TestColorOnTerminal runs baton check with its standard output on a real
 // terminal: --color auto colours the findings unless NO_COLOR is set to a
 // non-empty value; --color never does not colour them.
 func TestColorOnTerminal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bad.md")
-	if err := os.WriteFile(path, []byte(docMissingSection), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(reporttest.MissingSection), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -65,7 +39,7 @@ func TestColorOnTerminal(t *testing.T) {
 				t.Setenv("NO_COLOR", "") // restored after the test
 				os.Unsetenv("NO_COLOR")
 			}
-			ctrl, tty := openPTY(t)
+			ctrl, tty := reporttest.OpenPTY(t)
 			defer ctrl.Close()
 			var got bytes.Buffer
 			done := make(chan struct{})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/report"
 )
 
 // The shell completions, made from the help table: the commands and
@@ -88,9 +89,9 @@ func flagValues(cmd, flag string) []string {
 	case flag == "format" && cmd == "audit":
 		return auditFormats
 	case flag == "format":
-		return formats
+		return report.Formats()
 	case flag == "color":
-		return []string{colorAuto, colorAlways, colorNever}
+		return []string{report.ColorAuto, report.ColorAlways, report.ColorNever}
 	case flag == "host" && cmd == "audit":
 		return hosts.Transcripts()
 	case flag == "host":

@@ -12,6 +12,7 @@ import (
 
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/report"
 	"github.com/baton-md/baton/transcript"
 )
 
@@ -57,7 +58,7 @@ func TestCompletionScriptsParse(t *testing.T) {
 					}
 				}
 			}
-			for _, f := range formats {
+			for _, f := range report.Formats() {
 				if !strings.Contains(text, f) {
 					t.Errorf("the %s script does not offer --format %s", shell, f)
 				}
@@ -130,9 +131,9 @@ func TestBashCompletion(t *testing.T) {
 	has("baton ch", "check")
 	lacks("baton ch", "serve")
 	has("baton check --f", "--fix", "--format")
-	has("baton check --format ", formats...)
+	has("baton check --format ", report.Formats()...)
 	has("baton check --color ", "auto", "always", "never")
-	has("baton check --format = ", formats...) // --format=, as bash splits it
+	has("baton check --format = ", report.Formats()...) // --format=, as bash splits it
 	has("baton check --format = j", "json")
 	has("baton check ", "notes.md")
 	has("baton check --config ", "notes.md")
@@ -161,7 +162,7 @@ func TestFishCompletion(t *testing.T) {
 		want []string
 	}{
 		{"baton ", []string{"check", "serve", "hook", "completion"}},
-		{"baton check --format ", formats},
+		{"baton check --format ", report.Formats()},
 		{"baton check --", []string{"--fix", "--diff", "--state-dir"}},
 		{"baton hook ", []string{"claude-stop", "claude-tool"}},
 		{"baton hook claude-stop --", []string{"--max-blocks", "--lint"}},
@@ -259,7 +260,7 @@ func TestCompletionEveryValue(t *testing.T) {
 		"audit --format":        {"text", "json", "html"},
 		"hook install --host":   hosts.SettingsIDs(),
 		"hook uninstall --host": hosts.SettingsIDs(),
-		"check --format":        formats,
+		"check --format":        report.Formats(),
 	}
 	for key, values := range want {
 		cmd, flag, _ := strings.Cut(key, " --")

@@ -49,13 +49,13 @@ func (c *checker) writeFixed(r *fileResult, stderr io.Writer) bool {
 	if root, ok := c.linked[r.path]; ok {
 		if err := insideWalk(r.path, root); err != nil {
 			fmt.Fprintf(stderr, "baton: not writing the fixes of %s: %v\n", r.path, err)
-			*r = *newResult(r.name, r.path, r.original, c.analyze(r.name, r.original))
+			*r = *newResult(r.Name, r.path, r.original, c.analyze(r.Name, r.original))
 			return false
 		}
 	}
-	if err := writeFileAtomic(r.path, []byte(r.original), []byte(keepBOM(r.original, r.doc.Text))); err != nil {
+	if err := writeFileAtomic(r.path, []byte(r.original), []byte(keepBOM(r.original, r.Doc.Text))); err != nil {
 		fmt.Fprintf(stderr, "baton: writing the fixes of %s: %v\n", r.path, err)
-		*r = *newResult(r.name, r.path, r.original, c.analyze(r.name, r.original))
+		*r = *newResult(r.Name, r.path, r.original, c.analyze(r.Name, r.original))
 		return false
 	}
 	return true
@@ -106,6 +106,15 @@ func (f fixCount) line(diff bool) string {
 		s += "; --diff wrote nothing"
 	}
 	return s
+}
+
+// plural is "1 file", "2 files": the fix line counts as the summary line
+// of package report does.
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + one + "s"
 }
 
 // bom is the UTF-8 byte-order mark.

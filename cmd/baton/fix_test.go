@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/report/reporttest"
 )
 
 // testRegistry builds a registry of one analyzer over ordinary Markdown,
@@ -145,8 +146,8 @@ func TestFixInPlace(t *testing.T) {
 		}
 	}
 	write(fixme, crlfPacket, 0o640)
-	write(good, docClean, 0o600)
-	write(unfixable, docOutOfOrder, 0o644)
+	write(good, reporttest.Clean, 0o600)
+	write(unfixable, reporttest.OutOfOrder, 0o644)
 	stat := func(path string) os.FileInfo {
 		t.Helper()
 		fi, err := os.Stat(path)
@@ -275,8 +276,8 @@ func TestWriteFixedFailure(t *testing.T) {
 	}), fixOptions{fix: true}, "", nil)
 	path := filepath.Join(t.TempDir(), "gone", "x.md")
 	r := c.check(path, path, "a\n")
-	if r.doc.Text != "A\n" || !r.changed() {
-		t.Fatalf("fixed text %q", r.doc.Text)
+	if r.Doc.Text != "A\n" || !r.changed() {
+		t.Fatalf("fixed text %q", r.Doc.Text)
 	}
 	var stderr bytes.Buffer
 	if c.writeFixed(r, &stderr) {
@@ -285,8 +286,8 @@ func TestWriteFixedFailure(t *testing.T) {
 	if !strings.HasPrefix(stderr.String(), "baton: writing the fixes of "+path+": ") {
 		t.Errorf("stderr: %s", stderr.String())
 	}
-	if r.doc.Text != "a\n" || r.changed() || len(r.findings) != 1 {
-		t.Errorf("after the failure: text %q, %d findings; want the text as read and its finding", r.doc.Text, len(r.findings))
+	if r.Doc.Text != "a\n" || r.changed() || len(r.Findings) != 1 {
+		t.Errorf("after the failure: text %q, %d findings; want the text as read and its finding", r.Doc.Text, len(r.Findings))
 	}
 }
 

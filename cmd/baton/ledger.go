@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -223,6 +224,16 @@ func ledgerJSONOf(l *session.Ledger, paths []string) ledgerJSON {
 		})
 	}
 	return out
+}
+
+// encodeJSON writes v indented, without HTML escaping (goals and raw lines
+// quote Markdown, "<!-- … -->" markers included), and a final newline, as
+// baton check writes its JSON report.
+func encodeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 func describeEvidence(e session.Evidence) string {

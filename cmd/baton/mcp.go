@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"golang.org/x/term"
+
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/internal/hostsettings"
 	"github.com/baton-md/baton/mcpserver"
@@ -186,3 +188,7 @@ func mcpFiles() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// isTerminal reports whether f is a terminal: a person, not an agent host,
+// at the other end.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/report/reporttest"
 )
 
 // TestSummaryOnTerminal runs baton check with its standard error on a real
@@ -17,7 +17,7 @@ import (
 // bytes either way.
 func TestSummaryOnTerminal(t *testing.T) {
 	dir := t.TempDir()
-	for name, text := range map[string]string{"bad.md": docMissingSection, "clean.md": docClean, "order.md": docOutOfOrder} {
+	for name, text := range map[string]string{"bad.md": reporttest.MissingSection, "clean.md": reporttest.Clean, "order.md": reporttest.OutOfOrder} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestSummaryOnTerminal(t *testing.T) {
 		{"gitlab", []string{"--format", "gitlab", "bad.md"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctrl, tty := openPTY(t)
+			ctrl, tty := reporttest.OpenPTY(t)
 			defer ctrl.Close()
 			var got bytes.Buffer
 			done := make(chan struct{})
@@ -65,29 +65,5 @@ func TestSummaryOnTerminal(t *testing.T) {
 				t.Errorf("standard output changed with standard error on a terminal:\n%s\nthen\n%s", piped.String(), onTerminal.String())
 			}
 		})
-	}
-}
-
-// TestFormatterColorFollowsTerm checks that under --color auto the text
-// format's colour is decided by the stream the output ends up on (term),
-// not by the buffer it is written to first.
-func TestFormatterColorFollowsTerm(t *testing.T) {
-	t.Setenv("NO_COLOR", "") // restored after the test
-	os.Unsetenv("NO_COLOR")
-	ctrl, tty := openPTY(t)
-	defer ctrl.Close()
-	defer tty.Close()
-	reg := engine.Registry()
-	r := analyzed(t, reg, "bad.md", docMissingSection)
-	o := outputOptions{format: formatText, color: colorAuto}
-	var toTerminal, toBuffer bytes.Buffer
-	if err := writeAll(newFormatterTo(&toTerminal, tty, reg, o), []*fileResult{r}); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeAll(newFormatter(&toBuffer, reg, o), []*fileResult{r}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(toTerminal.String(), "\x1b[") || strings.Contains(toBuffer.String(), "\x1b[") {
-		t.Errorf("bound for a terminal: %q; for a buffer: %q", toTerminal.String(), toBuffer.String())
 	}
 }

@@ -13,19 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/baton-md/baton/analysis"
-)
-
-// Documents with findings of every shape: with safe and unsafe fixes,
-// fixes of several edits, related locations, and none. docMissingSection is
-// a boundary packet (it has Discussion Prompts) missing Why I Stopped, an
-// error; docMarkerAndHeading's prompt has context and a default, so it has
-// warnings and a hint only.
-const (
-	docMarkerAndHeading = "## What I Just Did\n\nDrafted the plan.\n\n<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->\n\n### Why I Stopped\n\nBoundary: plan.\n\n## What Needs Your Review\n\nThe scope table in plan.md.\n\n## What Happens Next\n\nOn approval I derive the tasks.\n\n## Discussion Prompts\n\n1. Because the flag sets the default scope, is default-off acceptable? Recommended default: yes.\n\n## What I Need From You\n\nReply: approved for tasks / rejected for tasks.\n"
-	docMissingSection   = "## What I Just Did\n\nUpdated the plan.\n\n## What Needs Your Review\n\n- Approve the plan?\n\n### What Happens Next\n\nOn approval, I will start.\n\n## Discussion Prompts\n\n1. Because the plan sets the scope, should I start from it as written? Recommended default: yes.\n\n## What I Need From You\n\nReply \"approved\".\n"
-	docOutOfOrder       = "## What I Just Did\n\nReordered — the sections, café.\n\n## What Needs Your Review\n\nThe new order.\n\n## Why I Stopped\n\nTo show a section out of order.\n\n## What Happens Next\n\nNothing.\n\n## What I Need From You\n\nReply \"ok\".\n"
-	docNearMiss         = "Waiting for the CI run of task 4.\n\n<!--   SPECREW-STOP-INTENT:intermediate   -->\n"
-	docClean            = "# Notes\n\nNothing to see.\n"
+	"github.com/baton-md/baton/report/reporttest"
 )
 
 // checkIn writes files into a fresh working directory, runs baton check
@@ -47,46 +35,19 @@ func checkIn(t *testing.T, files map[string]string, stdin string, args ...string
 	return out.String(), code
 }
 
+// everyShape is reporttest's documents of every shape, as files for checkIn.
 var everyShape = map[string]string{
-	"marker.md":  docMarkerAndHeading,
-	"missing.md": docMissingSection,
-	"order.md":   docOutOfOrder,
-	"stop.md":    docNearMiss,
-	"clean.md":   docClean,
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func TestArtifactURI(t *testing.T) {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for path, want := range map[string]string{
-		"a.md":                          "a.md",
-		"docs/a b.md":                   "docs/a%20b.md",
-		"<stdin>":                       "%3Cstdin%3E",
-		"x:y.md":                        "./x:y.md",
-		filepath.Join(wd, "in", "a.md"): "in/a.md",
-		"/elsewhere/a.md":               "file:///elsewhere/a.md",
-	} {
-		if got := artifactURI(path); got != want {
-			t.Errorf("artifactURI(%q) = %q, want %q", path, got, want)
-		}
-	}
+	"marker.md":  reporttest.MarkerAndHeading,
+	"missing.md": reporttest.MissingSection,
+	"order.md":   reporttest.OutOfOrder,
+	"stop.md":    reporttest.NearMiss,
+	"clean.md":   reporttest.Clean,
 }
 
 // TestJSONFields checks that the JSON output has exactly the fields
 // docs/json-format.md documents, each of the documented type.
 func TestJSONFields(t *testing.T) {
-	out, code := checkIn(t, everyShape, docNearMiss, "--format", "json", "marker.md", "missing.md", "order.md", "clean.md", "-")
+	out, code := checkIn(t, everyShape, reporttest.NearMiss, "--format", "json", "marker.md", "missing.md", "order.md", "clean.md", "-")
 	if code != exitFindings {
 		t.Errorf("exit status %d, want %d", code, exitFindings)
 	}
@@ -176,100 +137,5 @@ func TestJSONFields(t *testing.T) {
 	}
 	if strings.Contains(out, `\u003c`) {
 		t.Error("the JSON escapes < and > (HTML escaping): markers should read as written")
-	}
-}
-
-func TestJSONPositions(t *testing.T) {
-	// A finding on line 2 after a two-byte character: the column counts
-	// bytes.
-	doc := analysis.Parse("x.md", "a\né x\n")
-	if got, want := jsonPos(doc, len("a\né ")), (jsonPosition{Line: 2, Column: 4, Offset: 5}); got != want {
-		t.Errorf("jsonPos = %+v, want %+v", got, want)
-	}
-}
-
-func TestGitHubEscaping(t *testing.T) {
-	doc := analysis.Parse("x.md", "text\n")
-	res := []*fileResult{{
-		name: "a,b:c%d.md",
-		doc:  doc,
-		findings: []analysis.Finding{
-			{Rule: "packet/x", Severity: analysis.Error, Span: analysis.Span{Start: 0, End: 4}, Message: "50% done: a, b\r\nnext"},
-			{Rule: "packet/y", Severity: analysis.Warning, Span: analysis.Span{Start: 1, End: 1}, Message: "w"},
-			{Rule: "packet/z", Severity: analysis.Info, Span: analysis.Span{Start: 0, End: 5}, Message: "i"},
-			{Rule: "packet/h", Severity: analysis.Hint, Span: analysis.Span{Start: 0, End: 1}, Message: "h"},
-		},
-	}}
-	var b bytes.Buffer
-	if err := writeGitHub(&b, res); err != nil {
-		t.Fatal(err)
-	}
-	want := "::error file=a%2Cb%3Ac%25d.md,line=1,col=1,endLine=1,endColumn=5,title=packet/x::50%25 done: a, b%0D%0Anext\n" +
-		"::warning file=a%2Cb%3Ac%25d.md,line=1,col=2,endLine=1,endColumn=2,title=packet/y::w\n" +
-		"::notice file=a%2Cb%3Ac%25d.md,line=1,col=1,endLine=2,endColumn=1,title=packet/z::i\n" +
-		"::notice file=a%2Cb%3Ac%25d.md,line=1,col=1,endLine=1,endColumn=2,title=packet/h::h\n"
-	if diff := cmp.Diff(want, b.String()); diff != "" {
-		t.Errorf("github output (-want +got):\n%s", diff)
-	}
-}
-
-func TestUseColor(t *testing.T) {
-	var buf bytes.Buffer
-	for _, tc := range []struct {
-		mode, noColor string
-		want          bool
-	}{
-		{colorAlways, "", true},
-		{colorAlways, "1", true}, // forcing wins over NO_COLOR
-		{colorNever, "", false},
-		{colorAuto, "", false}, // not a terminal
-		{colorAuto, "1", false},
-	} {
-		if got := useColor(tc.mode, &buf, tc.noColor); got != tc.want {
-			t.Errorf("useColor(%q, buffer, NO_COLOR=%q) = %v, want %v", tc.mode, tc.noColor, got, tc.want)
-		}
-	}
-}
-
-// TestSortForOutput checks the order of a file's findings: line, column,
-// rule ID, message, whatever their ends or the order they came in.
-func TestSortForOutput(t *testing.T) {
-	doc := analysis.Parse("x.md", "abc\ndef\n")
-	f := func(start, end int, rule, msg string) analysis.Finding {
-		return analysis.Finding{Rule: rule, Span: analysis.Span{Start: start, End: end}, Message: msg}
-	}
-	got := []analysis.Finding{
-		f(4, 5, "a/a", "m"),
-		f(1, 3, "b/b", "m"),
-		f(1, 2, "c/c", "m"), // a shorter span of a later rule: the rule decides
-		f(0, 1, "a/a", "z"),
-		f(0, 8, "a/a", "b"),
-		f(1, 3, "b/b", "a"),
-	}
-	sortForOutput(doc, got)
-	want := []analysis.Finding{
-		f(0, 8, "a/a", "b"),
-		f(0, 1, "a/a", "z"),
-		f(1, 3, "b/b", "a"),
-		f(1, 3, "b/b", "m"),
-		f(1, 2, "c/c", "m"),
-		f(4, 5, "a/a", "m"),
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("order (-want +got):\n%s", diff)
-	}
-}
-
-// Every text finding is one line: a message quoting a multi-line error,
-// and a file name holding a line break, are kept on it.
-func TestTextFindingIsOneLine(t *testing.T) {
-	if got := oneLine("could not read (stat /a: permission denied\nstat /b: permission denied\r\n)"); got != "could not read (stat /a: permission denied; stat /b: permission denied; )" {
-		t.Errorf("oneLine = %q", got)
-	}
-	if got := oneLineName("a\nb.md"); got != `"a\nb.md"` {
-		t.Errorf("oneLineName = %q", got)
-	}
-	if got := oneLineName("plain/é.md"); got != "plain/é.md" {
-		t.Errorf("oneLineName changed a plain name: %q", got)
 	}
 }

@@ -140,7 +140,7 @@ func TestVersionLinked(t *testing.T) {
 		t.Fatalf("SARIF: %v\n%s", err, sarifOut)
 	}
 	// Without the "v": the SARIF Multitool wants a version that starts
-	// with a number (SARIF2005; see sarifVersions).
+	// with a number (SARIF2005; see sarifVersions in package report).
 	if len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Version != "9.8.7-test" {
 		t.Errorf("SARIF runs %+v, want one run whose driver version is 9.8.7-test", log.Runs)
 	}

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -12,28 +12,29 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/report/reporttest"
 )
 
-// analyzed is the result baton check would report for a document.
-func analyzed(t *testing.T, reg *analysis.Registry, name, text string) *fileResult {
+// analyzed is the file baton check would report for a document.
+func analyzed(t *testing.T, reg *analysis.Registry, name, text string) *File {
 	t.Helper()
-	r := newResult(name, name, text, reg.Analyze(analysis.Parse(name, text), nil))
-	r.doc.DropSyntax()
-	return r
+	r := NewFile(name, reg.Analyze(analysis.Parse(name, text), nil))
+	r.Doc.DropSyntax()
+	return &r
 }
 
-var machineFormats = []string{formatText, formatJSON, formatSARIF, formatGitHub, formatJUnit, formatGitLab}
+var machineFormats = []string{FormatText, FormatJSON, FormatSARIF, FormatGitHub, FormatJUnit, FormatGitLab}
 
 // TestFormattersKeepNoDocument checks that no formatter holds on to a
-// result, or its document, once file has returned: each is collected
-// before end is called, so peak memory does not grow with the run.
+// file, or its document, once File has returned: each is collected
+// before End is called, so peak memory does not grow with the run.
 func TestFormattersKeepNoDocument(t *testing.T) {
 	reg := engine.Registry()
 	for _, format := range machineFormats {
 		t.Run(format, func(t *testing.T) {
 			var out bytes.Buffer
-			o := outputOptions{format: format, color: colorNever, counts: &tally{}}
-			f := newFormatter(&out, reg, o)
+			o := Options{Format: format, Color: ColorNever, counts: &tally{}}
+			f := NewFormatter(&out, &out, reg, o)
 			// Cleanups run one at a time: a send must never block them,
 			// even one that comes after the test has stopped reading.
 			collected := make(chan string, 6)
@@ -43,11 +44,11 @@ func TestFormattersKeepNoDocument(t *testing.T) {
 				default:
 				}
 			}
-			for i, text := range []string{docMissingSection, docMarkerAndHeading, docOutOfOrder} {
+			for i, text := range []string{reporttest.MissingSection, reporttest.MarkerAndHeading, reporttest.OutOfOrder} {
 				r := analyzed(t, reg, fmt.Sprintf("f%d.md", i), text)
-				runtime.AddCleanup(r.doc, done, r.name)
-				runtime.AddCleanup(r, done, r.name+" result")
-				if err := f.file(r); err != nil {
+				runtime.AddCleanup(r.Doc, done, r.Name)
+				runtime.AddCleanup(r, done, r.Name+" result")
+				if err := f.File(r); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -62,9 +63,9 @@ func TestFormattersKeepNoDocument(t *testing.T) {
 				}
 			}
 			if len(seen) < 6 {
-				t.Errorf("after file returned, %d of 6 results and documents were still held: collected %v", 6-len(seen), seen)
+				t.Errorf("after File returned, %d of 6 results and documents were still held: collected %v", 6-len(seen), seen)
 			}
-			if err := f.end(); err != nil {
+			if err := f.End(); err != nil {
 				t.Fatal(err)
 			}
 			if o.counts.Files != 3 {
@@ -81,14 +82,14 @@ func TestFormattersWriteAsTheyGo(t *testing.T) {
 	for _, format := range machineFormats {
 		t.Run(format, func(t *testing.T) {
 			var out bytes.Buffer
-			f := newFormatter(&out, reg, outputOptions{format: format, color: colorNever})
-			if err := f.file(analyzed(t, reg, "first.md", docMissingSection)); err != nil {
+			f := NewFormatter(&out, &out, reg, Options{Format: format, Color: ColorNever})
+			if err := f.File(analyzed(t, reg, "first.md", reporttest.MissingSection)); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(out.String(), "packet/missing-section") {
 				t.Errorf("after the first file, the output is %q", out.String())
 			}
-			if err := f.end(); err != nil {
+			if err := f.End(); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -107,15 +108,15 @@ type jsonReportForTest struct {
 // is, byte for byte, the report encoded whole.
 func TestJSONStreamIsOneDocument(t *testing.T) {
 	reg := engine.Registry()
-	for _, texts := range [][]string{nil, {docClean}, {docMissingSection, docClean, docOutOfOrder, docNearMiss}} {
-		var results []*fileResult
+	for _, texts := range [][]string{nil, {reporttest.Clean}, {reporttest.MissingSection, reporttest.Clean, reporttest.OutOfOrder, reporttest.NearMiss}} {
+		var results []*File
 		whole := jsonReportForTest{Version: jsonFormatVersion, Files: []jsonFile{}}
 		for i, text := range texts {
 			r := analyzed(t, reg, fmt.Sprintf("f%d.md", i), text)
 			results = append(results, r)
-			jf := jsonFile{Path: r.name, Kind: kindID(r.doc.Kind), Reason: r.doc.KindWhy, Findings: []jsonFinding{}}
-			for _, f := range r.findings {
-				jf.Findings = append(jf.Findings, jsonFindingOf(r.doc, f))
+			jf := jsonFile{Path: r.Name, Kind: kindID(r.Doc.Kind), Reason: r.Doc.KindWhy, Findings: []jsonFinding{}}
+			for _, f := range r.Findings {
+				jf.Findings = append(jf.Findings, jsonFindingOf(r.Doc, f))
 			}
 			whole.Files = append(whole.Files, jf)
 			whole.Summary.add(r)
@@ -124,7 +125,7 @@ func TestJSONStreamIsOneDocument(t *testing.T) {
 		if err := encodeJSON(&want, whole); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeFindings(&got, results, reg, outputOptions{format: formatJSON}); err != nil {
+		if err := writeAll(NewFormatter(&got, &got, reg, Options{Format: FormatJSON}), results); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want.String(), got.String()); diff != "" {

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -95,18 +95,9 @@ func jsonFindingOf(doc *analysis.Document, f analysis.Finding) jsonFinding {
 	return jf
 }
 
-// encodeJSON writes v indented, without HTML escaping (messages quote
-// "<!-- … -->" markers), and a final newline.
-func encodeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// encodeIndented is v as encodeJSON writes it, each line after the first
-// starting with prefix (v's place in an enclosing document), and no final
-// newline.
+// encodeIndented is v indented, without HTML escaping (messages quote
+// "<!-- … -->" markers), each line after the first starting with prefix
+// (v's place in an enclosing document), and no final newline.
 func encodeIndented(v any, prefix string) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -120,17 +111,18 @@ func encodeIndented(v any, prefix string) ([]byte, error) {
 
 // jsonFormatter writes the JSON report a file at a time: the opening and
 // each file as they come, the summary (a tally, the only thing it keeps)
-// at the end. The bytes are those of encodeJSON on the whole report.
+// at the end. The bytes are those of the whole report encoded at once,
+// indented as encodeIndented indents its parts, with a final newline.
 type jsonFormatter struct {
 	w       io.Writer
 	started bool
 	summary tally
 }
 
-func (j *jsonFormatter) file(r *fileResult) error {
-	jf := jsonFile{Path: r.name, Kind: kindID(r.doc.Kind), Reason: r.doc.KindWhy, Findings: []jsonFinding{}}
-	for _, f := range r.findings {
-		jf.Findings = append(jf.Findings, jsonFindingOf(r.doc, f))
+func (j *jsonFormatter) File(r *File) error {
+	jf := jsonFile{Path: r.Name, Kind: kindID(r.Doc.Kind), Reason: r.Doc.KindWhy, Findings: []jsonFinding{}}
+	for _, f := range r.Findings {
+		jf.Findings = append(jf.Findings, jsonFindingOf(r.Doc, f))
 	}
 	j.summary.add(r)
 	b, err := encodeIndented(jf, "    ")
@@ -146,7 +138,7 @@ func (j *jsonFormatter) file(r *fileResult) error {
 	return err
 }
 
-func (j *jsonFormatter) end() error {
+func (j *jsonFormatter) End() error {
 	closing := "\n  ]"
 	if !j.started {
 		closing = "{\n  \"version\": " + strconv.Itoa(jsonFormatVersion) + ",\n  \"files\": []"

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/xml"
@@ -50,28 +50,28 @@ type junitFormatter struct {
 
 const junitOpening = xml.Header + `<testsuites name="baton">`
 
-func (j *junitFormatter) file(r *fileResult) error {
-	s := junitSuite{Name: r.name, Time: "0"}
+func (j *junitFormatter) File(r *File) error {
+	s := junitSuite{Name: r.Name, Time: "0"}
 	var others []string
 	names := map[string]int{}
-	for _, f := range r.findings {
+	for _, f := range r.Findings {
 		if f.Severity != analysis.Error {
 			others = append(others, textLine(r, f, false))
 			continue
 		}
-		p := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
+		p := r.Doc.Lines.Position(f.Span.Start, analysis.UTF8)
 		name := fmt.Sprintf("%s (%d:%d)", f.Rule, p.Line+1, p.Character+1)
 		if names[name]++; names[name] > 1 {
 			name = fmt.Sprintf("%s #%d", name, names[name]) // GitLab keeps only the first of a name
 		}
 		s.Cases = append(s.Cases, junitCase{
-			Name: name, Classname: r.name, Time: "0",
+			Name: name, Classname: r.Name, Time: "0",
 			Failure: &junitFailure{Message: oneLine(f.Message), Type: f.Rule, Text: textLine(r, f, false) + "\n" + helpURL(f.Rule)},
 		})
 		s.Failures++
 	}
 	if s.Failures == 0 {
-		s.Cases = append(s.Cases, junitCase{Name: "no errors", Classname: r.name, Time: "0"})
+		s.Cases = append(s.Cases, junitCase{Name: "no errors", Classname: r.Name, Time: "0"})
 	}
 	s.Tests = len(s.Cases)
 	if len(others) > 0 {
@@ -90,7 +90,7 @@ func (j *junitFormatter) file(r *fileResult) error {
 	return err
 }
 
-func (j *junitFormatter) end() error {
+func (j *junitFormatter) End() error {
 	open := ""
 	if !j.started {
 		open = junitOpening

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"crypto/sha256"
@@ -65,15 +65,15 @@ type gitlabFormatter struct {
 	issues int // written so far
 }
 
-func (g *gitlabFormatter) file(r *fileResult) error {
+func (g *gitlabFormatter) File(r *File) error {
 	// GitLab reads the path as relative to the repository's root, with
 	// forward slashes; baton check runs there in a CI job.
-	path := filepath.ToSlash(belowWD(r.name))
+	path := filepath.ToSlash(belowWD(r.Name))
 	seen := map[[2]string]int{}
 	var out []byte
-	for _, f := range r.findings {
-		start := r.doc.Lines.Position(f.Span.Start, analysis.UTF8)
-		end := r.doc.Lines.Position(f.Span.End, analysis.UTF8)
+	for _, f := range r.Findings {
+		start := r.Doc.Lines.Position(f.Span.Start, analysis.UTF8)
+		end := r.Doc.Lines.Position(f.Span.End, analysis.UTF8)
 		if end.Line > start.Line && end.Character == 0 {
 			end.Line-- // the span ends with a line break
 		}
@@ -104,7 +104,7 @@ func (g *gitlabFormatter) file(r *fileResult) error {
 	return err
 }
 
-func (g *gitlabFormatter) end() error {
+func (g *gitlabFormatter) End() error {
 	closing := "\n]\n"
 	if g.issues == 0 {
 		closing = "[]\n"

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"io"
@@ -213,14 +213,15 @@ func firstParagraph(doc string) string {
 type sarifFormatter struct {
 	w         io.Writer
 	reg       *analysis.Registry
+	version   string // baton's, as Options.Version has it
 	artifacts []sarifArtifact
 	rules     []sarifReporting
 	ruleIndex map[string]int
 	results   int // written so far
 }
 
-func newSARIFFormatter(w io.Writer, reg *analysis.Registry) *sarifFormatter {
-	return &sarifFormatter{w: w, reg: reg, ruleIndex: map[string]int{}}
+func newSARIFFormatter(w io.Writer, reg *analysis.Registry, version string) *sarifFormatter {
+	return &sarifFormatter{w: w, reg: reg, version: version, ruleIndex: map[string]int{}}
 }
 
 // The log around the results: they are the run's first member, so that
@@ -251,21 +252,21 @@ func (s *sarifFormatter) rule(id string) int {
 	return len(s.rules) - 1
 }
 
-func (s *sarifFormatter) file(fr *fileResult) error {
+func (s *sarifFormatter) File(fr *File) error {
 	index := len(s.artifacts)
-	uri := artifactURI(fr.name)
+	uri := artifactURI(fr.Name)
 	s.artifacts = append(s.artifacts, sarifArtifact{
 		Location:       sarifArtifactLocation{URI: uri},
-		Length:         len(fr.doc.Text),
+		Length:         len(fr.Doc.Text),
 		SourceLanguage: "markdown",
 		Roles:          []string{"analysisTarget"},
 	})
 	at := sarifArtifactLocation{URI: uri, Index: &index}
 	location := func(span analysis.Span) sarifLocation {
-		return sarifLocation{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: at, Region: sarifRegionOf(fr.doc, span)}}
+		return sarifLocation{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: at, Region: sarifRegionOf(fr.Doc, span)}}
 	}
 	var b strings.Builder
-	for _, f := range fr.findings {
+	for _, f := range fr.Findings {
 		res := sarifResult{
 			RuleID:    f.Rule,
 			Level:     sarifLevel(f.Severity),
@@ -282,7 +283,7 @@ func (s *sarifFormatter) file(fr *fileResult) error {
 		for _, fix := range f.Fixes {
 			change := sarifChange{ArtifactLocation: at}
 			for _, e := range fix.Edits {
-				rep := sarifReplacement{DeletedRegion: sarifRegionOf(fr.doc, e.Span)}
+				rep := sarifReplacement{DeletedRegion: sarifRegionOf(fr.Doc, e.Span)}
 				if e.NewText != "" {
 					rep.InsertedContent = &sarifArtifactContent{Text: e.NewText}
 				}
@@ -311,7 +312,7 @@ func (s *sarifFormatter) file(fr *fileResult) error {
 	return err
 }
 
-func (s *sarifFormatter) end() error {
+func (s *sarifFormatter) End() error {
 	var b strings.Builder
 	if s.results == 0 {
 		b.WriteString(sarifOpening + "]")
@@ -326,7 +327,7 @@ func (s *sarifFormatter) end() error {
 		b.WriteString(",\n      \"artifacts\": ")
 		b.Write(enc)
 	}
-	version, semantic := sarifVersions(versionString())
+	version, semantic := sarifVersions(s.version)
 	tool := sarifTool{Driver: sarifDriver{Name: "baton", Version: version, SemanticVersion: semantic, InformationURI: informationURI, Rules: s.rules}}
 	enc, err := encodeIndented(tool, "      ")
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -20,12 +20,12 @@ type tally struct {
 	Hints    int `json:"hints"`
 }
 
-func (t *tally) add(r *fileResult) {
+func (t *tally) add(r *File) {
 	t.Files++
-	if len(r.findings) > 0 {
+	if len(r.Findings) > 0 {
 		t.flagged++
 	}
-	for _, f := range r.findings {
+	for _, f := range r.Findings {
 		switch f.Severity {
 		case analysis.Error:
 			t.Errors++
@@ -42,13 +42,13 @@ func (t *tally) add(r *fileResult) {
 // counting is a formatter that also counts, into a tally the run's
 // summary line reads.
 type counting struct {
-	formatter
+	Formatter
 	t *tally
 }
 
-func (c counting) file(r *fileResult) error {
+func (c counting) File(r *File) error {
 	c.t.add(r)
-	return c.formatter.file(r)
+	return c.Formatter.File(r)
 }
 
 // plural is "1 error", "2 errors".
@@ -84,14 +84,14 @@ func (t *tally) line() string {
 	return strings.Join(parts, ", ") + " in " + where
 }
 
-// summarize prints the run's summary line on stderr, for a person at a
+// Summarize prints the run's summary line on stderr, for a person at a
 // terminal: in the text format, without --quiet, and only when stderr is
 // a terminal, so that no pipe, file or CI log ever gets it. It goes to
 // stderr, the stream that does not carry the findings (markdownlint-cli2
 // likewise keeps its "Summary:" line off the findings' stream), so what
 // standard output carries is the findings alone, byte for byte.
-func (o *outputOptions) summarize(stderr io.Writer) {
-	if o.format != formatText || o.quiet || o.counts == nil || !isTerminal(stderr) {
+func (o *Options) Summarize(stderr io.Writer) {
+	if o.Format != FormatText || o.Quiet || o.counts == nil || !isTerminal(stderr) {
 		return
 	}
 	fmt.Fprintln(stderr, o.counts.line())
