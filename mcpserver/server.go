@@ -28,7 +28,6 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
-	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 	"github.com/baton-md/baton/internal/heapbudget"
 	"github.com/baton-md/baton/internal/safefile"
@@ -168,23 +167,7 @@ const instructions = `baton checks the Markdown agents hand each other: stop mes
 // engine keeps what it reads). The session store is shared: it rereads a
 // session whose files changed.
 func (s *Server) engine() *engine.Engine {
-	return engine.New(engine.Sources{
-		Registry: s.reg,
-		Ledger: func(fromConfig string) handoff.Resolver {
-			return engine.Sessions(s.store, func() []string { return stateDirs(cmp.Or(s.stateDir, fromConfig)) }, nil)
-		},
-	})
-}
-
-// stateDirs are the folders clio-coder's sessions are looked for in: the
-// given one first, then the platform's defaults (as check and the hooks).
-func stateDirs(first string) []string {
-	home, _ := os.UserHomeDir()
-	dirs := session.DefaultStateDirs(os.Getenv, runtime.GOOS, home)
-	if first != "" {
-		dirs = append([]string{first}, dirs...)
-	}
-	return dirs
+	return engine.ForFiles(engine.FilesOptions{Registry: s.reg, Store: s.store, StateDir: s.stateDir})
 }
 
 // errOutside is wrapped by the error for a path outside the workspace.

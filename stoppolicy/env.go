@@ -2,14 +2,11 @@ package stoppolicy
 
 import (
 	"fmt"
-	"os"
-	"runtime"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/engine"
-	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 )
 
@@ -33,13 +30,7 @@ type Env struct {
 // sessionDir the conformance session whose guard is read. A configuration
 // that cannot be read or is invalid is an error.
 func NewEnv(name, root, sessionDir string) (*Env, error) {
-	store := session.NewStore()
-	eng := engine.New(engine.Sources{
-		Registry: engine.Registry(),
-		Ledger: func(fromConfig string) handoff.Resolver {
-			return engine.Sessions(store, func() []string { return stateDirs(fromConfig) }, nil)
-		},
-	})
+	eng := engine.ForFiles(engine.FilesOptions{Registry: engine.Registry(), Store: session.NewStore()})
 	env, err := eng.Env(engine.Request{Path: name, Session: sessionDir, SpecrewRoot: root})
 	if err != nil {
 		return nil, err
@@ -49,17 +40,6 @@ func NewEnv(name, root, sessionDir string) (*Env, error) {
 		e.State = *env.Specrew
 	}
 	return e, nil
-}
-
-// stateDirs are the folders clio-coder's sessions are looked for in: the
-// configured one first, then the platform's defaults.
-func stateDirs(first string) []string {
-	home, _ := os.UserHomeDir()
-	dirs := session.DefaultStateDirs(os.Getenv, runtime.GOOS, home)
-	if first != "" {
-		dirs = append([]string{first}, dirs...)
-	}
-	return dirs
 }
 
 // Analyze lints and classifies a stop message. A text that reads as

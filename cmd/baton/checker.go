@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"errors"
 	"io"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
-	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 	"github.com/baton-md/baton/internal/heapbudget"
 	"github.com/baton-md/baton/internal/safefile"
@@ -38,18 +36,14 @@ type checker struct {
 // configuration's state-dir, then clio-coder's folders; explicit is the
 // --config file, or nil for the nearest .baton.yaml above each document.
 func newChecker(reg *analysis.Registry, fix fixOptions, stateDir string, explicit *config.File) *checker {
-	store := session.NewStore()
-	src := engine.Sources{
+	eng := engine.ForFiles(engine.FilesOptions{
 		Registry: reg,
+		Store:    session.NewStore(),
+		StateDir: stateDir,
+		Config:   explicit,
 		Static:   true, // one run: what a walk up from a folder finds is found once
-		Ledger: func(fromConfig string) handoff.Resolver {
-			return resolverWith(store, cmp.Or(stateDir, fromConfig))
-		},
-	}
-	if explicit != nil {
-		src.Config = engine.Explicit(explicit)
-	}
-	return &checker{eng: engine.New(src), reg: reg, fix: fix}
+	})
+	return &checker{eng: eng, reg: reg, fix: fix}
 }
 
 // checkFiles reads and analyses files and hands each result to emit, in

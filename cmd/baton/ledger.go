@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"sort"
 	"strings"
 
@@ -16,20 +15,10 @@ import (
 	"github.com/baton-md/baton/handoff/session"
 )
 
-// stateDirs is where sessions are looked for: the flag's folder first.
-func stateDirs(flagDir string) []string {
-	home, _ := os.UserHomeDir()
-	dirs := session.DefaultStateDirs(os.Getenv, runtime.GOOS, home)
-	if flagDir != "" {
-		dirs = append([]string{flagDir}, dirs...)
-	}
-	return dirs
-}
-
 // resolverWith reads the sessions handoff documents name, looking in dir
 // first.
 func resolverWith(store *session.Store, flagDir string) handoff.Resolver {
-	return engine.Sessions(store, func() []string { return stateDirs(flagDir) }, nil)
+	return engine.Sessions(store, func() []string { return engine.StateDirs(flagDir) }, nil)
 }
 
 func runLedger(args []string, stdout, stderr io.Writer) int {
@@ -60,7 +49,7 @@ func runLedger(args []string, stdout, stderr io.Writer) int {
 	dir := arg
 	if fi, err := os.Stat(arg); err != nil || !fi.IsDir() {
 		var looked []string
-		dir, looked, err = session.Find(stateDirs(*stateDir), arg)
+		dir, looked, err = session.Find(engine.StateDirs(*stateDir), arg)
 		if errors.Is(err, session.ErrNotFound) {
 			// Said once: which session, where it was looked for, then
 			// any folder that could not be read while looking.
