@@ -100,3 +100,17 @@ func TestPresetIsSecretlints(t *testing.T) {
 		t.Errorf("only %d findings recorded: the list has lost its tokens", found)
 	}
 }
+
+// Any text: the scan ends, and every span it gives is inside the text.
+func FuzzCredentials(f *testing.F) {
+	f.Add("apiKey: process.env.OPENAI_API_KEY\n")
+	f.Add("  password: \\'x1\n postgres://app:s3cret@db/app ghp_abcdefghijklmnopqrstuvwxyz0123456789 \"\x01\xff")
+	f.Add("authorization: \"Bearer abcdefghijklmnop1234\" ops_eyJhIjoiYiJ9fQ==")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, c := range scanCredentials(text) {
+			if c.span.Start < 0 || c.span.End > len(text) || c.span.Start >= c.span.End {
+				t.Fatalf("span %v outside the text of %d bytes", c.span, len(text))
+			}
+		}
+	})
+}
