@@ -132,6 +132,13 @@ var presetRules = sync.OnceValue(func() *presetSet {
 		}
 	}
 	set := &presetSet{rules: rules, lits: map[uint16][]litRef{}, gates: map[uint16][]litRef{}}
+	// The words one of which the engine's own rule needs (mayHoldCredential),
+	// looked for in the same pass: rule -1.
+	for _, w := range credentialWords {
+		k := uint16(w[0])<<8 | uint16(w[1])
+		set.gateBit[k] = true
+		set.gates[k] = append(set.gates[k], litRef{-1, w})
+	}
 	for ri, r := range rules {
 		for _, l := range r.lits {
 			k := uint16(l[0])<<8 | uint16(l[1])
@@ -308,8 +315,9 @@ type presetHit struct {
 
 // scanPreset runs the ported preset rules over content: one pass finds
 // where each rule's literals start (and which gate words the content
-// holds), then each rule's pattern runs there.
-func scanPreset(content string) []presetHit {
+// holds), then each rule's pattern runs there. It also says whether the
+// content holds one of the words the engine's own rule needs.
+func scanPreset(content string) (hits []presetHit, credentialWord bool) {
 	set := presetRules()
 	at := make([][]int, len(set.rules))
 	gated := make([]bool, len(set.rules))
@@ -324,22 +332,24 @@ func scanPreset(content string) []presetHit {
 		}
 		if kl := uint16(lowerASCII(content[i]))<<8 | uint16(lowerASCII(content[i+1])); set.gateBit[kl] {
 			for _, g := range set.gates[kl] {
-				if !gated[g.rule] && hasFoldAt(content, i, g.text) {
+				switch {
+				case g.rule < 0:
+					credentialWord = credentialWord || hasFoldAt(content, i, g.text)
+				case !gated[g.rule] && hasFoldAt(content, i, g.text):
 					gated[g.rule] = true
 				}
 			}
 		}
 	}
-	var out []presetHit
 	for ri, r := range set.rules {
 		switch {
 		case r.lits != nil && len(at[ri]) > 0:
-			out = r.scanAt(content, at[ri], out)
+			hits = r.scanAt(content, at[ri], hits)
 		case r.lits == nil && gated[ri]:
-			out = r.scanAll(content, out)
+			hits = r.scanAll(content, hits)
 		}
 	}
-	return out
+	return hits, credentialWord
 }
 
 func lowerASCII(c byte) byte {

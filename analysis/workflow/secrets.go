@@ -101,7 +101,8 @@ func scanCredentials(text string) []credentialFinding {
 	}
 	content, back := journaled(text)
 	var out []credentialFinding
-	for _, h := range scanPreset(content) {
+	hits, credentialWord := scanPreset(content)
+	for _, h := range hits {
 		s, e := back(h.secretStart), back(h.secret1)
 		if s < e {
 			what := fmt.Sprintf("a %s token (secretlint's %s rule, which the engine runs)", h.id, h.id)
@@ -115,7 +116,7 @@ func scanCredentials(text string) []credentialFinding {
 				advice: "take it out of the document, and read it from the environment in an eval block under a short name"})
 		}
 	}
-	if !mayHoldCredential(text) {
+	if !credentialWord {
 		return out
 	}
 	for _, h := range scanJournaled(content) {
@@ -204,36 +205,18 @@ func scanJournaled(content string) []journalHit {
 	return out
 }
 
-// mayHoldCredential is the quick test before the scan, in one pass: every
-// pattern needs one of these words, in any ASCII case (the patterns'
-// case-insensitive letters fold only within ASCII here: none is k or s
-// but "key", "secret" and "sk-", whose Unicode folds the engine's
-// JavaScript patterns do not make either).
+// credentialWords are the words, one of which every pattern of the
+// engine's own rule needs, in any ASCII case (its case-insensitive letters
+// fold only within ASCII here: none is k or s but "key", "secret" and
+// "sk-", whose Unicode folds the engine's JavaScript patterns do not make
+// either).
+var credentialWords = []string{"key", "token", "secret", "authorization", "passw", "bearer", "sk-"}
+
+// mayHoldCredential reports whether text holds one of credentialWords.
 func mayHoldCredential(text string) bool {
-	for i := 0; i < len(text); i++ {
-		switch text[i] | 0x20 {
-		case 'k':
-			if hasFoldAt(text, i, "key") {
-				return true
-			}
-		case 't':
-			if hasFoldAt(text, i, "token") {
-				return true
-			}
-		case 's':
-			if hasFoldAt(text, i, "secret") || hasFoldAt(text, i, "sk-") {
-				return true
-			}
-		case 'a':
-			if hasFoldAt(text, i, "authorization") {
-				return true
-			}
-		case 'p':
-			if hasFoldAt(text, i, "passw") {
-				return true
-			}
-		case 'b':
-			if hasFoldAt(text, i, "bearer") {
+	for i := range text {
+		for _, w := range credentialWords {
+			if hasFoldAt(text, i, w) {
 				return true
 			}
 		}
@@ -504,7 +487,20 @@ func journaled(text string) (string, func(int) int) {
 	var b strings.Builder
 	b.Grow(len(prefix) + len(text) + len(text)/8 + 2)
 	b.WriteString(prefix)
+	valid := utf8.ValidString(text) // then only ASCII needs escaping
 	for i := 0; i < len(text); {
+		// The run that needs no escaping, copied whole.
+		j := i
+		for j < len(text) {
+			if c := text[j]; c == '"' || c == '\\' || c < 0x20 || (!valid && c >= utf8.RuneSelf) {
+				break
+			}
+			j++
+		}
+		b.WriteString(text[i:j])
+		if i = j; i == len(text) {
+			break
+		}
 		c := text[i]
 		switch {
 		case c == '"':

@@ -32,6 +32,9 @@ func TestCredentialsAreTheEngines(t *testing.T) {
 		for _, f := range d.Findings {
 			want = append(want, f.ID+" "+f.Text)
 		}
+		if c, _ := journaled(d.Document); func() bool { _, w := scanPreset(c); return w }() != mayHoldCredential(d.Document) {
+			t.Errorf("%q: the one pass and mayHoldCredential disagree on the words", d.Document)
+		}
 		if mayHoldCredential(d.Document) && !strings.Contains(d.Document, "secretlint-disable") {
 			content, _ := journaled(d.Document)
 			for _, h := range scanJournaled(content) {
@@ -86,7 +89,8 @@ func TestPresetIsSecretlints(t *testing.T) {
 			want = append(want, f.Rule+" "+f.Text)
 		}
 		content, _ := journaled(d.Document)
-		for _, h := range scanPreset(content) {
+		hits, _ := scanPreset(content)
+		for _, h := range hits {
 			got = append(got, h.id+" "+content[h.start:h.end])
 		}
 		slices.Sort(want)
@@ -113,4 +117,28 @@ func FuzzCredentials(f *testing.F) {
 			}
 		}
 	})
+}
+
+// journaled writes a document as JSON.stringify writes the import event
+// holding it (which Go's encoder, HTML escaping off, does too, but for
+// U+2028 and U+2029 that JavaScript leaves alone), and maps each offset
+// back to the text.
+func TestJournaledIsJSON(t *testing.T) {
+	for _, text := range []string{"", "plain", "a \"quoted\" \\ back\nslash\t\r\b\f\x01\x1f", "é 😀 ü\u00a0", "<tag> & </tag>"} {
+		content, back := journaled(text)
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(map[string]string{"type": "import", "source": text}); err != nil {
+			t.Fatal(err)
+		}
+		// Go's encoder sorts the keys: source before type.
+		want := `{"type":"import","source":` + strings.TrimSuffix(strings.TrimPrefix(strings.TrimSuffix(b.String(), "\n"), `{"source":`), `,"type":"import"}`) + `}`
+		if content != want {
+			t.Errorf("journaled(%q) = %s, want %s", text, content, want)
+		}
+		if got := back(len(content) - 2); got != len(text) {
+			t.Errorf("journaled(%q): the end maps back to %d, want %d", text, got, len(text))
+		}
+	}
 }
