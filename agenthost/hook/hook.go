@@ -286,7 +286,8 @@ func judge(h *agenthost.Host, o stoppolicy.Options, args []string, stdin io.Read
 	// The message is in the input or the transcript: room for it, as
 	// check makes for a document, under a collector paced to it.
 	heapbudget.Enable()
-	defer heapbudget.Admit(len(raw))()
+	releaseInput := heapbudget.Admit(len(raw))
+	defer func() { releaseInput() }()
 	in, err := h.Stop.Parse(raw)
 	if err != nil {
 		failOpen("%v", err)
@@ -355,7 +356,9 @@ func judge(h *agenthost.Host, o stoppolicy.Options, args []string, stdin io.Read
 			return
 		}
 	}
-	defer heapbudget.Admit(len(stop.Message))()
+	// The input is decoded: the room is the message's now, not both.
+	releaseInput()
+	releaseInput = heapbudget.Admit(len(stop.Message))
 	doing(fmt.Sprintf("judging the message (%d KB)", len(stop.Message)>>10))
 	out := stoppolicy.Evaluate(stop, o)
 	if out.Released != "" {
