@@ -108,23 +108,29 @@ func (k *checker) unparsed(a *Attr) bool {
 	return why != ""
 }
 
+// tooDeep reports text whose brackets nest deeper than maxExprDepth.
+func tooDeep(text string) bool {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '(', '[', '{':
+			if depth++; depth > maxExprDepth {
+				return true
+			}
+		case ')', ']', '}':
+			depth--
+		}
+	}
+	return false
+}
+
 // expressionError is what the parser says of `return (expr)`, "" when it
 // parses (or baton does not judge it).
 func expressionError(expr string) string {
 	if isMemberPath(expr) {
 		return "" // the common case, props.title or !plan.done: no parse needed
 	}
-	depth, deepest := 0, 0
-	for i := 0; i < len(expr); i++ {
-		switch expr[i] {
-		case '(', '[', '{':
-			depth++
-			deepest = max(deepest, depth)
-		case ')', ']', '}':
-			depth--
-		}
-	}
-	if deepest > maxExprDepth {
+	if tooDeep(expr) {
 		return ""
 	}
 	_, err := js.Parse(jsparse.NewInputString("("+expr+")"), js.Options{})
@@ -202,17 +208,7 @@ func evalBlockError(src string) string {
 	if !ok {
 		return ""
 	}
-	depth, deepest := 0, 0
-	for i := 0; i < len(body); i++ {
-		switch body[i] {
-		case '(', '[', '{':
-			depth++
-			deepest = max(deepest, depth)
-		case ')', ']', '}':
-			depth--
-		}
-	}
-	if deepest > maxExprDepth {
+	if tooDeep(body) {
 		return ""
 	}
 	ast, err := js.Parse(jsparse.NewInputString("(async function*() {\n"+body+"\n})"), js.Options{})

@@ -132,7 +132,7 @@ var presetRules = sync.OnceValue(func() *presetSet {
 		}
 	}
 	set := &presetSet{rules: rules, lits: map[uint16][]litRef{}, gates: map[uint16][]litRef{}}
-	// The words one of which the engine's own rule needs (mayHoldCredential),
+	// The words one of which the engine's own rule needs (credentialWords),
 	// looked for in the same pass: rule -1.
 	for _, w := range credentialWords {
 		k := uint16(w[0])<<8 | uint16(w[1])

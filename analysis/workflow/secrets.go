@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"regexp"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/baton-md/baton/analysis"
@@ -211,18 +210,6 @@ func scanJournaled(content string) []journalHit {
 // "sk-", whose Unicode folds the engine's JavaScript patterns do not make
 // either).
 var credentialWords = []string{"key", "token", "secret", "authorization", "passw", "bearer", "sk-"}
-
-// mayHoldCredential reports whether text holds one of credentialWords.
-func mayHoldCredential(text string) bool {
-	for i := range text {
-		for _, w := range credentialWords {
-			if hasFoldAt(text, i, w) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // hasFoldAt reports whether s holds lower (lower-case ASCII) at i, in any
 // ASCII case.
@@ -454,11 +441,7 @@ func isPlaceholder(v string) bool {
 // (UTF-16 code units, as JavaScript counts), not a placeholder, two kinds
 // of character, eight distinct ones.
 func looksLikeSecret(v string) bool {
-	n := 0
-	for _, r := range v {
-		n += utf16.RuneLen(r)
-	}
-	if n < 16 || isPlaceholder(v) {
+	if utf16Len(v) < 16 || isPlaceholder(v) {
 		return false
 	}
 	lower, upperOrDigit, nonLetter := false, false, false
