@@ -1,13 +1,17 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
 
-// Removal is the edit that deletes span; when span is its line's only
+	"github.com/baton-md/baton/markdown"
+)
+
+// Removal is the edit that deletes span of doc; when span is its line's only
 // content, the whole line goes, with one blank line beside it when that
 // leaves no gap behind and still a blank line (or the document's edge)
 // between the lines around it: text that a blank line kept apart, such as
 // an HTML block and a heading after it, is never joined.
-func (doc *Document) Removal(span Span) Edit {
+func Removal(doc *markdown.Document, span markdown.Span) Edit {
 	lines := doc.Lines
 	line := lines.LineOf(span.Start)
 	if strings.TrimSpace(lines.Line(line)) != doc.String(span) {
@@ -28,5 +32,5 @@ func (doc *Document) Removal(span Span) Edit {
 	case blank(line-1) && last:
 		start = lines.LineStart(line - 1) // and the blank line before it
 	}
-	return Edit{Span: Span{Start: start, End: end}}
+	return Edit{Span: markdown.Span{Start: start, End: end}}
 }

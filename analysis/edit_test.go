@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -24,9 +26,9 @@ func TestRemoval(t *testing.T) {
 		{"sharing its line", "A " + m + " B\n", "A  B\n"},
 		{"CRLF, blank on both sides", "A\r\n\r\n" + m + "\r\n\r\nB\r\n", "A\r\n\r\nB\r\n"},
 	} {
-		doc := analysis.Parse("a.md", c.text)
+		doc := markdown.Parse("a.md", c.text)
 		start := strings.Index(c.text, m)
-		e := doc.Removal(analysis.Span{Start: start, End: start + len(m)})
+		e := analysis.Removal(doc, markdown.Span{Start: start, End: start + len(m)})
 		got, err := analysis.ApplyEdits(c.text, []analysis.Edit{e})
 		if err != nil || got != c.want {
 			t.Errorf("%s: %q -> %q (%v), want %q", c.name, c.text, got, err, c.want)

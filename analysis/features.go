@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/baton-md/baton/markdown"
+)
 
 // The editor features a document kind computes on an analysed document
 // (Result), in the kind's own package: every span is a byte offset into
@@ -21,12 +25,12 @@ type Features struct {
 	// Lenses are the informational lines shown above parts of the document.
 	Lenses func(res *Result) []Lens
 	// Folds are the regions to fold besides each heading's section.
-	Folds func(res *Result) []Span
+	Folds func(res *Result) []markdown.Span
 }
 
 // HoverResult is one part of a hover: Markdown about what is at Span.
 type HoverResult struct {
-	Span     Span
+	Span     markdown.Span
 	Markdown string
 }
 
@@ -66,7 +70,7 @@ type CompletionItem struct {
 // zero Span for the file as a whole.
 type Location struct {
 	Path string
-	Span Span
+	Span markdown.Span
 }
 
 // SymbolKind is what a symbol of the outline stands for.
@@ -86,8 +90,8 @@ type Symbol struct {
 	Name      string
 	Detail    string // "": none
 	Kind      SymbolKind
-	Span      Span
-	Selection Span
+	Span      markdown.Span
+	Selection markdown.Span
 	Children  []Symbol
 }
 
@@ -97,32 +101,8 @@ type Lens struct {
 	Title string
 }
 
-// Trimmed drops trailing white space from a span, so a range ends on its
-// last line of text.
-func (d *Document) Trimmed(s Span) Span {
-	s.End = s.Start + len(strings.TrimRight(d.String(s), " \t\r\n"))
-	return s
-}
-
-// HeadingSections gives each heading the span up to the next heading of
-// the same or a higher level.
-func (d *Document) HeadingSections() []Span {
-	out := make([]Span, len(d.Headings))
-	for i, h := range d.Headings {
-		end := len(d.Text)
-		for _, n := range d.Headings[i+1:] {
-			if n.Level <= h.Level {
-				end = n.Span.Start
-				break
-			}
-		}
-		out[i] = Span{Start: h.Span.Start, End: end}
-	}
-	return out
-}
-
-// HeadingSymbols is the outline of any Markdown: headings nested by level.
-func (d *Document) HeadingSymbols() []Symbol {
+// HeadingSymbols is the outline of any Markdown document d: headings nested by level.
+func HeadingSymbols(d *markdown.Document) []Symbol {
 	type node struct {
 		level int
 		sym   Symbol
@@ -163,17 +143,17 @@ func EscapeCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 // KindSpan: the first tag of a document with capitalised tags, the tag or
 // code block that makes it a workflow), what baton reads it as and why, and
 // how to say otherwise. It is offered for every kind, other included.
-func KindHover(doc *Document, off int) (HoverResult, bool) {
+func KindHover(doc *markdown.Document, off int) (HoverResult, bool) {
 	if doc.KindWhy == "" || doc.KindSpan.Len() == 0 || !(doc.KindSpan.Contains(off) || off == doc.KindSpan.End) {
 		return HoverResult{}, false
 	}
 	what := "an XMD workflow"
 	switch doc.Kind {
-	case KindOther:
+	case markdown.KindOther:
 		what = "ordinary Markdown, not an XMD workflow (baton checks nothing in it)"
-	case KindPacket:
+	case markdown.KindPacket:
 		what = "a stop packet"
-	case KindHandoff:
+	case markdown.KindHandoff:
 		what = "a handoff document"
 	}
 	return HoverResult{Span: doc.KindSpan, Markdown: "**baton** reads this document as " + what + ", because " + doc.KindWhy +

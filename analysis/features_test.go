@@ -3,14 +3,16 @@ package analysis_test
 import (
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
 // Headings nest by level; each covers its section up to the next heading of
 // its level or above, trailing blank lines left out.
 func TestHeadingSymbols(t *testing.T) {
-	doc := analysis.Parse("notes.md", "# A\n\ntext\n\n## B\n\nmore\n\n# C\n\nlast\n\n")
-	syms := doc.HeadingSymbols()
+	doc := markdown.Parse("notes.md", "# A\n\ntext\n\n## B\n\nmore\n\n# C\n\nlast\n\n")
+	syms := analysis.HeadingSymbols(doc)
 	if len(syms) != 2 || syms[0].Name != "A" || syms[1].Name != "C" {
 		t.Fatalf("symbols = %+v", syms)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/markdown"
 )
 
 // Severity of a finding. The order follows the LSP's DiagnosticSeverity.
@@ -37,29 +39,15 @@ func ParseSeverity(name string) (Severity, error) {
 	return 0, fmt.Errorf("unknown severity %q (want error, warning, info, hint or off)", name)
 }
 
-// Span is a half-open range of byte offsets into a document's text.
-type Span struct {
-	Start, End int
-}
-
-// Len is the number of bytes the span covers.
-func (s Span) Len() int { return s.End - s.Start }
-
-// Contains reports whether offset lies in the span; an empty span contains
-// its own start.
-func (s Span) Contains(offset int) bool {
-	return offset >= s.Start && (offset < s.End || offset == s.Start)
-}
-
 // Related points at another place that explains a finding.
 type Related struct {
-	Span    Span
+	Span    markdown.Span
 	Message string
 }
 
 // Edit replaces the text in Span by NewText.
 type Edit struct {
-	Span    Span
+	Span    markdown.Span
 	NewText string
 }
 
@@ -75,7 +63,7 @@ type Fix struct {
 type Finding struct {
 	Rule     string
 	Severity Severity
-	Span     Span
+	Span     markdown.Span
 	Message  string
 	Related  []Related
 	Fixes    []Fix

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/google/go-cmp/cmp"
 )
 
-func span(start, end int) analysis.Span { return analysis.Span{Start: start, End: end} }
+func span(start, end int) markdown.Span { return markdown.Span{Start: start, End: end} }
 
 func TestSeverityString(t *testing.T) {
 	tests := []struct {
@@ -69,7 +71,7 @@ func TestParseSeverity(t *testing.T) {
 
 func TestSpan(t *testing.T) {
 	tests := []struct {
-		s      analysis.Span
+		s      markdown.Span
 		offset int
 		want   bool
 	}{
@@ -91,7 +93,7 @@ func TestSpan(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct {
-		s    analysis.Span
+		s    markdown.Span
 		want int
 	}{{span(2, 5), 3}, {span(3, 3), 0}, {span(0, 10), 10}} {
 		if got := tt.s.Len(); got != tt.want {
@@ -304,7 +306,7 @@ func TestRegistryAnalyze(t *testing.T) {
 	var ranOther, ranPacket int
 	other := &analysis.Analyzer{
 		Name:  "other",
-		Kind:  analysis.KindOther,
+		Kind:  markdown.KindOther,
 		Rules: []*analysis.Rule{rErr, rWarn, rHint},
 		Run: func(p *analysis.Pass) any {
 			ranOther++
@@ -322,7 +324,7 @@ func TestRegistryAnalyze(t *testing.T) {
 	packetRule := rule("packet/only", analysis.Error)
 	packetOnly := &analysis.Analyzer{
 		Name:  "packet",
-		Kind:  analysis.KindPacket,
+		Kind:  markdown.KindPacket,
 		Rules: []*analysis.Rule{packetRule},
 		Run: func(p *analysis.Pass) any {
 			ranPacket++
@@ -334,12 +336,12 @@ func TestRegistryAnalyze(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := analysis.Parse("f.md", "some text\n")
+	doc := markdown.Parse("f.md", "some text\n")
 
 	type got struct {
 		Rule     string
 		Severity analysis.Severity
-		Span     analysis.Span
+		Span     markdown.Span
 		Message  string
 	}
 	summarize := func(fs []analysis.Finding) []got {
@@ -416,7 +418,7 @@ func TestRegistryAnalyze(t *testing.T) {
 
 	// A packet document runs the packet analyzer only.
 	ranOther, ranPacket = 0, 0
-	pdoc := analysis.Parse("p.md", "## What I Just Did\n## Why I Stopped\n## What I Need From You\n")
+	pdoc := markdown.Parse("p.md", "## What I Just Did\n## Why I Stopped\n## What I Need From You\n")
 	res = reg.Analyze(pdoc, nil)
 	if ranOther != 0 || ranPacket != 1 {
 		t.Errorf("on a packet, analyzers ran other=%d packet=%d times, want 0 and 1", ranOther, ranPacket)
@@ -430,12 +432,12 @@ func TestRegistryAnalyze(t *testing.T) {
 }
 
 func TestRegistryAnalyzeNilModel(t *testing.T) {
-	a := &analysis.Analyzer{Name: "quiet", Kind: analysis.KindOther, Run: func(*analysis.Pass) any { return nil }}
+	a := &analysis.Analyzer{Name: "quiet", Kind: markdown.KindOther, Run: func(*analysis.Pass) any { return nil }}
 	reg, err := analysis.NewRegistry(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := reg.Analyze(analysis.Parse("f.md", "x"), nil)
+	res := reg.Analyze(markdown.Parse("f.md", "x"), nil)
 	if res.Model(a) != nil || len(res.Findings) != 0 {
 		t.Errorf("Model = %v, Findings = %v; want nil, none", res.Model(a), res.Findings)
 	}
@@ -456,7 +458,7 @@ func TestReportUndeclaredRuleIsAnInternalError(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := &analysis.Analyzer{
 				Name:  "liar",
-				Kind:  analysis.KindOther,
+				Kind:  markdown.KindOther,
 				Rules: []*analysis.Rule{declared},
 				Run: func(p *analysis.Pass) any {
 					p.Report(tt.r, span(0, 1), "boom")
@@ -469,7 +471,7 @@ func TestReportUndeclaredRuleIsAnInternalError(t *testing.T) {
 			}
 			// The panic Report raises is a bug in the analyzer: the
 			// registry turns it into the analyzer's one finding.
-			res := reg.Analyze(analysis.Parse("f.md", "x"), nil)
+			res := reg.Analyze(markdown.Parse("f.md", "x"), nil)
 			if len(res.Findings) != 1 || res.Findings[0].Rule != analysis.RuleInternalError.ID {
 				t.Fatalf("findings = %v, want one %s", res.Findings, analysis.RuleInternalError.ID)
 			}

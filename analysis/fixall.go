@@ -3,6 +3,8 @@ package analysis
 import (
 	"cmp"
 	"slices"
+
+	"github.com/baton-md/baton/markdown"
 )
 
 // One fix policy serves every entry point: `baton check --fix` and
@@ -133,11 +135,11 @@ func (t *taken) take(textLen int, edits []Edit) {
 // spans are in sorted runs of 1, 2, 4… (a run of each length or none),
 // merged as a binary counter carries.
 type spanSet struct {
-	runs [][]Span // runs[i]: none, or 2^i spans sorted by start, then end
+	runs [][]markdown.Span // runs[i]: none, or 2^i spans sorted by start, then end
 }
 
-func (s *spanSet) add(sp Span) {
-	carry := []Span{sp}
+func (s *spanSet) add(sp markdown.Span) {
+	carry := []markdown.Span{sp}
 	for i := range s.runs {
 		if s.runs[i] == nil {
 			s.runs[i] = carry
@@ -149,8 +151,8 @@ func (s *spanSet) add(sp Span) {
 	s.runs = append(s.runs, carry)
 }
 
-func mergeSpans(a, b []Span) []Span {
-	out := make([]Span, 0, len(a)+len(b))
+func mergeSpans(a, b []markdown.Span) []markdown.Span {
+	out := make([]markdown.Span, 0, len(a)+len(b))
 	for len(a) > 0 && len(b) > 0 {
 		if compareSpans(a[0], b[0]) <= 0 {
 			out, a = append(out, a[0]), a[1:]
@@ -161,7 +163,7 @@ func mergeSpans(a, b []Span) []Span {
 	return append(append(out, a...), b...)
 }
 
-func compareSpans(a, b Span) int {
+func compareSpans(a, b markdown.Span) int {
 	return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
 }
 
@@ -170,9 +172,9 @@ func compareSpans(a, b Span) int {
 // from the first ending at or after sp's start to the last starting at or
 // before its end can overlap it, and at most two at each of its ends touch
 // it without overlapping it.
-func (s *spanSet) overlaps(sp Span) bool {
+func (s *spanSet) overlaps(sp markdown.Span) bool {
 	for _, run := range s.runs {
-		i, _ := slices.BinarySearchFunc(run, sp.Start, func(o Span, start int) int {
+		i, _ := slices.BinarySearchFunc(run, sp.Start, func(o markdown.Span, start int) int {
 			if o.End < start {
 				return -1
 			}
@@ -189,7 +191,7 @@ func (s *spanSet) overlaps(sp Span) bool {
 
 // overlaps reports whether two edits' spans overlap. Two insertions at the
 // same place overlap too: their order would be arbitrary.
-func overlaps(a, b Span) bool {
+func overlaps(a, b markdown.Span) bool {
 	return a.Start < b.End && b.Start < a.End || a == b
 }
 
@@ -216,7 +218,7 @@ func DiffEdit(old, new string) []Edit {
 	for s > 0 && !runeStart(old, len(old)-s) {
 		s--
 	}
-	return []Edit{{Span: Span{Start: p, End: len(old) - s}, NewText: new[p : len(new)-s]}}
+	return []Edit{{Span: markdown.Span{Start: p, End: len(old) - s}, NewText: new[p : len(new)-s]}}
 }
 
 func runeStart(s string, i int) bool { return i >= len(s) || s[i]&0xC0 != 0x80 }

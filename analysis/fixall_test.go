@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -47,12 +49,12 @@ func fixRegistry(t *testing.T) *analysis.Registry {
 	low := &analysis.Rule{ID: "test/low", Summary: "low", Doc: "low", Severity: analysis.Warning}
 	reg, err := analysis.NewRegistry(analysis.LimitsAnalyzer, &analysis.Analyzer{
 		Name:  "test",
-		Kind:  analysis.KindOther,
+		Kind:  markdown.KindOther,
 		Rules: []*analysis.Rule{bad, low},
 		Run: func(p *analysis.Pass) any {
 			at := 0
 			for line := range strings.Lines(p.Doc.Text) {
-				span := analysis.Span{Start: at, End: at + len(strings.TrimSuffix(line, "\n"))}
+				span := markdown.Span{Start: at, End: at + len(strings.TrimSuffix(line, "\n"))}
 				switch strings.TrimSpace(line) {
 				case "bad":
 					p.Report(bad, span, "bad")
@@ -77,7 +79,7 @@ func fixRegistry(t *testing.T) *analysis.Registry {
 func TestFixAllPastTheFindingsCap(t *testing.T) {
 	reg := fixRegistry(t)
 	analyze := func(cfg *analysis.Config) func(string) *analysis.Result {
-		return func(text string) *analysis.Result { return reg.Analyze(analysis.Parse("x.md", text), cfg) }
+		return func(text string) *analysis.Result { return reg.Analyze(markdown.Parse("x.md", text), cfg) }
 	}
 	// The unfixable findings fill the reported ones; the fixable come after.
 	bads := analysis.MaxFindings + 500
@@ -113,9 +115,9 @@ func TestFixAllPastTheFindingsCap(t *testing.T) {
 func TestFixAllCountUnapplied(t *testing.T) {
 	grow := &analysis.Rule{ID: "test/grow", Summary: "grow", Doc: "grow", Severity: analysis.Warning}
 	reg, err := analysis.NewRegistry(&analysis.Analyzer{
-		Name: "grow", Kind: analysis.KindOther, Rules: []*analysis.Rule{grow},
+		Name: "grow", Kind: markdown.KindOther, Rules: []*analysis.Rule{grow},
 		Run: func(p *analysis.Pass) any {
-			end := analysis.Span{Start: len(p.Doc.Text), End: len(p.Doc.Text)}
+			end := markdown.Span{Start: len(p.Doc.Text), End: len(p.Doc.Text)}
 			p.Report(grow, end, "never enough", analysis.WithFix(analysis.Fix{Title: "grow", Safe: true, Edits: []analysis.Edit{{Span: end, NewText: "!"}}}))
 			return nil
 		},
@@ -123,7 +125,7 @@ func TestFixAllCountUnapplied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, fx := analysis.FixAllCount(func(text string) *analysis.Result { return reg.Analyze(analysis.Parse("x.md", text), nil) }, "a")
+	res, fx := analysis.FixAllCount(func(text string) *analysis.Result { return reg.Analyze(markdown.Parse("x.md", text), nil) }, "a")
 	if res.Doc.Text != "a"+strings.Repeat("!", analysis.MaxFixRounds) || fx.Fixed != analysis.MaxFixRounds || fx.Unapplied != 1 {
 		t.Errorf("text %q, fixing %+v; want %d rounds applied and 1 fix left", res.Doc.Text, fx, analysis.MaxFixRounds)
 	}
@@ -135,9 +137,9 @@ func TestFixAllCountUnapplied(t *testing.T) {
 func TestSafeFixEditsAgreesWithPairwise(t *testing.T) {
 	const textLen = 300
 	rnd := rand.New(rand.NewPCG(1, 2))
-	span := func() analysis.Span {
+	span := func() markdown.Span {
 		s := rnd.IntN(textLen + 1)
-		return analysis.Span{Start: s, End: min(textLen, s+rnd.IntN(4))}
+		return markdown.Span{Start: s, End: min(textLen, s+rnd.IntN(4))}
 	}
 	for trial := range 200 {
 		var findings []analysis.Finding
@@ -154,7 +156,7 @@ func TestSafeFixEditsAgreesWithPairwise(t *testing.T) {
 	}
 	var findings []analysis.Finding
 	for i := 2000; i >= 0; i-- {
-		for _, sp := range []analysis.Span{{Start: i, End: i + 1}, {Start: i, End: i}, {Start: i, End: i + 1}} {
+		for _, sp := range []markdown.Span{{Start: i, End: i + 1}, {Start: i, End: i}, {Start: i, End: i + 1}} {
 			findings = append(findings, analysis.Finding{Rule: "a/b", Fixes: []analysis.Fix{{Safe: true, Edits: []analysis.Edit{{Span: sp, NewText: "y"}}}}})
 		}
 	}
@@ -165,7 +167,7 @@ func TestSafeFixEditsAgreesWithPairwise(t *testing.T) {
 
 // pairwise is SafeFixEdits checking each fix against every edit taken.
 func pairwise(findings []analysis.Finding) []analysis.Edit {
-	overlaps := func(a, b analysis.Span) bool { return a.Start < b.End && b.Start < a.End || a == b }
+	overlaps := func(a, b markdown.Span) bool { return a.Start < b.End && b.Start < a.End || a == b }
 	var taken []analysis.Edit
 	for _, f := range findings {
 		edits := f.Fixes[0].Edits

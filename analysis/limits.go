@@ -1,26 +1,18 @@
 package analysis
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
-	"github.com/yuin/goldmark/ast"
+	"github.com/baton-md/baton/markdown"
 )
 
 // The limits past which baton stops short, says so in one finding, and
 // carries on. docs/reliability.md lists them with the rest.
 const (
-	// MaxDocumentBytes is the largest document analysed: its parse and
-	// findings hold about 7 bytes of memory per byte at their peak (the
-	// process peaks at about 11, bench/cmd/peak), and real stop
-	// packets, handoffs and workflows are kilobytes (executable.md's whole
-	// language specification is 0.6 MB). A larger one gets
-	// baton/document-too-large and nothing else.
-	MaxDocumentBytes = 16 << 20
 	// MaxFindings is the most findings reported for one document; the
 	// rest are counted in one baton/too-many-findings finding.
 	MaxFindings = 1000
@@ -80,30 +72,21 @@ var RuleTooManyFindings = &Rule{
 // the registry applies the limits to every document when it holds it.
 var LimitsAnalyzer = &Analyzer{
 	Name:  "limits",
-	Kind:  KindOther,
+	Kind:  markdown.KindOther,
 	Rules: []*Rule{RuleDocumentTooLarge, RuleTooManyFindings, RuleNestingTooDeep},
 	Run:   func(*Pass) any { return nil },
-}
-
-// tooLargeDocument is the document of a text over MaxDocumentBytes: its
-// text and lines, no syntax tree, kind other.
-func tooLargeDocument(uri, text string, lines *LineIndex) *Document {
-	if lines == nil || !lines.indexes(text) {
-		lines = NewLineIndex(text)
-	}
-	return &Document{URI: uri, Text: text, Lines: lines, Root: ast.NewDocument(), TooLarge: len(text)}
 }
 
 // TooLargeResult is the result for a file of size bytes that was not read
 // because it is over MaxDocumentBytes: the finding alone, on an empty
 // document.
 func (r *Registry) TooLargeResult(uri string, size int64, cfg *Config) *Result {
-	doc := Parse(uri, "")
+	doc := markdown.Parse(uri, "")
 	doc.TooLarge = int(min(size, int64(^uint(0)>>1)))
 	return r.tooLarge(doc, cfg)
 }
 
-func (r *Registry) tooLarge(doc *Document, cfg *Config) *Result {
+func (r *Registry) tooLarge(doc *markdown.Document, cfg *Config) *Result {
 	res := &Result{Doc: doc, models: map[*Analyzer]any{}}
 	if r.rules[RuleDocumentTooLarge.ID] != RuleDocumentTooLarge {
 		return res
@@ -111,7 +94,7 @@ func (r *Registry) tooLarge(doc *Document, cfg *Config) *Result {
 	f := Finding{
 		Rule:     RuleDocumentTooLarge.ID,
 		Severity: RuleDocumentTooLarge.Severity,
-		Message:  fmt.Sprintf("this document is %s, over the %d MiB baton analyses: it was not checked", sizeString(doc.TooLarge), MaxDocumentBytes>>20),
+		Message:  fmt.Sprintf("this document is %s, over the %d MiB baton analyses: it was not checked", sizeString(doc.TooLarge), markdown.MaxDocumentBytes>>20),
 	}
 	if cfg != nil {
 		if s, ok := cfg.Severity[f.Rule]; ok {
@@ -126,7 +109,7 @@ func (r *Registry) tooLarge(doc *Document, cfg *Config) *Result {
 
 // nestingCut is the finding at the first container marker the nesting
 // caps cut, or none.
-func (r *Registry) nestingCut(doc *Document) []Finding {
+func (r *Registry) nestingCut(doc *markdown.Document) []Finding {
 	at, ok := doc.NestingCutAt()
 	if !ok || r.rules[RuleNestingTooDeep.ID] != RuleNestingTooDeep {
 		return nil
@@ -134,9 +117,9 @@ func (r *Registry) nestingCut(doc *Document) []Finding {
 	return []Finding{{
 		Rule:     RuleNestingTooDeep.ID,
 		Severity: RuleNestingTooDeep.Severity,
-		Span:     Span{at, at + 1},
+		Span:     markdown.Span{Start: at, End: at + 1},
 		Message: fmt.Sprintf("lists or block quotes nest deeper than baton reads (%d opened on one line, or a marker past column %d): "+
-			"from this marker on the line is read as text, so the document was checked only as so cut", MaxLineNesting, MaxNestingIndent),
+			"from this marker on the line is read as text, so the document was checked only as so cut", markdown.MaxLineNesting, markdown.MaxNestingIndent),
 	}}
 }
 
@@ -176,7 +159,7 @@ func (r *Registry) capFindings(res *Result, cfg *Config) {
 	res.Findings = append(res.Findings, Finding{
 		Rule:     RuleTooManyFindings.ID,
 		Severity: sev,
-		Span:     Span{rest[0].Span.Start, rest[0].Span.Start},
+		Span:     markdown.Span{Start: rest[0].Span.Start, End: rest[0].Span.Start},
 		Message:  fmt.Sprintf("%d more findings from here on are not reported (baton reports %d per document): %s", len(rest), MaxFindings, strings.Join(parts, ", ")),
 	})
 	res.marker = true
@@ -187,123 +170,4 @@ func sizeString(n int) string {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-}
-
-// MaxLineNesting is the most containers (list items, block quotes) one
-// line opens that goldmark sees: "- - - … x" makes it re-scan the rest of
-// the line at every level (100 KB took 8.7 s). Past it, the next marker is
-// read as text.
-const MaxLineNesting = 32
-
-// MaxNestingIndent bounds nesting across lines: a container marker (a list
-// item's, a block quote's) that starts a line past this column is read as
-// text. A list item nested in n others starts at column 2n or more, so
-// lists nest at most 32 deep this way (with MaxLineNesting more on one
-// line). goldmark checks every open container on every line, each
-// measuring the line's indentation: 3,000 items each indented two more
-// spaces than the one before (9 MB) took 44.7 s, cubic in the depth.
-const MaxNestingIndent = 64
-
-// capNesting makes the marker that would open a container past the caps
-// (MaxLineNesting on one line, MaxNestingIndent across lines) a letter, in
-// the parser's copy of the text: the rest of the line is then a
-// paragraph's text. Offsets do not change. src is read only: before its
-// first change it is replaced by own(), a copy it may write. It returns
-// the offset of the first marker so cut, or -1.
-func capNesting(src []byte, own func() []byte) (cut int) {
-	cut = -1
-	mark := func(j int) {
-		src = own()
-		src[j] = 'x'
-		if cut < 0 {
-			cut = j
-		}
-	}
-	for start := 0; start < len(src); {
-		end := start + bytesIndexNL(src[start:])
-		if j, col := indentEnd(src, start, end); col > MaxNestingIndent {
-			if markerEnd(src, j, end) >= 0 {
-				mark(j)
-			}
-			start = end + 1
-			continue
-		}
-		i, depth := start, 0
-		for i < end {
-			j := i
-			for k := 0; k < 3 && j < end && src[j] == ' '; k++ {
-				j++
-			}
-			m := markerEnd(src, j, end)
-			if m < 0 {
-				break
-			}
-			if depth++; depth > MaxLineNesting {
-				mark(j)
-				break
-			}
-			i = m
-			for i < end && (src[i] == ' ' || src[i] == '\t') {
-				i++
-			}
-		}
-		start = end + 1
-	}
-	return cut
-}
-
-// indentEnd returns where the line from start to end stops being spaces
-// and tabs, and the column it reaches there (a tab to the next multiple
-// of 4, as CommonMark counts).
-func indentEnd(src []byte, start, end int) (int, int) {
-	col := 0
-	for i := start; i < end; i++ {
-		switch src[i] {
-		case ' ':
-			col++
-		case '\t':
-			col += 4 - col%4
-		default:
-			return i, col
-		}
-	}
-	return end, col
-}
-
-// bytesIndexNL is the length of b's first line (without its '\n').
-func bytesIndexNL(b []byte) int {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return i
-	}
-	return len(b)
-}
-
-// markerEnd returns where a container marker at i ends (just past it), or
-// -1: "-", "*", "+" or "1." / "1)" followed by a space, a tab or the end of
-// the line, or ">".
-func markerEnd(src []byte, i, end int) int {
-	if i >= end {
-		return -1
-	}
-	spaced := func(k int) int {
-		if k == end || src[k] == ' ' || src[k] == '\t' {
-			return k
-		}
-		return -1
-	}
-	switch c := src[i]; {
-	case c == '>':
-		return i + 1
-	case c == '-' || c == '*' || c == '+':
-		return spaced(i + 1)
-	case c >= '0' && c <= '9':
-		k := i
-		for k < end && k-i < 9 && src[k] >= '0' && src[k] <= '9' {
-			k++
-		}
-		if k < end && (src[k] == '.' || src[k] == ')') {
-			return spaced(k + 1)
-		}
-	}
-	return -1
 }

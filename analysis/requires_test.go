@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
 // modelOf is an analyzer on kind whose model is its name, and whose run
 // appends its name to *ran.
-func modelOf(name string, kind analysis.Kind, ran *[]string, requires ...*analysis.Analyzer) *analysis.Analyzer {
+func modelOf(name string, kind markdown.Kind, ran *[]string, requires ...*analysis.Analyzer) *analysis.Analyzer {
 	return &analysis.Analyzer{
 		Name:     name,
 		Kind:     kind,
@@ -33,15 +35,15 @@ func modelOf(name string, kind analysis.Kind, ran *[]string, requires ...*analys
 // it was given, and keeps the given order between analyzers otherwise.
 func TestRegistryOrdersByRequires(t *testing.T) {
 	var ran []string
-	c := modelOf("c", analysis.KindOther, &ran)
-	b := modelOf("b", analysis.KindOther, &ran, c)
-	a := modelOf("a", analysis.KindOther, &ran, b)
-	x := modelOf("x", analysis.KindOther, &ran)
+	c := modelOf("c", markdown.KindOther, &ran)
+	b := modelOf("b", markdown.KindOther, &ran, c)
+	a := modelOf("a", markdown.KindOther, &ran, b)
+	x := modelOf("x", markdown.KindOther, &ran)
 	reg, err := analysis.NewRegistry(a, x, b, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := reg.Analyze(analysis.Parse("f.md", "text\n"), nil)
+	res := reg.Analyze(markdown.Parse("f.md", "text\n"), nil)
 	if len(res.Findings) != 0 {
 		t.Fatalf("findings = %v", res.Findings)
 	}
@@ -52,14 +54,14 @@ func TestRegistryOrdersByRequires(t *testing.T) {
 
 func TestRegistryRefusesBadRequires(t *testing.T) {
 	var ran []string
-	missing := modelOf("missing", analysis.KindOther, &ran)
-	needsMissing := modelOf("needs-missing", analysis.KindOther, &ran, missing)
-	onPackets := modelOf("on-packets", analysis.KindPacket, &ran)
-	crossKind := modelOf("cross-kind", analysis.KindWorkflow, &ran, onPackets)
-	p := &analysis.Analyzer{Name: "p", Kind: analysis.KindOther, Run: func(*analysis.Pass) any { return nil }}
-	q := &analysis.Analyzer{Name: "q", Kind: analysis.KindOther, Requires: []*analysis.Analyzer{p}, Run: p.Run}
+	missing := modelOf("missing", markdown.KindOther, &ran)
+	needsMissing := modelOf("needs-missing", markdown.KindOther, &ran, missing)
+	onPackets := modelOf("on-packets", markdown.KindPacket, &ran)
+	crossKind := modelOf("cross-kind", markdown.KindWorkflow, &ran, onPackets)
+	p := &analysis.Analyzer{Name: "p", Kind: markdown.KindOther, Run: func(*analysis.Pass) any { return nil }}
+	q := &analysis.Analyzer{Name: "q", Kind: markdown.KindOther, Requires: []*analysis.Analyzer{p}, Run: p.Run}
 	p.Requires = []*analysis.Analyzer{q}
-	self := &analysis.Analyzer{Name: "self", Kind: analysis.KindOther, Run: p.Run}
+	self := &analysis.Analyzer{Name: "self", Kind: markdown.KindOther, Run: p.Run}
 	self.Requires = []*analysis.Analyzer{self}
 	tests := []struct {
 		name      string
@@ -86,17 +88,17 @@ func TestRegistryRefusesBadRequires(t *testing.T) {
 // not a nil that depends on the registry's order.
 func TestModelNotRequired(t *testing.T) {
 	var ran []string
-	first := modelOf("first", analysis.KindOther, &ran)
+	first := modelOf("first", markdown.KindOther, &ran)
 	reader := &analysis.Analyzer{
 		Name: "reader",
-		Kind: analysis.KindOther,
+		Kind: markdown.KindOther,
 		Run:  func(p *analysis.Pass) any { return p.Model(first) },
 	}
 	reg, err := analysis.NewRegistry(first, reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := reg.Analyze(analysis.Parse("f.md", "text\n"), nil)
+	res := reg.Analyze(markdown.Parse("f.md", "text\n"), nil)
 	if len(res.Findings) != 1 || res.Findings[0].Rule != analysis.RuleInternalError.ID ||
 		!strings.Contains(res.Findings[0].Message, "analyzer reader read the model of first, which it does not require") {
 		t.Fatalf("findings = %v", res.Findings)
@@ -113,16 +115,16 @@ func TestPanicIsAnInternalError(t *testing.T) {
 	good := rule("test/good", analysis.Warning)
 	good2 := rule("test/good-too", analysis.Warning)
 	lost := rule("test/lost", analysis.Warning)
-	before := &analysis.Analyzer{Name: "before", Kind: analysis.KindOther, Rules: []*analysis.Rule{good},
+	before := &analysis.Analyzer{Name: "before", Kind: markdown.KindOther, Rules: []*analysis.Rule{good},
 		Run: func(p *analysis.Pass) any { p.Report(good, span(2, 3), "before"); return "model" }}
-	crash := &analysis.Analyzer{Name: "crash", Kind: analysis.KindOther, Rules: []*analysis.Rule{lost},
+	crash := &analysis.Analyzer{Name: "crash", Kind: markdown.KindOther, Rules: []*analysis.Rule{lost},
 		Run: func(p *analysis.Pass) any {
 			p.Report(lost, span(1, 2), "reported before the panic")
 			var m map[string]int
 			m["x"] = 1 // a runtime error, as a real bug would be
 			return "never"
 		}}
-	after := &analysis.Analyzer{Name: "after", Kind: analysis.KindOther, Rules: []*analysis.Rule{good2},
+	after := &analysis.Analyzer{Name: "after", Kind: markdown.KindOther, Rules: []*analysis.Rule{good2},
 		Run: func(p *analysis.Pass) any { p.Report(good2, span(4, 5), "after"); return nil }}
 	reg, err := analysis.NewRegistry(before, crash, after, analysis.InternalErrorAnalyzer)
 	if err != nil {
@@ -130,7 +132,7 @@ func TestPanicIsAnInternalError(t *testing.T) {
 	}
 	var log bytes.Buffer
 	reg = reg.WithLogger(slog.New(slog.NewTextHandler(&log, nil)))
-	res := reg.Analyze(analysis.Parse("f.md", "some text\n"), nil)
+	res := reg.Analyze(markdown.Parse("f.md", "some text\n"), nil)
 	var got []string
 	for _, f := range res.Findings {
 		got = append(got, f.Rule+" "+f.Message)
@@ -157,7 +159,7 @@ func TestPanicIsAnInternalError(t *testing.T) {
 
 	// The finding obeys the configuration like any other.
 	off := &analysis.Config{Severity: map[string]analysis.Severity{analysis.RuleInternalError.ID: analysis.Off}}
-	if res := reg.Analyze(analysis.Parse("f.md", "some text\n"), off); len(res.Findings) != 2 {
+	if res := reg.Analyze(markdown.Parse("f.md", "some text\n"), off); len(res.Findings) != 2 {
 		t.Errorf("with the rule off, findings = %v", res.Findings)
 	}
 }
@@ -166,14 +168,14 @@ func TestPanicIsAnInternalError(t *testing.T) {
 // missing model as an empty document), and says so.
 func TestRequirementFailed(t *testing.T) {
 	var ran []string
-	broken := &analysis.Analyzer{Name: "broken", Kind: analysis.KindOther, Run: func(*analysis.Pass) any { panic("boom") }}
-	reader := modelOf("reader", analysis.KindOther, &ran, broken)
-	other := modelOf("other", analysis.KindOther, &ran)
+	broken := &analysis.Analyzer{Name: "broken", Kind: markdown.KindOther, Run: func(*analysis.Pass) any { panic("boom") }}
+	reader := modelOf("reader", markdown.KindOther, &ran, broken)
+	other := modelOf("other", markdown.KindOther, &ran)
 	reg, err := analysis.NewRegistry(reader, broken, other)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := reg.Analyze(analysis.Parse("f.md", "text\n"), nil)
+	res := reg.Analyze(markdown.Parse("f.md", "text\n"), nil)
 	var got []string
 	for _, f := range res.Findings {
 		got = append(got, f.Rule+": "+f.Message)

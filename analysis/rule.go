@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/markdown"
 )
 
 // Rule is one check baton makes, with the documentation a user reads when
@@ -27,7 +29,7 @@ type Rule struct {
 // of its rules, so a document is parsed into the analyzer's model once.
 type Analyzer struct {
 	Name  string
-	Kind  Kind // the documents it runs on
+	Kind  markdown.Kind // the documents it runs on
 	Rules []*Rule
 	// Requires lists the analyzers whose models Run reads (Pass.Model). The
 	// registry runs them first; they must run on the same kind of document.
@@ -47,7 +49,7 @@ type Config struct {
 	// Kind, when set, is the kind the document is taken for whatever its
 	// text shows (a .baton.yaml override's kind:); KindFrom says which
 	// override set it.
-	Kind     *Kind
+	Kind     *markdown.Kind
 	KindFrom string
 }
 
@@ -58,7 +60,7 @@ type Env map[string]any
 
 // Pass is one analyzer's run over one document.
 type Pass struct {
-	Doc      *Document
+	Doc      *markdown.Document
 	Config   *Config // never nil
 	Env      Env     // may be nil
 	analyzer *Analyzer
@@ -80,7 +82,7 @@ func (p *Pass) Model(a *Analyzer) any {
 
 // Report records a finding for one of the analyzer's rules. Its severity is
 // the rule's default; configuration is applied afterwards.
-func (p *Pass) Report(r *Rule, span Span, message string, opts ...func(*Finding)) {
+func (p *Pass) Report(r *Rule, span markdown.Span, message string, opts ...func(*Finding)) {
 	if !slices.Contains(p.analyzer.Rules, r) {
 		panic(fmt.Sprintf("analyzer %s reported rule %s, which it does not declare", p.analyzer.Name, r.ID))
 	}
@@ -92,7 +94,7 @@ func (p *Pass) Report(r *Rule, span Span, message string, opts ...func(*Finding)
 }
 
 // WithRelated adds a related span to a finding.
-func WithRelated(span Span, message string) func(*Finding) {
+func WithRelated(span markdown.Span, message string) func(*Finding) {
 	return func(f *Finding) { f.Related = append(f.Related, Related{span, message}) }
 }
 
@@ -223,7 +225,7 @@ func (r *Registry) Rules() []*Rule {
 
 // Result is what analysing one document produced.
 type Result struct {
-	Doc      *Document
+	Doc      *markdown.Document
 	Findings []Finding // sorted; rules configured off and suppressed findings removed; at most MaxFindings and the one counting the rest
 	models   map[*Analyzer]any
 
@@ -247,11 +249,13 @@ func (r *Result) Count() int {
 func (r *Result) Model(a *Analyzer) any { return r.models[a] }
 
 // Analyze runs every analyzer for the document's kind.
-func (r *Registry) Analyze(doc *Document, cfg *Config) *Result { return r.AnalyzeEnv(doc, cfg, nil) }
+func (r *Registry) Analyze(doc *markdown.Document, cfg *Config) *Result {
+	return r.AnalyzeEnv(doc, cfg, nil)
+}
 
 // AnalyzeEnv is Analyze with what the environment knows. Suppression
 // comments (see RuleUnusedSuppression) apply once every analyzer ran.
-func (r *Registry) AnalyzeEnv(doc *Document, cfg *Config, env Env) *Result {
+func (r *Registry) AnalyzeEnv(doc *markdown.Document, cfg *Config, env Env) *Result {
 	if doc.TooLarge > 0 {
 		return r.tooLarge(doc, cfg)
 	}
@@ -317,7 +321,7 @@ var RuleInternalError = &Rule{
 // own: the registry reports the rule for any analyzer that panics.
 var InternalErrorAnalyzer = &Analyzer{
 	Name:  "internal-error",
-	Kind:  KindOther,
+	Kind:  markdown.KindOther,
 	Rules: []*Rule{RuleInternalError},
 	Run:   func(*Pass) any { return nil },
 }

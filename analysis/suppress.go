@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/yuin/goldmark/ast"
 	gtext "github.com/yuin/goldmark/text"
 )
@@ -57,7 +59,7 @@ var RuleUnusedSuppression = &Rule{
 // cannot see the findings of the others).
 var SuppressionAnalyzer = &Analyzer{
 	Name:  "suppression",
-	Kind:  KindOther,
+	Kind:  markdown.KindOther,
 	Rules: []*Rule{RuleUnusedSuppression},
 	Run:   func(*Pass) any { return nil },
 }
@@ -80,21 +82,21 @@ var directiveKeywords = map[string]directiveKind{
 // directive is one suppression comment.
 type directive struct {
 	kind    directiveKind
-	span    Span   // the comment, "<!--" to "-->"
-	keyword Span   // "baton-disable…"
-	name    string // the keyword's text
-	tokens  []Span // what follows the keyword, split at commas and spaces
-	all     *entry // a bare comment (no tokens): every rule
+	span    markdown.Span   // the comment, "<!--" to "-->"
+	keyword markdown.Span   // "baton-disable…"
+	name    string          // the keyword's text
+	tokens  []markdown.Span // what follows the keyword, split at commas and spaces
+	all     *entry          // a bare comment (no tokens): every rule
 	entries []*entry
-	unknown []Span // tokens naming no rule the registry knows
-	target  int    // disableNextLine: the line it applies to, or -1
+	unknown []markdown.Span // tokens naming no rule the registry knows
+	target  int             // disableNextLine: the line it applies to, or -1
 }
 
 // entry is one rule a disabling directive names (or all of them).
 type entry struct {
 	d    *directive
 	rule string // "" for every rule
-	tok  Span
+	tok  markdown.Span
 	used bool
 }
 
@@ -105,7 +107,7 @@ var (
 )
 
 // parseDirectives finds the suppression comments of doc, in order.
-func (r *Registry) parseDirectives(doc *Document) []*directive {
+func (r *Registry) parseDirectives(doc *markdown.Document) []*directive {
 	var ds []*directive
 	_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -144,7 +146,7 @@ func segmentsSpan(segs *gtext.Segments) (start, stop int) {
 }
 
 // appendDirectives reads the suppression comments in doc.Text[start:stop].
-func (r *Registry) appendDirectives(ds []*directive, doc *Document, start, stop int) []*directive {
+func (r *Registry) appendDirectives(ds []*directive, doc *markdown.Document, start, stop int) []*directive {
 	html := doc.Text[start:stop]
 	if !strings.Contains(html, "baton-") {
 		return ds
@@ -156,7 +158,7 @@ func (r *Registry) appendDirectives(ds []*directive, doc *Document, start, stop 
 			continue
 		}
 		off := start + m[2] // the body's offset in the text
-		d := &directive{span: Span{start + m[0], start + m[1]}, keyword: Span{off + k[2], off + k[3]}, target: -1}
+		d := &directive{span: markdown.Span{Start: start + m[0], End: start + m[1]}, keyword: markdown.Span{Start: off + k[2], End: off + k[3]}, target: -1}
 		d.name = doc.String(d.keyword)
 		kind, ok := directiveKeywords[d.name]
 		if !ok {
@@ -167,7 +169,7 @@ func (r *Registry) appendDirectives(ds []*directive, doc *Document, start, stop 
 		d.kind = kind
 		rest := off + k[3]
 		for _, t := range directiveToks.FindAllStringIndex(body[k[3]:], -1) {
-			d.tokens = append(d.tokens, Span{rest + t[0], rest + t[1]})
+			d.tokens = append(d.tokens, markdown.Span{Start: rest + t[0], End: rest + t[1]})
 		}
 		for _, t := range d.tokens {
 			id := doc.String(t)
@@ -191,7 +193,7 @@ func (r *Registry) appendDirectives(ds []*directive, doc *Document, start, stop 
 
 // nextNonBlankLine is the first line after the one holding the byte before
 // offset that has more than spaces, or -1.
-func nextNonBlankLine(doc *Document, offset int) int {
+func nextNonBlankLine(doc *markdown.Document, offset int) int {
 	for l := doc.Lines.LineOf(max(offset-1, 0)) + 1; l < doc.Lines.LineCount(); l++ {
 		if strings.TrimSpace(doc.Lines.Line(l)) != "" {
 			return l
@@ -203,7 +205,7 @@ func nextNonBlankLine(doc *Document, offset int) int {
 // tracker replays the range directives in order, so that the rules
 // disabled at increasing offsets can be asked for.
 type tracker struct {
-	doc      *Document
+	doc      *markdown.Document
 	ds       []*directive
 	next     int
 	byRule   map[string][]*entry // open baton-disable RULE entries
@@ -212,7 +214,7 @@ type tracker struct {
 	nextLine map[int][]*directive
 }
 
-func newTracker(doc *Document, ds []*directive) *tracker {
+func newTracker(doc *markdown.Document, ds []*directive) *tracker {
 	t := &tracker{doc: doc, ds: ds, byRule: map[string][]*entry{}, except: map[string]bool{}, nextLine: map[int][]*directive{}}
 	for _, d := range ds {
 		if d.kind == disableNextLine && d.target >= 0 {
@@ -274,7 +276,7 @@ func (t *tracker) covering(rule string, offset int) []*entry {
 // suppress removes the findings the document's suppression comments
 // silence and, when the registry holds SuppressionAnalyzer, adds the
 // findings about comments that did nothing.
-func (r *Registry) suppress(doc *Document, cfg *Config, findings []Finding) []Finding {
+func (r *Registry) suppress(doc *markdown.Document, cfg *Config, findings []Finding) []Finding {
 	if !strings.Contains(doc.Text, "baton-") {
 		return findings
 	}
@@ -354,9 +356,9 @@ func tokenStarts(d *directive) []int {
 
 // unusedFindings reports what is wrong with one comment, given which of its
 // entries were used.
-func (r *Registry) unusedFindings(doc *Document, d *directive) []Finding {
+func (r *Registry) unusedFindings(doc *markdown.Document, d *directive) []Finding {
 	var out []Finding
-	report := func(span Span, msg string, fixes ...Fix) {
+	report := func(span markdown.Span, msg string, fixes ...Fix) {
 		out = append(out, Finding{Rule: RuleUnusedSuppression.ID, Severity: RuleUnusedSuppression.Severity, Span: span, Message: msg, Fixes: fixes})
 	}
 	if d.kind == notADirective {
@@ -410,7 +412,7 @@ func plural(n int, one, many string) string {
 }
 
 // removeComment deletes a comment, with its line when nothing else is on it.
-func removeComment(doc *Document, d *directive) Fix {
+func removeComment(doc *markdown.Document, d *directive) Fix {
 	s := d.span
 	first, last := doc.Lines.LineOf(s.Start), doc.Lines.LineOf(max(s.End-1, s.Start))
 	before := doc.Text[doc.Lines.LineStart(first):s.Start]
@@ -428,7 +430,7 @@ func removeComment(doc *Document, d *directive) Fix {
 
 // removeToken deletes one rule ID from a comment naming several, with the
 // separator after it (or, for the last, before it).
-func removeToken(d *directive, tok Span) Fix {
+func removeToken(d *directive, tok markdown.Span) Fix {
 	i := slices.Index(d.tokens, tok)
 	s := tok
 	if i+1 < len(d.tokens) {

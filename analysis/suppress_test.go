@@ -5,15 +5,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/analysistest"
-	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/google/go-cmp/cmp"
 )
 
 // wordAnalyzer reports rule id at every occurrence of word in documents of
 // kind.
-func wordAnalyzer(kind analysis.Kind, words map[string]*analysis.Rule) *analysis.Analyzer {
+func wordAnalyzer(kind markdown.Kind, words map[string]*analysis.Rule) *analysis.Analyzer {
 	a := &analysis.Analyzer{Name: "words-" + kind.String(), Kind: kind}
 	for _, r := range words {
 		a.Rules = append(a.Rules, r)
@@ -26,7 +27,7 @@ func wordAnalyzer(kind analysis.Kind, words map[string]*analysis.Rule) *analysis
 					break
 				}
 				off += i
-				p.Report(r, analysis.Span{Start: off, End: off + len(w)}, "found "+w)
+				p.Report(r, markdown.Span{Start: off, End: off + len(w)}, "found "+w)
 			}
 		}
 		return nil
@@ -40,8 +41,8 @@ var (
 	ruleC = rule("test/c", analysis.Info)
 	ruleW = rule("test/w", analysis.Error)
 
-	wordsOther    = wordAnalyzer(analysis.KindOther, map[string]*analysis.Rule{"AAA": ruleA, "BBB": ruleB, "CCC": ruleC})
-	wordsWorkflow = wordAnalyzer(analysis.KindWorkflow, map[string]*analysis.Rule{"WWW": ruleW})
+	wordsOther    = wordAnalyzer(markdown.KindOther, map[string]*analysis.Rule{"AAA": ruleA, "BBB": ruleB, "CCC": ruleC})
+	wordsWorkflow = wordAnalyzer(markdown.KindWorkflow, map[string]*analysis.Rule{"WWW": ruleW})
 )
 
 func suppressRegistry(t testing.TB, withRule bool) *analysis.Registry {
@@ -57,7 +58,7 @@ func suppressRegistry(t testing.TB, withRule bool) *analysis.Registry {
 }
 
 // formatAll formats findings as analysistest does ("LINE:COL rule message").
-func formatAll(doc *analysis.Document, fs []analysis.Finding) []string {
+func formatAll(doc *markdown.Document, fs []analysis.Finding) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = analysistest.Format(doc, f)
@@ -170,7 +171,7 @@ func TestSuppress(t *testing.T) {
 	reg := suppressRegistry(t, true)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc := analysis.Parse("f.md", tt.text)
+			doc := markdown.Parse("f.md", tt.text)
 			res := reg.Analyze(doc, nil)
 			matchFindings(t, formatAll(doc, res.Findings), tt.want)
 			for _, f := range res.Findings {
@@ -189,7 +190,7 @@ func TestSuppress(t *testing.T) {
 func TestSuppressWithoutTheRule(t *testing.T) {
 	reg := suppressRegistry(t, false)
 	text := "<!-- baton-disable-next-line test/a -->\nAAA BBB\n<!-- baton-disable-next-line test/zzz -->\n<!-- baton-what -->\n"
-	doc := analysis.Parse("f.md", text)
+	doc := markdown.Parse("f.md", text)
 	matchFindings(t, formatAll(doc, reg.Analyze(doc, nil).Findings), []string{"2:5 test/b"})
 	// The rule is only known to a registry that holds the analyzer.
 	if reg.Rule(analysis.RuleUnusedSuppression.ID) != nil {
@@ -203,7 +204,7 @@ func TestSuppressWithoutTheRule(t *testing.T) {
 func TestSuppressConfig(t *testing.T) {
 	reg := suppressRegistry(t, true)
 	text := "<!-- baton-disable-next-line test/a -->\nAAA\n<!-- baton-disable-next-line test/b -->\nBBB\n"
-	doc := analysis.Parse("f.md", text)
+	doc := markdown.Parse("f.md", text)
 	tests := []struct {
 		name string
 		cfg  map[string]analysis.Severity
@@ -222,11 +223,11 @@ func TestSuppressConfig(t *testing.T) {
 			matchFindings(t, formatAll(doc, res.Findings), tt.want)
 		})
 	}
-	res := reg.Analyze(analysis.Parse("f.md", "<!-- baton-disable -->\n"), &analysis.Config{Severity: map[string]analysis.Severity{"baton/unused-suppression": analysis.Hint}})
+	res := reg.Analyze(markdown.Parse("f.md", "<!-- baton-disable -->\n"), &analysis.Config{Severity: map[string]analysis.Severity{"baton/unused-suppression": analysis.Hint}})
 	if len(res.Findings) != 1 || res.Findings[0].Severity != analysis.Hint {
 		t.Errorf("severity override: %+v", res.Findings)
 	}
-	if res := reg.Analyze(analysis.Parse("f.md", "<!-- baton-disable -->\n"), nil); len(res.Findings) != 1 || res.Findings[0].Severity != analysis.Warning {
+	if res := reg.Analyze(markdown.Parse("f.md", "<!-- baton-disable -->\n"), nil); len(res.Findings) != 1 || res.Findings[0].Severity != analysis.Warning {
 		t.Errorf("default severity: %+v", res.Findings)
 	}
 }
@@ -247,7 +248,7 @@ func TestSuppressFixes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := reg.Analyze(analysis.Parse("f.md", tt.text), nil)
+			res := reg.Analyze(markdown.Parse("f.md", tt.text), nil)
 			var fixes []analysis.Fix
 			for _, f := range res.Findings {
 				if f.Rule == analysis.RuleUnusedSuppression.ID {
@@ -267,7 +268,7 @@ func TestSuppressFixes(t *testing.T) {
 			if d := cmp.Diff(tt.fixed, got); d != "" {
 				t.Errorf("fixed (-want +got):\n%s", d)
 			}
-			if again := reg.Analyze(analysis.Parse("f.md", got), nil); slices.ContainsFunc(again.Findings, func(f analysis.Finding) bool {
+			if again := reg.Analyze(markdown.Parse("f.md", got), nil); slices.ContainsFunc(again.Findings, func(f analysis.Finding) bool {
 				return f.Rule == analysis.RuleUnusedSuppression.ID
 			}) {
 				t.Errorf("still unused after the fix: %v", again.Findings)
@@ -279,18 +280,18 @@ func TestSuppressFixes(t *testing.T) {
 // TestSuppressEveryKind: the comments work with the rules baton ships, in
 // stop packets and handoff documents.
 func TestSuppressEveryKind(t *testing.T) {
-	reg, err := analysis.NewRegistry(engine.Analyzers()...)
+	reg, err := analysis.NewRegistry(analysistest.Analyzers()...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name, text, rule string
-		kind             analysis.Kind
+		kind             markdown.Kind
 	}{
 		{"packet", "## What I Just Did\n\nWork.\n\n## What Needs Your Review\n\n- Is `config` the name you want?\n\n<!-- baton-disable-next-line packet/section-order -->\n## Why I Stopped\n\nThe name.\n\n## What Happens Next\n\nOnce you reply, I will apply it.\n\n## What I Need From You\n\nReply with the name.\n",
-			"packet/section-order", analysis.KindPacket},
+			"packet/section-order", markdown.KindPacket},
 		{"handoff", "# Handoff\n\n<!-- baton-disable handoff/goal-stoplist -->\n**Goal:** continue\n<!-- baton-enable -->\n\nCarried from session `k3m9x2p7q1wz`.\n",
-			"handoff/goal-stoplist", analysis.KindHandoff},
+			"handoff/goal-stoplist", markdown.KindHandoff},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -298,14 +299,14 @@ func TestSuppressEveryKind(t *testing.T) {
 				t.Fatalf("no rule %s", tt.rule)
 			}
 			without := strings.NewReplacer("<!-- baton-disable-next-line "+tt.rule+" -->\n", "", "<!-- baton-disable "+tt.rule+" -->\n", "").Replace(tt.text)
-			doc := analysis.Parse("f.md", without)
+			doc := markdown.Parse("f.md", without)
 			if doc.Kind != tt.kind {
 				t.Fatalf("kind %v, want %v", doc.Kind, tt.kind)
 			}
 			if !slices.ContainsFunc(reg.Analyze(doc, nil).Findings, func(f analysis.Finding) bool { return f.Rule == tt.rule }) {
 				t.Fatalf("without the comment, no %s finding: the test document is wrong", tt.rule)
 			}
-			doc = analysis.Parse("f.md", tt.text)
+			doc = markdown.Parse("f.md", tt.text)
 			for _, f := range reg.Analyze(doc, nil).Findings {
 				if f.Rule == tt.rule || f.Rule == analysis.RuleUnusedSuppression.ID {
 					t.Errorf("finding not suppressed: %s", analysistest.Format(doc, f))
@@ -329,7 +330,7 @@ func FuzzSuppress(f *testing.F) {
 	}
 	with, without := suppressRegistry(f, true), suppressRegistry(f, false)
 	f.Fuzz(func(t *testing.T, text string) {
-		doc := analysis.Parse("f.md", text)
+		doc := markdown.Parse("f.md", text)
 		all := map[string]bool{}
 		for _, fd := range without.Analyze(doc, nil).Findings {
 			all[analysistest.Format(doc, fd)] = true

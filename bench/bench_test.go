@@ -4,7 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/engine"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/text"
@@ -38,7 +39,7 @@ func BenchmarkLint(b *testing.B) {
 	b.SetBytes(corpusBytes())
 	for b.Loop() {
 		for _, p := range corpus {
-			reg.Analyze(analysis.Parse("p.md", p), nil)
+			reg.Analyze(markdown.Parse("p.md", p), nil)
 		}
 	}
 }
@@ -62,7 +63,7 @@ func BenchmarkLintToParseRatio(b *testing.B) {
 				}
 				t1 := time.Now()
 				for _, p := range c.corpus {
-					reg.Analyze(analysis.Parse("p.md", p), nil)
+					reg.Analyze(markdown.Parse("p.md", p), nil)
 				}
 				parse += t1.Sub(t0)
 				lint += time.Since(t1)
@@ -81,11 +82,11 @@ func TestCorpusIsDeterministic(t *testing.T) {
 			t.Fatalf("packet %d differs between two generations with the same seed", i)
 		}
 	}
-	kinds := map[analysis.Kind]int{}
+	kinds := map[markdown.Kind]int{}
 	for _, p := range a {
-		kinds[analysis.Parse("p.md", p).Kind]++
+		kinds[markdown.Parse("p.md", p).Kind]++
 	}
-	if kinds[analysis.KindPacket] != len(a) {
+	if kinds[markdown.KindPacket] != len(a) {
 		t.Errorf("kinds = %v, want every generated document to be a stop packet", kinds)
 	}
 }

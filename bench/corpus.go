@@ -10,7 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/handoff/session"
 )
 
@@ -62,7 +63,7 @@ func packet(r *rand.Rand, minLog, maxLog int) (string, bool) {
 		b.WriteString("<!-- SPECREW-VERDICT-BOUNDARY: plan -> tasks -->\n")
 	}
 	for _, s := range sections {
-		fmt.Fprintf(&b, "## %s\n\n", analysis.PacketHeadings[s])
+		fmt.Fprintf(&b, "## %s\n\n", markdown.PacketHeadings[s])
 		start := b.Len()
 		// The random prose of What Needs Your Review reads as a review
 		// request (it has "approve", "option", "verdict" …): a consistent
@@ -110,7 +111,7 @@ func sentence(r *rand.Rand) string {
 // File is one generated document.
 type File struct {
 	Path string        // slash path inside the corpus folder
-	Kind analysis.Kind // what baton should take it to be
+	Kind markdown.Kind // what baton should take it to be
 	Good bool          // generated well formed (a bad one holds at least one deliberate fault)
 	Text string
 }
@@ -156,7 +157,7 @@ func Generate(n int, seed uint64) *Corpus {
 		switch k := r.IntN(10); {
 		case k < 4:
 			text, good := packetOfSize(r, size)
-			c.Files = append(c.Files, File{Path: fmt.Sprintf("packets/p%05d.md", i), Kind: analysis.KindPacket, Good: good, Text: text})
+			c.Files = append(c.Files, File{Path: fmt.Sprintf("packets/p%05d.md", i), Kind: markdown.KindPacket, Good: good, Text: text})
 		case k < 7:
 			if len(sess) == 0 || r.IntN(40) == 0 {
 				s := newSession(r, len(sess))
@@ -165,10 +166,10 @@ func Generate(n int, seed uint64) *Corpus {
 			}
 			s := sess[r.IntN(len(sess))]
 			good := r.IntN(4) != 0
-			c.Files = append(c.Files, File{Path: fmt.Sprintf("handoffs/h%05d.md", i), Kind: analysis.KindHandoff, Good: good && size <= 8<<10, Text: handoffDoc(r, s, size, good)})
+			c.Files = append(c.Files, File{Path: fmt.Sprintf("handoffs/h%05d.md", i), Kind: markdown.KindHandoff, Good: good && size <= 8<<10, Text: handoffDoc(r, s, size, good)})
 		default:
 			good := r.IntN(4) != 0
-			c.Files = append(c.Files, File{Path: fmt.Sprintf("workflows/w%05d.md", i), Kind: analysis.KindWorkflow, Good: good, Text: workflowDoc(r, size, good)})
+			c.Files = append(c.Files, File{Path: fmt.Sprintf("workflows/w%05d.md", i), Kind: markdown.KindWorkflow, Good: good, Text: workflowDoc(r, size, good)})
 		}
 	}
 	return c
@@ -202,7 +203,7 @@ func (c *Corpus) Write(dir string) error {
 }
 
 // OfKind returns the texts of the files of one kind.
-func (c *Corpus) OfKind(k analysis.Kind) []string {
+func (c *Corpus) OfKind(k markdown.Kind) []string {
 	var out []string
 	for _, f := range c.Files {
 		if f.Kind == k {

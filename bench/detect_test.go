@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/internal/workspace"
@@ -56,7 +58,7 @@ func BenchmarkDetectKind(b *testing.B) {
 			if err != nil || e.IsDir() || !strings.HasSuffix(p, ".md") {
 				return nil
 			}
-			if data, err := os.ReadFile(p); err == nil && len(data) <= analysis.MaxDocumentBytes {
+			if data, err := os.ReadFile(p); err == nil && len(data) <= markdown.MaxDocumentBytes {
 				rel, _ := filepath.Rel(tree, p)
 				docs = append(docs, doc{filepath.ToSlash(rel), string(data)})
 			}
@@ -70,13 +72,13 @@ func BenchmarkDetectKind(b *testing.B) {
 	}
 	for _, set := range sets {
 		b.Run(set.name, func(b *testing.B) {
-			parsed := make([]*analysis.Document, len(set.docs))
+			parsed := make([]*markdown.Document, len(set.docs))
 			envs := make([]analysis.Env, len(set.docs))
 			dirs := workflow.NewDirs()
 			fsys := workspace.FS(set.root, nil)
 			var size int64
 			for i, d := range set.docs {
-				parsed[i] = analysis.Parse(d.path, d.text)
+				parsed[i] = markdown.Parse(d.path, d.text)
 				envs[i] = analysis.Env{workflow.EnvFS: fsys, workflow.EnvPath: d.path, workflow.EnvDirs: dirs}
 				size += int64(len(d.text))
 			}
@@ -90,12 +92,12 @@ func BenchmarkDetectKind(b *testing.B) {
 				}
 				t1 := time.Now()
 				for _, d := range parsed {
-					analysis.DetectKind(d)
+					markdown.DetectKind(d)
 				}
 				t2 := time.Now()
 				candidates = 0
 				for i, d := range parsed {
-					if d.Kind == analysis.KindOther && len(d.Components) > 0 {
+					if d.Kind == markdown.KindOther && len(d.Components) > 0 {
 						candidates++
 						analysis.KindIn(d, nil, envs[i])
 					}

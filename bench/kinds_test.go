@@ -10,6 +10,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/engine"
@@ -26,7 +28,7 @@ const kindCorpusN = 1000
 var (
 	kindOnce   sync.Once
 	kindCorpus *Corpus
-	kindEnv    map[analysis.Kind]analysis.Env
+	kindEnv    map[markdown.Kind]analysis.Env
 )
 
 // registry is every analyzer baton ships, with the workflow analyzer added
@@ -75,9 +77,9 @@ func kindSetup(tb testing.TB) {
 			l, err := store.Ledger(sd)
 			ledgers[filepath.Base(sd)] = handoff.Lookup{Ledger: l, Err: err}
 		}
-		kindEnv = map[analysis.Kind]analysis.Env{
-			analysis.KindHandoff: {handoff.EnvLedger: handoff.Resolver(func(id string) handoff.Lookup { return ledgers[id] })},
-			analysis.KindWorkflow: {
+		kindEnv = map[markdown.Kind]analysis.Env{
+			markdown.KindHandoff: {handoff.EnvLedger: handoff.Resolver(func(id string) handoff.Lookup { return ledgers[id] })},
+			markdown.KindWorkflow: {
 				workflow.EnvFS:   fstest.MapFS{"components/UserCheckpoint.md": {Data: []byte(UserCheckpoint)}},
 				workflow.EnvPath: "w.md",
 			},
@@ -92,7 +94,7 @@ func kindSetup(tb testing.TB) {
 func BenchmarkKindRatio(b *testing.B) {
 	kindSetup(b)
 	reg := registry(b)
-	for _, k := range []analysis.Kind{analysis.KindPacket, analysis.KindHandoff, analysis.KindWorkflow} {
+	for _, k := range []markdown.Kind{markdown.KindPacket, markdown.KindHandoff, markdown.KindWorkflow} {
 		docs := kindCorpus.OfKind(k)
 		b.Run(kindName[k], func(b *testing.B) { lintToParse(b, reg, docs, kindEnv[k]) })
 	}
@@ -104,7 +106,7 @@ func BenchmarkKindRatio(b *testing.B) {
 func BenchmarkKindRatioBySize(b *testing.B) {
 	kindSetup(b)
 	reg := registry(b)
-	for _, k := range []analysis.Kind{analysis.KindPacket, analysis.KindHandoff, analysis.KindWorkflow} {
+	for _, k := range []markdown.Kind{markdown.KindPacket, markdown.KindHandoff, markdown.KindWorkflow} {
 		for _, r := range []struct {
 			name     string
 			min, max int
@@ -123,7 +125,7 @@ func BenchmarkKindRatioBySize(b *testing.B) {
 	}
 }
 
-var kindName = map[analysis.Kind]string{analysis.KindPacket: "packet", analysis.KindHandoff: "handoff", analysis.KindWorkflow: "workflow"}
+var kindName = map[markdown.Kind]string{markdown.KindPacket: "packet", markdown.KindHandoff: "handoff", markdown.KindWorkflow: "workflow"}
 
 // lintToParse times goldmark's parse of docs, then baton's lint of them,
 // alternating, and reports lint/parse, baton's own parse over goldmark's,
@@ -143,7 +145,7 @@ func lintToParse(b *testing.B, reg *analysis.Registry, docs []string, env analys
 		t1 := time.Now()
 		for _, d := range docs {
 			t := time.Now()
-			doc := analysis.Parse("d.md", d)
+			doc := markdown.Parse("d.md", d)
 			own += time.Since(t)
 			reg.AnalyzeEnv(doc, nil, env)
 		}
@@ -180,9 +182,9 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	}
 	kindSetup(t)
 	reg := registry(t)
-	seen := map[analysis.Kind]int{}
+	seen := map[markdown.Kind]int{}
 	for _, f := range kindCorpus.Files {
-		doc := analysis.Parse(f.Path, f.Text)
+		doc := markdown.Parse(f.Path, f.Text)
 		if doc.Kind != f.Kind {
 			t.Errorf("%s: detected as %v, generated as %v", f.Path, doc.Kind, f.Kind)
 			continue
@@ -195,7 +197,7 @@ func TestGenerateIsDeterministic(t *testing.T) {
 			t.Errorf("%s: %d bytes, outside 1 KB-1 MB", f.Path, len(f.Text))
 		}
 	}
-	for _, k := range []analysis.Kind{analysis.KindPacket, analysis.KindHandoff, analysis.KindWorkflow} {
+	for _, k := range []markdown.Kind{markdown.KindPacket, markdown.KindHandoff, markdown.KindWorkflow} {
 		if seen[k] == 0 {
 			t.Errorf("no %v in the corpus", k)
 		}
@@ -210,11 +212,11 @@ func TestGoodPacketsAreClean(t *testing.T) {
 	c := Generate(600, 5)
 	good := 0
 	for _, f := range c.Files {
-		if f.Kind != analysis.KindPacket || !f.Good {
+		if f.Kind != markdown.KindPacket || !f.Good {
 			continue
 		}
 		good++
-		for _, fd := range reg.Analyze(analysis.Parse(f.Path, f.Text), nil).Findings {
+		for _, fd := range reg.Analyze(markdown.Parse(f.Path, f.Text), nil).Findings {
 			if fd.Severity == analysis.Error || strings.HasPrefix(fd.Rule, "packet/review-") {
 				t.Errorf("%s: generated good, but %s: %s", f.Path, fd.Rule, fd.Message)
 			}
@@ -238,7 +240,7 @@ func TestWrittenCorpusResolvesItsComponent(t *testing.T) {
 	eng := engine.New(engine.Sources{Registry: engine.Registry(), Static: true})
 	workflows := 0
 	for _, f := range c.Files {
-		if f.Kind != analysis.KindWorkflow {
+		if f.Kind != markdown.KindWorkflow {
 			continue
 		}
 		workflows++

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -24,7 +26,7 @@ func BenchmarkRetained(b *testing.B) {
 		runtime.ReadMemStats(&ms0)
 		keep := make([]*analysis.Result, len(docs))
 		for i, d := range docs {
-			keep[i] = reg.Analyze(analysis.Parse("d.md", d), nil)
+			keep[i] = reg.Analyze(markdown.Parse("d.md", d), nil)
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&ms1)

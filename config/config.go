@@ -48,6 +48,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/internal/ignore"
@@ -98,7 +100,7 @@ type Override struct {
 	// Kind, when set, is the kind the matching documents are taken for,
 	// whatever their text shows (a document that reads as a workflow but
 	// only quotes one, or a workflow with no sign baton can see).
-	Kind *analysis.Kind
+	Kind *markdown.Kind
 	// Workflow, when set, is how XMD components resolve for the matching
 	// documents: each key it sets replaces the top-level one (WorkflowFor).
 	Workflow *Workflow
@@ -456,7 +458,7 @@ func (p *parser) overrides(n *yaml.Node) {
 
 // kindNamed are the kinds an override may force, by the names the JSON
 // output gives them.
-var kindNamed = map[string]analysis.Kind{"packet": analysis.KindPacket, "handoff": analysis.KindHandoff, "workflow": analysis.KindWorkflow, "other": analysis.KindOther}
+var kindNamed = map[string]markdown.Kind{"packet": markdown.KindPacket, "handoff": markdown.KindHandoff, "workflow": markdown.KindWorkflow, "other": markdown.KindOther}
 
 // checkPattern returns a files pattern as it is matched.
 func checkPattern(pat string) (string, error) {

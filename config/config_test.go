@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
@@ -486,12 +488,12 @@ func TestForKind(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		path     string
-		want     *analysis.Kind
+		want     *markdown.Kind
 		wantFrom string
 	}{
 		{"README.md", nil, ""},
-		{"docs/a.md", ptr(analysis.KindOther), ".baton.yaml overrides[0]"},
-		{"docs/flows/x.md", ptr(analysis.KindWorkflow), ".baton.yaml overrides[1]"},
+		{"docs/a.md", ptr(markdown.KindOther), ".baton.yaml overrides[0]"},
+		{"docs/flows/x.md", ptr(markdown.KindWorkflow), ".baton.yaml overrides[1]"},
 	} {
 		cfg, _ := f.For(filepath.Join(dir, filepath.FromSlash(tt.path)))
 		if d := cmp.Diff(tt.want, cfg.Kind); d != "" || cfg.KindFrom != tt.wantFrom {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/engine"
@@ -92,8 +94,8 @@ func TestSpecrewPesterFixtures(t *testing.T) {
 					t.Errorf("intent %q, specrew reads %q", intent, *fx.Specrew.Want)
 				}
 			case "evidence":
-				doc := analysis.Parse("response.md", text)
-				if got := doc.Kind == analysis.KindPacket; got != *fx.Specrew.Packet {
+				doc := markdown.Parse("response.md", text)
+				if got := doc.Kind == markdown.KindPacket; got != *fx.Specrew.Packet {
 					t.Errorf("a packet: %v (kind %s), specrew: %v", got, doc.Kind, *fx.Specrew.Packet)
 				}
 			case "provider":

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/engine/enginetest"
@@ -62,13 +64,13 @@ func checkLineEndingsAndBOM(t *testing.T, files []string) {
 			}
 			text := string(f.Data)
 			base := lint(reg, text)
-			kind := analysis.Parse("x.md", text).Kind
+			kind := markdown.Parse("x.md", text).Kind
 			for vname, v := range variants {
 				if vname == "no final newline" && !strings.HasSuffix(text, "\n") {
 					continue
 				}
 				vt := v(text)
-				if k := analysis.Parse("x.md", vt).Kind; k != kind {
+				if k := markdown.Parse("x.md", vt).Kind; k != kind {
 					t.Errorf("%s %s with %s: kind %v, want %v", name, f.Name, vname, k, kind)
 					continue
 				}
@@ -94,18 +96,18 @@ func checkLineEndingsAndBOM(t *testing.T, files []string) {
 // lint gives each finding as rule@line: columns shift on the first line
 // with a BOM, and messages may quote the text.
 //
-// The parser and the rules read the text's own bytes (analysis.ParseIndexed):
+// The parser and the rules read the text's own bytes (markdown.ParseIndexed):
 // lint also checks that no rule wrote to them.
 func lint(reg *analysis.Registry, text string) []string {
 	want := strings.Clone(text)
-	doc := analysis.Parse("x.md", text)
+	doc := markdown.Parse("x.md", text)
 	res := reg.AnalyzeEnv(doc, nil, nil)
 	if text != want {
 		panic("the analysis wrote to the document's text")
 	}
 	var out []string
 	for _, f := range res.Findings {
-		p := doc.Lines.Position(f.Span.Start, analysis.UTF8)
+		p := doc.Lines.Position(f.Span.Start, markdown.UTF8)
 		out = append(out, fmt.Sprintf("%s@%d", f.Rule, p.Line+1))
 	}
 	slices.Sort(out)

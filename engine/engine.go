@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/analysis/packet/governance"
@@ -247,11 +249,11 @@ func (env *Env) Key() string {
 // Analyze parses text as the document the environment is for (name is
 // what messages call it) and analyses it.
 func (e *Engine) Analyze(env *Env, name, text string) *analysis.Result {
-	return e.AnalyzeDoc(env, analysis.Parse(name, text))
+	return e.AnalyzeDoc(env, markdown.Parse(name, text))
 }
 
 // AnalyzeDoc analyses a parsed document in env.
-func (e *Engine) AnalyzeDoc(env *Env, doc *analysis.Document) *analysis.Result {
+func (e *Engine) AnalyzeDoc(env *Env, doc *markdown.Document) *analysis.Result {
 	cfg := env.Config
 	return e.src.Registry.AnalyzeEnv(doc, &cfg, env.Analysis())
 }

@@ -7,23 +7,23 @@ import (
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/handoff"
+	"github.com/baton-md/baton/markdown"
 )
 
 // Kind is a kind of document baton knows, as one value: the analyzers
 // that check it and the editor features computed on it, both in the kind's
 // own packages. The registry, the server's dispatch and the docs read
-// these values, and analysis.Parse tries their detectors in this order;
+// these values, and markdown.Parse tries their detectors in this order;
 // adding a kind is adding one here (and its Kind constant and name in
 // analysis).
 type Kind struct {
-	Kind analysis.Kind
-	// Detect recognises a document of the kind; analysis.Parse tries the
-	// kinds' detectors in the order of Kinds.
-	Detect func(*analysis.Document) bool
-	// Why says what made Detect recognise a document; Confirm recognises
-	// from the environment one the text alone did not (analysis.Detector).
-	Why       func(*analysis.Document) string
-	Confirm   func(*analysis.Document, analysis.Env) (string, analysis.Span, bool)
+	Kind markdown.Kind
+	// Detect recognises a document of the kind by its text, and says what
+	// decided it; markdown.Parse tries the kinds' detectors in the order of
+	// Kinds. Confirm recognises from the environment one the text alone
+	// did not (analysis.Detector).
+	Detect    func(*markdown.Document) (string, markdown.Span, bool)
+	Confirm   func(*markdown.Document, analysis.Env) (string, markdown.Span, bool)
 	Analyzers []*analysis.Analyzer
 	Features  *analysis.Features
 }
@@ -34,17 +34,22 @@ type Kind struct {
 // stop packet's.
 var Kinds = []Kind{
 	// A handoff document quotes packet headings: it is recognised first.
-	{Kind: analysis.KindHandoff, Detect: analysis.IsClioHandoff, Why: analysis.HandoffWhy, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
-	{Kind: analysis.KindPacket, Detect: analysis.IsStopMessage, Why: analysis.StopMessageWhy, Analyzers: []*analysis.Analyzer{packet.Analyzer, governance.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
-	{Kind: analysis.KindWorkflow, Detect: analysis.IsXMD, Why: analysis.XMDWhy, Confirm: workflow.Confirm, Analyzers: []*analysis.Analyzer{workflow.Analyzer}, Features: workflow.Features},
+	{Kind: markdown.KindHandoff, Detect: handoff.Detect, Analyzers: []*analysis.Analyzer{handoff.Analyzer}, Features: handoff.Features},
+	{Kind: markdown.KindPacket, Detect: packet.Detect, Analyzers: []*analysis.Analyzer{packet.Analyzer, governance.Analyzer, stopintent.Analyzer}, Features: stopintent.Features},
+	{Kind: markdown.KindWorkflow, Detect: workflow.Detect, Confirm: workflow.Confirm, Analyzers: []*analysis.Analyzer{workflow.Analyzer}, Features: workflow.Features},
 }
 
 func init() {
-	ds := make([]analysis.Detector, len(Kinds))
+	ds := make([]markdown.Detector, len(Kinds))
+	var cs []analysis.Confirmer
 	for i, k := range Kinds {
-		ds[i] = analysis.Detector{Kind: k.Kind, Detect: k.Detect, Why: k.Why, Confirm: k.Confirm}
+		ds[i] = markdown.Detector{Kind: k.Kind, Detect: k.Detect}
+		if k.Confirm != nil {
+			cs = append(cs, analysis.Confirmer{Kind: k.Kind, Confirm: k.Confirm})
+		}
 	}
-	analysis.SetDetectors(ds)
+	markdown.SetDetectors(ds)
+	analysis.SetConfirmers(cs)
 }
 
 // Analyzers lists every analyzer: each kind's, then the registry's own
@@ -71,7 +76,7 @@ func Registry() *analysis.Registry {
 
 // FeaturesOf returns the editor features of a document kind, or nil for
 // Markdown of no kind baton knows.
-func FeaturesOf(k analysis.Kind) *analysis.Features {
+func FeaturesOf(k markdown.Kind) *analysis.Features {
 	for i := range Kinds {
 		if Kinds[i].Kind == k {
 			return Kinds[i].Features

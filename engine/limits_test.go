@@ -4,15 +4,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
 )
 
 // A document over MaxDocumentBytes is not parsed: one finding says so.
 func TestDocumentTooLarge(t *testing.T) {
-	text := strings.Repeat("## What I Just Did\n\nWork.\n\n", analysis.MaxDocumentBytes/26+1)
-	doc := analysis.Parse("big.md", text)
-	if doc.TooLarge != len(text) || doc.Kind != analysis.KindOther {
+	text := strings.Repeat("## What I Just Did\n\nWork.\n\n", markdown.MaxDocumentBytes/26+1)
+	doc := markdown.Parse("big.md", text)
+	if doc.TooLarge != len(text) || doc.Kind != markdown.KindOther {
 		t.Fatalf("TooLarge %d, kind %v; want %d, other", doc.TooLarge, doc.Kind, len(text))
 	}
 	res := engine.Registry().Analyze(doc, nil)
@@ -33,7 +35,7 @@ func TestDocumentTooLarge(t *testing.T) {
 func TestTooManyFindings(t *testing.T) {
 	// Each repeated first heading starts a packet that lacks three sections.
 	text := strings.Repeat("## What I Just Did\n\nWork.\n\n## Why I Stopped\n\nDone.\n\n## What Happens Next\n\nI will start on approval.\n\n", 600)
-	res := engine.Registry().Analyze(analysis.Parse("many.md", text), nil)
+	res := engine.Registry().Analyze(markdown.Parse("many.md", text), nil)
 	if len(res.Findings) != analysis.MaxFindings+1 {
 		t.Fatalf("%d findings, want %d and the summary", len(res.Findings), analysis.MaxFindings)
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/engine"
@@ -37,7 +39,7 @@ func TestSuiteOrderDoesNotMatter(t *testing.T) {
 			if f.Name != "input.md" {
 				continue
 			}
-			doc := analysis.Parse(file, string(f.Data))
+			doc := markdown.Parse(file, string(f.Data))
 			want := forward.Analyze(doc, nil).Findings
 			got := reversed.Analyze(doc, nil).Findings
 			if d := cmp.Diff(want, got); d != "" {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/bench"
 	"github.com/baton-md/baton/handoff"
@@ -41,10 +43,10 @@ func BenchmarkAnalyze(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var docs []*analysis.Document
+	var docs []*markdown.Document
 	var size int64
-	for _, t := range c.OfKind(analysis.KindHandoff) {
-		docs = append(docs, analysis.Parse("d.md", t))
+	for _, t := range c.OfKind(markdown.KindHandoff) {
+		docs = append(docs, markdown.Parse("d.md", t))
 		size += int64(len(t))
 	}
 	b.SetBytes(size)

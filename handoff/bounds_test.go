@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/handoff"
 )
@@ -121,7 +123,7 @@ func TestStringBoundFix(t *testing.T) {
 				"## Facts\n\n- " + earlierCut + "\n- %s\n\n## Bounds applied\n\n- 1 entry was cut to 512 bytes and marked with …[truncated]\n",
 			} {
 				text := head + fmt.Sprintf(tmpl, long)
-				res := reg.Analyze(analysis.Parse("f.md", text), nil)
+				res := reg.Analyze(markdown.Parse("f.md", text), nil)
 				if len(res.Findings) != 1 || res.Findings[0].Rule != handoff.RuleStringBound.ID {
 					t.Fatalf("%q: findings %v", tmpl, res.Findings)
 				}
@@ -137,7 +139,7 @@ func TestStringBoundFix(t *testing.T) {
 					t.Fatalf("%q: the fixed document does not hold the cut string:\n%s", tmpl, fixed)
 				}
 				checkCut(t, long, want, true)
-				if again := reg.Analyze(analysis.Parse("f.md", fixed), nil); len(again.Findings) != 0 {
+				if again := reg.Analyze(markdown.Parse("f.md", fixed), nil); len(again.Findings) != 0 {
 					t.Fatalf("%q: after the fix: %v\n%s", tmpl, again.Findings, fixed)
 				}
 			}

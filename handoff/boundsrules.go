@@ -5,13 +5,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
 // tally is what the Bounds applied notes must account for, and the notes.
 type tally struct {
 	lists  map[string][]*Item // the items each list's bound counts, by label, in document order
-	marked []analysis.Span    // the markers of counted strings that end with TruncationMarker
+	marked []markdown.Span    // the markers of counted strings that end with TruncationMarker
 	notes  map[string]*Item   // the first note of each list, by label
 	cut    *Item              // the first cut note
 	bounds *Section           // the first Bounds applied section
@@ -49,7 +51,7 @@ func (c *checker) tally() *tally {
 				list = append(list, it)
 				for _, f := range it.fields(&buf) {
 					if ClioCut(f.Text) {
-						t.marked = append(t.marked, analysis.Span{Start: f.Span.End - len(TruncationMarker), End: f.Span.End})
+						t.marked = append(t.marked, markdown.Span{Start: f.Span.End - len(TruncationMarker), End: f.Span.End})
 					}
 				}
 			}
@@ -285,7 +287,7 @@ func (c *checker) noteEdit(t *tally, label, text string) (e analysis.Edit, ok bo
 		for _, it := range b.Items {
 			if n := it.Note; n != nil && (n.List == "" || listIndex(n.List) > order) {
 				at := c.doc.Lines.LineStart(c.doc.Lines.LineOf(it.Span.Start))
-				return analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: line + c.nl}, true
+				return analysis.Edit{Span: markdown.Span{Start: at, End: at}, NewText: line + c.nl}, true
 			}
 		}
 	}

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/analysistest"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 	"github.com/baton-md/baton/internal/corpus"
@@ -199,7 +201,7 @@ func TestClioRealAgreement(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc := analysis.Parse("handoff.md", string(b))
+			doc := markdown.Parse("handoff.md", string(b))
 			m := handoff.Parse(doc)
 			if m.Goal != v.Goal {
 				t.Errorf("the document's goal %q, clio's %q", m.Goal, v.Goal)

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/analysistest"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/internal/corpus"
 )
@@ -44,16 +46,16 @@ func checkRealHandoffs(t *testing.T, files []string) {
 				t.Fatal(err)
 			}
 			text := string(b)
-			if k := analysis.Parse(name, text).Kind; k != analysis.KindHandoff {
+			if k := markdown.Parse(name, text).Kind; k != markdown.KindHandoff {
 				t.Fatalf("kind = %v", k)
 			}
-			m := handoff.Parse(analysis.Parse(name, text))
+			m := handoff.Parse(markdown.Parse(name, text))
 			if !m.HasSession() {
 				t.Fatal("no session line")
 			}
 			text = text[:m.SessionLine.Start] + strings.TrimLeft(text[m.SessionLine.End:], "\n")
-			doc := analysis.Parse(name, text)
-			if doc.Kind != analysis.KindHandoff {
+			doc := markdown.Parse(name, text)
+			if doc.Kind != markdown.KindHandoff {
 				t.Fatalf("without its session line, kind = %v\n%s", doc.Kind, text)
 			}
 			for _, f := range reg.Analyze(doc, nil).Findings {

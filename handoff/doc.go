@@ -12,7 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -76,15 +77,15 @@ func CanonicalHeading(name string) string {
 
 // Doc is a handoff document as written.
 type Doc struct {
-	Title analysis.Span // the "# Handoff" heading; zero when the document has none
+	Title markdown.Span // the "# Handoff" heading; zero when the document has none
 
 	Goal     string        // the goal, trimmed
-	GoalSpan analysis.Span // the goal's text
-	GoalLine analysis.Span // the whole **Goal:** line; zero when there is none
+	GoalSpan markdown.Span // the goal's text
+	GoalLine markdown.Span // the whole **Goal:** line; zero when there is none
 
 	SessionID   string        // the id the session line names, "" when none can be read
-	SessionSpan analysis.Span // the id (inside the backticks when there are some)
-	SessionLine analysis.Span // the whole "Carried from session" line; zero when there is none
+	SessionSpan markdown.Span // the id (inside the backticks when there are some)
+	SessionLine markdown.Span // the whole "Carried from session" line; zero when there is none
 	// SessionMalformed says how the session line differs from
 	// "Carried from session `<id>`.", "" when it does not.
 	SessionMalformed string
@@ -158,13 +159,13 @@ type Section struct {
 	Name    string
 	Known   bool
 	Index   int // the position of a known section in render order; -1 for an unknown one
-	Heading analysis.Heading
-	Span    analysis.Span // from the heading to the next section heading (or the end)
-	Body    analysis.Span // after the heading's line
+	Heading markdown.Heading
+	Span    markdown.Span // from the heading to the next section heading (or the end)
+	Body    markdown.Span // after the heading's line
 	Items   []*Item       // the items of the section's top-level lists
 	// Stray are top-level blocks of the body that are not lists (headings
 	// and HTML comments aside): text the renderer never writes there.
-	Stray []analysis.Span
+	Stray []markdown.Span
 	// DuplicateOf is the earlier section with the same name, when this one
 	// repeats it (a Glued section repeats the one that is not, wherever it
 	// is).
@@ -180,20 +181,20 @@ type Section struct {
 
 // Item is one list item of a section.
 type Item struct {
-	Span     analysis.Span // from the list marker to the end of the item's text
+	Span     markdown.Span // from the list marker to the end of the item's text
 	Text     string        // the item's text: after the marker, trimmed
-	TextSpan analysis.Span
+	TextSpan markdown.Span
 	Kind     ItemKind
 
 	// Files, dropped files and commands: `Path`: Why (Path is a command's argv).
 	Path, Why         string
-	PathSpan, WhySpan analysis.Span
+	PathSpan, WhySpan markdown.Span
 
 	// Decisions: the summary line and the rationale under it.
 	Summary, Rationale         string
-	SummarySpan, RationaleSpan analysis.Span
+	SummarySpan, RationaleSpan markdown.Span
 	Settled                    bool          // the summary line ends with _(settled)_
-	SettledSpan                analysis.Span // the _(settled)_ marker
+	SettledSpan                markdown.Span // the _(settled)_ marker
 
 	// Bounds applied: the note, when it is one clio writes.
 	Note *Note
@@ -248,7 +249,7 @@ func (it *Item) fields(buf *[2]Field) []Field {
 type Field struct {
 	What string // summary, rationale, fact, path, why, argv, open question
 	Text string
-	Span analysis.Span
+	Span markdown.Span
 }
 
 // Note is a line of "Bounds applied" in a form clio writes.
@@ -263,7 +264,7 @@ const settledMarker = "_(settled)_"
 
 // Parse reads a document as a handoff document. It never fails: whatever
 // does not have the expected form is recorded as such.
-func Parse(doc *analysis.Document) *Doc {
+func Parse(doc *markdown.Document) *Doc {
 	d := &Doc{}
 	p := parser{doc: doc, text: doc.Text, d: d}
 	p.sections()
@@ -273,7 +274,7 @@ func Parse(doc *analysis.Document) *Doc {
 }
 
 type parser struct {
-	doc  *analysis.Document
+	doc  *markdown.Document
 	text string
 	d    *Doc
 	// firstSection is where the first section starts (len(text) when there
@@ -338,12 +339,12 @@ func (p *parser) sections() {
 	end := len(p.text)
 	for i := len(p.d.Sections) - 1; i >= 0; i-- {
 		s := p.d.Sections[i]
-		s.Span = analysis.Span{Start: s.Heading.Span.Start, End: end}
+		s.Span = markdown.Span{Start: s.Heading.Span.Start, End: end}
 		body := s.Heading.Span.End
 		if line := p.doc.Lines.LineOf(s.Heading.Span.End); line+1 < p.doc.Lines.LineCount() {
 			body = p.doc.Lines.LineStart(line + 1)
 		}
-		s.Body = analysis.Span{Start: min(body, end), End: end}
+		s.Body = markdown.Span{Start: min(body, end), End: end}
 		end = s.Span.Start
 	}
 	p.firstSection = end
@@ -351,7 +352,7 @@ func (p *parser) sections() {
 
 // glued reports whether heading h follows a line that is not blank. The
 // title and a heading on the first line are never glued.
-func (p *parser) glued(h analysis.Heading) bool {
+func (p *parser) glued(h markdown.Heading) bool {
 	ln := p.doc.Lines.LineOf(h.Span.Start)
 	if ln == 0 {
 		return false
@@ -364,7 +365,7 @@ func (p *parser) glued(h analysis.Heading) bool {
 // render order, or -1. Case, a trailing colon and emphasis are ignored; a
 // heading that starts with "dropped" is the dropped section.
 func canonicalName(text string) (string, int) {
-	n := analysis.NormalizeHeading(text)
+	n := markdown.NormalizeHeading(text)
 	for i, name := range sectionNames {
 		if n == lowerSectionNames[i] && name != Dropped {
 			return name, i
@@ -395,7 +396,7 @@ func (p *parser) preamble() {
 			start, end := lines.LineStart(ln), lines.LineEnd(ln)
 			raw := p.text[start:end]
 			lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
-			line := analysis.Span{Start: start + lead, End: start + len(strings.TrimRight(raw, " \t"))}
+			line := markdown.Span{Start: start + lead, End: start + len(strings.TrimRight(raw, " \t"))}
 			if line.End < line.Start {
 				continue
 			}
@@ -410,13 +411,13 @@ func (p *parser) preamble() {
 	}
 }
 
-func (p *parser) goal(line analysis.Span) {
+func (p *parser) goal(line markdown.Span) {
 	d := p.d
 	d.GoalLine = line
 	rest := line.Start + len("**Goal:**")
 	raw := p.text[rest:line.End]
 	lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
-	d.GoalSpan = analysis.Span{Start: rest + lead, End: line.End}
+	d.GoalSpan = markdown.Span{Start: rest + lead, End: line.End}
 	d.Goal = strings.TrimSpace(p.text[d.GoalSpan.Start:d.GoalSpan.End])
 }
 
@@ -438,12 +439,12 @@ func matchSessionExact(s string) []int {
 	return []int{0, len(s), len(prefix), len(s) - len(suffix)}
 }
 
-func (p *parser) session(line analysis.Span) {
+func (p *parser) session(line markdown.Span) {
 	d := p.d
 	d.SessionLine = line
 	s := p.text[line.Start:line.End]
 	if m := matchSessionExact(s); m != nil {
-		d.SessionSpan = analysis.Span{Start: line.Start + m[2], End: line.Start + m[3]}
+		d.SessionSpan = markdown.Span{Start: line.Start + m[2], End: line.Start + m[3]}
 		d.SessionID = s[m[2]:m[3]]
 		if d.SessionID == "" {
 			d.SessionMalformed = "the session id is empty"
@@ -451,7 +452,7 @@ func (p *parser) session(line analysis.Span) {
 		return
 	}
 	if m := sessionLoose.FindStringSubmatchIndex(s); m != nil {
-		d.SessionSpan = analysis.Span{Start: line.Start + m[4], End: line.Start + m[5]}
+		d.SessionSpan = markdown.Span{Start: line.Start + m[4], End: line.Start + m[5]}
 		d.SessionID = s[m[4]:m[5]]
 		var why []string
 		if strings.Count(s, "`") != 2 || s[m[4]-1] != '`' || m[5] >= len(s) || s[m[5]] != '`' {
@@ -519,7 +520,7 @@ func (p *parser) blocks() {
 			p.list(s, n, end)
 		case *ast.Heading, *ast.HTMLBlock:
 		default:
-			if span := p.trim(analysis.Span{Start: b.start, End: end}); span.Len() > 0 && s.Known {
+			if span := p.trim(markdown.Span{Start: b.start, End: end}); span.Len() > 0 && s.Known {
 				s.Stray = append(s.Stray, span)
 			}
 		}
@@ -529,7 +530,7 @@ func (p *parser) blocks() {
 // lineOf is lines.LineOf(offset) found from a line at or before it, which
 // for consecutive items is a step or two rather than a search of every
 // line. hint < 0 (or past offset) searches.
-func lineOf(lines *analysis.LineIndex, hint, offset int) int {
+func lineOf(lines *markdown.LineIndex, hint, offset int) int {
 	if hint < 0 || hint >= lines.LineCount() || lines.LineStart(hint) > offset {
 		return lines.LineOf(offset)
 	}
@@ -556,18 +557,18 @@ func nodeStart(n ast.Node) int {
 // trim narrows a span to its text without surrounding white space.
 // It runs for every item, so it scans the bytes itself rather than have
 // strings.TrimLeft and TrimRight build a set from the cutset each call.
-func (p *parser) trim(s analysis.Span) analysis.Span {
+func (p *parser) trim(s markdown.Span) markdown.Span {
 	start, end := s.Start, s.End
 	for start < end && isBlank(p.text[start]) {
 		start++
 	}
 	if start == end {
-		return analysis.Span{Start: s.Start, End: s.Start}
+		return markdown.Span{Start: s.Start, End: s.Start}
 	}
 	for end > start && isBlank(p.text[end-1]) {
 		end--
 	}
-	return analysis.Span{Start: start, End: end}
+	return markdown.Span{Start: start, End: end}
 }
 
 // isBlank reports whether c is one of the bytes trim drops.
@@ -620,13 +621,13 @@ func (p *parser) item(it *Item, kind ItemKind, start, stop int) {
 			markerEnd++
 		}
 	}
-	content := p.trim(analysis.Span{Start: markerEnd, End: stop})
+	content := p.trim(markdown.Span{Start: markerEnd, End: stop})
 	if content.Len() == 0 {
-		content = analysis.Span{Start: markerEnd, End: markerEnd}
+		content = markdown.Span{Start: markerEnd, End: markerEnd}
 	}
 	// it is zero: set the fields one by one rather than copy a whole Item
 	// into the heap.
-	it.Span = analysis.Span{Start: start, End: max(content.End, markerEnd)}
+	it.Span = markdown.Span{Start: start, End: max(content.End, markerEnd)}
 	it.TextSpan = content
 	it.Text = p.text[content.Start:content.End]
 	it.Kind = kind
@@ -655,16 +656,16 @@ func (p *parser) decision(it *Item) {
 	if i := strings.IndexAny(it.Text, "\r\n"); i >= 0 {
 		first = c.Start + i
 	}
-	summary := p.trim(analysis.Span{Start: c.Start, End: first})
+	summary := p.trim(markdown.Span{Start: c.Start, End: first})
 	if strings.HasSuffix(p.text[summary.Start:summary.End], settledMarker) {
 		it.Settled = true
-		it.SettledSpan = analysis.Span{Start: summary.End - len(settledMarker), End: summary.End}
-		summary = p.trim(analysis.Span{Start: summary.Start, End: it.SettledSpan.Start})
+		it.SettledSpan = markdown.Span{Start: summary.End - len(settledMarker), End: summary.End}
+		summary = p.trim(markdown.Span{Start: summary.Start, End: it.SettledSpan.Start})
 	}
 	it.SummarySpan = summary
 	it.Summary = p.text[summary.Start:summary.End]
 	if first < c.End {
-		r := p.trim(analysis.Span{Start: first, End: c.End})
+		r := p.trim(markdown.Span{Start: first, End: c.End})
 		it.RationaleSpan = r
 		it.Rationale = p.text[r.Start:r.End]
 	}
@@ -700,13 +701,13 @@ func (p *parser) pathItem(it *Item) {
 		return
 	}
 	i++ // the closing backtick's index in t
-	it.PathSpan = analysis.Span{Start: c.Start + 1, End: c.Start + i}
+	it.PathSpan = markdown.Span{Start: c.Start + 1, End: c.Start + i}
 	it.Path = t[1:i]
-	why := p.trim(analysis.Span{Start: c.Start + i + 2, End: c.End})
+	why := p.trim(markdown.Span{Start: c.Start + i + 2, End: c.End})
 	if why.Len() > 0 {
 		it.WhySpan, it.Why = why, p.text[why.Start:why.End]
 	} else {
-		it.WhySpan = analysis.Span{Start: c.End, End: c.End}
+		it.WhySpan = markdown.Span{Start: c.End, End: c.End}
 	}
 	// A backtick inside the path or argv is how clio renders one that
 	// holds it: verbatim (renderHandoffDocument writes "- `${path}`:

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/handoff"
 	"github.com/google/go-cmp/cmp"
@@ -57,10 +59,10 @@ Carried from session `+"`k3x9m2p7q1wz`"+`.
 
 - free text
 `, "\n", nl)
-		doc := analysis.Parse("f.md", text)
+		doc := markdown.Parse("f.md", text)
 		d := handoff.Parse(doc)
-		s := func(sp analysis.Span) string { return text[sp.Start:sp.End] }
-		if doc.Kind != analysis.KindHandoff || s(d.Title) != "# Handoff" {
+		s := func(sp markdown.Span) string { return text[sp.Start:sp.End] }
+		if doc.Kind != markdown.KindHandoff || s(d.Title) != "# Handoff" {
 			t.Fatalf("kind %v, title %q", doc.Kind, s(d.Title))
 		}
 		if d.Goal != "finish the terminal lease work" || s(d.GoalSpan) != d.Goal || s(d.GoalLine) != "**Goal:**  finish the terminal lease work" {
@@ -138,7 +140,7 @@ func TestParseSessionLine(t *testing.T) {
 		{"Carried from session `a b`.", "a b", ""},
 	} {
 		text := "# Handoff\n\n**Goal:** finish the eviction rules\n\n" + tc.line + "\n"
-		d := handoff.Parse(analysis.Parse("f.md", text))
+		d := handoff.Parse(markdown.Parse("f.md", text))
 		if d.SessionID != tc.id || (tc.malformed == "") != (d.SessionMalformed == "") || !strings.Contains(d.SessionMalformed, tc.malformed) {
 			t.Errorf("%q: id %q, malformed %q", tc.line, d.SessionID, d.SessionMalformed)
 		}
@@ -154,7 +156,7 @@ func TestParseSessionLine(t *testing.T) {
 func TestNoResolverNoLedgerFindings(t *testing.T) {
 	reg, _ := analysis.NewRegistry(handoff.Analyzer)
 	text := "# Handoff\n\n**Goal:** finish the eviction rules\n\nCarried from session `session-a`.\n\n## Decisions\n\n- X: y _(settled)_\n\n## Files\n\n- `src/never.ts`: invented\n"
-	doc := analysis.Parse("f.md", text)
+	doc := markdown.Parse("f.md", text)
 	for _, env := range []analysis.Env{nil, {}, {handoff.EnvLedger: "not a resolver"}} {
 		res := reg.AnalyzeEnv(doc, nil, env)
 		if len(res.Findings) != 0 {

@@ -4,11 +4,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
 // lineBreak is the document's line break: CRLF when it uses them.
-func lineBreak(doc *analysis.Document) string {
+func lineBreak(doc *markdown.Document) string {
 	if strings.Contains(doc.Text, "\r\n") {
 		return "\r\n"
 	}
@@ -39,7 +41,7 @@ func (c *checker) removeSection(s *Section) analysis.Edit {
 	if start == 0 {
 		start = s.Span.Start
 	}
-	return analysis.Edit{Span: analysis.Span{Start: start, End: end}}
+	return analysis.Edit{Span: markdown.Span{Start: start, End: end}}
 }
 
 // removeItem deletes an item's lines, line break included.
@@ -60,7 +62,7 @@ func (c *checker) removeItemAfter(it *Item, hint int) (analysis.Edit, int) {
 	if last+1 < lines.LineCount() {
 		end = lines.LineStart(last + 1)
 	}
-	return analysis.Edit{Span: analysis.Span{Start: lines.LineStart(first), End: end}}, last
+	return analysis.Edit{Span: markdown.Span{Start: lines.LineStart(first), End: end}}, last
 }
 
 // appendItem adds an item line (the marker included) at the end of a
@@ -68,10 +70,10 @@ func (c *checker) removeItemAfter(it *Item, hint int) (analysis.Edit, int) {
 func (c *checker) appendItem(s *Section, line string) analysis.Edit {
 	if n := len(s.Items); n > 0 {
 		at := s.Items[n-1].Span.End
-		return analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: c.nl + line}
+		return analysis.Edit{Span: markdown.Span{Start: at, End: at}, NewText: c.nl + line}
 	}
 	at := c.trimmedEnd(s.Heading.Span.End, s.Span.End)
-	return analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: c.nl + c.nl + line}
+	return analysis.Edit{Span: markdown.Span{Start: at, End: at}, NewText: c.nl + c.nl + line}
 }
 
 // insertSection adds a block (a heading and its items, no trailing line
@@ -82,15 +84,15 @@ func (c *checker) insertSection(at int, block string) analysis.Edit {
 	if at >= len(text) {
 		end := c.trimmedEnd(0, len(text))
 		if end == 0 {
-			return analysis.Edit{Span: analysis.Span{Start: 0, End: 0}, NewText: block + c.nl}
+			return analysis.Edit{Span: markdown.Span{Start: 0, End: 0}, NewText: block + c.nl}
 		}
-		return analysis.Edit{Span: analysis.Span{Start: end, End: end}, NewText: c.nl + c.nl + block}
+		return analysis.Edit{Span: markdown.Span{Start: end, End: end}, NewText: c.nl + c.nl + block}
 	}
 	prefix := ""
 	if before := text[:at]; at > 0 && !strings.HasSuffix(before, "\n\n") && !strings.HasSuffix(before, "\r\n\r\n") {
 		prefix = c.nl
 	}
-	return analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: prefix + block + c.nl + c.nl}
+	return analysis.Edit{Span: markdown.Span{Start: at, End: at}, NewText: prefix + block + c.nl + c.nl}
 }
 
 // sectionEnd is where a section that is absent would be inserted so that
@@ -116,7 +118,7 @@ func (c *checker) fit(ins analysis.Edit, dels ...analysis.Edit) analysis.Edit {
 	}
 	for _, d := range dels {
 		if d.Span.Start < ins.Span.Start && ins.Span.Start < d.Span.End {
-			return analysis.Edit{Span: analysis.Span{Start: d.Span.Start, End: d.Span.Start},
+			return analysis.Edit{Span: markdown.Span{Start: d.Span.Start, End: d.Span.Start},
 				NewText: c.nl + strings.TrimLeft(ins.NewText, "\r\n") + c.nl}
 		}
 	}

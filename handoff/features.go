@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/handoff/session"
 )
@@ -99,7 +101,7 @@ func evidence(l *session.Ledger, e session.Evidence) string {
 	return fmt.Sprintf("%s, turn %s, %s, %s line %d", how, e.TurnID, ts, filepath.Base(l.File), e.Line)
 }
 
-func within(s analysis.Span, off int) bool { return s.Len() > 0 && off >= s.Start && off <= s.End }
+func within(s markdown.Span, off int) bool { return s.Len() > 0 && off >= s.Start && off <= s.End }
 
 // MaxPathItems is the most ledger paths one completion offers; with more,
 // the offer is incomplete and typing narrows it.
@@ -150,7 +152,7 @@ func Complete(res *analysis.Result, off int) *analysis.Completion {
 	for _, p := range paths {
 		out.Items = append(out.Items, analysis.CompletionItem{
 			Label: p, Kind: analysis.CompleteFile, Detail: "in the session's read ledger",
-			Edit: analysis.Edit{Span: analysis.Span{Start: from, End: off}, NewText: p + "`: "},
+			Edit: analysis.Edit{Span: markdown.Span{Start: from, End: off}, NewText: p + "`: "},
 		})
 	}
 	return out

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
@@ -22,7 +24,7 @@ func featureResult(t *testing.T, text string, paths map[string][]session.Evidenc
 	env := analysis.Env{handoff.EnvLedger: handoff.Resolver(func(id string) handoff.Lookup {
 		return handoff.Lookup{Ledger: &session.Ledger{SessionID: id, File: "/s/current.jsonl", Paths: paths}}
 	})}
-	res := reg.AnalyzeEnv(analysis.Parse("handoff.md", text), nil, env)
+	res := reg.AnalyzeEnv(markdown.Parse("handoff.md", text), nil, env)
 	if handoff.ModelOf(res) == nil {
 		t.Fatal("no handoff model")
 	}
@@ -75,7 +77,7 @@ func TestCompleteLedgerPaths(t *testing.T) {
 	}
 	item := func(p string) analysis.CompletionItem {
 		return analysis.CompletionItem{Label: p, Kind: analysis.CompleteFile, Detail: "in the session's read ledger",
-			Edit: analysis.Edit{Span: analysis.Span{Start: end, End: end}, NewText: p + "`: "}}
+			Edit: analysis.Edit{Span: markdown.Span{Start: end, End: end}, NewText: p + "`: "}}
 	}
 	want := &analysis.Completion{Items: []analysis.CompletionItem{item("lib/b.ts"), item("src/z.ts")}}
 	if d := cmp.Diff(want, c); d != "" {
@@ -99,7 +101,7 @@ func TestCompleteLedgerPathsNoFinalNewline(t *testing.T) {
 		var labels []string
 		for _, it := range c.Items {
 			labels = append(labels, it.Label)
-			if it.Edit.Span != (analysis.Span{Start: len(featureDoc), End: len(text)}) {
+			if it.Edit.Span != (markdown.Span{Start: len(featureDoc), End: len(text)}) {
 				t.Errorf("after %q: the edit replaces %v, want what was typed", typed, it.Edit.Span)
 			}
 		}

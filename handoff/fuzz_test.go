@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
@@ -68,9 +70,9 @@ func FuzzParse(f *testing.F) {
 	l := fuzzLedger()
 	env := analysis.Env{handoff.EnvLedger: handoff.Resolver(func(string) handoff.Lookup { return handoff.Lookup{Ledger: l} })}
 	f.Fuzz(func(t *testing.T, text string) {
-		doc := analysis.Parse("f.md", text)
+		doc := markdown.Parse("f.md", text)
 		d := handoff.Parse(doc)
-		in := func(what string, s analysis.Span) {
+		in := func(what string, s markdown.Span) {
 			if s.Start < 0 || s.Start > s.End || s.End > len(text) {
 				t.Fatalf("%s: span %v outside the text (%d bytes)", what, s, len(text))
 			}
@@ -91,7 +93,7 @@ func FuzzParse(f *testing.F) {
 				in("stray", sp)
 			}
 			for _, it := range s.Items {
-				for what, sp := range map[string]analysis.Span{"item": it.Span, "text": it.TextSpan, "path": it.PathSpan, "why": it.WhySpan,
+				for what, sp := range map[string]markdown.Span{"item": it.Span, "text": it.TextSpan, "path": it.PathSpan, "why": it.WhySpan,
 					"summary": it.SummarySpan, "rationale": it.RationaleSpan, "settled": it.SettledSpan} {
 					in(what, sp)
 				}
@@ -109,7 +111,7 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		}
-		if doc.Kind != analysis.KindHandoff {
+		if doc.Kind != markdown.KindHandoff {
 			return
 		}
 		res := reg.AnalyzeEnv(doc, nil, env)

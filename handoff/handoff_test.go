@@ -3,7 +3,7 @@ package handoff_test
 import (
 	"testing"
 
-	"github.com/baton-md/baton/analysis/analysistest"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/baton-md/baton/handoff"
 )
 

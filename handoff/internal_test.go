@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 // The hand-written matchers and scanners stand in for the library calls
@@ -49,16 +49,16 @@ func FuzzMatchSessionExact(f *testing.F) {
 func TestTrimAndLineOf(t *testing.T) {
 	for _, text := range []string{"", "\n", " \t\r\n x y \r\n\t", "a\r\nb\rc\n\nd", "- a\n- b\n  c\n\n- d\r\n"} {
 		p := parser{text: text}
-		lines := analysis.NewLineIndex(text)
+		lines := markdown.NewLineIndex(text)
 		for i := 0; i <= len(text); i++ {
 			for j := i; j <= len(text); j++ {
 				tt := text[i:j]
 				lead := len(tt) - len(strings.TrimLeft(tt, " \t\r\n"))
-				want := analysis.Span{Start: i, End: i}
+				want := markdown.Span{Start: i, End: i}
 				if lead != len(tt) {
-					want = analysis.Span{Start: i + lead, End: i + len(strings.TrimRight(tt, " \t\r\n"))}
+					want = markdown.Span{Start: i + lead, End: i + len(strings.TrimRight(tt, " \t\r\n"))}
 				}
-				if got := p.trim(analysis.Span{Start: i, End: j}); got != want {
+				if got := p.trim(markdown.Span{Start: i, End: j}); got != want {
 					t.Errorf("trim(%q[%d:%d]) = %v, want %v", text, i, j, got, want)
 				}
 			}

@@ -6,7 +6,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/handoff/session"
 )
 
@@ -32,7 +33,7 @@ func (k jsonKind) String() string { return jsonKindNames[k] }
 // the parsed value, and point at where it is written.
 type jsonValue struct {
 	kind jsonKind
-	span analysis.Span
+	span markdown.Span
 	num  float64 // jsonNumber: as JavaScript reads it (±Inf past the range)
 	// jsonString: the string (a lone surrogate as U+FFFD), its length as
 	// JavaScript counts it (UTF-16 code units), and whether trim() leaves
@@ -47,7 +48,7 @@ type jsonValue struct {
 
 type jsonMember struct {
 	key     string
-	keySpan analysis.Span
+	keySpan markdown.Span
 	val     *jsonValue
 }
 
@@ -90,8 +91,8 @@ func (p *jsonParser) space() {
 	}
 }
 
-func (p *jsonParser) span(start int) analysis.Span {
-	return analysis.Span{Start: p.base + start, End: p.base + p.i}
+func (p *jsonParser) span(start int) markdown.Span {
+	return markdown.Span{Start: p.base + start, End: p.base + p.i}
 }
 
 func (p *jsonParser) value() *jsonValue {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/handoff/session"
 )
@@ -179,7 +181,7 @@ func (c *checker) settled(l *session.Ledger) {
 			c.pass.Report(RuleSettledMismatch, it.SummarySpan, msg+": it misrepresents what the operator answered",
 				analysis.WithFix(analysis.Fix{
 					Title: "Drop the _(settled)_ marker",
-					Edits: []analysis.Edit{{Span: analysis.Span{Start: it.SummarySpan.End, End: it.SettledSpan.End}}},
+					Edits: []analysis.Edit{{Span: markdown.Span{Start: it.SummarySpan.End, End: it.SettledSpan.End}}},
 				}))
 			continue
 		}
@@ -263,7 +265,7 @@ func (c *checker) mentions(l *session.Ledger) {
 					if !ok || touched(l, p) {
 						continue
 					}
-					span := analysis.Span{Start: f.Span.Start + m[2], End: f.Span.Start + m[3]}
+					span := markdown.Span{Start: f.Span.Start + m[2], End: f.Span.Start + m[3]}
 					c.pass.Report(RuleUntouchedMention, span,
 						fmt.Sprintf("`%s` looks like a path, but session %s never touched it (nothing in its read ledger matches)", tok, id))
 				}

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/analysistest"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 	"github.com/google/go-cmp/cmp"
@@ -63,7 +65,7 @@ func TestLedgerRules(t *testing.T) {
 				t.Fatalf("ledger.json: %v", err)
 			}
 			input := fs["input.md"]
-			doc := analysis.Parse("input.md", input)
+			doc := markdown.Parse("input.md", input)
 			calls := 0
 			env := analysis.Env{handoff.EnvLedger: handoff.Resolver(func(id string) handoff.Lookup {
 				calls++

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/analysistest"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 )
@@ -323,8 +325,8 @@ func TestRenderedDocumentsPass(t *testing.T) {
 	for _, hc := range cases {
 		t.Run(hc.name, func(t *testing.T) {
 			text, l := hc.build()
-			doc := analysis.Parse(hc.name+".md", text)
-			if doc.Kind != analysis.KindHandoff {
+			doc := markdown.Parse(hc.name+".md", text)
+			if doc.Kind != markdown.KindHandoff {
 				t.Fatalf("kind = %v\n%s", doc.Kind, text)
 			}
 			env := analysis.Env{handoff.EnvLedger: handoff.Resolver(func(string) handoff.Lookup { return handoff.Lookup{Ledger: l} })}
@@ -364,11 +366,11 @@ func TestRenderedWithoutSessionLine(t *testing.T) {
 				line = strings.TrimSuffix(line, "\n")
 			}
 			text = strings.Replace(text, line, "", 1)
-			doc := analysis.Parse(hc.name+".md", text)
-			if want := strings.Contains(text, "\n#"); (doc.Kind == analysis.KindHandoff) != want {
+			doc := markdown.Parse(hc.name+".md", text)
+			if want := strings.Contains(text, "\n#"); (doc.Kind == markdown.KindHandoff) != want {
 				t.Fatalf("kind = %v, a handoff: %v\n%s", doc.Kind, want, text)
 			}
-			if doc.Kind != analysis.KindHandoff {
+			if doc.Kind != markdown.KindHandoff {
 				return
 			}
 			var got []string
@@ -386,11 +388,11 @@ func TestRenderedWithoutSessionLine(t *testing.T) {
 	b.WriteString("# Handoff\n\n**Goal:** finish the eviction rules\n\n")
 	for _, name := range []string{handoff.Decisions, handoff.Facts, handoff.Files, handoff.Dropped, handoff.Commands, handoff.OpenQuestions, handoff.BoundsApplied} {
 		b.WriteString(handoff.CanonicalHeading(name) + "\n\n- item\n\n")
-		if k := analysis.Parse("one.md", "# Handoff\n\n**Goal:** finish the eviction rules\n\n"+handoff.CanonicalHeading(name)+"\n\n- item\n").Kind; k != analysis.KindHandoff {
+		if k := markdown.Parse("one.md", "# Handoff\n\n**Goal:** finish the eviction rules\n\n"+handoff.CanonicalHeading(name)+"\n\n- item\n").Kind; k != markdown.KindHandoff {
 			t.Errorf("a document of the goal and %q is %v", handoff.CanonicalHeading(name), k)
 		}
 	}
-	if k := analysis.Parse("all.md", b.String()).Kind; k != analysis.KindHandoff {
+	if k := markdown.Parse("all.md", b.String()).Kind; k != markdown.KindHandoff {
 		t.Errorf("a document of every section in render order is %v", k)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/handoff/session"
 )
@@ -246,7 +248,7 @@ var (
 // EnvLedger, EnvPath, EnvFolder.
 var Analyzer = &analysis.Analyzer{
 	Name: "handoff",
-	Kind: analysis.KindHandoff,
+	Kind: markdown.KindHandoff,
 	Rules: []*analysis.Rule{
 		RuleGoalMissing, RuleGoalStoplist, RuleGoalShort, RuleSessionLine,
 		RuleListBound, RuleStringBound, RuleBoundsUnaccounted, RuleBoundsStale,
@@ -272,7 +274,7 @@ func run(pass *analysis.Pass) any {
 	// (or a configuration says it is a handoff and it has no snapshot).
 	if tm := readTaskMemory(pass.Doc); tm != nil {
 		checkTaskMemory(pass, tm)
-		if !analysis.IsHandoff(pass.Doc) {
+		if !IsHandoff(pass.Doc) {
 			return nil
 		}
 	}
@@ -292,14 +294,14 @@ func run(pass *analysis.Pass) any {
 
 type checker struct {
 	pass *analysis.Pass
-	doc  *analysis.Document
+	doc  *markdown.Document
 	d    *Doc
 	nl   string
 }
 
 // anchor is where a finding about the whole document goes: the title (the
 // start of the text when there is none).
-func (c *checker) anchor() analysis.Span { return c.d.Title }
+func (c *checker) anchor() markdown.Span { return c.d.Title }
 
 func (c *checker) goal() {
 	d := c.d

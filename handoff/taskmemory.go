@@ -5,7 +5,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -34,11 +35,11 @@ const clioNotFound = "no structured task-memory snapshot found in the newest han
 // snapshot with, byte for byte: without the m flag, ^ and $ are the ends of
 // the text, so the fence starts a line after a line feed, its JSON is one
 // line, and the closing fence is followed by a line feed or the end.
-var snapshotFence = regexp.MustCompile("(?:^|\n)```" + regexp.QuoteMeta(analysis.TaskMemoryLanguage) + "\r?\n([^\r\n]+)\r?\n```(?:$|\n)")
+var snapshotFence = regexp.MustCompile("(?:^|\n)```" + regexp.QuoteMeta(TaskMemoryLanguage) + "\r?\n([^\r\n]+)\r?\n```(?:$|\n)")
 
 // findSnapshot is the first match of clio's pattern in text: the opening
 // fence's line and the JSON line it reads.
-func findSnapshot(text string) (open, payload analysis.Span, ok bool) {
+func findSnapshot(text string) (open, payload markdown.Span, ok bool) {
 	m := snapshotFence.FindStringSubmatchIndex(text)
 	if m == nil {
 		return open, payload, false
@@ -47,13 +48,13 @@ func findSnapshot(text string) (open, payload analysis.Span, ok bool) {
 	if text[start] == '\n' {
 		start++
 	}
-	open = analysis.Span{Start: start, End: start + 3 + len(analysis.TaskMemoryLanguage)}
-	return open, analysis.Span{Start: m[2], End: m[3]}, true
+	open = markdown.Span{Start: start, End: start + 3 + len(TaskMemoryLanguage)}
+	return open, markdown.Span{Start: m[2], End: m[3]}, true
 }
 
 // fence is one fenced block of the document tagged clio-task-memory.
 type fence struct {
-	open analysis.Span // the opening fence line's text
+	open markdown.Span // the opening fence line's text
 	node *ast.FencedCodeBlock
 }
 
@@ -63,11 +64,11 @@ type taskMemory struct {
 	// read is true when clio's pattern matches: open is the opening
 	// fence it reads, payload the JSON line.
 	read          bool
-	open, payload analysis.Span
+	open, payload markdown.Span
 }
 
-func readTaskMemory(doc *analysis.Document) *taskMemory {
-	nodes := analysis.TaskMemoryFences(doc)
+func readTaskMemory(doc *markdown.Document) *taskMemory {
+	nodes := TaskMemoryFences(doc)
 	if len(nodes) == 0 {
 		return nil
 	}
@@ -78,7 +79,7 @@ func readTaskMemory(doc *analysis.Document) *taskMemory {
 		for start < le && (doc.Text[start] == ' ' || doc.Text[start] == '\t') {
 			start++
 		}
-		tm.fences = append(tm.fences, fence{open: analysis.Span{Start: start, End: le}, node: n})
+		tm.fences = append(tm.fences, fence{open: markdown.Span{Start: start, End: le}, node: n})
 	}
 	tm.open, tm.payload, tm.read = findSnapshot(doc.Text)
 	return tm
@@ -86,7 +87,7 @@ func readTaskMemory(doc *analysis.Document) *taskMemory {
 
 // anchor is where a finding about the snapshot as a whole goes: the fence
 // clio reads, else the first one written.
-func (tm *taskMemory) anchor() analysis.Span {
+func (tm *taskMemory) anchor() markdown.Span {
 	if tm.read {
 		return tm.open
 	}
@@ -147,13 +148,13 @@ func fenceProblem(text string, src []byte, f fence) string {
 	case ls > 0 && text[ls-1] == '\r':
 		return "the line before the opening fence ends with a lone carriage return, and clio reads a fence only after a line feed: save the file with LF line endings"
 	case run[0] == '~':
-		return "the fence is written with tildes, and clio reads only three backticks: write ```" + analysis.TaskMemoryLanguage
+		return "the fence is written with tildes, and clio reads only three backticks: write ```" + TaskMemoryLanguage
 	case len(run) != 3:
-		return fmt.Sprintf("the fence has %d backticks, and clio reads exactly three: write ```%s", len(run), analysis.TaskMemoryLanguage)
+		return fmt.Sprintf("the fence has %d backticks, and clio reads exactly three: write ```%s", len(run), TaskMemoryLanguage)
 	case fenceEnd != info:
-		return "there is a space between ``` and " + analysis.TaskMemoryLanguage + ", and clio reads them together: write ```" + analysis.TaskMemoryLanguage
-	case text[info:le] != analysis.TaskMemoryLanguage:
-		return fmt.Sprintf("the opening line goes on after %s (%q), and clio reads the line only as exactly ```%s: remove the rest", analysis.TaskMemoryLanguage, text[info+len(analysis.TaskMemoryLanguage):le], analysis.TaskMemoryLanguage)
+		return "there is a space between ``` and " + TaskMemoryLanguage + ", and clio reads them together: write ```" + TaskMemoryLanguage
+	case text[info:le] != TaskMemoryLanguage:
+		return fmt.Sprintf("the opening line goes on after %s (%q), and clio reads the line only as exactly ```%s: remove the rest", TaskMemoryLanguage, text[info+len(TaskMemoryLanguage):le], TaskMemoryLanguage)
 	case lineBreakAt(text, le) == "\r":
 		return "the opening line ends with a lone carriage return, and clio reads the JSON only after a line feed: save the file with LF line endings"
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -32,8 +34,8 @@ func FuzzTaskMemory(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		doc := analysis.Parse("f.md", text)
-		if doc.Kind != analysis.KindHandoff {
+		doc := markdown.Parse("f.md", text)
+		if doc.Kind != markdown.KindHandoff {
 			return
 		}
 		res := reg.AnalyzeEnv(doc, nil, nil)

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -129,7 +130,7 @@ func TestTaskMemorySize(t *testing.T) {
 		if handoff.AcceptsTaskMemory(text) == refused {
 			t.Errorf("%d bytes: AcceptsTaskMemory is %v", size, !refused)
 		}
-		if res.Doc.Kind != analysis.KindHandoff {
+		if res.Doc.Kind != markdown.KindHandoff {
 			t.Errorf("%d bytes: kind %v", size, res.Doc.Kind)
 		}
 	}

@@ -3,13 +3,16 @@ package handoff
 import (
 	"cmp"
 	"fmt"
-	"github.com/baton-md/baton/internal/safefile"
 	"io/fs"
 	"math"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/markdown"
+
+	"github.com/baton-md/baton/internal/safefile"
 
 	"github.com/baton-md/baton/analysis"
 )
@@ -138,7 +141,7 @@ func checkTaskMemory(pass *analysis.Pass, tm *taskMemory) {
 		pass.Report(RuleTaskMemorySize, tm.anchor(),
 			fmt.Sprintf("the handoff is %d bytes, and clio reads none over %d (it refuses the file before it looks for the snapshot): reference long material by path instead of pasting it", n, TaskMemoryMaxBytes))
 	}
-	line := func(s analysis.Span) int { return doc.Lines.LineOf(s.Start) + 1 }
+	line := func(s markdown.Span) int { return doc.Lines.LineOf(s.Start) + 1 }
 	for _, f := range tm.fences {
 		switch {
 		case tm.read && f.open.Start == tm.open.Start:
@@ -158,7 +161,7 @@ func checkTaskMemory(pass *analysis.Pass, tm *taskMemory) {
 	}
 	accepted := tm.read
 	if tm.read {
-		checkSnapshot(doc.Text, tm.payload, func(r *analysis.Rule, s analysis.Span, msg string) {
+		checkSnapshot(doc.Text, tm.payload, func(r *analysis.Rule, s markdown.Span, msg string) {
 			accepted = false
 			pass.Report(r, s, msg)
 		})
@@ -176,17 +179,17 @@ func AcceptsTaskMemory(text string) bool {
 	if !ok {
 		return false
 	}
-	checkSnapshot(text, payload, func(*analysis.Rule, analysis.Span, string) { ok = false })
+	checkSnapshot(text, payload, func(*analysis.Rule, markdown.Span, string) { ok = false })
 	return ok
 }
 
 // checkSnapshot checks the JSON line at payload as parseTaskMemoryHandoffSnapshot
 // and parseEntries do, reporting each thing they refuse.
-func checkSnapshot(text string, payload analysis.Span, report func(*analysis.Rule, analysis.Span, string)) {
+func checkSnapshot(text string, payload markdown.Span, report func(*analysis.Rule, markdown.Span, string)) {
 	v, serr := parseJSON(text[payload.Start:payload.End], payload.Start)
 	if serr != nil {
 		at := min(payload.Start+max(int(serr.Offset)-1, 0), payload.End-1)
-		report(RuleTaskMemoryShape, analysis.Span{Start: at, End: at + 1},
+		report(RuleTaskMemoryShape, markdown.Span{Start: at, End: at + 1},
 			fmt.Sprintf("the snapshot is not JSON (%s at column %d of the line): copy the block clio supplied verbatim", serr.Error(), at-payload.Start+1))
 		return
 	}
@@ -225,7 +228,7 @@ func checkSnapshot(text string, payload analysis.Span, report func(*analysis.Rul
 	}
 }
 
-func checkEntry(text, where string, e *jsonValue, report func(*analysis.Rule, analysis.Span, string)) {
+func checkEntry(text, where string, e *jsonValue, report func(*analysis.Rule, markdown.Span, string)) {
 	if e.kind != jsonObject {
 		report(RuleTaskMemoryEntry, e.span,
 			fmt.Sprintf(`%s is %s, and clio takes an object {"id":…,"content":…,"injectionCount":…}`, where, e.kind))
@@ -261,7 +264,7 @@ func wholeNonNegative(x float64) bool {
 // exactKeys reports what hasExactKeys refuses of object v: a key not in
 // keys (once, where first written), and each of keys missing. hint says
 // what to write for a key.
-func exactKeys(v *jsonValue, keys []string, what string, hint map[string]string, report func(*analysis.Rule, analysis.Span, string)) {
+func exactKeys(v *jsonValue, keys []string, what string, hint map[string]string, report func(*analysis.Rule, markdown.Span, string)) {
 	rule := RuleTaskMemoryShape
 	if what != "the snapshot" {
 		rule = RuleTaskMemoryEntry
@@ -279,7 +282,7 @@ func exactKeys(v *jsonValue, keys []string, what string, hint map[string]string,
 		}
 		report(rule, m.keySpan, msg)
 	}
-	open := analysis.Span{Start: v.span.Start, End: v.span.Start + 1}
+	open := markdown.Span{Start: v.span.Start, End: v.span.Start + 1}
 	for _, k := range keys {
 		if _, ok := v.keys[k]; !ok {
 			report(rule, open, fmt.Sprintf("%s has no %q, and clio takes exactly %s: add %s", what, k, want, hint[k]))

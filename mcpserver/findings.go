@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -39,12 +41,12 @@ type Edit struct {
 	NewText   string `json:"new_text"`
 }
 
-func position(doc *analysis.Document, offset int) (line, col int) {
-	p := doc.Lines.Position(offset, analysis.UTF8)
+func position(doc *markdown.Document, offset int) (line, col int) {
+	p := doc.Lines.Position(offset, markdown.UTF8)
 	return p.Line + 1, p.Character + 1
 }
 
-func findingsOf(doc *analysis.Document, fs []analysis.Finding) []Finding {
+func findingsOf(doc *markdown.Document, fs []analysis.Finding) []Finding {
 	out := make([]Finding, 0, len(fs))
 	for _, f := range fs {
 		j := Finding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Fixes: []Fix{}}
@@ -79,13 +81,13 @@ func fixedText(res *analysis.Result, analyze func(string) *analysis.Result) stri
 }
 
 // kindName names a document kind as check's JSON does.
-func kindName(k analysis.Kind) string {
+func kindName(k markdown.Kind) string {
 	switch k {
-	case analysis.KindPacket:
+	case markdown.KindPacket:
 		return "packet"
-	case analysis.KindHandoff:
+	case markdown.KindHandoff:
 		return "handoff"
-	case analysis.KindWorkflow:
+	case markdown.KindWorkflow:
 		return "workflow"
 	}
 	return "other"

@@ -23,6 +23,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/semaphore"
 
@@ -39,12 +41,12 @@ import (
 // line leaves room for JSON's escaping of such a text. A longer line is
 // answered with an invalid request, its rest read and dropped rather than
 // held (Transport).
-const MaxFrameBytes = 4*analysis.MaxDocumentBytes + 1<<20
+const MaxFrameBytes = 4*markdown.MaxDocumentBytes + 1<<20
 
 // inFlightBytes bounds the text analysed at once across concurrent calls:
 // an analysis holds about 7 bytes per byte of text at its peak, and the
 // collector is paced to the text in flight (internal/heapbudget).
-const inFlightBytes = 2 * analysis.MaxDocumentBytes
+const inFlightBytes = 2 * markdown.MaxDocumentBytes
 
 // maxCalls bounds the analyses run at once: half the processors Go may
 // use, at least one. An analysis takes a processor, so an agent that
@@ -275,7 +277,7 @@ func (s *Server) load(path string, text *string, defaultName string) (*document,
 		return nil, fmt.Errorf("workspace %s: %w", s.root, err)
 	}
 	defer root.Close()
-	data, err := safefile.ReadFileIn(root, rel, analysis.MaxDocumentBytes)
+	data, err := safefile.ReadFileIn(root, rel, markdown.MaxDocumentBytes)
 	switch {
 	case errors.Is(err, safefile.ErrTooLarge):
 		fi, serr := root.Stat(rel)

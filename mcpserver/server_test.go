@@ -16,9 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine/enginetest"
 )
 
@@ -409,8 +410,8 @@ func TestLargeInput(t *testing.T) {
 	root := t.TempDir()
 	cs, _ := connect(t, newServer(t, root))
 	line := "Plain prose, and nothing of baton's.\n"
-	exact := strings.Repeat(line, analysis.MaxDocumentBytes/len(line))
-	exact += strings.Repeat("x", analysis.MaxDocumentBytes-len(exact))
+	exact := strings.Repeat(line, markdown.MaxDocumentBytes/len(line))
+	exact += strings.Repeat("x", markdown.MaxDocumentBytes-len(exact))
 	var out DocumentOutput
 	res := call(t, cs, ToolCheckDocument, map[string]any{"text": exact}, &out)
 	if res.IsError || slices.ContainsFunc(out.Findings, func(f Finding) bool { return f.Rule == "baton/document-too-large" }) {

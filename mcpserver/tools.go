@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -242,7 +244,7 @@ func (s *Server) judgeStop(dir string, in StopInput) (string, StopOutput, error)
 	}
 	out.Todo = append([]string{}, v.Reasons...)
 	if res.Doc.TooLarge > 0 {
-		out.Todo = append(out.Todo, fmt.Sprintf("the message is %d bytes, over the %d baton checks, so it was not checked: a stop message is kilobytes; send a short one", res.Doc.TooLarge, analysis.MaxDocumentBytes))
+		out.Todo = append(out.Todo, fmt.Sprintf("the message is %d bytes, over the %d baton checks, so it was not checked: a stop message is kilobytes; send a short one", res.Doc.TooLarge, markdown.MaxDocumentBytes))
 	}
 	out.Ready = len(out.Todo) == 0
 	out.FixedMessage = fixedText(res, func(t string) *analysis.Result { return env.Judge(t).Result })
@@ -404,7 +406,7 @@ func (s *Server) handoffFiles(ctx context.Context, in DocumentInput) (string, Ha
 		return "", out, err
 	}
 	if d.size > 0 {
-		return "", out, fmt.Errorf("%s is %d bytes, over the %d baton reads: not a handoff document", d.name, d.size, analysis.MaxDocumentBytes)
+		return "", out, fmt.Errorf("%s is %d bytes, over the %d baton reads: not a handoff document", d.name, d.size, markdown.MaxDocumentBytes)
 	}
 	return work(s, ctx, max(len(d.text), 1), func() (string, HandoffFilesOutput, error) {
 		eng := s.engine()
@@ -414,10 +416,10 @@ func (s *Server) handoffFiles(ctx context.Context, in DocumentInput) (string, Ha
 		}
 		res := eng.Analyze(env, d.name, d.text)
 		m, _ := res.Model(handoff.Analyzer).(*handoff.Model)
-		if res.Doc.Kind == analysis.KindHandoff && m == nil {
+		if res.Doc.Kind == markdown.KindHandoff && m == nil {
 			return "", out, fmt.Errorf("%s is a brief carrying a clio-task-memory snapshot, not clio's /handoff review document: it lists no files to check against a read ledger (%s reports what clio refuses of the snapshot)", d.name, ToolCheckDocument)
 		}
-		if res.Doc.Kind != analysis.KindHandoff || m == nil {
+		if res.Doc.Kind != markdown.KindHandoff || m == nil {
 			return "", out, fmt.Errorf("%s is not a handoff document (it reads as %s): a handoff opens with \"# Handoff\" and a **Goal:** line", d.name, kindName(res.Doc.Kind))
 		}
 		doc := m.Doc

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/baton-md/baton/agenthost/gemini"
@@ -129,9 +131,9 @@ const boundaryPacket = "## What I Just Did\n\nWork.\n\n## Why I Stopped\n\nThe p
 // stopMessage analyses text as the stop hooks do: a message that reads as
 // no kind of document is read as a packet.
 func stopMessage(reg *analysis.Registry, text string) {
-	doc := analysis.Parse("last-message.md", text)
-	if doc.Kind == analysis.KindOther {
-		doc.Kind = analysis.KindPacket
+	doc := markdown.Parse("last-message.md", text)
+	if doc.Kind == markdown.KindOther {
+		doc.Kind = markdown.KindPacket
 	}
 	reg.Analyze(doc, nil)
 }
@@ -209,7 +211,7 @@ func TestGrowthIsLinear(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			run := s.run
 			if run == nil {
-				run = func(reg *analysis.Registry, text string) { reg.Analyze(analysis.Parse("shape.md", text), nil) }
+				run = func(reg *analysis.Registry, text string) { reg.Analyze(markdown.Parse("shape.md", text), nil) }
 			}
 			work := func(text string) { run(reg, text) }
 			ratio, report := growth(s.base, s.gen, work)
@@ -265,14 +267,14 @@ func TestNestingDepthBounded(t *testing.T) {
 				walk(c, d)
 			}
 		}
-		walk(analysis.Parse("x.md", text).Root, 0)
+		walk(markdown.Parse("x.md", text).Root, 0)
 		return deepest
 	}
 	gen := growthShapes[0].gen
 	if got := depth(gen(12)); got != 12 {
 		t.Errorf("12 nested list items: depth %d, want 12", got)
 	}
-	if got, want := depth(gen(500)), analysis.MaxNestingIndent/2+1; got != want {
+	if got, want := depth(gen(500)), markdown.MaxNestingIndent/2+1; got != want {
 		t.Errorf("500 nested list items: depth %d, want the cap, %d", got, want)
 	}
 }
@@ -284,7 +286,7 @@ func TestNestingCutSaysSo(t *testing.T) {
 	reg := engine.Registry()
 	findings := func(text string, cfg *analysis.Config) []analysis.Finding {
 		var out []analysis.Finding
-		for _, f := range reg.Analyze(analysis.Parse("x.md", text), cfg).Findings {
+		for _, f := range reg.Analyze(markdown.Parse("x.md", text), cfg).Findings {
 			if f.Rule == analysis.RuleNestingTooDeep.ID {
 				out = append(out, f)
 			}
@@ -300,18 +302,18 @@ func TestNestingCutSaysSo(t *testing.T) {
 	if len(got) != 1 || got[0].Severity != analysis.Warning {
 		t.Fatalf("500 nested list items: %v, want one warning", got)
 	}
-	at, ok := analysis.Parse("x.md", text).NestingCutAt()
+	at, ok := markdown.Parse("x.md", text).NestingCutAt()
 	if !ok || got[0].Span.Start != at || !strings.Contains(got[0].Message, "checked only as so cut") {
 		t.Errorf("the finding %+v, want it at the cut %d", got[0], at)
 	}
 	// The marker cut is the first past column MaxNestingIndent.
 	line := text[strings.LastIndexByte(text[:at], '\n')+1 : at]
-	if len(line) <= analysis.MaxNestingIndent || strings.TrimLeft(line, " ") != "" {
-		t.Errorf("cut at column %d, want the first marker past %d", len(line), analysis.MaxNestingIndent)
+	if len(line) <= markdown.MaxNestingIndent || strings.TrimLeft(line, " ") != "" {
+		t.Errorf("cut at column %d, want the first marker past %d", len(line), markdown.MaxNestingIndent)
 	}
 	// On one line: 40 markers.
-	if got := findings(strings.Repeat("- ", 40)+"x\n", nil); len(got) != 1 || got[0].Span.Start != 2*analysis.MaxLineNesting {
-		t.Errorf("40 markers on one line: %v, want one at offset %d", got, 2*analysis.MaxLineNesting)
+	if got := findings(strings.Repeat("- ", 40)+"x\n", nil); len(got) != 1 || got[0].Span.Start != 2*markdown.MaxLineNesting {
+		t.Errorf("40 markers on one line: %v, want one at offset %d", got, 2*markdown.MaxLineNesting)
 	}
 	off := &analysis.Config{Severity: map[string]analysis.Severity{analysis.RuleNestingTooDeep.ID: analysis.Off}}
 	if got := findings(text, off); len(got) != 0 {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -72,8 +74,8 @@ func (g *gitlabFormatter) File(r *File) error {
 	seen := map[[2]string]int{}
 	var out []byte
 	for _, f := range r.Findings {
-		start := r.Doc.Lines.Position(f.Span.Start, analysis.UTF8)
-		end := r.Doc.Lines.Position(f.Span.End, analysis.UTF8)
+		start := r.Doc.Lines.Position(f.Span.Start, markdown.UTF8)
+		end := r.Doc.Lines.Position(f.Span.End, markdown.UTF8)
 		if end.Line > start.Line && end.Character == 0 {
 			end.Line-- // the span ends with a line break
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/report/reporttest"
 )
@@ -14,11 +16,11 @@ import (
 // their place, and between files.
 func TestGitLabFingerprints(t *testing.T) {
 	finding := func(at int, msg string) analysis.Finding {
-		return analysis.Finding{Rule: "packet/x", Severity: analysis.Warning, Span: analysis.Span{Start: at, End: at + 1}, Message: msg}
+		return analysis.Finding{Rule: "packet/x", Severity: analysis.Warning, Span: markdown.Span{Start: at, End: at + 1}, Message: msg}
 	}
 	fingerprints := func(name, text string, fs ...analysis.Finding) []string {
 		var b bytes.Buffer
-		if err := writeAll(&gitlabFormatter{w: &b}, []*File{{Name: name, Doc: analysis.Parse(name, text), Findings: fs}}); err != nil {
+		if err := writeAll(&gitlabFormatter{w: &b}, []*File{{Name: name, Doc: markdown.Parse(name, text), Findings: fs}}); err != nil {
 			t.Fatal(err)
 		}
 		var fps []string
@@ -40,12 +42,12 @@ func TestGitLabFingerprints(t *testing.T) {
 // TestGitLabLines checks location.lines: 1-based, and a span that ends with
 // a line break ends on the line the break closes.
 func TestGitLabLines(t *testing.T) {
-	doc := analysis.Parse("a.md", "x\ny\nz\n")
+	doc := markdown.Parse("a.md", "x\ny\nz\n")
 	var b bytes.Buffer
 	r := &File{Name: "a.md", Doc: doc, Findings: []analysis.Finding{
-		{Rule: "packet/x", Severity: analysis.Error, Span: analysis.Span{Start: 0, End: 2}, Message: "line 1 and its break"},
-		{Rule: "packet/x", Severity: analysis.Error, Span: analysis.Span{Start: 2, End: 5}, Message: "lines 2 and 3"},
-		{Rule: "packet/x", Severity: analysis.Error, Span: analysis.Span{Start: 4, End: 4}, Message: "empty, on line 3"},
+		{Rule: "packet/x", Severity: analysis.Error, Span: markdown.Span{Start: 0, End: 2}, Message: "line 1 and its break"},
+		{Rule: "packet/x", Severity: analysis.Error, Span: markdown.Span{Start: 2, End: 5}, Message: "lines 2 and 3"},
+		{Rule: "packet/x", Severity: analysis.Error, Span: markdown.Span{Start: 4, End: 4}, Message: "empty, on line 3"},
 	}}
 	if err := writeAll(&gitlabFormatter{w: &b}, []*File{r}); err != nil {
 		t.Fatal(err)

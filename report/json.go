@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -54,24 +56,24 @@ type (
 )
 
 // kindID names a document kind in the JSON format.
-func kindID(k analysis.Kind) string {
+func kindID(k markdown.Kind) string {
 	switch k {
-	case analysis.KindPacket:
+	case markdown.KindPacket:
 		return "packet"
-	case analysis.KindHandoff:
+	case markdown.KindHandoff:
 		return "handoff"
-	case analysis.KindWorkflow:
+	case markdown.KindWorkflow:
 		return "workflow"
 	}
 	return "other"
 }
 
-func jsonPos(doc *analysis.Document, offset int) jsonPosition {
-	p := doc.Lines.Position(offset, analysis.UTF8)
+func jsonPos(doc *markdown.Document, offset int) jsonPosition {
+	p := doc.Lines.Position(offset, markdown.UTF8)
 	return jsonPosition{Line: p.Line + 1, Column: p.Character + 1, Offset: offset}
 }
 
-func jsonFindingOf(doc *analysis.Document, f analysis.Finding) jsonFinding {
+func jsonFindingOf(doc *markdown.Document, f analysis.Finding) jsonFinding {
 	jf := jsonFinding{
 		Rule:     f.Rule,
 		Severity: f.Severity.String(),

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 // encodeJSON writes v indented, without HTML escaping (messages quote
@@ -21,7 +21,7 @@ func encodeJSON(w io.Writer, v any) error {
 func TestJSONPositions(t *testing.T) {
 	// A finding on line 2 after a two-byte character: the column counts
 	// bytes.
-	doc := analysis.Parse("x.md", "a\né x\n")
+	doc := markdown.Parse("x.md", "a\né x\n")
 	if got, want := jsonPos(doc, len("a\né ")), (jsonPosition{Line: 2, Column: 4, Offset: 5}); got != want {
 		t.Errorf("jsonPos = %+v, want %+v", got, want)
 	}

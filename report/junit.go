@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -59,7 +61,7 @@ func (j *junitFormatter) File(r *File) error {
 			others = append(others, textLine(r, f, false))
 			continue
 		}
-		p := r.Doc.Lines.Position(f.Span.Start, analysis.UTF8)
+		p := r.Doc.Lines.Position(f.Span.Start, markdown.UTF8)
 		name := fmt.Sprintf("%s (%d:%d)", f.Rule, p.Line+1, p.Character+1)
 		if names[name]++; names[name] > 1 {
 			name = fmt.Sprintf("%s #%d", name, names[name]) // GitLab keeps only the first of a name

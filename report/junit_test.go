@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/report/reporttest"
 )
@@ -20,10 +22,10 @@ func TestJUnitEdgeCases(t *testing.T) {
 		t.Errorf("no files gave %d suites", len(doc.Suites))
 	}
 
-	doc := analysis.Parse("x.md", "text\n")
+	doc := markdown.Parse("x.md", "text\n")
 	r := &File{Name: "a\x01b.md", Doc: doc, Findings: []analysis.Finding{
-		{Rule: "packet/x", Severity: analysis.Error, Span: analysis.Span{Start: 0, End: 4}, Message: "one \x1b[31m<red>&"},
-		{Rule: "packet/x", Severity: analysis.Error, Span: analysis.Span{Start: 0, End: 4}, Message: "two"},
+		{Rule: "packet/x", Severity: analysis.Error, Span: markdown.Span{Start: 0, End: 4}, Message: "one \x1b[31m<red>&"},
+		{Rule: "packet/x", Severity: analysis.Error, Span: markdown.Span{Start: 0, End: 4}, Message: "two"},
 	}}
 	b.Reset()
 	if err := writeAll(&junitFormatter{w: &b}, []*File{r}); err != nil {

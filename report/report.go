@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/baton-md/baton/markdown"
+
 	"golang.org/x/term"
 
 	"github.com/baton-md/baton/analysis"
@@ -88,7 +90,7 @@ func (o *Options) Validate() error {
 // on how the command read or fixed the file.
 type File struct {
 	Name     string             // as printed; "<stdin>" for standard input
-	Doc      *analysis.Document // the text the findings are about (fixed, with --fix or --diff)
+	Doc      *markdown.Document // the text the findings are about (fixed, with --fix or --diff)
 	Findings []analysis.Finding // in output order (sortForOutput)
 }
 
@@ -102,10 +104,10 @@ func NewFile(name string, res *analysis.Result) File {
 // sortForOutput orders a file's findings by line, column, rule ID and
 // message, keeping the engine's order among equals. Files keep the order in
 // which they were named (a folder's files sorted by path).
-func sortForOutput(doc *analysis.Document, fs []analysis.Finding) {
+func sortForOutput(doc *markdown.Document, fs []analysis.Finding) {
 	slices.SortStableFunc(fs, func(a, b analysis.Finding) int {
-		pa := doc.Lines.Position(a.Span.Start, analysis.UTF8)
-		pb := doc.Lines.Position(b.Span.Start, analysis.UTF8)
+		pa := doc.Lines.Position(a.Span.Start, markdown.UTF8)
+		pb := doc.Lines.Position(b.Span.Start, markdown.UTF8)
 		return cmp.Or(
 			cmp.Compare(pa.Line, pb.Line),
 			cmp.Compare(pa.Character, pb.Character),
@@ -201,7 +203,7 @@ func (t *textFormatter) File(r *File) error {
 // textLine is a finding as the text format prints it, without its line
 // break.
 func textLine(r *File, f analysis.Finding, color bool) string {
-	p := r.Doc.Lines.Position(f.Span.Start, analysis.UTF8)
+	p := r.Doc.Lines.Position(f.Span.Start, markdown.UTF8)
 	sev, rule := f.Severity.String(), f.Rule
 	if color {
 		sev = severityColors[f.Severity] + sev + ansiReset
@@ -261,8 +263,8 @@ type githubFormatter struct{ w io.Writer }
 func (g *githubFormatter) File(r *File) error {
 	var b strings.Builder
 	for _, f := range r.Findings {
-		s := r.Doc.Lines.Position(f.Span.Start, analysis.UTF8)
-		e := r.Doc.Lines.Position(f.Span.End, analysis.UTF8)
+		s := r.Doc.Lines.Position(f.Span.Start, markdown.UTF8)
+		e := r.Doc.Lines.Position(f.Span.End, markdown.UTF8)
 		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n",
 			ghCommand(f.Severity), ghProperty.Replace(r.Name), s.Line+1, s.Character+1, e.Line+1, e.Character+1,
 			ghProperty.Replace(f.Rule), ghData.Replace(f.Message))

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/baton-md/baton/analysis"
@@ -21,15 +23,15 @@ func writeAll(f Formatter, files []*File) error {
 }
 
 func TestGitHubEscaping(t *testing.T) {
-	doc := analysis.Parse("x.md", "text\n")
+	doc := markdown.Parse("x.md", "text\n")
 	res := []*File{{
 		Name: "a,b:c%d.md",
 		Doc:  doc,
 		Findings: []analysis.Finding{
-			{Rule: "packet/x", Severity: analysis.Error, Span: analysis.Span{Start: 0, End: 4}, Message: "50% done: a, b\r\nnext"},
-			{Rule: "packet/y", Severity: analysis.Warning, Span: analysis.Span{Start: 1, End: 1}, Message: "w"},
-			{Rule: "packet/z", Severity: analysis.Info, Span: analysis.Span{Start: 0, End: 5}, Message: "i"},
-			{Rule: "packet/h", Severity: analysis.Hint, Span: analysis.Span{Start: 0, End: 1}, Message: "h"},
+			{Rule: "packet/x", Severity: analysis.Error, Span: markdown.Span{Start: 0, End: 4}, Message: "50% done: a, b\r\nnext"},
+			{Rule: "packet/y", Severity: analysis.Warning, Span: markdown.Span{Start: 1, End: 1}, Message: "w"},
+			{Rule: "packet/z", Severity: analysis.Info, Span: markdown.Span{Start: 0, End: 5}, Message: "i"},
+			{Rule: "packet/h", Severity: analysis.Hint, Span: markdown.Span{Start: 0, End: 1}, Message: "h"},
 		},
 	}}
 	var b bytes.Buffer
@@ -66,9 +68,9 @@ func TestUseColor(t *testing.T) {
 // TestSortForOutput checks the order of a file's findings: line, column,
 // rule ID, message, whatever their ends or the order they came in.
 func TestSortForOutput(t *testing.T) {
-	doc := analysis.Parse("x.md", "abc\ndef\n")
+	doc := markdown.Parse("x.md", "abc\ndef\n")
 	f := func(start, end int, rule, msg string) analysis.Finding {
-		return analysis.Finding{Rule: rule, Span: analysis.Span{Start: start, End: end}, Message: msg}
+		return analysis.Finding{Rule: rule, Span: markdown.Span{Start: start, End: end}, Message: msg}
 	}
 	got := []analysis.Finding{
 		f(4, 5, "a/a", "m"),

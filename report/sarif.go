@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -151,9 +153,9 @@ func artifactURI(path string) string {
 	return (&url.URL{Path: filepath.ToSlash(path)}).String()
 }
 
-func sarifRegionOf(doc *analysis.Document, span analysis.Span) sarifRegion {
-	start := doc.Lines.Position(span.Start, analysis.UTF16)
-	end := doc.Lines.Position(span.End, analysis.UTF16)
+func sarifRegionOf(doc *markdown.Document, span markdown.Span) sarifRegion {
+	start := doc.Lines.Position(span.Start, markdown.UTF16)
+	end := doc.Lines.Position(span.End, markdown.UTF16)
 	return sarifRegion{
 		StartLine: start.Line + 1, StartColumn: start.Character + 1,
 		EndLine: end.Line + 1, EndColumn: end.Character + 1,
@@ -262,7 +264,7 @@ func (s *sarifFormatter) File(fr *File) error {
 		Roles:          []string{"analysisTarget"},
 	})
 	at := sarifArtifactLocation{URI: uri, Index: &index}
-	location := func(span analysis.Span) sarifLocation {
+	location := func(span markdown.Span) sarifLocation {
 		return sarifLocation{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: at, Region: sarifRegionOf(fr.Doc, span)}}
 	}
 	var b strings.Builder

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/report/reporttest"
@@ -36,9 +38,9 @@ func TestArtifactURI(t *testing.T) {
 // first paragraph of its documentation, its link and its level.
 func TestSARIFDriverAndRules(t *testing.T) {
 	reg := engine.Registry()
-	r := &File{Name: "x.md", Doc: analysis.Parse("x.md", "text\n")}
+	r := &File{Name: "x.md", Doc: markdown.Parse("x.md", "text\n")}
 	for _, rule := range reg.Rules() {
-		r.Findings = append(r.Findings, analysis.Finding{Rule: rule.ID, Severity: rule.Severity, Span: analysis.Span{Start: 0, End: 4}, Message: "m"})
+		r.Findings = append(r.Findings, analysis.Finding{Rule: rule.ID, Severity: rule.Severity, Span: markdown.Span{Start: 0, End: 4}, Message: "m"})
 	}
 	var b bytes.Buffer
 	if err := writeAll(newSARIFFormatter(&b, reg, "v1.2.3"), []*File{r}); err != nil {
@@ -95,9 +97,9 @@ func TestSARIFVersions(t *testing.T) {
 // TestSARIFRegionColumnsInUTF16 checks that SARIF columns count UTF-16 code
 // units (the run's columnKind), while the byte offset counts bytes.
 func TestSARIFRegionColumnsInUTF16(t *testing.T) {
-	doc := analysis.Parse("x.md", "é🚀x\n")
+	doc := markdown.Parse("x.md", "é🚀x\n")
 	start := len("é🚀")
-	r := sarifRegionOf(doc, analysis.Span{Start: start, End: start + 1})
+	r := sarifRegionOf(doc, markdown.Span{Start: start, End: start + 1})
 	// é is one UTF-16 unit, 🚀 two: x is at column 4.
 	if want := (sarifRegion{StartLine: 1, StartColumn: 4, EndLine: 1, EndColumn: 5, ByteOffset: 6, ByteLength: 1}); r != want {
 		t.Errorf("region %+v, want %+v", r, want)
@@ -120,9 +122,9 @@ func TestFirstParagraph(t *testing.T) {
 // TestSARIFRuleWithoutDocs checks that a finding of a rule the registry
 // does not know still names a rule of the driver, by ID alone.
 func TestSARIFRuleWithoutDocs(t *testing.T) {
-	doc := analysis.Parse("x.md", "text\n")
+	doc := markdown.Parse("x.md", "text\n")
 	r := &File{Name: "x.md", Doc: doc, Findings: []analysis.Finding{
-		{Rule: "other/unknown", Severity: analysis.Warning, Span: analysis.Span{Start: 0, End: 4}, Message: "m"},
+		{Rule: "other/unknown", Severity: analysis.Warning, Span: markdown.Span{Start: 0, End: 4}, Message: "m"},
 	}}
 	var b bytes.Buffer
 	if err := writeAll(newSARIFFormatter(&b, engine.Registry(), ""), []*File{r}); err != nil {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/baton-md/baton/analysis"
@@ -18,7 +20,7 @@ import (
 // analyzed is the file baton check would report for a document.
 func analyzed(t *testing.T, reg *analysis.Registry, name, text string) *File {
 	t.Helper()
-	r := NewFile(name, reg.Analyze(analysis.Parse(name, text), nil))
+	r := NewFile(name, reg.Analyze(markdown.Parse(name, text), nil))
 	r.Doc.DropSyntax()
 	return &r
 }

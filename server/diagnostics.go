@@ -6,6 +6,8 @@ import (
 	"hash/fnv"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -19,7 +21,7 @@ type snapshot struct {
 	version int32
 	gen     int
 	envKey  string
-	enc     analysis.Encoding
+	enc     markdown.Encoding
 	res     *analysis.Result
 	took    time.Duration // the analysis, when this snapshot made it (0: reused)
 }
@@ -110,7 +112,7 @@ func (s *Server) snapshot(u uri.URI) (*snapshot, bool) {
 	}
 	cfg, _ := effective(f, docPath, client)
 	t0 := time.Now()
-	snap.res = s.opts.Registry.AnalyzeEnv(analysis.ParseIndexed(string(u), text, lines), &cfg, env)
+	snap.res = s.opts.Registry.AnalyzeEnv(markdown.ParseIndexed(string(u), text, lines), &cfg, env)
 	snap.took = time.Since(t0)
 	snap.res.Doc.DropSyntax() // the features read models and spans; the tree is most of a document's memory
 	if docPath != "" && f.Ignored(docPath, false) != nil {
@@ -142,7 +144,7 @@ func (s *Server) analyzeText(u uri.URI, text string) *analysis.Result {
 		docPath = u.FsPath()
 	}
 	cfg, _ := effective(f, docPath, client)
-	return s.opts.Registry.AnalyzeEnv(analysis.Parse(string(u), text), &cfg, env)
+	return s.opts.Registry.AnalyzeEnv(markdown.Parse(string(u), text), &cfg, env)
 }
 
 // publish pushes the diagnostics of the current version of a document,
@@ -314,8 +316,8 @@ func resultID(version int32, gen int, envKey string) string {
 
 // mapper converts byte spans to positions in the negotiated encoding.
 type mapper struct {
-	lines *analysis.LineIndex
-	enc   analysis.Encoding
+	lines *markdown.LineIndex
+	enc   markdown.Encoding
 }
 
 func (m mapper) position(offset int) protocol.Position {
@@ -323,7 +325,7 @@ func (m mapper) position(offset int) protocol.Position {
 	return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
 }
 
-func (m mapper) rangeOf(s analysis.Span) protocol.Range {
+func (m mapper) rangeOf(s markdown.Span) protocol.Range {
 	return protocol.Range{Start: m.position(s.Start), End: m.position(s.End)}
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/markdown"
 	"go.lsp.dev/protocol"
 )
 
@@ -12,7 +13,7 @@ import (
 
 // featuresOf are the editor features of a document kind (engine.Kinds);
 // nil for Markdown of no kind baton knows.
-func featuresOf(k analysis.Kind) *analysis.Features { return engine.FeaturesOf(k) }
+func featuresOf(k markdown.Kind) *analysis.Features { return engine.FeaturesOf(k) }
 
 // features is featuresOf the snapshot's document, never nil.
 func (snap *snapshot) features() *analysis.Features {

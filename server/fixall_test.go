@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/engine/enginetest"
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.lsp.dev/protocol"
@@ -75,7 +76,7 @@ func TestFixAllEqualsCheckFix(t *testing.T) {
 		case 0:
 			got = input
 		case 1:
-			got = applyTextEdits(t, input, actions[0].Edit.Changes[u], analysis.UTF16)
+			got = applyTextEdits(t, input, actions[0].Edit.Changes[u], markdown.UTF16)
 		default:
 			t.Fatalf("%s: %d fix-all actions", name, len(actions))
 		}

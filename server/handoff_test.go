@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/handoff/session"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -180,9 +181,9 @@ func hoRangeOf(text, sub string) protocol.Range {
 	if i < 0 {
 		panic("no " + sub + " in the document")
 	}
-	lines := analysis.NewLineIndex(text)
+	lines := markdown.NewLineIndex(text)
 	pos := func(off int) protocol.Position {
-		p := lines.Position(off, analysis.UTF16)
+		p := lines.Position(off, markdown.UTF16)
 		return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
 	}
 	return protocol.Range{Start: pos(i), End: pos(i + len(sub))}
@@ -211,11 +212,11 @@ func hoAction(c *client, u uri.URI, d protocol.Diagnostic, title string) protoco
 	return protocol.CodeAction{}
 }
 
-func applyTextEdits(t *testing.T, text string, edits []protocol.TextEdit, enc analysis.Encoding) string {
+func applyTextEdits(t *testing.T, text string, edits []protocol.TextEdit, enc markdown.Encoding) string {
 	t.Helper()
-	lines := analysis.NewLineIndex(text)
+	lines := markdown.NewLineIndex(text)
 	offset := func(p protocol.Position) int {
-		off, exact := lines.Offset(analysis.Position{Line: int(p.Line), Character: int(p.Character)}, enc)
+		off, exact := lines.Offset(markdown.Position{Line: int(p.Line), Character: int(p.Character)}, enc)
 		if !exact {
 			t.Fatalf("position %+v is not in the document %q", p, text)
 		}
@@ -467,7 +468,7 @@ func TestHandoffCompletePaths(t *testing.T) {
 		if te.Range != (protocol.Range{Start: at, End: at}) {
 			t.Errorf("item %q: edit range = %+v, want the cursor", it.Label, te.Range)
 		}
-		got := applyTextEdits(t, text, []protocol.TextEdit{*te}, analysis.UTF16)
+		got := applyTextEdits(t, text, []protocol.TextEdit{*te}, markdown.UTF16)
 		line := strings.Split(got, "\n")[filesLine]
 		if want := "- `" + it.Label + "`: "; line != want {
 			t.Errorf("item %q: the line after the edit = %q, want %q (path completed, backtick closed)", it.Label, line, want)
@@ -487,7 +488,7 @@ func TestHandoffCompletePaths(t *testing.T) {
 	if te == nil {
 		t.Fatalf("src/lib/util.go: no text edit")
 	}
-	got := applyTextEdits(t, typed, []protocol.TextEdit{*te}, analysis.UTF16)
+	got := applyTextEdits(t, typed, []protocol.TextEdit{*te}, markdown.UTF16)
 	if line := strings.Split(got, "\n")[filesLine]; line != "- `src/lib/util.go`: " {
 		t.Errorf("after completing \"- `src/li\": %q, want %q", line, "- `src/lib/util.go`: ")
 	}
@@ -548,7 +549,7 @@ func TestHandoffLedgerFixes(t *testing.T) {
 	// 1. Move the invented path to the dropped section.
 	inv := withCode(diags, "handoff/invented-path")[0]
 	a := hoAction(c, u, inv, "Move it to \"### dropped (not in this session's read ledger)\"")
-	text = applyEdit(t, text, u, a.Edit, analysis.UTF16)
+	text = applyEdit(t, text, u, a.Edit, markdown.UTF16)
 	wantText := hoDoc(id,
 		"## Decisions\n\n- Test runner: jest _(settled)_\n  Which test_runner?\n",
 		"## Files\n\n- `src/a.go`: the parser entry point\n",
@@ -574,7 +575,7 @@ func TestHandoffLedgerFixes(t *testing.T) {
 	if a.IsPreferred == nil || !*a.IsPreferred {
 		t.Errorf("the board-value fix is not preferred (it is the one safe fix)")
 	}
-	text = applyEdit(t, text, u, a.Edit, analysis.UTF16)
+	text = applyEdit(t, text, u, a.Edit, markdown.UTF16)
 	if !strings.Contains(text, "\n- Test runner: vitest _(settled)_\n  Which test_runner?\n") {
 		t.Errorf("after setting the board's value:\n%s", text)
 	}
@@ -597,7 +598,7 @@ func TestHandoffLedgerFixes(t *testing.T) {
 		t.Errorf("restorable-path message = %q, want its normalized form", msg)
 	}
 	a = hoAction(c, u, rp, "Move it back under \"## Files\"")
-	text = applyEdit(t, text, u, a.Edit, analysis.UTF16)
+	text = applyEdit(t, text, u, a.Edit, markdown.UTF16)
 	wantText = hoDoc(id,
 		"## Decisions\n\n- Test runner: vitest _(settled)_\n  Which test_runner?\n",
 		"## Files\n\n- `src/a.go`: the parser entry point\n- `src/b.go`: the helpers 😀\n",
@@ -622,10 +623,10 @@ func TestApplyWorkspaceEditEncodings(t *testing.T) {
 			{Range: protocol.Range{Start: protocol.Position{Line: 1}, End: protocol.Position{Line: 1, Character: 6}}, NewText: "2nd"},
 		}}}
 	}
-	if got := applyEdit(t, text, u, edit(3), analysis.UTF16); got != "a😀|b\n2nd\n" {
+	if got := applyEdit(t, text, u, edit(3), markdown.UTF16); got != "a😀|b\n2nd\n" {
 		t.Errorf("UTF-16 column 3 = %q", got)
 	}
-	if got := applyEdit(t, text, u, edit(5), analysis.UTF8); got != "a😀|b\n2nd\n" {
+	if got := applyEdit(t, text, u, edit(5), markdown.UTF8); got != "a😀|b\n2nd\n" {
 		t.Errorf("UTF-8 column 5 = %q", got)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"go.lsp.dev/protocol"
 )
@@ -19,7 +21,7 @@ func (s *Server) hover(ctx context.Context, p *protocol.HoverParams) (*protocol.
 	m := mapper{snap.res.Doc.Lines, snap.enc}
 	off := m.offset(p.Position)
 	var parts []string
-	var span *analysis.Span
+	var span *markdown.Span
 	if h, ok := analysis.KindHover(snap.res.Doc, off); ok {
 		parts = append(parts, h.Markdown)
 		span = &h.Span

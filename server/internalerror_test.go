@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/server"
@@ -40,7 +42,7 @@ func (w *syncBuffer) String() string {
 func TestAnalyzerPanicAfterEdit(t *testing.T) {
 	crash := &analysis.Analyzer{
 		Name: "crash",
-		Kind: analysis.KindPacket,
+		Kind: markdown.KindPacket,
 		Run: func(p *analysis.Pass) any {
 			if strings.Contains(p.Doc.Text, "PANIC") {
 				panic("the test analyzer met PANIC")

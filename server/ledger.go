@@ -7,7 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
@@ -113,7 +114,7 @@ func (s *Server) pollSessions(stop <-chan struct{}) {
 		s.mu.Lock()
 		var uris []uri.URI
 		for u, d := range s.docs {
-			if configChanged || d.kind == analysis.KindHandoff {
+			if configChanged || d.kind == markdown.KindHandoff {
 				uris = append(uris, u)
 			}
 		}

@@ -11,7 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -23,9 +24,9 @@ func (s *Server) initialize(raw []byte) (*protocol.InitializeResult, error) {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid initialize params: %v", err)
 		}
 	}
-	enc, encName := analysis.UTF16, protocol.PositionEncodingKindUTF16
+	enc, encName := markdown.UTF16, protocol.PositionEncodingKindUTF16
 	if g := p.Capabilities.General; g != nil && slices.Contains(g.PositionEncodings, protocol.PositionEncodingKindUTF8) {
-		enc, encName = analysis.UTF8, protocol.PositionEncodingKindUTF8
+		enc, encName = markdown.UTF8, protocol.PositionEncodingKindUTF8
 	}
 	clientPull := p.Capabilities.TextDocument != nil && p.Capabilities.TextDocument.Diagnostic != nil
 	w := p.Capabilities.Workspace

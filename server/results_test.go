@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"go.lsp.dev/uri"
 )
@@ -22,7 +24,7 @@ func TestKeptResults(t *testing.T) {
 			d = &document{}
 			s.docs[u(i)] = d
 		}
-		d.result, d.kind = &analysis.Result{}, analysis.KindWorkflow
+		d.result, d.kind = &analysis.Result{}, markdown.KindWorkflow
 		s.keepLocked(u(i))
 	}
 	for i := range keptResults {
@@ -36,7 +38,7 @@ func TestKeptResults(t *testing.T) {
 	if s.docs[u(1)].result != nil {
 		t.Error("the analysis used longest ago is still kept")
 	}
-	if s.docs[u(1)].kind != analysis.KindWorkflow {
+	if s.docs[u(1)].kind != markdown.KindWorkflow {
 		t.Error("an evicted document lost its kind")
 	}
 	for _, i := range []int{0, 2, keptResults} {

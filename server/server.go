@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff/session"
@@ -48,7 +50,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	state    lifecycle
-	enc      analysis.Encoding
+	enc      markdown.Encoding
 	settings settings
 	trace    protocol.TraceValue // initialize's trace, then $/setTrace: whether to send $/logTrace
 	// clientPull: the client asked for diagnostics itself (pull), so by

@@ -15,7 +15,8 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/server"
 	"go.lsp.dev/jsonrpc2"
@@ -199,17 +200,17 @@ func (c *client) completionsAt(u uri.URI, pos protocol.Position) []protocol.Comp
 }
 
 // encoding is the position encoding the server chose.
-func (c *client) encoding() analysis.Encoding {
+func (c *client) encoding() markdown.Encoding {
 	if c.init != nil && c.init.Capabilities.PositionEncoding == protocol.PositionEncodingKindUTF8 {
-		return analysis.UTF8
+		return markdown.UTF8
 	}
-	return analysis.UTF16
+	return markdown.UTF16
 }
 
 // applyEdit applies the edits a workspace edit makes to document u to text,
 // positions counted in enc. Edits are applied from last to first; edits
 // that overlap fail the test.
-func applyEdit(t *testing.T, text string, u uri.URI, we *protocol.WorkspaceEdit, enc analysis.Encoding) string {
+func applyEdit(t *testing.T, text string, u uri.URI, we *protocol.WorkspaceEdit, enc markdown.Encoding) string {
 	t.Helper()
 	if we == nil {
 		t.Fatal("code action without an edit")

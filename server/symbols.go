@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 
 	"go.lsp.dev/protocol"
@@ -23,7 +25,7 @@ func (s *Server) documentSymbols(ctx context.Context, p *protocol.DocumentSymbol
 			return protocol.DocumentSymbolSlice(m.symbols(syms)), nil
 		}
 	}
-	return protocol.DocumentSymbolSlice(m.symbols(doc.HeadingSymbols())), nil
+	return protocol.DocumentSymbolSlice(m.symbols(analysis.HeadingSymbols(doc))), nil
 }
 
 // foldingRanges folds each heading's section, and the regions the
@@ -35,7 +37,7 @@ func (s *Server) foldingRanges(ctx context.Context, p *protocol.FoldingRangePara
 	}
 	doc := snap.res.Doc
 	out := []protocol.FoldingRange{}
-	add := func(span analysis.Span, kind protocol.FoldingRangeKind) {
+	add := func(span markdown.Span, kind protocol.FoldingRangeKind) {
 		span = doc.Trimmed(span)
 		start, end := doc.Lines.LineOf(span.Start), doc.Lines.LineOf(span.End)
 		if end > start {

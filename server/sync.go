@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -20,7 +22,7 @@ type document struct {
 	path     string              // the file path of a file:// URI, else ""
 	received time.Time           // when version arrived (didOpen or didChange)
 	applied  time.Time           // when it was applied and its analysis scheduled
-	lines    *analysis.LineIndex // of text, for applying the next edits
+	lines    *markdown.LineIndex // of text, for applying the next edits
 	timer    *time.Timer         // pending debounced analysis
 	// pub orders the document's publishDiagnostics, so that a stale
 	// result never follows a newer one or the [] sent on close. Each
@@ -29,7 +31,7 @@ type document struct {
 	pub sync.Mutex
 
 	result    *analysis.Result // analysis of resultVer under settings resultGen; nil once evicted (results.go)
-	kind      analysis.Kind    // of the latest analysis, kept when its result is evicted
+	kind      markdown.Kind    // of the latest analysis, kept when its result is evicted
 	resultVer int32
 	resultGen int
 	resultEnv string // what the environment knew then
@@ -48,7 +50,7 @@ func (s *Server) didOpen(ctx context.Context, p *protocol.DidOpenTextDocumentPar
 		old.timer.Stop()
 	}
 	text := s.texts.store(td.Text)
-	d := &document{version: td.Version, text: text, lines: analysis.NewLineIndex(text), received: received, applied: received}
+	d := &document{version: td.Version, text: text, lines: markdown.NewLineIndex(text), received: received, applied: received}
 	if len(td.URI) > 7 && string(td.URI[:7]) == "file://" {
 		d.path = td.URI.FsPath()
 	}
@@ -80,11 +82,11 @@ func (s *Server) didChange(ctx context.Context, p *protocol.DidChangeTextDocumen
 	}
 	d.text, d.lines, d.version, d.received, d.applied = text, lines, p.TextDocument.Version, received, time.Now()
 	s.scheduleLocked(u, d)
-	if d.kind == analysis.KindWorkflow {
+	if d.kind == markdown.KindWorkflow {
 		// Other open workflows may call this component: re-lint them too.
 		s.workflowGen++
 		for o, od := range s.docs {
-			if o != u && od.kind == analysis.KindWorkflow {
+			if o != u && od.kind == markdown.KindWorkflow {
 				s.scheduleLocked(o, od)
 			}
 		}
@@ -118,12 +120,12 @@ func (s *Server) didClose(ctx context.Context, p *protocol.DidCloseTextDocumentP
 // applyChanges applies a didChange's changes in order, each at positions
 // of the text the ones before it made. Nothing is applied when one is
 // malformed: the document keeps its last good version. A run of partial
-// changes is applied in place (analysis.TextEditor): one copy of the text,
+// changes is applied in place (markdown.TextEditor): one copy of the text,
 // not one per change. A large text is edited in a recycled buffer
 // (largeTexts), and its line starts are updated around the edit, not found
 // again in the whole text.
-func applyChanges(text string, lines *analysis.LineIndex, enc analysis.Encoding, changes []protocol.TextDocumentContentChangeEvent, clamped func(protocol.Range)) (string, *analysis.LineIndex, error) {
-	var ed *analysis.TextEditor
+func applyChanges(text string, lines *markdown.LineIndex, enc markdown.Encoding, changes []protocol.TextDocumentContentChangeEvent, clamped func(protocol.Range)) (string, *markdown.LineIndex, error) {
+	var ed *markdown.TextEditor
 	pooled := false
 	flush := func() {
 		switch {
@@ -139,7 +141,7 @@ func applyChanges(text string, lines *analysis.LineIndex, enc analysis.Encoding,
 		switch ch := ch.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
 			ed = nil
-			text, lines = ch.Text, analysis.NewLineIndex(ch.Text)
+			text, lines = ch.Text, markdown.NewLineIndex(ch.Text)
 		case *protocol.TextDocumentContentChangePartial:
 			if ed == nil && len(changes) == 1 && len(text) <= textMaxPacked {
 				// The common case, one keystroke: a copy with the change.
@@ -150,14 +152,14 @@ func applyChanges(text string, lines *analysis.LineIndex, enc analysis.Encoding,
 				if !exact {
 					clamped(ch.Range)
 				}
-				text, lines = t, analysis.NewLineIndex(t)
+				text, lines = t, markdown.NewLineIndex(t)
 				continue
 			}
 			if ed == nil {
 				if pooled = len(text) > textMaxPacked; pooled {
-					ed = analysis.NewTextEditorIn(largeTexts.get(len(text)+len(ch.Text)), text, lines)
+					ed = markdown.NewTextEditorIn(largeTexts.get(len(text)+len(ch.Text)), text, lines)
 				} else {
-					ed = analysis.NewTextEditor(text, lines)
+					ed = markdown.NewTextEditor(text, lines)
 				}
 			}
 			start, ok1 := ed.Offset(position(ch.Range.Start), enc)
@@ -181,7 +183,7 @@ func applyChanges(text string, lines *analysis.LineIndex, enc analysis.Encoding,
 // applyChange replaces a range of text, given in enc, by newText. A range
 // past the end of a line or of the text is clamped (exact is false); a range
 // whose end comes before its start is an error.
-func applyChange(text string, lines *analysis.LineIndex, enc analysis.Encoding, r protocol.Range, newText string) (result string, exact bool, err error) {
+func applyChange(text string, lines *markdown.LineIndex, enc markdown.Encoding, r protocol.Range, newText string) (result string, exact bool, err error) {
 	start, ok1 := lines.Offset(position(r.Start), enc)
 	end, ok2 := lines.Offset(position(r.End), enc)
 	if end < start {
@@ -195,6 +197,6 @@ func applyChange(text string, lines *analysis.LineIndex, enc analysis.Encoding, 
 	return b.String(), ok1 && ok2, nil
 }
 
-func position(p protocol.Position) analysis.Position {
-	return analysis.Position{Line: int(p.Line), Character: int(p.Character)}
+func position(p protocol.Position) markdown.Position {
+	return markdown.Position{Line: int(p.Line), Character: int(p.Character)}
 }

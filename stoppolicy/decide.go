@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
 )
@@ -125,7 +127,7 @@ func Decide(in Stop, st State) Verdict {
 	if n := v.Result.Doc.TooLarge; n > 0 {
 		// Never silent: a message past the limit is not checked against
 		// baton's rules, whatever the severity of baton/document-too-large.
-		warnings = append(warnings, fmt.Sprintf("the message is %.1f MiB, over the %d MiB baton checks: its text was not checked against baton's rules (baton/document-too-large)", float64(n)/(1<<20), analysis.MaxDocumentBytes>>20))
+		warnings = append(warnings, fmt.Sprintf("the message is %.1f MiB, over the %d MiB baton checks: its text was not checked against baton's rules (baton/document-too-large)", float64(n)/(1<<20), markdown.MaxDocumentBytes>>20))
 	}
 	before := v
 	reasons, lane := st.lanes(in, v.Result, &v.plan)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/engine"
@@ -46,10 +48,10 @@ func NewEnv(name, root, sessionDir string) (*Env, error) {
 // ordinary Markdown (no packet headings, no marker) is still a stop
 // message here: it is read as a packet of no sections, so that its
 // questions and requests count as they would in a packet.
-func (e *Env) Analyze(name, text string) (*analysis.Document, *analysis.Result) {
-	doc := analysis.Parse(name, text)
-	if doc.Kind == analysis.KindOther {
-		doc.Kind = analysis.KindPacket
+func (e *Env) Analyze(name, text string) (*markdown.Document, *analysis.Result) {
+	doc := markdown.Parse(name, text)
+	if doc.Kind == markdown.KindOther {
+		doc.Kind = markdown.KindPacket
 	}
 	return doc, e.eng.AnalyzeDoc(e.Env, doc)
 }
@@ -93,15 +95,15 @@ func (e *Env) judge(msg string, inputs map[string]stopintent.Tri) Judgement {
 	}
 	env := *e.Env
 	env.Overrides = inputs
-	doc := analysis.Parse("last-message.md", msg)
-	if doc.Kind == analysis.KindOther {
-		doc.Kind = analysis.KindPacket
+	doc := markdown.Parse("last-message.md", msg)
+	if doc.Kind == markdown.KindOther {
+		doc.Kind = markdown.KindPacket
 	}
 	res := e.eng.AnalyzeDoc(&env, doc)
 	j := Judgement{Outcome: stopintent.Real, Result: res}
 	for _, f := range res.Findings {
 		if Blocking(f) {
-			p := doc.Lines.Position(f.Span.Start, analysis.UTF8)
+			p := doc.Lines.Position(f.Span.Start, markdown.UTF8)
 			j.Findings = append(j.Findings, Finding{Line: p.Line + 1, Rule: f.Rule, Message: f.Message})
 		}
 	}

@@ -3,7 +3,8 @@ package packet_test
 import (
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/bench"
 )
@@ -12,10 +13,10 @@ import (
 // benchmark lints (bench's BenchmarkKindRatio), parsed once: the packet
 // model alone, for profiling it without the parser.
 func BenchmarkBuild(b *testing.B) {
-	var docs []*analysis.Document
+	var docs []*markdown.Document
 	var size int64
-	for _, t := range bench.Generate(1000, 1).OfKind(analysis.KindPacket) {
-		docs = append(docs, analysis.Parse("file:///p.md", t))
+	for _, t := range bench.Generate(1000, 1).OfKind(markdown.KindPacket) {
+		docs = append(docs, markdown.Parse("file:///p.md", t))
 		size += int64(len(t))
 	}
 	b.SetBytes(size)
@@ -31,7 +32,7 @@ func BenchmarkBuild(b *testing.B) {
 // (bench/cmd/latency): several packets of 64 KB, read in parallel runs.
 func BenchmarkBuild1MB(b *testing.B) {
 	text := bench.PacketText(7, 1<<20)
-	d := analysis.Parse("file:///p.md", text)
+	d := markdown.Parse("file:///p.md", text)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/internal/ascii"
 	"github.com/yuin/goldmark/ast"
@@ -20,9 +22,9 @@ import (
 // heading already seen in the current packet starts the next packet when it
 // and the packet headings after it make three different ones before any
 // repeats; otherwise it is a duplicate section.
-func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
+func BuildWith(doc *markdown.Document, cfg *analysis.Config) *Model {
 	type head struct {
-		h     analysis.Heading
+		h     markdown.Heading
 		index int
 	}
 	all := doc.AllHeadings()
@@ -94,15 +96,15 @@ func BuildWith(doc *analysis.Document, cfg *analysis.Config) *Model {
 		p := m.Packets[pi]
 		for si := len(p.Sections) - 1; si >= 0; si-- {
 			s := p.Sections[si]
-			s.Span = analysis.Span{Start: s.Heading.Span.Start, End: end}
+			s.Span = markdown.Span{Start: s.Heading.Span.Start, End: end}
 			bodyStart := s.Heading.Span.End
 			if line := doc.Lines.LineOf(s.Heading.Span.End); line+1 < doc.Lines.LineCount() {
 				bodyStart = doc.Lines.LineStart(line + 1)
 			}
-			s.Body = analysis.Span{Start: min(bodyStart, end), End: end}
+			s.Body = markdown.Span{Start: min(bodyStart, end), End: end}
 			end = s.Span.Start
 		}
-		p.Span = analysis.Span{Start: p.Sections[0].Span.Start, End: p.Sections[len(p.Sections)-1].Span.End}
+		p.Span = markdown.Span{Start: p.Sections[0].Span.Start, End: p.Sections[len(p.Sections)-1].Span.End}
 	}
 	m.Packets[0].Span.Start = 0
 
@@ -153,7 +155,7 @@ func nested(outline []level) bool {
 type level struct{ level, packet int }
 
 // finish reads what the text says of the contract and of the stop.
-func finish(doc *analysis.Document, cfg *analysis.Config, m *Model, pt *proseText) *Model {
+func finish(doc *markdown.Document, cfg *analysis.Config, m *Model, pt *proseText) *Model {
 	var extra map[string][]string
 	if cfg != nil {
 		extra = cfg.Phrases
@@ -161,13 +163,13 @@ func finish(doc *analysis.Document, cfg *analysis.Config, m *Model, pt *proseTex
 	ph := phrasesFor(extra)
 	// Where each list is asked about: auto-continue in every section, the
 	// others in one section of each packet (readConsistency).
-	asked := make([][]analysis.Span, len(ph.names))
-	spans := make([]analysis.Span, len(ph.names)*len(m.Packets)+1) // carved: one span a packet a list at most
+	asked := make([][]markdown.Span, len(ph.names))
+	spans := make([]markdown.Span, len(ph.names)*len(m.Packets)+1) // carved: one span a packet a list at most
 	for li := range asked {
 		asked[li] = spans[li*len(m.Packets) : li*len(m.Packets) : (li+1)*len(m.Packets)]
 	}
 	if len(m.Packets) > 0 { // a message without packets asks about no list
-		asked[ph.index[ListAutoContinue]] = append(spans[len(spans)-1:len(spans)-1], analysis.Span{End: len(pt.flat)})
+		asked[ph.index[ListAutoContinue]] = append(spans[len(spans)-1:len(spans)-1], markdown.Span{End: len(pt.flat)})
 	}
 	for _, p := range m.Packets {
 		for _, a := range askedIn {
@@ -193,7 +195,7 @@ func finish(doc *analysis.Document, cfg *analysis.Config, m *Model, pt *proseTex
 			Complete: Fact{Why: "the message has no Why I Stopped section to say the work is complete"},
 		}
 		if i := strings.IndexByte(pt.flat, '?'); i >= 0 {
-			m.Message.Question = Fact{Value: true, Spans: []analysis.Span{{Start: i, End: i + 1}}, Why: "the message asks the user a question"}
+			m.Message.Question = Fact{Value: true, Spans: []markdown.Span{{Start: i, End: i + 1}}, Why: "the message asks the user a question"}
 		}
 	}
 	return m
@@ -210,7 +212,7 @@ var (
 // readAll reads each packet's consistency contract. readConsistency only
 // reads the document, the scanned prose and the phrases, so with n > 1 the
 // packets are read in up to n runs at once, each of about equal text.
-func readAll(doc *analysis.Document, pt *proseText, ph *phrases, packets []*Packet, n int) {
+func readAll(doc *markdown.Document, pt *proseText, ph *phrases, packets []*Packet, n int) {
 	n = min(n, len(packets))
 	if n < 2 {
 		for _, p := range packets {
@@ -269,7 +271,7 @@ func startsPacket(rest []int) bool {
 // ownerOf is the packet a marker belongs to: the packet whose first heading
 // is on the very next line (some packets carry the marker first), else the
 // packet it lies in.
-func ownerOf(doc *analysis.Document, m *Model, span analysis.Span) *Packet {
+func ownerOf(doc *markdown.Document, m *Model, span markdown.Span) *Packet {
 	next := doc.Lines.LineOf(span.End) + 1
 	for _, p := range m.Packets[1:] {
 		if next < doc.Lines.LineCount() && doc.Lines.LineStart(next) == p.Span.Start {
@@ -298,7 +300,7 @@ var (
 // findMarkers returns the verdict markers written as the document's own
 // HTML, not those quoted in code or a block quote: html is the HTML nodes
 // outside block quotes, in document order (HTML in code is text, not nodes).
-func findMarkers(doc *analysis.Document, html []ast.Node) []*Marker {
+func findMarkers(doc *markdown.Document, html []ast.Node) []*Marker {
 	var out []*Marker
 	scan := func(segs *gtext.Segments, block bool) {
 		for i := 0; i < segs.Len(); i++ {
@@ -311,7 +313,7 @@ func findMarkers(doc *analysis.Document, html []ast.Node) []*Marker {
 				if !ascii.ContainsFold(c, "boundary") || !verdictLike.Match(c) {
 					continue
 				}
-				mk := &Marker{Span: analysis.Span{Start: seg.Start + loc[0], End: seg.Start + loc[1]}, Block: block}
+				mk := &Marker{Span: markdown.Span{Start: seg.Start + loc[0], End: seg.Start + loc[1]}, Block: block}
 				mk.Standalone = block && segs.Len() == 1 && strings.TrimSpace(string(chunk)) == string(c)
 				if sub := verdictValid.FindSubmatch(c); sub != nil {
 					mk.Valid, mk.From, mk.To = true, boundaryName(string(sub[1])), boundaryName(string(sub[2]))

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/bench"
 	"github.com/google/go-cmp/cmp"
@@ -26,8 +27,8 @@ func nth(t *testing.T, text, sub string, n int) int {
 	}
 }
 
-func build(text string) (*analysis.Document, *packet.Model) {
-	doc := analysis.Parse("f.md", text)
+func build(text string) (*markdown.Document, *packet.Model) {
+	doc := markdown.Parse("f.md", text)
 	return doc, packet.BuildWith(doc, nil)
 }
 
@@ -90,10 +91,10 @@ func TestBuildTwoPackets(t *testing.T) {
 	}
 	second := nth(t, twoPackets, "## What I Just Did", 1)
 	p1, p2 := m.Packets[0], m.Packets[1]
-	if want := (analysis.Span{Start: 0, End: second}); p1.Span != want {
+	if want := (markdown.Span{Start: 0, End: second}); p1.Span != want {
 		t.Errorf("packet 1 Span = %v, want %v", p1.Span, want)
 	}
-	if want := (analysis.Span{Start: second, End: len(twoPackets)}); p2.Span != want {
+	if want := (markdown.Span{Start: second, End: len(twoPackets)}); p2.Span != want {
 		t.Errorf("packet 2 Span = %v, want %v", p2.Span, want)
 	}
 	for pi, p := range m.Packets {
@@ -112,10 +113,10 @@ func TestBuildTwoPackets(t *testing.T) {
 			if si == 0 {
 				wantStart = p.Span.Start
 			}
-			if want := (analysis.Span{Start: wantStart, End: wantEnd}); s.Span != want {
+			if want := (markdown.Span{Start: wantStart, End: wantEnd}); s.Span != want {
 				t.Errorf("packet %d section %q Span = %v, want %v", pi+1, s.Heading.Text, s.Span, want)
 			}
-			if want := (analysis.Span{Start: s.Heading.Span.End + 1, End: wantEnd}); s.Body != want {
+			if want := (markdown.Span{Start: s.Heading.Span.End + 1, End: wantEnd}); s.Body != want {
 				t.Errorf("packet %d section %q Body = %v, want %v", pi+1, s.Heading.Text, s.Body, want)
 			}
 		}

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -32,16 +33,16 @@ func (c ItemClass) String() string {
 
 // ReviewItem is one item of What Needs Your Review.
 type ReviewItem struct {
-	Span  analysis.Span
+	Span  markdown.Span
 	Class ItemClass
-	Cue   analysis.Span // the word that decided the class; empty for unmarked
+	Cue   markdown.Span // the word that decided the class; empty for unmarked
 }
 
 // Fact is one input of the consistency contract, with the spans that
 // decide it.
 type Fact struct {
 	Value bool
-	Spans []analysis.Span
+	Spans []markdown.Span
 	Why   string // how it was decided, for hover
 }
 
@@ -49,7 +50,7 @@ type Fact struct {
 type Consistency struct {
 	// Recorded is set when What I Need From You records a verdict already
 	// given (a saved gate record): the contract is for live stops only.
-	Recorded analysis.Span
+	Recorded markdown.Span
 	Items    []ReviewItem
 
 	HasSubstantiveReviewItems        Fact
@@ -60,20 +61,20 @@ type Consistency struct {
 	// SaysNothingRequiredOrWillProceed, in its order, as they were read
 	// (across the lines of a wrapped paragraph): a fix rewrites the whole
 	// sentence.
-	ProceedSentences []analysis.Span
+	ProceedSentences []markdown.Span
 
 	// Placeholder is What I Need From You's text when it asks for nothing.
-	Placeholder analysis.Span
+	Placeholder markdown.Span
 	// Unheld is What Happens Next's first step that goes ahead whatever
 	// the user says.
-	Unheld []analysis.Span
+	Unheld []markdown.Span
 
 	// Text facts the stop-intent classifier reads.
 	Blocked, Complete, Question Fact
 }
 
 // Live reports whether the contract applies (no verdict is recorded).
-func (c *Consistency) Live() bool { return c.Recorded == (analysis.Span{}) }
+func (c *Consistency) Live() bool { return c.Recorded == (markdown.Span{}) }
 
 // Verdict is the seed's answer: consistent, or the first reason it fails.
 func (c *Consistency) Verdict() (bool, string) {
@@ -95,7 +96,7 @@ var (
 )
 
 // readConsistency reads the contract's inputs from a packet.
-func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Packet) *Consistency {
+func readConsistency(doc *markdown.Document, pt *proseText, ph *phrases, p *Packet) *Consistency {
 	c := &Consistency{}
 	text := pt.b
 	str := pt.at
@@ -107,14 +108,14 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 		body := pt.at(need.Body)
 		for _, ph := range []string{"recorded verdict", "verdict received", "verdict recorded", "decision recorded"} {
 			if i := strings.Index(body, ph); i >= 0 {
-				c.Recorded = analysis.Span{Start: need.Body.Start + i, End: need.Body.Start + i + len(ph)}
+				c.Recorded = markdown.Span{Start: need.Body.Start + i, End: need.Body.Start + i + len(ph)}
 				break
 			}
 		}
 	}
 
 	// What Needs Your Review: its items and their classes.
-	var informational map[analysis.Span]bool // made at the first note: most packets have none
+	var informational map[markdown.Span]bool // made at the first note: most packets have none
 	if rev := p.Section(NeedsReview); rev != nil && !ph.whole(ListPlaceholder, str(rev.Body)) && !ph.opens(ListNoReview, str(rev.Body)) {
 		items := reviewItems(pt, rev.Body)
 		// Exactly as many as there are items: the model is held as long as
@@ -123,23 +124,23 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 		for _, item := range items {
 			t := str(item)
 			ri := ReviewItem{Span: item}
-			lead := analysis.Span{Start: item.Start, End: min(item.End, item.Start+40)}
+			lead := markdown.Span{Start: item.Start, End: min(item.End, item.Start+40)}
 			info, subst := pt.first(ListInformational, item), pt.first(ListSubstantive, item)
 			switch {
 			case strings.Contains(t, "?"):
 				ri.Class = Substantive
 				i := strings.Index(t, "?")
-				ri.Cue = analysis.Span{Start: item.Start + i, End: item.Start + i + 1}
+				ri.Cue = markdown.Span{Start: item.Start + i, End: item.Start + i + 1}
 			case pt.first(ListInformational, lead) != nil || info != nil && subst == nil:
 				ri.Class = Informational
-				ri.Cue = analysis.Span{Start: item.Start + info[0], End: item.Start + info[1]}
+				ri.Cue = markdown.Span{Start: item.Start + info[0], End: item.Start + info[1]}
 				if informational == nil {
-					informational = map[analysis.Span]bool{}
+					informational = map[markdown.Span]bool{}
 				}
 				informational[item] = true
 			case subst != nil:
 				ri.Class = Substantive
-				ri.Cue = analysis.Span{Start: item.Start + subst[0], End: item.Start + subst[1]}
+				ri.Cue = markdown.Span{Start: item.Start + subst[0], End: item.Start + subst[1]}
 			}
 			c.Items = append(c.Items, ri)
 			if ri.Class != Informational {
@@ -191,7 +192,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 			}
 		}
 		if ph.whole(ListPlaceholder, str(next.Body)) { // "Nothing.": no step is taken
-			c.HappensNextSaysHeld = Fact{Value: true, Spans: []analysis.Span{trimSpan(text, next.Body)}, Why: "What Happens Next says nothing will happen"}
+			c.HappensNextSaysHeld = Fact{Value: true, Spans: []markdown.Span{trimSpan(text, next.Body)}, Why: "What Happens Next says nothing will happen"}
 		}
 		if !c.HappensNextSaysHeld.Value {
 			if f, ok := heldByPacket(pt, p, need); ok {
@@ -210,7 +211,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 			continue // the common case: no sentence to split
 		}
 		for _, sen := range sentences(pt, s.Body) {
-			if c.Placeholder != (analysis.Span{}) && sen.Span.Start >= c.Placeholder.Start && sen.Span.End <= c.Placeholder.End {
+			if c.Placeholder != (markdown.Span{}) && sen.Span.Start >= c.Placeholder.Start && sen.Span.End <= c.Placeholder.End {
 				continue
 			}
 			if inAny(sen.Span, informational) {
@@ -221,7 +222,7 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 				c.SaysNothingRequiredOrWillProceed.Value = true
 				c.ProceedSentences = append(c.ProceedSentences, sen.Span)
 				c.SaysNothingRequiredOrWillProceed.Spans = append(c.SaysNothingRequiredOrWillProceed.Spans,
-					analysis.Span{Start: sen.Span.Start + loc[0], End: sen.Span.Start + loc[1]})
+					markdown.Span{Start: sen.Span.Start + loc[0], End: sen.Span.Start + loc[1]})
 				c.SaysNothingRequiredOrWillProceed.Why = "the packet says it needs nothing or will go on by itself"
 			}
 		}
@@ -237,17 +238,17 @@ func readConsistency(doc *analysis.Document, pt *proseText, ph *phrases, p *Pack
 			continue
 		}
 		if i := strings.Index(str(s.Body), "?"); i >= 0 && !c.Question.Value {
-			c.Question = Fact{Value: true, Spans: []analysis.Span{{Start: s.Body.Start + i, End: s.Body.Start + i + 1}}, Why: "the packet asks the user a question"}
+			c.Question = Fact{Value: true, Spans: []markdown.Span{{Start: s.Body.Start + i, End: s.Body.Start + i + 1}}, Why: "the packet asks the user a question"}
 		}
 	}
 	return c
 }
 
-func phraseFact(pt *proseText, ph *phrases, list string, span analysis.Span, why string) Fact {
+func phraseFact(pt *proseText, ph *phrases, list string, span markdown.Span, why string) Fact {
 	f := Fact{}
 	for _, loc := range pt.find(list, span) {
 		f.Value = true
-		f.Spans = append(f.Spans, analysis.Span{Start: span.Start + loc[0], End: span.Start + loc[1]})
+		f.Spans = append(f.Spans, markdown.Span{Start: span.Start + loc[0], End: span.Start + loc[1]})
 	}
 	if f.Value {
 		f.Why = why
@@ -255,7 +256,7 @@ func phraseFact(pt *proseText, ph *phrases, list string, span analysis.Span, why
 	return f
 }
 
-func inAny(s analysis.Span, set map[analysis.Span]bool) bool {
+func inAny(s markdown.Span, set map[markdown.Span]bool) bool {
 	for o := range set {
 		if s.Start >= o.Start && s.End <= o.End {
 			return true
@@ -272,7 +273,7 @@ func inAny(s analysis.Span, set map[analysis.Span]bool) bool {
 func heldByPacket(pt *proseText, p *Packet, need *Section) (Fact, bool) {
 	for _, mk := range p.Markers {
 		if mk.Valid {
-			return Fact{Value: true, Spans: []analysis.Span{mk.Span},
+			return Fact{Value: true, Spans: []markdown.Span{mk.Span},
 				Why: "the verdict marker hands the boundary to the user: what happens next waits for the verdict"}, true
 		}
 	}
@@ -286,7 +287,7 @@ func heldByPacket(pt *proseText, p *Packet, need *Section) (Fact, bool) {
 	for _, s := range sentences(pt, need.Body) {
 		w = appendWords(w[:0], s.Text)
 		if asksWhetherToGoOn(w) {
-			return Fact{Value: true, Spans: []analysis.Span{s.Span},
+			return Fact{Value: true, Spans: []markdown.Span{s.Span},
 				Why: "What I Need From You leaves it to the user whether the work goes on"}, true
 		}
 	}
@@ -312,7 +313,7 @@ func asksWhetherToGoOn(w []string) bool {
 // gatedSteps reads Why I Stopped for the steps it says wait for the user
 // ("Human judgment is required before I author plan.md": author), as the
 // stems of their verbs.
-func gatedSteps(pt *proseText, ph *phrases, body analysis.Span) []string {
+func gatedSteps(pt *proseText, ph *phrases, body markdown.Span) []string {
 	if !strings.Contains(pt.at(body), "before") {
 		return nil
 	}
@@ -386,16 +387,16 @@ func gated(w, gates []string) bool {
 
 // held reads What Happens Next; gates are the steps Why I Stopped says
 // wait for the user (gatedSteps).
-func held(pt *proseText, ph *phrases, body analysis.Span, gates []string) (Fact, []analysis.Span) {
+func held(pt *proseText, ph *phrases, body markdown.Span, gates []string) (Fact, []markdown.Span) {
 	f := Fact{}
 	if locs := pt.find(ListHeld, body); len(locs) > 0 {
 		for _, loc := range locs {
-			f.Spans = append(f.Spans, analysis.Span{Start: body.Start + loc[0], End: body.Start + loc[1]})
+			f.Spans = append(f.Spans, markdown.Span{Start: body.Start + loc[0], End: body.Start + loc[1]})
 		}
 		f.Value, f.Why = true, "What Happens Next says the work is held"
 		return f, nil
 	}
-	var unheld []analysis.Span
+	var unheld []markdown.Span
 	covered, conditionals := false, 0
 	var w []string // one buffer for every sentence's words: nothing keeps them
 	for _, s := range sentences(pt, body) {
@@ -429,11 +430,11 @@ func held(pt *proseText, ph *phrases, body analysis.Span, gates []string) (Fact,
 
 // statesResponse reads What I Need From You: a request, a quoted reply, a
 // reply named in code (namedReply), a list of options, or a question.
-func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
+func statesResponse(pt *proseText, ph *phrases, body markdown.Span) Fact {
 	t := pt.at(body)
 	text := pt.b
 	at := func(loc []int, why string) Fact {
-		return Fact{Value: true, Spans: []analysis.Span{{Start: body.Start + loc[0], End: body.Start + loc[1]}}, Why: why}
+		return Fact{Value: true, Spans: []markdown.Span{{Start: body.Start + loc[0], End: body.Start + loc[1]}}, Why: why}
 	}
 	if locs := pt.find(ListRequest, body); len(locs) > 0 {
 		return at(locs[0], "What I Need From You asks for an action")
@@ -461,7 +462,7 @@ func statesResponse(pt *proseText, ph *phrases, body analysis.Span) Fact {
 		start = end + 1
 	}
 	if items >= 2 {
-		return Fact{Value: true, Spans: []analysis.Span{trimSpan(text, body)}, Why: "What I Need From You lists the options"}
+		return Fact{Value: true, Spans: []markdown.Span{trimSpan(text, body)}, Why: "What I Need From You lists the options"}
 	}
 	if i := strings.Index(t, "?"); i >= 0 {
 		return at([]int{i, i + 1}, "What I Need From You asks a question")
@@ -477,8 +478,8 @@ func mayQuote(t string) bool {
 
 // reviewItems are the list items of What Needs Your Review, or its
 // paragraphs when it has no list.
-func reviewItems(pt *proseText, body analysis.Span) []analysis.Span {
-	var lists, paras []analysis.Span
+func reviewItems(pt *proseText, body markdown.Span) []markdown.Span {
+	var lists, paras []markdown.Span
 	for _, b := range pt.blocksIn(body) {
 		switch n := b.n.(type) {
 		case *ast.List:
@@ -498,7 +499,7 @@ func reviewItems(pt *proseText, body analysis.Span) []analysis.Span {
 }
 
 // trimSpan narrows a span to its text without surrounding space.
-func trimSpan(text []byte, s analysis.Span) analysis.Span {
+func trimSpan(text []byte, s markdown.Span) markdown.Span {
 	for s.Start < s.End && isSpace(text[s.Start]) {
 		s.Start++
 	}

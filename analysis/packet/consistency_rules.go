@@ -5,6 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -167,7 +169,7 @@ func checkConsistency(pass *analysis.Pass, d *docChecks, p *Packet) {
 	need := p.Section(NeedFromYou)
 	switch {
 	case need == nil:
-	case c.Placeholder != (analysis.Span{}):
+	case c.Placeholder != (markdown.Span{}):
 		pass.Report(RulePlaceholder, c.Placeholder, ReasonResponseMissing+": "+quote(doc.String(c.Placeholder))+" asks for nothing", request,
 			analysis.WithFix(analysis.Fix{
 				Title: "State the response wanted",
@@ -182,7 +184,7 @@ func checkConsistency(pass *analysis.Pass, d *docChecks, p *Packet) {
 		if !d.leftOpen(end) { // appended to a code or HTML block left open, the request would be part of it
 			opts = append(opts, analysis.WithFix(analysis.Fix{
 				Title: "Add the response wanted",
-				Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + `Reply "approve" to go ahead, or tell me what to change.` + d.apart(end)}},
+				Edits: []analysis.Edit{{Span: markdown.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + `Reply "approve" to go ahead, or tell me what to change.` + d.apart(end)}},
 			}))
 		}
 		pass.Report(RuleResponseMissing, need.Heading.Span, ReasonResponseMissing, opts...)
@@ -212,7 +214,7 @@ func checkConsistency(pass *analysis.Pass, d *docChecks, p *Packet) {
 	if !d.leftOpen(end) { // as above
 		fixes = append(fixes, analysis.WithFix(analysis.Fix{
 			Title: "Add: " + heldSentence,
-			Edits: []analysis.Edit{{Span: analysis.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + heldSentence + d.apart(end)}},
+			Edits: []analysis.Edit{{Span: markdown.Span{Start: end, End: end}, NewText: d.lineBreak() + d.lineBreak() + heldSentence + d.apart(end)}},
 		}))
 	}
 	pass.Report(RuleNotHeld, at, msg, fixes...)
@@ -241,7 +243,7 @@ func (d *docChecks) apart(end int) string {
 }
 
 // trimmedEnd is where a section's text ends, before trailing blank lines.
-func trimmedEnd(doc *analysis.Document, s analysis.Span) int {
+func trimmedEnd(doc *markdown.Document, s markdown.Span) int {
 	return s.Start + len(strings.TrimRight(doc.String(s), " \t\r\n"))
 }
 

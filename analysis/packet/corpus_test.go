@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/baton-md/baton/internal/corpus"
 )
 
@@ -77,8 +79,8 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc := analysis.Parse(name+".md", string(text))
-			if doc.Kind != analysis.KindPacket {
+			doc := markdown.Parse(name+".md", string(text))
+			if doc.Kind != markdown.KindPacket {
 				t.Errorf("kind = %v, want a stop packet", doc.Kind)
 			}
 			res := reg.Analyze(doc, nil)

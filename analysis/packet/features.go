@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -22,7 +24,7 @@ func ModelOf(res *analysis.Result) *Model {
 // HeadingHover explains the packet section whose heading holds off: what
 // the section must hold and, on a packet's first heading, the FR-045a
 // contract as baton read it. sec is that section, or nil.
-func HeadingHover(doc *analysis.Document, m *Model, off int) (parts []analysis.HoverResult, pk *Packet, sec *Section) {
+func HeadingHover(doc *markdown.Document, m *Model, off int) (parts []analysis.HoverResult, pk *Packet, sec *Section) {
 	pk, sec = m.SectionAt(off)
 	if sec == nil {
 		return nil, nil, nil
@@ -35,7 +37,7 @@ func HeadingHover(doc *analysis.Document, m *Model, off int) (parts []analysis.H
 }
 
 // ItemHover says how each review item holding off reads.
-func ItemHover(doc *analysis.Document, m *Model, off int) []analysis.HoverResult {
+func ItemHover(doc *markdown.Document, m *Model, off int) []analysis.HoverResult {
 	var out []analysis.HoverResult
 	for _, pk := range m.Packets {
 		if pk.Consistency == nil {
@@ -61,11 +63,11 @@ func sectionHover(pk *Packet, sec *Section) string {
 	if pk.GateRecord {
 		shape += "; a saved gate record, not a live stop"
 	}
-	return fmt.Sprintf("### %s\n\n%s\n\nThis is %s.", analysis.PacketHeadings[sec.Index], Purpose[sec.Index], shape)
+	return fmt.Sprintf("### %s\n\n%s\n\nThis is %s.", markdown.PacketHeadings[sec.Index], Purpose[sec.Index], shape)
 }
 
 // consistencyHover shows the FR-045a contract as baton read it.
-func consistencyHover(doc *analysis.Document, c *Consistency) string {
+func consistencyHover(doc *markdown.Document, c *Consistency) string {
 	var b strings.Builder
 	if !c.Live() {
 		fmt.Fprintf(&b, "**Consistency (FR-045a):** not checked — What I Need From You records a verdict already given (line %d): a saved record, not a live stop.\n", doc.Lines.LineOf(c.Recorded.Start)+1)
@@ -96,9 +98,9 @@ func consistencyHover(doc *analysis.Document, c *Consistency) string {
 }
 
 // itemHover says how a review item reads.
-func itemHover(doc *analysis.Document, it ReviewItem) string {
+func itemHover(doc *markdown.Document, it ReviewItem) string {
 	s := "**Review item:** " + it.Class.String()
-	if it.Cue != (analysis.Span{}) {
+	if it.Cue != (markdown.Span{}) {
 		s += fmt.Sprintf(", from %q", doc.String(it.Cue))
 	}
 	if it.Class == Unmarked {
@@ -122,7 +124,7 @@ func CompleteSection(res *analysis.Result, off int) *analysis.Completion {
 	switch {
 	case len(prefix)-len(t) > 3, t != "" && hashes == 0, hashes > 6, rest != "" && rest[0] != ' ':
 		return out // not the start of a heading
-	case doc.Kind != analysis.KindPacket && strings.TrimSpace(doc.Text) != strings.TrimSpace(prefix):
+	case doc.Kind != markdown.KindPacket && strings.TrimSpace(doc.Text) != strings.TrimSpace(prefix):
 		return out // other Markdown: no packet sections to offer
 	}
 	for k, title := range MissingSections(ModelOf(res), off) {
@@ -131,7 +133,7 @@ func CompleteSection(res *analysis.Result, off int) *analysis.Completion {
 			Detail:     "stop packet section",
 			SortText:   fmt.Sprintf("%02d", k),
 			FilterText: t + title,
-			Edit:       analysis.Edit{Span: analysis.Span{Start: start, End: off}, NewText: "## " + title},
+			Edit:       analysis.Edit{Span: markdown.Span{Start: start, End: off}, NewText: "## " + title},
 		})
 	}
 	return out
@@ -149,7 +151,7 @@ func MissingSections(m *Model, off int) []string {
 		}
 	}
 	var out []string
-	for i, title := range analysis.PacketHeadings {
+	for i, title := range markdown.PacketHeadings {
 		if pk != nil && pk.Section(i) != nil {
 			continue
 		}
@@ -198,14 +200,14 @@ func Symbols(res *analysis.Result) []analysis.Symbol {
 }
 
 // Folds folds each packet when a document holds several.
-func Folds(res *analysis.Result) []analysis.Span {
+func Folds(res *analysis.Result) []markdown.Span {
 	m := ModelOf(res)
 	if m == nil || len(m.Packets) < 2 {
 		return nil
 	}
-	var out []analysis.Span
+	var out []markdown.Span
 	for _, pk := range m.Packets {
-		out = append(out, analysis.Span{Start: pk.Sections[0].Span.Start, End: pk.Span.End})
+		out = append(out, markdown.Span{Start: pk.Sections[0].Span.Start, End: pk.Span.End})
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/google/go-cmp/cmp"
@@ -15,7 +17,7 @@ func featureResult(t *testing.T, text string) *analysis.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return reg.Analyze(analysis.Parse("stop.md", text), nil)
+	return reg.Analyze(markdown.Parse("stop.md", text), nil)
 }
 
 const threeSections = "## What I Just Did\n\nWork.\n\n## Why I Stopped\n\nDone.\n\n## What Happens Next\n\nNothing.\n\n## "
@@ -29,7 +31,7 @@ func TestCompleteSection(t *testing.T) {
 	var labels []string
 	for _, it := range c.Items {
 		labels = append(labels, it.Label)
-		if it.Edit.Span != (analysis.Span{Start: off - 3, End: off}) || it.Edit.NewText != it.Label {
+		if it.Edit.Span != (markdown.Span{Start: off - 3, End: off}) || it.Edit.NewText != it.Label {
 			t.Errorf("%s: edit %+v", it.Label, it.Edit)
 		}
 	}
@@ -45,8 +47,8 @@ func TestCompleteSection(t *testing.T) {
 // Other Markdown is offered the sections only while it holds nothing but
 // the heading line being typed.
 func TestCompleteSectionNewDocument(t *testing.T) {
-	if c := packet.CompleteSection(featureResult(t, "## "), 3); len(c.Items) != len(analysis.PacketHeadings) {
-		t.Errorf("a new document is offered %d sections, want %d", len(c.Items), len(analysis.PacketHeadings))
+	if c := packet.CompleteSection(featureResult(t, "## "), 3); len(c.Items) != len(markdown.PacketHeadings) {
+		t.Errorf("a new document is offered %d sections, want %d", len(c.Items), len(markdown.PacketHeadings))
 	}
 	if c := packet.CompleteSection(featureResult(t, "# Notes\n\nText.\n\n## "), 18); len(c.Items) != 0 {
 		t.Errorf("other Markdown is offered %+v", c.Items)

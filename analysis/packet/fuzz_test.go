@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/internal/corpus"
@@ -71,7 +73,7 @@ func newRegistry(t testing.TB) *analysis.Registry {
 	return reg
 }
 
-func inText(s analysis.Span, text string) bool {
+func inText(s markdown.Span, text string) bool {
 	return s.Start >= 0 && s.Start <= s.End && s.End <= len(text)
 }
 
@@ -83,9 +85,9 @@ func FuzzPacket(f *testing.F) {
 	}
 	reg := newRegistry(f)
 	f.Fuzz(func(t *testing.T, text string) {
-		doc := analysis.Parse("f.md", text)
+		doc := markdown.Parse("f.md", text)
 		res := reg.Analyze(doc, nil)
-		if doc.Kind != analysis.KindPacket {
+		if doc.Kind != markdown.KindPacket {
 			if len(res.Findings) != 0 {
 				t.Fatalf("%d findings on a %v document", len(res.Findings), doc.Kind)
 			}
@@ -187,7 +189,7 @@ func FuzzPacketFixes(f *testing.F) {
 	}
 	reg := newRegistry(f)
 	f.Fuzz(func(t *testing.T, text string) {
-		doc := analysis.Parse("f.md", text)
+		doc := markdown.Parse("f.md", text)
 		res := reg.Analyze(doc, nil)
 		dups := countRule(res.Findings, packet.RuleMarkerDuplicate.ID) > 0
 		for _, fd := range res.Findings {
@@ -204,7 +206,7 @@ func FuzzPacketFixes(f *testing.F) {
 			if err != nil {
 				t.Fatalf("%s: %v", fd.Rule, err)
 			}
-			fdoc := analysis.Parse("f.md", fixed)
+			fdoc := markdown.Parse("f.md", fixed)
 			after := reg.Analyze(fdoc, nil)
 			if !fix.Safe {
 				if before, now := countRule(res.Findings, fd.Rule), countRule(after.Findings, fd.Rule); now >= before {
@@ -238,7 +240,7 @@ func summaries(fs []analysis.Finding) []string {
 	return out
 }
 
-func validMarkers(doc *analysis.Document) int {
+func validMarkers(doc *markdown.Document) int {
 	n := 0
 	for _, p := range packet.BuildWith(doc, nil).Packets {
 		for _, mk := range p.Markers {
@@ -265,7 +267,7 @@ func countRule(fs []analysis.Finding, id string) int {
 // findings runs the packet analyzer and returns its findings.
 func findings(t *testing.T, text string) []analysis.Finding {
 	t.Helper()
-	return newRegistry(t).Analyze(analysis.Parse("f.md", text), nil).Findings
+	return newRegistry(t).Analyze(markdown.Parse("f.md", text), nil).Findings
 }
 
 // TestHeadingLevelFixKeepsMultiLineSetextHeadingWhole: a setext heading may
@@ -365,7 +367,7 @@ func TestMarkerPositionFixStaysInItsPacket(t *testing.T) {
 		moved := text[f.Span.Start:f.Span.End]
 		bdoc, bm := build(text)
 		doc, m := build(fixed)
-		owner := func(m *packet.Model, d *analysis.Document) int {
+		owner := func(m *packet.Model, d *markdown.Document) int {
 			for pi, p := range m.Packets {
 				for _, mk := range p.Markers {
 					if d.String(mk.Span) == moved {

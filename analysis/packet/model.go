@@ -5,7 +5,7 @@ package packet
 import (
 	"strings"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 // EnvBoundary, when set in a pass's environment, is the lifecycle boundary
@@ -40,9 +40,9 @@ var Purpose = [numSections]string{
 // section heading.
 type Section struct {
 	Index   int // a section index, or -1 for a section packets don't define (e.g. "Decision Evidence")
-	Heading analysis.Heading
-	Span    analysis.Span // from the heading to the next section (or the packet's end)
-	Body    analysis.Span // after the heading's line
+	Heading markdown.Heading
+	Span    markdown.Span // from the heading to the next section (or the packet's end)
+	Body    markdown.Span // after the heading's line
 	// DuplicateOf is the earlier section with the same heading in this
 	// packet, when this one repeats it.
 	DuplicateOf *Section
@@ -51,7 +51,7 @@ type Section struct {
 // Title is the canonical heading of a known section, or the heading's own text.
 func (s *Section) Title() string {
 	if s.Index >= 0 {
-		return analysis.PacketHeadings[s.Index]
+		return markdown.PacketHeadings[s.Index]
 	}
 	return s.Heading.Text
 }
@@ -59,7 +59,7 @@ func (s *Section) Title() string {
 // Marker is an HTML comment that is, or tries to be, a verdict marker
 // `<!-- SPECREW-VERDICT-BOUNDARY: from -> to -->`.
 type Marker struct {
-	Span     analysis.Span
+	Span     markdown.Span
 	Valid    bool
 	From, To string // for a malformed marker: the names baton could make out, if any
 	// Standalone: the marker is an HTML block of its own, so removing its
@@ -82,7 +82,7 @@ func (m *Marker) Canonical() string {
 
 // Packet is one stop packet; a file may hold several.
 type Packet struct {
-	Span     analysis.Span
+	Span     markdown.Span
 	Sections []*Section // in document order, unknown sections included
 	Markers  []*Marker  // verdict markers (valid or not) that belong to this packet
 	// BoundaryFrom and BoundaryTo come from front matter (from_boundary,
@@ -140,7 +140,7 @@ func (m *Model) SectionAt(offset int) (*Packet, *Section) {
 	return nil, nil
 }
 
-func frontMatterString(fm *analysis.FrontMatter, key string) string {
+func frontMatterString(fm *markdown.FrontMatter, key string) string {
 	if fm == nil || fm.Data == nil {
 		return ""
 	}

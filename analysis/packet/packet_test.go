@@ -3,8 +3,8 @@ package packet_test
 import (
 	"testing"
 
-	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/packet"
+	"github.com/baton-md/baton/analysistest"
 )
 
 func TestRules(t *testing.T) {

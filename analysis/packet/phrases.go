@@ -10,7 +10,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 // The phrase lists packet text is read with. Each can be extended from
@@ -323,7 +323,7 @@ func toggleAt(at, list int, on bool) uint64 {
 // everywhere was most of the scan's work. It returns each list's matches,
 // start and end in turn, and where they are exactly those a scan of the
 // whole text finds (sorted, disjoint): every span asked about lies in one.
-func (p *phrases) scan(text string, asked [][]analysis.Span) ([][]int, [][]analysis.Span) {
+func (p *phrases) scan(text string, asked [][]markdown.Span) ([][]int, [][]markdown.Span) {
 	n := 1
 	if len(text) >= parallelFrom {
 		n = readers()
@@ -335,15 +335,15 @@ func (p *phrases) scan(text string, asked [][]analysis.Span) ([][]int, [][]analy
 // starting in the k-th n-th of the text, but starts looking earlier, where
 // restart says a scan of each list agrees with one of the whole text: so its
 // matches are exactly those of one scan, in the same order.
-func (p *phrases) scanIn(text string, asked [][]analysis.Span, n int) ([][]int, [][]analysis.Span) {
+func (p *phrases) scanIn(text string, asked [][]markdown.Span, n int) ([][]int, [][]markdown.Span) {
 	// Each list's stretches are carved from one array, merged in place.
 	total := 0
 	for _, spans := range asked {
 		total += len(spans)
 	}
-	buf := make([]analysis.Span, 0, total)
+	buf := make([]markdown.Span, 0, total)
 	toggles := make([]uint64, 0, 2*total)
-	exact := make([][]analysis.Span, len(p.names))
+	exact := make([][]markdown.Span, len(p.names))
 	for li, spans := range asked {
 		if !scanned(p.names[li]) || len(spans) == 0 {
 			continue
@@ -351,11 +351,11 @@ func (p *phrases) scanIn(text string, asked [][]analysis.Span, n int) ([][]int, 
 		from := buf[len(buf):len(buf)]
 		for _, s := range spans {
 			if s.Start < s.End {
-				from = append(from, analysis.Span{Start: p.restart(text, li, s.Start), End: s.End})
+				from = append(from, markdown.Span{Start: p.restart(text, li, s.Start), End: s.End})
 			}
 		}
 		buf = buf[:len(buf)+len(from)]
-		slices.SortFunc(from, func(a, b analysis.Span) int { return a.Start - b.Start })
+		slices.SortFunc(from, func(a, b markdown.Span) int { return a.Start - b.Start })
 		merged := from[:0]
 		for _, s := range from {
 			if k := len(merged); k > 0 && s.Start <= merged[k-1].End {

@@ -8,7 +8,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -18,7 +19,7 @@ import (
 // node's blockSpan, which the blanking and reviewItems need: calling
 // blockSpan per node walked each subtree again.
 type proseWalk struct {
-	doc *analysis.Document
+	doc *markdown.Document
 	b   []byte
 	// html is the HTML blocks and inline HTML outside block quotes, in
 	// document order, where findMarkers looks: collected here, it needs no
@@ -46,8 +47,8 @@ func (w *proseWalk) blankLines(first, last int) { // whole lines, by line number
 // quote or code span): nothing under it is blanked on its own. Blanking
 // only ever turns bytes into spaces, so doing it after the children rather
 // than before changes nothing.
-func (w *proseWalk) visit(n ast.Node, live bool) analysis.Span {
-	s := analysis.Span{Start: -1}
+func (w *proseWalk) visit(n ast.Node, live bool) markdown.Span {
+	s := markdown.Span{Start: -1}
 	add := func(start, stop int) {
 		if s.Start < 0 || start < s.Start {
 			s.Start = start
@@ -101,7 +102,7 @@ func (w *proseWalk) visit(n ast.Node, live bool) analysis.Span {
 }
 
 // blankNode blanks what of a node is not prose, given its blockSpan.
-func (w *proseWalk) blankNode(n ast.Node, s analysis.Span) {
+func (w *proseWalk) blankNode(n ast.Node, s markdown.Span) {
 	doc := w.doc
 	ok := s.Start >= 0
 	switch n := n.(type) {
@@ -133,7 +134,7 @@ func (w *proseWalk) blankNode(n ast.Node, s analysis.Span) {
 // topBlock is a top-level block of the document with its blockSpan.
 type topBlock struct {
 	n    ast.Node
-	span analysis.Span
+	span markdown.Span
 }
 
 // prose is the document's text, lower-cased and flat (line breaks and tabs
@@ -141,7 +142,7 @@ type topBlock struct {
 // out (code, HTML, block quotes, link destinations), byte for byte, so that
 // phrase matches keep their offsets; the top-level blocks that have
 // text, in order; and the HTML findMarkers reads (see proseWalk).
-func prose(doc *analysis.Document) ([]byte, []topBlock, []ast.Node) {
+func prose(doc *markdown.Document) ([]byte, []topBlock, []ast.Node) {
 	src := doc.Text
 	bp := proseBuf.Get().(*[]byte)
 	b := *bp
@@ -245,7 +246,7 @@ func (pt *proseText) release() {
 }
 
 // fenceLines widens a fenced block's content lines to its fences.
-func fenceLines(doc *analysis.Document, fc *ast.FencedCodeBlock, first, last int) (int, int) {
+func fenceLines(doc *markdown.Document, fc *ast.FencedCodeBlock, first, last int) (int, int) {
 	if first > 0 {
 		first--
 	}
@@ -260,8 +261,8 @@ func fenceLines(doc *analysis.Document, fc *ast.FencedCodeBlock, first, last int
 
 // blockSpan is the extent of a node's own text: the segments of its lines
 // and of its descendants' text.
-func blockSpan(n ast.Node) (analysis.Span, bool) {
-	s := analysis.Span{Start: -1}
+func blockSpan(n ast.Node) (markdown.Span, bool) {
+	s := markdown.Span{Start: -1}
 	add := func(start, stop int) {
 		if s.Start < 0 || start < s.Start {
 			s.Start = start
@@ -294,7 +295,7 @@ func blockSpan(n ast.Node) (analysis.Span, bool) {
 
 // sentence is a stretch of prose: one sentence, or one list item's line.
 type sentence struct {
-	Span analysis.Span
+	Span markdown.Span
 	Text string // the prose bytes of Span (code and the like blanked)
 }
 
@@ -334,7 +335,7 @@ func itemMarker(line []byte, src string) int {
 
 // sentences splits the prose in span into sentences: at sentence-final
 // punctuation, blank lines, and the start of list items and headings.
-func sentences(pt *proseText, span analysis.Span) []sentence {
+func sentences(pt *proseText, span markdown.Span) []sentence {
 	text, src := pt.b, pt.text
 	// Sized for a sentence in about fifty bytes of prose: growing it from
 	// nothing cost more than splitting.
@@ -347,7 +348,7 @@ func sentences(pt *proseText, span analysis.Span) []sentence {
 			end--
 		}
 		if end > start {
-			out = append(out, sentence{Span: analysis.Span{Start: start, End: end}, Text: pt.flat[start:end]})
+			out = append(out, sentence{Span: markdown.Span{Start: start, End: end}, Text: pt.flat[start:end]})
 		}
 	}
 	// First cut into blocks: a blank line, or a line that starts an item or heading, starts a new one.
@@ -435,7 +436,7 @@ type proseText struct {
 	// flat, start and end in turn: those lying in exact[list] are all the
 	// list's phrases there (see phrases.scan).
 	m     [][]int
-	exact [][]analysis.Span
+	exact [][]markdown.Span
 	ph    *phrases
 	// top is the document's top-level blocks with text, in order; sorted
 	// when their spans' starts never decrease (then reviewItems looks a
@@ -446,7 +447,7 @@ type proseText struct {
 	html   []ast.Node // the HTML outside block quotes, in order (see proseWalk)
 }
 
-func newProseText(doc *analysis.Document) *proseText {
+func newProseText(doc *markdown.Document) *proseText {
 	b, top, html := prose(doc)
 	// b is written once, above, and never modified: it is made a string
 	// without copying it again (a document can be megabytes).
@@ -461,7 +462,7 @@ func newProseText(doc *analysis.Document) *proseText {
 }
 
 // blocksIn returns the top-level blocks whose text starts in span, in order.
-func (pt *proseText) blocksIn(span analysis.Span) []topBlock {
+func (pt *proseText) blocksIn(span markdown.Span) []topBlock {
 	if !pt.sorted {
 		var out []topBlock
 		for _, b := range pt.top {
@@ -481,13 +482,13 @@ func (pt *proseText) blocksIn(span analysis.Span) []topBlock {
 
 // scan finds the phrases of each list around the spans where it will be
 // asked about (asked, by list index).
-func (pt *proseText) scan(ph *phrases, asked [][]analysis.Span) {
+func (pt *proseText) scan(ph *phrases, asked [][]markdown.Span) {
 	pt.ph = ph
 	pt.m, pt.exact = ph.scan(pt.flat, asked)
 }
 
 // matches returns a list's matches, which hold all of those in s.
-func (pt *proseText) matches(list string, s analysis.Span) []int {
+func (pt *proseText) matches(list string, s markdown.Span) []int {
 	if !scanned(list) {
 		panic("packet: the phrases of list " + list + " are not scanned for")
 	}
@@ -500,21 +501,21 @@ func (pt *proseText) matches(list string, s analysis.Span) []int {
 	// A span the scan was not told of: the list over the whole text. (Not
 	// kept: packets are read in parallel, and finish tells the scan of every
 	// span it asks about, so this is never the case there.)
-	asked := make([][]analysis.Span, len(pt.ph.names))
-	asked[li] = []analysis.Span{{End: len(pt.flat)}}
+	asked := make([][]markdown.Span, len(pt.ph.names))
+	asked[li] = []markdown.Span{{End: len(pt.flat)}}
 	m, _ := pt.ph.scan(pt.flat, asked)
 	return m[li]
 }
 
 // find returns the phrases of a list in span, relative to its start.
-func (pt *proseText) find(list string, s analysis.Span) [][]int {
+func (pt *proseText) find(list string, s markdown.Span) [][]int {
 	return matchesIn(pt.matches(list, s), s.Start, s.End)
 }
 
 // first returns the first phrase of a list in span, or nil.
-func (pt *proseText) first(list string, s analysis.Span) []int {
+func (pt *proseText) first(list string, s markdown.Span) []int {
 	return firstMatchIn(pt.matches(list, s), s.Start, s.End)
 }
 
 // at is the flat text of a span.
-func (pt *proseText) at(s analysis.Span) string { return pt.flat[s.Start:s.End] }
+func (pt *proseText) at(s markdown.Span) string { return pt.flat[s.Start:s.End] }

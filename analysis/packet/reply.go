@@ -4,7 +4,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -51,7 +52,7 @@ var replyVerbs = []string{"type", "enter", "paste", "say", "write", "send"}
 // namedReply reads What I Need From You for a reply named in code: a code
 // span or a line of a code block that is a verdict reply (isVerdictReply),
 // or a reply verb asking for a reply it names (replyRequest).
-func namedReply(pt *proseText, ph *phrases, body analysis.Span) Fact {
+func namedReply(pt *proseText, ph *phrases, body markdown.Span) Fact {
 	var f Fact
 	walkSection(pt, body, func(n ast.Node) ast.WalkStatus {
 		switch n := n.(type) {
@@ -60,7 +61,7 @@ func namedReply(pt *proseText, ph *phrases, body analysis.Span) Fact {
 			for i := 0; i < lines.Len(); i++ {
 				seg := lines.At(i)
 				if isVerdictReply(pt.text[seg.Start:seg.Stop]) {
-					f = Fact{Value: true, Spans: []analysis.Span{trimLine(pt.text, seg.Start, seg.Stop)},
+					f = Fact{Value: true, Spans: []markdown.Span{trimLine(pt.text, seg.Start, seg.Stop)},
 						Why: "What I Need From You names a verdict reply in code"}
 					return ast.WalkStop
 				}
@@ -68,13 +69,13 @@ func namedReply(pt *proseText, ph *phrases, body analysis.Span) Fact {
 			return ast.WalkSkipChildren
 		case *ast.CodeSpan:
 			if s, ok := codeSpan(pt.text, n); ok && isVerdictReply(pt.text[s.Start:s.End]) {
-				f = Fact{Value: true, Spans: []analysis.Span{s}, Why: "What I Need From You names a verdict reply in code"}
+				f = Fact{Value: true, Spans: []markdown.Span{s}, Why: "What I Need From You names a verdict reply in code"}
 				return ast.WalkStop
 			}
 			return ast.WalkSkipChildren
 		case *ast.Paragraph, *ast.TextBlock:
 			if s, ok := replyRequest(pt, ph, n); ok {
-				f = Fact{Value: true, Spans: []analysis.Span{s}, Why: "What I Need From You asks for a reply it names"}
+				f = Fact{Value: true, Spans: []markdown.Span{s}, Why: "What I Need From You asks for a reply it names"}
 				return ast.WalkStop
 			}
 		}
@@ -85,7 +86,7 @@ func namedReply(pt *proseText, ph *phrases, body analysis.Span) Fact {
 
 // walkSection walks the blocks of span, less block quotes and HTML (quoted
 // material, as everywhere), until visit says stop.
-func walkSection(pt *proseText, span analysis.Span, visit func(ast.Node) ast.WalkStatus) {
+func walkSection(pt *proseText, span markdown.Span, visit func(ast.Node) ast.WalkStatus) {
 	for _, b := range pt.blocksIn(span) {
 		stopped := false
 		_ = ast.Walk(b.n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -107,20 +108,20 @@ func walkSection(pt *proseText, span analysis.Span, visit func(ast.Node) ast.Wal
 }
 
 // trimLine is text[start:end] without the space around it, as a span.
-func trimLine(text string, start, end int) analysis.Span {
+func trimLine(text string, start, end int) markdown.Span {
 	for start < end && isSpace(text[start]) {
 		start++
 	}
 	for end > start && isSpace(text[end-1]) {
 		end--
 	}
-	return analysis.Span{Start: start, End: end}
+	return markdown.Span{Start: start, End: end}
 }
 
 // hasCode reports whether span holds code with text (outside block quotes):
 // prose blanks it, so a section of "- `approved for tasks`" reads as the
 // placeholder "-" there.
-func hasCode(pt *proseText, span analysis.Span) bool {
+func hasCode(pt *proseText, span markdown.Span) bool {
 	found := false
 	walkSection(pt, span, func(n ast.Node) ast.WalkStatus {
 		switch n := n.(type) {
@@ -138,8 +139,8 @@ func hasCode(pt *proseText, span analysis.Span) bool {
 }
 
 // codeSpan is the extent of a code span's text, when it has any but space.
-func codeSpan(text string, n *ast.CodeSpan) (analysis.Span, bool) {
-	s := analysis.Span{Start: -1}
+func codeSpan(text string, n *ast.CodeSpan) (markdown.Span, bool) {
+	s := markdown.Span{Start: -1}
 	blank := true
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if t, ok := c.(*ast.Text); ok {
@@ -159,10 +160,10 @@ func codeSpan(text string, n *ast.CodeSpan) (analysis.Span, bool) {
 // response word as its object ("type your verdict"), or, right after the
 // paragraph, a code block with text or a list ("Type one of these:" over
 // the replies). It returns the verb.
-func replyRequest(pt *proseText, ph *phrases, n ast.Node) (analysis.Span, bool) {
+func replyRequest(pt *proseText, ph *phrases, n ast.Node) (markdown.Span, bool) {
 	lines := n.Lines()
 	if lines.Len() == 0 {
-		return analysis.Span{}, false
+		return markdown.Span{}, false
 	}
 	start, end := lines.At(0).Start, lines.At(lines.Len()-1).Stop
 	toks := tokens(pt.flat, start, end)
@@ -171,7 +172,7 @@ func replyRequest(pt *proseText, ph *phrases, n ast.Node) (analysis.Span, bool) 
 		if !in(t.s, replyVerbs...) || !imperative(toks, i) {
 			continue
 		}
-		verb := analysis.Span{Start: t.at, End: t.at + len(t.s)}
+		verb := markdown.Span{Start: t.at, End: t.at + len(t.s)}
 		if next := tokAt(toks, i+1); next == ":" || next == "of" || next == "is" {
 			continue // "Type: tooling", "the type of change"
 		}
@@ -210,7 +211,7 @@ func replyRequest(pt *proseText, ph *phrases, n ast.Node) (analysis.Span, bool) 
 			return verb, true
 		}
 	}
-	return analysis.Span{}, false
+	return markdown.Span{}, false
 }
 
 // namesOptions reports whether n is a code block with text, or a list with

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/yuin/goldmark/ast"
 )
@@ -145,7 +147,7 @@ it belongs. Move the flagged section (its heading and its text) to that place.`,
 // Analyzer checks the structure of stop packets.
 var Analyzer = &analysis.Analyzer{
 	Name: "packet",
-	Kind: analysis.KindPacket,
+	Kind: markdown.KindPacket,
 	Rules: append([]*analysis.Rule{
 		RuleMissingSection, RuleLegacyShape, RuleDuplicateSection, RuleSectionOrder, RuleHeadingLevel,
 		RuleMarkerNonBoundary, RuleMarkerPosition, RuleMarkerMalformed, RuleMarkerDuplicate,
@@ -172,11 +174,11 @@ func run(pass *analysis.Pass) any {
 // a document rather than once a packet or finding: a file can hold
 // hundreds of packets.
 type docChecks struct {
-	doc *analysis.Document
+	doc *markdown.Document
 	nl  string
 	// blocks are the code and HTML blocks as inBlock reaches them, by
 	// start; reach[i] is the furthest any of blocks[:i+1] reaches.
-	blocks     []analysis.Span
+	blocks     []markdown.Span
 	reach      []int
 	blocksDone bool
 }
@@ -214,11 +216,11 @@ func (d *docChecks) inBlock(offset int) bool {
 			if next := n.NextSibling(); next != nil {
 				end = doc.Lines.LineStart(doc.Lines.LineOf(nodeStart(next)))
 			}
-			d.blocks = append(d.blocks, analysis.Span{Start: start, End: end})
+			d.blocks = append(d.blocks, markdown.Span{Start: start, End: end})
 		}
 		// A block without lines starts at 0 (see nodeStart): the starts
 		// need not increase.
-		slices.SortStableFunc(d.blocks, func(a, b analysis.Span) int { return a.Start - b.Start })
+		slices.SortStableFunc(d.blocks, func(a, b markdown.Span) int { return a.Start - b.Start })
 		d.reach = make([]int, len(d.blocks))
 		for i, b := range d.blocks {
 			d.reach[i] = b.End
@@ -232,7 +234,7 @@ func (d *docChecks) inBlock(offset int) bool {
 	return i > 0 && d.reach[i-1] >= offset
 }
 
-func heading(i int) string { return `"## ` + analysis.PacketHeadings[i] + `"` }
+func heading(i int) string { return `"## ` + markdown.PacketHeadings[i] + `"` }
 
 // checkSections reports p's sections; prev is the packet before it, if any.
 func checkSections(pass *analysis.Pass, d *docChecks, p, prev *Packet) {
@@ -247,7 +249,7 @@ func checkSections(pass *analysis.Pass, d *docChecks, p, prev *Packet) {
 		if s.DuplicateOf != nil {
 			pass.Report(RuleDuplicateSection, s.Heading.Span,
 				fmt.Sprintf("%s appears twice in this packet: merge it into the first one, or remove it", heading(s.Index)),
-				analysis.WithRelated(s.DuplicateOf.Heading.Span, "first "+analysis.PacketHeadings[s.Index]))
+				analysis.WithRelated(s.DuplicateOf.Heading.Span, "first "+markdown.PacketHeadings[s.Index]))
 			continue
 		}
 		known = append(known, s)
@@ -294,7 +296,7 @@ func checkSections(pass *analysis.Pass, d *docChecks, p, prev *Packet) {
 				next = s
 			}
 		}
-		title := "## " + analysis.PacketHeadings[i]
+		title := "## " + markdown.PacketHeadings[i]
 		if next != nil && next == p.Sections[0] && prev != nil && prev.Section(i) == nil {
 			// Inserted before the packet's first heading, a section the
 			// packet before lacks would not start this packet: it would be
@@ -303,9 +305,9 @@ func checkSections(pass *analysis.Pass, d *docChecks, p, prev *Packet) {
 		}
 		if next != nil {
 			at := next.Heading.Span.Start
-			gaps = append(gaps, missing{i, analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: title + nl + nl}})
+			gaps = append(gaps, missing{i, analysis.Edit{Span: markdown.Span{Start: at, End: at}, NewText: title + nl + nl}})
 		} else if at := trimmedEnd(pass.Doc, p.Span); !d.inBlock(at) { // not into an open code or HTML block
-			gaps = append(gaps, missing{i, analysis.Edit{Span: analysis.Span{Start: at, End: at}, NewText: nl + nl + title + nl}})
+			gaps = append(gaps, missing{i, analysis.Edit{Span: markdown.Span{Start: at, End: at}, NewText: nl + nl + title + nl}})
 		}
 	}
 	var all analysis.Fix
@@ -324,7 +326,7 @@ func checkSections(pass *analysis.Pass, d *docChecks, p, prev *Packet) {
 		var out []func(*analysis.Finding)
 		for _, g := range gaps {
 			if g.index == i {
-				out = append(out, analysis.WithFix(analysis.Fix{Title: "Insert \"## " + analysis.PacketHeadings[i] + "\"", Edits: []analysis.Edit{g.edit}}))
+				out = append(out, analysis.WithFix(analysis.Fix{Title: "Insert \"## " + markdown.PacketHeadings[i] + "\"", Edits: []analysis.Edit{g.edit}}))
 			}
 		}
 		if all.Title != "" {
@@ -345,10 +347,10 @@ func checkSections(pass *analysis.Pass, d *docChecks, p, prev *Packet) {
 		var msg string
 		at := known[len(known)-1].Heading.Span
 		if next != nil {
-			msg = fmt.Sprintf("this packet has no %q section: add it before %s", analysis.PacketHeadings[i], heading(next.Index))
+			msg = fmt.Sprintf("this packet has no %q section: add it before %s", markdown.PacketHeadings[i], heading(next.Index))
 			at = next.Heading.Span
 		} else {
-			msg = fmt.Sprintf("this packet has no %q section: add it at the end of the packet", analysis.PacketHeadings[i])
+			msg = fmt.Sprintf("this packet has no %q section: add it at the end of the packet", markdown.PacketHeadings[i])
 		}
 		switch {
 		case i == DiscussionPrompts && textual:
@@ -436,13 +438,13 @@ func checkMarkers(pass *analysis.Pass, d *docChecks, p *Packet) {
 	for _, mk := range valid[1:] {
 		pass.Report(RuleMarkerDuplicate, mk.Span, "this packet already has a verdict marker: keep one, as its last line",
 			analysis.WithRelated(valid[0].Span, "first verdict marker"),
-			analysis.WithFix(analysis.Fix{Title: "Remove this marker", Edits: []analysis.Edit{doc.Removal(mk.Span)}}))
+			analysis.WithFix(analysis.Fix{Title: "Remove this marker", Edits: []analysis.Edit{analysis.Removal(doc, mk.Span)}}))
 	}
 	mk := valid[0]
 	if p.Section(DiscussionPrompts) == nil && p.BoundaryFrom == "" && p.BoundaryTo == "" {
 		pass.Report(RuleMarkerNonBoundary, mk.Span,
 			"a verdict marker on a five-section packet: remove it if this is a material-work stop, or add \"## Discussion Prompts\" before \"## What I Need From You\" if it is a lifecycle boundary",
-			analysis.WithFix(analysis.Fix{Title: "Remove the verdict marker", Edits: []analysis.Edit{doc.Removal(mk.Span)}}))
+			analysis.WithFix(analysis.Fix{Title: "Remove the verdict marker", Edits: []analysis.Edit{analysis.Removal(doc, mk.Span)}}))
 		return
 	}
 	last := lastNonBlankLine(doc, p.Span)
@@ -450,7 +452,7 @@ func checkMarkers(pass *analysis.Pass, d *docChecks, p *Packet) {
 	if line == last && strings.TrimSpace(doc.Lines.Line(line)) == doc.String(mk.Span) {
 		return
 	}
-	end := analysis.Span{Start: doc.Lines.LineEnd(last), End: doc.Lines.LineEnd(last)}
+	end := markdown.Span{Start: doc.Lines.LineEnd(last), End: doc.Lines.LineEnd(last)}
 	var opts []func(*analysis.Finding)
 	// Appended to a code block or an HTML block left open, the marker would
 	// become part of it: no fix then. Nor when the marker shares an HTML
@@ -470,7 +472,7 @@ func checkMarkers(pass *analysis.Pass, d *docChecks, p *Packet) {
 			// Otherwise removing it can change how the text around it
 			// parses (an HTML block runs to the end of the line that closes it).
 			Safe:  mk.Standalone,
-			Edits: []analysis.Edit{doc.Removal(mk.Span), {Span: end, NewText: text}},
+			Edits: []analysis.Edit{analysis.Removal(doc, mk.Span), {Span: end, NewText: text}},
 		}))
 	}
 	pass.Report(RuleMarkerPosition, mk.Span,
@@ -546,7 +548,7 @@ func nodeStart(n ast.Node) int {
 }
 
 // lastNonBlankLine is the last line in span holding more than white space.
-func lastNonBlankLine(doc *analysis.Document, span analysis.Span) int {
+func lastNonBlankLine(doc *markdown.Document, span markdown.Span) int {
 	line := doc.Lines.LineOf(max(span.End-1, span.Start))
 	for line > 0 && strings.TrimSpace(doc.Lines.Line(line)) == "" {
 		line--

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 // scanPhrases are the built-in lists with phrases that overlap and chain
@@ -53,11 +53,11 @@ func referenceScan(p *phrases, text string, li int) []int {
 func checkScan(t *testing.T, p *phrases, text string, seed uint64) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 7))
-	asked := make([][]analysis.Span, len(p.names))
+	asked := make([][]markdown.Span, len(p.names))
 	for li := range asked {
 		for range r.IntN(4) {
 			a, b := r.IntN(len(text)+1), r.IntN(len(text)+1)
-			asked[li] = append(asked[li], analysis.Span{Start: min(a, b), End: max(a, b)})
+			asked[li] = append(asked[li], markdown.Span{Start: min(a, b), End: max(a, b)})
 		}
 	}
 	m, exact := p.scanIn(text, asked, 1)
@@ -76,14 +76,14 @@ func checkScan(t *testing.T, p *phrases, text string, seed uint64) {
 			continue
 		}
 		for _, s := range asked[li] {
-			if s.Start < s.End && !slices.ContainsFunc(exact[li], func(e analysis.Span) bool { return e.Start <= s.Start && s.End <= e.End }) {
+			if s.Start < s.End && !slices.ContainsFunc(exact[li], func(e markdown.Span) bool { return e.Start <= s.Start && s.End <= e.End }) {
 				t.Fatalf("%s: asked about %v, exact only in %v", name, s, exact[li])
 			}
 		}
 		ref := referenceScan(p, text, li)
 		var want []int
 		for k := 0; k < len(ref); k += 2 {
-			if slices.ContainsFunc(exact[li], func(e analysis.Span) bool { return e.Start <= ref[k] && ref[k] < e.End }) {
+			if slices.ContainsFunc(exact[li], func(e markdown.Span) bool { return e.Start <= ref[k] && ref[k] < e.End }) {
 				want = append(want, ref[k], ref[k+1])
 			}
 		}
@@ -141,11 +141,11 @@ func TestProseTextUnannouncedSpan(t *testing.T) {
 		text := scanText(r)
 		pt := &proseText{b: []byte(text), flat: text, text: text}
 		a, b := r.IntN(len(text)+1), r.IntN(len(text)+1)
-		s := analysis.Span{Start: min(a, b), End: max(a, b)}
-		asked := make([][]analysis.Span, len(p.names))
+		s := markdown.Span{Start: min(a, b), End: max(a, b)}
+		asked := make([][]markdown.Span, len(p.names))
 		if len(text) > 0 {
 			n := r.IntN(len(text))
-			asked[held] = []analysis.Span{{Start: n, End: n + 1}} // somewhere else, most likely
+			asked[held] = []markdown.Span{{Start: n, End: n + 1}} // somewhere else, most likely
 		}
 		pt.scan(p, asked)
 		var want [][]int

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 )
@@ -24,7 +26,7 @@ const (
 type Input struct {
 	Value  Tri
 	Source string        // "text", a workspace file, SourceSpecrew, "flag", or "unknown"
-	Span   analysis.Span // in the text, when the text decided it
+	Span   markdown.Span // in the text, when the text decided it
 	Why    string
 }
 
@@ -57,7 +59,7 @@ var providerWhy = map[string]string{
 // Stop is one stop message: a packet, or a whole document without packet
 // sections.
 type Stop struct {
-	Span      analysis.Span
+	Span      markdown.Span
 	Packet    *packet.Packet // nil for a message without sections
 	Markers   []*Marker      // the stop's own markers, exact or near misses
 	Intent    Intent         // what the exact markers declare; "" when none or both (ambiguous)
@@ -156,7 +158,7 @@ var (
 // packet analyzer's model.
 var Analyzer = &analysis.Analyzer{
 	Name:     "stopintent",
-	Kind:     analysis.KindPacket,
+	Kind:     markdown.KindPacket,
 	Rules:    []*analysis.Rule{RuleNearMiss, RuleAmbiguous, RuleQuoted, RuleInertContinue, RulePacketOnContinue, RulePacketOnIntermediate},
 	Requires: []*analysis.Analyzer{packet.Analyzer},
 	Run:      run,
@@ -177,7 +179,7 @@ func run(pass *analysis.Pass) any {
 }
 
 // Build finds the stops of a document and classifies each.
-func Build(doc *analysis.Document, pm *packet.Model, env analysis.Env) *Model {
+func Build(doc *markdown.Document, pm *packet.Model, env analysis.Env) *Model {
 	m := &Model{}
 	if pm != nil {
 		for _, p := range pm.Packets {
@@ -185,7 +187,7 @@ func Build(doc *analysis.Document, pm *packet.Model, env analysis.Env) *Model {
 		}
 	}
 	if len(m.Stops) == 0 {
-		m.Stops = []*Stop{{Span: analysis.Span{End: len(doc.Text)}}}
+		m.Stops = []*Stop{{Span: markdown.Span{End: len(doc.Text)}}}
 	}
 	for _, mk := range findMarkers(doc) {
 		if mk.Quoted {
@@ -274,7 +276,7 @@ func classify(s *Stop, pm *packet.Model, ws State, overrides map[string]Tri) {
 		// text states it (stop-intent-contract.ps1's inputs, read from the text).
 		ua := packet.Fact{Why: "the message asks nothing of the user"}
 		if s.Asks != nil {
-			ua = packet.Fact{Value: true, Why: s.Asks.Why, Spans: []analysis.Span{s.Asks.Span}}
+			ua = packet.Fact{Value: true, Why: s.Asks.Why, Spans: []markdown.Span{s.Asks.Span}}
 		}
 		fromText(InUserAction, ua)
 		blocked := c.Blocked
@@ -341,7 +343,7 @@ func check(pass *analysis.Pass, s *Stop) {
 			f := analysis.Fix{Title: "Keep only the " + string(i) + " marker"}
 			for _, mk := range exact {
 				if mk.Intent != i {
-					f.Edits = append(f.Edits, pass.Doc.Removal(mk.Span))
+					f.Edits = append(f.Edits, analysis.Removal(pass.Doc, mk.Span))
 				}
 			}
 			return f
@@ -358,8 +360,8 @@ func check(pass *analysis.Pass, s *Stop) {
 	switch {
 	case s.Intent == IntentContinue && s.Asks != nil:
 		ua := s.Asks
-		opts := []func(*analysis.Finding){analysis.WithFix(analysis.Fix{Title: "Remove the continue marker", Edits: []analysis.Edit{pass.Doc.Removal(mk.Span)}})}
-		if ua.Span != (analysis.Span{}) {
+		opts := []func(*analysis.Finding){analysis.WithFix(analysis.Fix{Title: "Remove the continue marker", Edits: []analysis.Edit{analysis.Removal(pass.Doc, mk.Span)}})}
+		if ua.Span != (markdown.Span{}) {
 			opts = append(opts, analysis.WithRelated(ua.Span, "the request the user will not see"))
 		}
 		msg := "this continue marker is inert: the message asks the user for something (" + ua.Why + "), so the stop is real; under specrew's provider, which does not read the request, the agent would go on and no one would answer it: remove the marker, or the request"
@@ -398,7 +400,7 @@ func nearMiss(pass *analysis.Pass, mk *Marker) {
 
 // ownVerdictMarker reports a verdict marker in the document's own HTML
 // (not quoted) within span.
-func ownVerdictMarker(doc *analysis.Document, span analysis.Span) bool {
+func ownVerdictMarker(doc *markdown.Document, span markdown.Span) bool {
 	for _, h := range ownHTML(doc) {
 		if h.Start >= span.Start && h.Start < span.End && strings.Contains(strings.ToUpper(doc.String(h)), "VERDICT-BOUNDARY") {
 			return true

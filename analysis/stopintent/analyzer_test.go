@@ -5,10 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/analysis/stopintent"
+	"github.com/baton-md/baton/analysistest"
 )
 
 func TestRules(t *testing.T) {
@@ -44,11 +46,11 @@ Reply "approve" or "reject".
 
 // build parses text and builds its stop-intent model the way the analyzer
 // does, after the packet model.
-func build(t *testing.T, text string, env analysis.Env) (*analysis.Document, *stopintent.Model) {
+func build(t *testing.T, text string, env analysis.Env) (*markdown.Document, *stopintent.Model) {
 	t.Helper()
-	doc := analysis.Parse("input.md", text)
-	if doc.Kind != analysis.KindPacket {
-		t.Fatalf("kind = %v, want %v", doc.Kind, analysis.KindPacket)
+	doc := markdown.Parse("input.md", text)
+	if doc.Kind != markdown.KindPacket {
+		t.Fatalf("kind = %v, want %v", doc.Kind, markdown.KindPacket)
 	}
 	m := stopintent.Build(doc, packet.BuildWith(doc, nil), env)
 	if len(m.Stops) != 1 {
@@ -167,7 +169,7 @@ func TestBuildReviewPacket(t *testing.T) {
 	if ua.Value != stopintent.True || ua.Source != "text" {
 		t.Errorf("%s = %v from %q, want true from \"text\"", stopintent.InUserAction, ua.Value, ua.Source)
 	}
-	if ua.Span == (analysis.Span{}) {
+	if ua.Span == (markdown.Span{}) {
 		t.Fatal("the user-action input has no span")
 	}
 	if got := doc.String(ua.Span); !strings.Contains(got, "Should `Parse` return an error for empty input?") {
@@ -345,8 +347,8 @@ func TestBuildPlainStopAsyncInputs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// As the stop hooks and baton classify read it: a plain
 			// message is a stop message too.
-			doc := analysis.Parse("input.md", tt.text)
-			doc.Kind = analysis.KindPacket
+			doc := markdown.Parse("input.md", tt.text)
+			doc.Kind = markdown.KindPacket
 			s := stopintent.Build(doc, packet.BuildWith(doc, nil), tt.env).Stops[0]
 			if s.Class.Outcome != tt.want || !slices.Equal(outcomes(s.Class), tt.possib) {
 				t.Errorf("outcome %q, possible %v (%q); want %q, possible %v", s.Class.Outcome, outcomes(s.Class), reasons(s.Class), tt.want, tt.possib)

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 )
@@ -90,7 +92,7 @@ func CompleteMarker(res *analysis.Result, off int) *analysis.Completion {
 		out.Items = append(out.Items, analysis.CompletionItem{
 			Label: label, Kind: analysis.CompleteSnippet, Detail: detail,
 			FilterText: prefix[i:] + label[len("<!--"):],
-			Edit:       analysis.Edit{Span: analysis.Span{Start: start + i, End: off}, NewText: label},
+			Edit:       analysis.Edit{Span: markdown.Span{Start: start + i, End: off}, NewText: label},
 		})
 	}
 	add(ContinueMarker, "stop intent: the agent goes on with authorized work")
@@ -105,7 +107,7 @@ func CompleteMarker(res *analysis.Result, off int) *analysis.Completion {
 
 // stopHover explains a stop's outcome: what it is (or could be), why, and
 // every input with its value and where it came from.
-func stopHover(doc *analysis.Document, st *Stop) string {
+func stopHover(doc *markdown.Document, st *Stop) string {
 	var b strings.Builder
 	c := st.Class
 	switch {
@@ -143,7 +145,7 @@ func stopHover(doc *analysis.Document, st *Stop) string {
 		in := st.Inputs.Get(name)
 		from := in.Source
 		switch {
-		case in.Source == "text" && in.Span != (analysis.Span{}):
+		case in.Source == "text" && in.Span != (markdown.Span{}):
 			from = fmt.Sprintf("the text, line %d", doc.Lines.LineOf(in.Span.Start)+1)
 		case in.Source == "text":
 			from = "the text"

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/analysis/stopintent"
@@ -15,7 +17,7 @@ func featureResult(t *testing.T, text string) *analysis.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return reg.Analyze(analysis.Parse("stop.md", text), nil)
+	return reg.Analyze(markdown.Parse("stop.md", text), nil)
 }
 
 // On a packet's first heading: what the section holds, the FR-045a
@@ -64,7 +66,7 @@ func TestCompleteMarker(t *testing.T) {
 		t.Fatalf("completion = %+v", c)
 	}
 	for _, it := range c.Items {
-		if it.Edit.Span != (analysis.Span{Start: len(text) - len("<!-- SPEC"), End: len(text)}) || it.Kind != analysis.CompleteSnippet {
+		if it.Edit.Span != (markdown.Span{Start: len(text) - len("<!-- SPEC"), End: len(text)}) || it.Kind != analysis.CompleteSnippet {
 			t.Errorf("%s: %+v", it.Label, it)
 		}
 		if !strings.HasPrefix(it.FilterText, "<!-- SPEC") {
@@ -86,7 +88,7 @@ func TestHoverSpecrewProviderInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := reg.AnalyzeEnv(analysis.Parse("stop.md", donePacketNoReview), nil, analysis.Env{stopintent.EnvWorkspace: authorizedState()})
+	res := reg.AnalyzeEnv(markdown.Parse("stop.md", donePacketNoReview), nil, analysis.Env{stopintent.EnvWorkspace: authorizedState()})
 	hs := stopintent.Hover(res, 4)
 	if len(hs) == 0 {
 		t.Fatal("no hover on the first heading")

@@ -3,6 +3,8 @@ package stopintent
 import (
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 )
@@ -25,7 +27,7 @@ func Insertions(res *analysis.Result, off int) []analysis.Fix {
 		nl = "\r\n"
 	}
 	end := st.Span.Start + len(strings.TrimRight(doc.String(st.Span), " \t\r\n"))
-	at := analysis.Span{Start: end, End: end}
+	at := markdown.Span{Start: end, End: end}
 	sep := nl + nl
 	if end == 0 {
 		sep = ""

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 	"github.com/baton-md/baton/analysis/stopintent"
@@ -18,7 +20,7 @@ func TestInsertions(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := "---\nfrom_boundary: spec\nto_boundary: plan\n---\n## What I Just Did\n\nWork.\n\n## Why I Stopped\n\nA boundary.\n\n## What Needs Your Review\n\nThe spec.\n\n## What Happens Next\n\nOn approval, the plan.\n\n## Discussion Prompts\n\nNone.\n\n## What I Need From You\n\nApprove or send back.\n"
-	res := reg.Analyze(analysis.Parse("x.md", text), nil)
+	res := reg.Analyze(markdown.Parse("x.md", text), nil)
 	fixes := stopintent.Insertions(res, strings.Index(text, "Work."))
 	var titles []string
 	for _, f := range fixes {
@@ -32,7 +34,7 @@ func TestInsertions(t *testing.T) {
 	if strings.Join(titles, "|") != strings.Join(want, "|") {
 		t.Errorf("titles = %q, want %q", titles, want)
 	}
-	if got := stopintent.Insertions(reg.Analyze(analysis.Parse("x.md", "plain text\n"), nil), 0); len(got) != 0 {
+	if got := stopintent.Insertions(reg.Analyze(markdown.Parse("x.md", "plain text\n"), nil), 0); len(got) != 0 {
 		t.Errorf("other Markdown: %+v", got)
 	}
 }

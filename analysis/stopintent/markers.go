@@ -4,7 +4,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/internal/ascii"
 	"github.com/yuin/goldmark/ast"
 	gtext "github.com/yuin/goldmark/text"
@@ -26,7 +27,7 @@ func MarkerFor(i Intent) string {
 
 // Marker is an HTML comment that is, or looks like, a stop-intent marker.
 type Marker struct {
-	Span analysis.Span
+	Span markdown.Span
 	// Intent is what the marker declares when it is exact, or what a near
 	// miss most likely meant ("" when its word is unknown).
 	Intent Intent
@@ -44,8 +45,8 @@ var (
 
 // findMarkers returns every stop-intent-like comment of the document, in
 // order, each marked quoted or not.
-func findMarkers(doc *analysis.Document) []*Marker {
-	var own []analysis.Span
+func findMarkers(doc *markdown.Document) []*Marker {
+	var own []markdown.Span
 	ownDone := false // ownHTML walks the whole tree: only for a marker
 	var out []*Marker
 	for loc := nextComment(doc.Text, 0); loc[1] > 0; loc = nextComment(doc.Text, loc[1]) {
@@ -58,7 +59,7 @@ func findMarkers(doc *analysis.Document) []*Marker {
 		if !ownDone {
 			own, ownDone = ownHTML(doc), true
 		}
-		m := &Marker{Span: analysis.Span{Start: loc[0], End: loc[1]}, Quoted: !inside(own, loc[0])}
+		m := &Marker{Span: markdown.Span{Start: loc[0], End: loc[1]}, Quoted: !inside(own, loc[0])}
 		switch c {
 		case ContinueMarker:
 			m.Exact, m.Intent, m.Word = true, IntentContinue, "continue"
@@ -100,11 +101,11 @@ func nextComment(s string, from int) [2]int {
 
 // ownHTML is the spans of the document's own HTML: HTML blocks and inline
 // HTML outside block quotes (code is never HTML).
-func ownHTML(doc *analysis.Document) []analysis.Span {
-	var spans []analysis.Span
+func ownHTML(doc *markdown.Document) []markdown.Span {
+	var spans []markdown.Span
 	add := func(segs *gtext.Segments) {
 		if segs.Len() > 0 {
-			spans = append(spans, analysis.Span{Start: segs.At(0).Start, End: segs.At(segs.Len() - 1).Stop})
+			spans = append(spans, markdown.Span{Start: segs.At(0).Start, End: segs.At(segs.Len() - 1).Stop})
 		}
 	}
 	_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -117,7 +118,7 @@ func ownHTML(doc *analysis.Document) []analysis.Span {
 		case *ast.HTMLBlock:
 			add(n.Lines())
 			if n.HasClosure() {
-				spans = append(spans, analysis.Span{Start: n.ClosureLine.Start, End: n.ClosureLine.Stop})
+				spans = append(spans, markdown.Span{Start: n.ClosureLine.Start, End: n.ClosureLine.Stop})
 			}
 		case *ast.RawHTML:
 			add(n.Segments)
@@ -127,7 +128,7 @@ func ownHTML(doc *analysis.Document) []analysis.Span {
 	return spans
 }
 
-func inside(spans []analysis.Span, off int) bool {
+func inside(spans []markdown.Span, off int) bool {
 	for _, s := range spans {
 		if off >= s.Start && off < s.End {
 			return true

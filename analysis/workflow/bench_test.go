@@ -9,6 +9,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/bench"
@@ -26,10 +28,10 @@ func BenchmarkAnalyzer(b *testing.B) {
 		workflow.EnvFS:   fstest.MapFS{"components/UserCheckpoint.md": {Data: []byte(bench.UserCheckpoint)}},
 		workflow.EnvPath: "w.md",
 	}
-	var small, large []*analysis.Document
-	for _, text := range bench.Generate(1000, 1).OfKind(analysis.KindWorkflow) {
-		doc := analysis.Parse("w.md", text)
-		doc.Kind = analysis.KindWorkflow
+	var small, large []*markdown.Document
+	for _, text := range bench.Generate(1000, 1).OfKind(markdown.KindWorkflow) {
+		doc := markdown.Parse("w.md", text)
+		doc.Kind = markdown.KindWorkflow
 		if len(text) < 4<<10 {
 			small = append(small, doc)
 		} else {
@@ -38,7 +40,7 @@ func BenchmarkAnalyzer(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name string
-		docs []*analysis.Document
+		docs []*markdown.Document
 	}{{"1-4KB", small}, {"4KB-1MB", large}} {
 		b.Run(c.name, func(b *testing.B) {
 			var size int64
@@ -80,10 +82,10 @@ func BenchmarkBundleLookup(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, "components", "UserCheckpoint.md"), []byte(bench.UserCheckpoint), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	var doc *analysis.Document
-	for _, text := range bench.Generate(200, 1).OfKind(analysis.KindWorkflow) {
+	var doc *markdown.Document
+	for _, text := range bench.Generate(200, 1).OfKind(markdown.KindWorkflow) {
 		if len(text) >= 1<<10 && len(text) < 4<<10 {
-			doc = analysis.Parse("w.md", text)
+			doc = markdown.Parse("w.md", text)
 			break
 		}
 	}

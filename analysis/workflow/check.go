@@ -7,13 +7,15 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
 // checker walks one document's body in execution order.
 type checker struct {
 	pass *analysis.Pass
-	doc  *analysis.Document
+	doc  *markdown.Document
 	m    *Model
 	c    *Component
 	r    *resolver
@@ -39,7 +41,7 @@ type checker struct {
 	nextBuilt bool
 	// bindsPropsMeta: a binding named props or meta was made
 	bindsPropsMeta bool
-	outputs        []analysis.Span // the top-level <Output> regions
+	outputs        []markdown.Span // the top-level <Output> regions
 	nl             string          // the document's line break, once known
 	// returnsRefused: the engine refuses the front matter, so no return
 	// value is ever validated against its returns.
@@ -123,7 +125,7 @@ func run(pass *analysis.Pass) *Model {
 	return m
 }
 
-func (k *checker) report(r *analysis.Rule, span analysis.Span, msg string, opts ...func(*analysis.Finding)) {
+func (k *checker) report(r *analysis.Rule, span markdown.Span, msg string, opts ...func(*analysis.Finding)) {
 	if r == RuleReturnsDeclaration || r == RuleFrontMatterJSON || r == RuleSyntax {
 		k.returnsRefused = true
 	}
@@ -365,7 +367,7 @@ func readCond(cond string) *condInfo {
 	return c
 }
 
-func (k *checker) bind(name string, span analysis.Span, kind BindingKind, t *Tag, block *CodeBlock) *Binding {
+func (k *checker) bind(name string, span markdown.Span, kind BindingKind, t *Tag, block *CodeBlock) *Binding {
 	s := &k.scopes[len(k.scopes)-1] // for an <Each let>, the loop's own scope
 	if name == "props" || name == "meta" {
 		k.bindsPropsMeta = true
@@ -432,7 +434,7 @@ func (k *checker) bindEval(cb *CodeBlock) {
 	}
 	slices.SortFunc(decls, func(a, b decl) int { return a.at - b.at })
 	for _, d := range decls {
-		k.bind(d.name, analysis.Span{Start: cb.Content.Start + d.at, End: cb.Content.Start + d.at + len(d.name)}, BindEval, nil, cb)
+		k.bind(d.name, markdown.Span{Start: cb.Content.Start + d.at, End: cb.Content.Start + d.at + len(d.name)}, BindEval, nil, cb)
 	}
 }
 
@@ -876,7 +878,7 @@ func (k *checker) reportPending() {
 					ref.Name, effect, ref.Name),
 				analysis.WithRelated(p.Span, "the prop is declared here"),
 				analysis.WithFix(analysis.Fix{Title: "Write props." + ref.Name, Safe: true,
-					Edits: []analysis.Edit{{Span: analysis.Span{Start: ref.Span.Start, End: ref.Span.Start + len(ref.Name)}, NewText: "props." + ref.Name}}}))
+					Edits: []analysis.Edit{{Span: markdown.Span{Start: ref.Span.Start, End: ref.Span.Start + len(ref.Name)}, NewText: "props." + ref.Name}}}))
 			continue
 		}
 		effect := "the expression fails when it runs"

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/yuin/goldmark/ast"
 	"go.yaml.in/yaml/v3"
 )
@@ -35,8 +36,8 @@ type Component struct {
 
 // FrontMatter is the leading YAML block.
 type FrontMatter struct {
-	Span analysis.Span // delimiters included
-	Body analysis.Span // the YAML
+	Span markdown.Span // delimiters included
+	Body markdown.Span // the YAML
 	Err  error         // the YAML does not parse, or is not a mapping
 
 	node *yaml.Node // the engine's parse of Body, when it made one; read once
@@ -52,7 +53,7 @@ type FrontMatter struct {
 // Name is a key or list item of the front matter, with where it is written.
 type Name struct {
 	Name string
-	Span analysis.Span
+	Span markdown.Span
 }
 
 // PropsForm is how `props` is declared.
@@ -68,7 +69,7 @@ const (
 // Props is what a component declares its callers may pass.
 type Props struct {
 	Form PropsForm
-	Key  analysis.Span // the `props` key; empty for PropsNone
+	Key  markdown.Span // the `props` key; empty for PropsNone
 	List []*Prop
 	// Open is true when props beyond List may be passed, or the schema is
 	// too dynamic ($ref, allOf, patternProperties…) to know which.
@@ -96,7 +97,7 @@ func (p *Props) Prop(name string) *Prop {
 // Prop is one declared prop (or, in Returns, one returned property).
 type Prop struct {
 	Name       string
-	Span       analysis.Span // the key in the front matter
+	Span       markdown.Span // the key in the front matter
 	Schema     string        // a summary: "string", "array of string", "object", "any", …
 	Type       string        // the schema's `type`, "" when none
 	Required   bool
@@ -105,7 +106,7 @@ type Prop struct {
 
 // Returns is a value component's `returns` declaration.
 type Returns struct {
-	Key    analysis.Span // the `returns` key
+	Key    markdown.Span // the `returns` key
 	Schema string        // a summary
 	Props  []*Prop       // the object's properties (shorthand or `properties`)
 	// Proceed is true when the value has a boolean `proceed`: the component
@@ -120,9 +121,9 @@ type Returns struct {
 // that answers it, relative to the root's folder.
 type BundleEntry struct {
 	Name     string
-	NameSpan analysis.Span
+	NameSpan markdown.Span
 	Path     string // as written
-	PathSpan analysis.Span
+	PathSpan markdown.Span
 }
 
 // Parse parses an XMD document: its front matter (props, required,
@@ -136,10 +137,10 @@ func Parse(text string) *Component {
 
 // parseDoc parses an analysed document, whose front matter the analysis
 // engine has already found.
-func parseDoc(doc *analysis.Document) *Component {
+func parseDoc(doc *markdown.Document) *Component {
 	code := indentedCode(doc)
 	if doc.FrontMatter == nil {
-		return parse(doc.Text, nil, analysis.Span{Start: 0, End: 0}, code...)
+		return parse(doc.Text, nil, markdown.Span{Start: 0, End: 0}, code...)
 	}
 	return parse(doc.Text, &FrontMatter{Span: doc.FrontMatter.Span, Body: doc.FrontMatter.Body, node: doc.FrontMatter.Node}, doc.FrontMatter.Body, code...)
 }
@@ -147,18 +148,18 @@ func parseDoc(doc *analysis.Document) *Component {
 // indentedCode are the spans of the document's indented code blocks, as
 // CommonMark reads it, in order: Markdown shows what they hold as
 // written.
-func indentedCode(doc *analysis.Document) []analysis.Span {
+func indentedCode(doc *markdown.Document) []markdown.Span {
 	if doc.Root == nil || !strings.Contains(doc.Text, "    ") && !strings.Contains(doc.Text, "\t") {
 		return nil
 	}
-	var out []analysis.Span
+	var out []markdown.Span
 	_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		if cb, ok := n.(*ast.CodeBlock); ok {
 			if lines := cb.Lines(); lines.Len() > 0 {
-				out = append(out, analysis.Span{Start: lines.At(0).Start, End: lines.At(lines.Len() - 1).Stop})
+				out = append(out, markdown.Span{Start: lines.At(0).Start, End: lines.At(lines.Len() - 1).Stop})
 			}
 			return ast.WalkSkipChildren, nil
 		}
@@ -169,7 +170,7 @@ func indentedCode(doc *analysis.Document) []analysis.Span {
 
 // parse reads text; literal are spans where Markdown shows a tag as
 // written (indented code), in order: a tag opened there is Literal.
-func parse(text string, fm *FrontMatter, body analysis.Span, literal ...analysis.Span) *Component {
+func parse(text string, fm *FrontMatter, body markdown.Span, literal ...markdown.Span) *Component {
 	c := &Component{Text: text, FrontMatter: fm}
 	start := 0
 	if fm != nil {
@@ -208,25 +209,25 @@ func parse(text string, fm *FrontMatter, body analysis.Span, literal ...analysis
 const bom = "\ufeff"
 
 // detectFrontMatter finds a YAML block opened by "---" on the first line
-// and closed by a "---" or "..." line, as analysis.Parse does.
-func detectFrontMatter(text string) (*FrontMatter, analysis.Span) {
+// and closed by a "---" or "..." line, as markdown.Parse does.
+func detectFrontMatter(text string) (*FrontMatter, markdown.Span) {
 	end := lineEnd(text, 0, len(text))
 	if strings.TrimRight(strings.TrimPrefix(text[:end], bom), " \t") != "---" || end == len(text) {
-		return nil, analysis.Span{}
+		return nil, markdown.Span{}
 	}
 	bodyStart := nextLine(text, end, len(text))
 	for off := bodyStart; off < len(text); {
 		le := lineEnd(text, off, len(text))
 		if t := strings.TrimRight(text[off:le], " \t"); t == "---" || t == "..." {
-			return &FrontMatter{Span: analysis.Span{Start: 0, End: le}, Body: analysis.Span{Start: bodyStart, End: off}},
-				analysis.Span{Start: bodyStart, End: off}
+			return &FrontMatter{Span: markdown.Span{Start: 0, End: le}, Body: markdown.Span{Start: bodyStart, End: off}},
+				markdown.Span{Start: bodyStart, End: off}
 		}
 		if le == len(text) {
 			break
 		}
 		off = nextLine(text, le, len(text))
 	}
-	return nil, analysis.Span{}
+	return nil, markdown.Span{}
 }
 
 // lineStart is where line (1-based) of the front matter body starts: the
@@ -255,7 +256,7 @@ func (c *Component) lineStart(line int) int {
 
 // yamlSpan converts a node's line and column (1-based, in characters) in
 // the front matter body to a span of its scalar text.
-func (c *Component) yamlSpan(n *yaml.Node) analysis.Span {
+func (c *Component) yamlSpan(n *yaml.Node) markdown.Span {
 	body := c.FrontMatter.Body
 	off := c.lineStart(n.Line)
 	le := lineEnd(c.Text, off, body.End)
@@ -274,7 +275,7 @@ func (c *Component) yamlSpan(n *yaml.Node) analysis.Span {
 	if n.Kind != yaml.ScalarNode {
 		n2 = 0
 	}
-	return analysis.Span{Start: off, End: min(off+n2, le)}
+	return markdown.Span{Start: off, End: min(off+n2, le)}
 }
 
 func mapGet(m *yaml.Node, key string) (k, v *yaml.Node) {

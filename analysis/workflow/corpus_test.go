@@ -12,9 +12,11 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/baton-md/baton/internal/corpus"
 	"github.com/google/go-cmp/cmp"
 )
@@ -68,10 +70,10 @@ func readFS(t testing.TB, dir string) fstest.MapFS {
 // lintCorpus analyses every Markdown file of the corpus folder name, with
 // the whole folder as the workspace. kinds maps each file to its detected
 // kind.
-func lintCorpus(t *testing.T, name string) (findings []corpusFinding, kinds map[string]analysis.Kind) {
+func lintCorpus(t *testing.T, name string) (findings []corpusFinding, kinds map[string]markdown.Kind) {
 	t.Helper()
 	fsys := corpusFS(t, name)
-	kinds = map[string]analysis.Kind{}
+	kinds = map[string]markdown.Kind{}
 	for _, f := range slices.Sorted(maps.Keys(fsys)) {
 		if !strings.HasSuffix(f, ".md") {
 			continue
@@ -204,7 +206,7 @@ func TestCorpusKinds(t *testing.T) {
 		_, kinds := lintCorpus(t, name)
 		var got []string
 		for f, k := range kinds {
-			if k != analysis.KindWorkflow {
+			if k != markdown.KindWorkflow {
 				got = append(got, f)
 			}
 		}

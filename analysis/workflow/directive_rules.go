@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -234,10 +236,10 @@ func (k *checker) checkExecInfo(cb *CodeBlock) {
 	if lineEnd < 0 {
 		lineEnd = cb.Span.Len()
 	}
-	infoLine := analysis.Span{Start: cb.Span.Start, End: cb.Span.Start + lineEnd}
-	wordSpan := func(w string) analysis.Span {
+	infoLine := markdown.Span{Start: cb.Span.Start, End: cb.Span.Start + lineEnd}
+	wordSpan := func(w string) markdown.Span {
 		if i := strings.LastIndex(k.c.Text[infoLine.Start:infoLine.End], w); i >= 0 {
-			return analysis.Span{Start: infoLine.Start + i, End: infoLine.Start + i + len(w)}
+			return markdown.Span{Start: infoLine.Start + i, End: infoLine.Start + i + len(w)}
 		}
 		return infoLine
 	}
@@ -338,7 +340,7 @@ func hasModifier(chain []modifier, name string) bool {
 
 // checkTimeouts checks each timeout's duration; a bare timeout takes the
 // run's default, which no static reading knows.
-func (k *checker) checkTimeouts(chain []modifier, wordSpan func(string) analysis.Span) {
+func (k *checker) checkTimeouts(chain []modifier, wordSpan func(string) markdown.Span) {
 	for _, m := range chain {
 		if m.name != "timeout" || !m.hasParams {
 			continue

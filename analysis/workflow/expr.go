@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 // An expression is JavaScript; baton reads only what the rules need from
@@ -236,7 +236,7 @@ func set(names ...string) map[string]bool {
 type Ref struct {
 	Name string
 	Path []string // the member path after Name ("proceed" in cp.proceed)
-	Span analysis.Span
+	Span markdown.Span
 }
 
 // exprBufs are exprScratch's working buffers, which hold nothing once an
@@ -383,7 +383,7 @@ func (x *exprScratch) lexRefs(expr string) []Ref {
 		if keywordLens.may(t.text) && keywords[t.text] || globalLens.may(t.text) && globals[t.text] || local[t.text] {
 			continue
 		}
-		r := Ref{Name: t.text, Span: analysis.Span{Start: off + t.start, End: off + t.end}}
+		r := Ref{Name: t.text, Span: markdown.Span{Start: off + t.start, End: off + t.end}}
 		path := x.path[:0]
 		for j := i + 1; j+1 < len(toks); j += 2 {
 			if (toks[j].text == "." || toks[j].text == "?.") && toks[j].kind == tokPunct && toks[j+1].kind == tokIdent {

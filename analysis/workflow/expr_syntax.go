@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	jsparse "github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
@@ -187,12 +189,12 @@ func (k *checker) checkEvalBlocks() {
 		src := k.c.Text[cb.Content.Start:cb.Content.End]
 		why := evalBlockError(src)
 		if why == mixedModes {
-			k.report(RuleEvalSyntax, analysis.Span{Start: cb.Span.Start, End: cb.Content.Start - 1},
+			k.report(RuleEvalSyntax, markdown.Span{Start: cb.Span.Start, End: cb.Content.Start - 1},
 				"this eval block has `yield*` and `await` both at its top level: the engine refuses it when it reaches it (\"Cannot mix `yield*` and `await` at the top level.\"); bridge the async code with yield* call(async () => { … }), or split the block")
 			continue
 		}
 		if why != "" {
-			k.report(RuleEvalSyntax, analysis.Span{Start: cb.Span.Start, End: cb.Content.Start - 1},
+			k.report(RuleEvalSyntax, markdown.Span{Start: cb.Span.Start, End: cb.Content.Start - 1},
 				fmt.Sprintf("this eval block is not JavaScript (%s): the engine parses it as JavaScript, TypeScript annotations included, and fails the block when it reaches it; write the block in JavaScript, or move typed code into a TypeScript component", why))
 		}
 	}

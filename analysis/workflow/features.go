@@ -2,11 +2,13 @@ package workflow
 
 import (
 	"fmt"
-	"github.com/baton-md/baton/internal/safefile"
 	"io/fs"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/baton-md/baton/internal/safefile"
+	"github.com/baton-md/baton/markdown"
 
 	"github.com/baton-md/baton/analysis"
 )
@@ -30,7 +32,7 @@ func ModelOf(res *analysis.Result) *Model {
 
 // within reports off inside s, its end included (the cursor just after a
 // name is on it).
-func within(s analysis.Span, off int) bool {
+func within(s markdown.Span, off int) bool {
 	return off >= s.Start && off <= s.End && s.End > s.Start
 }
 
@@ -96,7 +98,7 @@ func Hover(res *analysis.Result, off int) []analysis.HoverResult {
 	return nil
 }
 
-func tagHover(doc *analysis.Document, model *Model, t *Tag) string {
+func tagHover(doc *markdown.Document, model *Model, t *Tag) string {
 	res := model.Resolutions[t]
 	var b strings.Builder
 	fmt.Fprintf(&b, "**<%s>**: ", t.Name)
@@ -246,7 +248,7 @@ func sortedProps(list []*Prop) []*Prop {
 	return out
 }
 
-func referenceHover(doc *analysis.Document, r *Reference) string {
+func referenceHover(doc *markdown.Document, r *Reference) string {
 	name := r.Name
 	if len(r.Path) > 0 {
 		name += "." + strings.Join(r.Path, ".")
@@ -288,7 +290,7 @@ func referenceHover(doc *analysis.Document, r *Reference) string {
 }
 
 // bindingText says where and under which gate a binding is made.
-func bindingText(doc *analysis.Document, b *Binding) string {
+func bindingText(doc *markdown.Document, b *Binding) string {
 	line := doc.Lines.LineOf(b.Span.Start) + 1
 	var s string
 	switch {
@@ -359,7 +361,7 @@ func Complete(res *analysis.Result, off int) *analysis.Completion {
 	}
 	text := res.Doc.Text
 	edit := func(from int, newText string) analysis.Edit {
-		return analysis.Edit{Span: analysis.Span{Start: from, End: off}, NewText: newText}
+		return analysis.Edit{Span: markdown.Span{Start: from, End: off}, NewText: newText}
 	}
 	lt, ok := openTagStart(text, off)
 	if !ok {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/google/go-cmp/cmp"
@@ -60,9 +62,9 @@ func TestCompletePropsOfBundleComponent(t *testing.T) {
 	}
 	want := []analysis.CompletionItem{
 		{Label: "task", Kind: analysis.CompleteProperty, Detail: "string (required)", SortText: "000",
-			Edit: analysis.Edit{Span: analysis.Span{Start: len(text) - 2, End: len(text)}, NewText: "task="}},
+			Edit: analysis.Edit{Span: markdown.Span{Start: len(text) - 2, End: len(text)}, NewText: "task="}},
 		{Label: "depth", Kind: analysis.CompleteProperty, Detail: "number", SortText: "001",
-			Edit: analysis.Edit{Span: analysis.Span{Start: len(text) - 2, End: len(text)}, NewText: "depth="}},
+			Edit: analysis.Edit{Span: markdown.Span{Start: len(text) - 2, End: len(text)}, NewText: "depth="}},
 	}
 	if d := cmp.Diff(want, c.Items); d != "" {
 		t.Errorf("props (-want +got):\n%s", d)
@@ -126,8 +128,8 @@ func TestDefinition(t *testing.T) {
 	}{
 		{at("<Planning", 3), []analysis.Location{{Path: "wf/stages/Planning.md"}}},
 		{at("<Tool", 2), []analysis.Location{{Path: "components/Tool.ts"}}},
-		{at("{plan}", 2), []analysis.Location{{Span: analysis.Span{Start: at(`"plan"`, 1), End: at(`"plan"`, 5)}}}},
-		{at("props.topic", 2), []analysis.Location{{Span: analysis.Span{Start: at("topic:", 0), End: at("topic:", 5)}}}},
+		{at("{plan}", 2), []analysis.Location{{Span: markdown.Span{Start: at(`"plan"`, 1), End: at(`"plan"`, 5)}}}},
+		{at("props.topic", 2), []analysis.Location{{Span: markdown.Span{Start: at("topic:", 0), End: at("topic:", 5)}}}},
 		{at("\n\n{plan}", 1), nil},
 	} {
 		got := workflow.Definition(res, c.off)
@@ -148,7 +150,7 @@ func TestHoverBundleTag(t *testing.T) {
 		t.Fatalf("hover = %+v", hs)
 	}
 	h := hs[0]
-	if want := (analysis.Span{Start: off - 1, End: off + 7}); h.Span != want {
+	if want := (markdown.Span{Start: off - 1, End: off + 7}); h.Span != want {
 		t.Errorf("span = %v, want %v", h.Span, want)
 	}
 	for _, s := range []string{"an entry of the workflow bundle, `wf/stages/Planning.md` (declared by `wf/start.md`)", "| `task` | string | yes |"} {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -47,12 +49,12 @@ func (k *checker) wrapFix(t *Tag, cps []string) analysis.Fix {
 			b.WriteString(nl)
 		}
 		b.WriteString(indent + close)
-		fix.Edits = []analysis.Edit{{Span: analysis.Span{Start: ls, End: le}, NewText: b.String()}}
+		fix.Edits = []analysis.Edit{{Span: markdown.Span{Start: ls, End: le}, NewText: b.String()}}
 		return fix
 	}
 	fix.Edits = []analysis.Edit{
-		{Span: analysis.Span{Start: t.Span.Start, End: t.Span.Start}, NewText: open},
-		{Span: analysis.Span{Start: t.Span.End, End: t.Span.End}, NewText: close},
+		{Span: markdown.Span{Start: t.Span.Start, End: t.Span.Start}, NewText: open},
+		{Span: markdown.Span{Start: t.Span.End, End: t.Span.End}, NewText: close},
 	}
 	return fix
 }
@@ -69,7 +71,7 @@ func (k *checker) addAsFix(t *Tag) analysis.Fix {
 		name = fmt.Sprintf("checkpoint%d", i)
 	}
 	return analysis.Fix{Title: fmt.Sprintf("Bind the decision: as=%q", name),
-		Edits: []analysis.Edit{{Span: analysis.Span{Start: t.NameSpan.End, End: t.NameSpan.End}, NewText: fmt.Sprintf(" as=%q", name)}}}
+		Edits: []analysis.Edit{{Span: markdown.Span{Start: t.NameSpan.End, End: t.NameSpan.End}, NewText: fmt.Sprintf(" as=%q", name)}}}
 }
 
 // declarePropFix declares name, with the empty schema, in the front matter:
@@ -82,19 +84,19 @@ func (k *checker) declarePropFix(name string) (analysis.Fix, bool) {
 	entry := name + ": {}"
 	switch {
 	case c.FrontMatter == nil:
-		fix.Edits = []analysis.Edit{{Span: analysis.Span{}, NewText: "---" + nl + "props:" + nl + "  " + entry + nl + "---" + nl + nl}}
+		fix.Edits = []analysis.Edit{{Span: markdown.Span{}, NewText: "---" + nl + "props:" + nl + "  " + entry + nl + "---" + nl + nl}}
 	case c.FrontMatter.Err != nil:
 		return fix, false
 	case c.Props.Form == PropsNone:
 		at := c.FrontMatter.Body.End
-		fix.Edits = []analysis.Edit{{Span: analysis.Span{Start: at, End: at}, NewText: "props:" + nl + "  " + entry + nl}}
+		fix.Edits = []analysis.Edit{{Span: markdown.Span{Start: at, End: at}, NewText: "props:" + nl + "  " + entry + nl}}
 	case (c.Props.Form == PropsMap || c.Props.Form == PropsSchema) && c.Props.insertAt >= 0:
 		at := c.Props.insertAt
 		prefix := ""
 		if at > 0 && !isLineBreak(c.Text[at-1]) {
 			prefix = nl
 		}
-		fix.Edits = []analysis.Edit{{Span: analysis.Span{Start: at, End: at}, NewText: prefix + c.Props.insertIndent + entry + nl}}
+		fix.Edits = []analysis.Edit{{Span: markdown.Span{Start: at, End: at}, NewText: prefix + c.Props.insertIndent + entry + nl}}
 	default:
 		return fix, false
 	}

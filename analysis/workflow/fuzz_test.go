@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/workflow"
 	"github.com/baton-md/baton/internal/corpus"
@@ -89,7 +91,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, tg := range c.Tags {
-			inside := func(a, b analysis.Span) bool { return a.Start >= b.Start && a.End <= b.End }
+			inside := func(a, b markdown.Span) bool { return a.Start >= b.Start && a.End <= b.End }
 			if !inside(tg.NameSpan, tg.Open) || !inside(tg.Open, tg.Span) || !inside(tg.Inner, tg.Span) {
 				t.Fatalf("<%s>: spans not nested: name %v open %v inner %v span %v", tg.Name, tg.NameSpan, tg.Open, tg.Inner, tg.Span)
 			}
@@ -100,8 +102,8 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("<%s>: name span reads %q", tg.Name, text[tg.NameSpan.Start:tg.NameSpan.End])
 			}
 		}
-		doc := analysis.Parse("doc.md", text)
-		doc.Kind = analysis.KindWorkflow // whatever detection says, run the rules
+		doc := markdown.Parse("doc.md", text)
+		doc.Kind = markdown.KindWorkflow // whatever detection says, run the rules
 		res := reg.AnalyzeEnv(doc, nil, analysis.Env{workflow.EnvFS: fuzzFS, workflow.EnvPath: "doc.md"})
 		for _, x := range res.Findings {
 			if x.Span.Start < 0 || x.Span.End < x.Span.Start || x.Span.End > len(text) {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -449,7 +451,7 @@ func (k *checker) checkSelfCheckpoint() {
 	if r != nil && r.Proceed {
 		return
 	}
-	span := analysis.Span{Start: 0, End: k.doc.Lines.LineEnd(0)}
+	span := markdown.Span{Start: 0, End: k.doc.Lines.LineEnd(0)}
 	msg := fmt.Sprintf("%s is a checkpoint component, but a text component (no returns): it returns rendered prose, so a caller has nothing to branch on; declare returns with a boolean proceed and <Return> the decision", base)
 	if r != nil {
 		span = r.Key

@@ -3,7 +3,7 @@ package workflow
 import (
 	"sync"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 // Model is what the analyzer built for one document (Run returns it). The
@@ -64,7 +64,7 @@ const (
 // Binding is one place a name is bound.
 type Binding struct {
 	Name  string
-	Span  analysis.Span // the name as written (inside the quotes, or in the code)
+	Span  markdown.Span // the name as written (inside the quotes, or in the code)
 	Kind  BindingKind
 	Tag   *Tag       // the tag that binds it; nil for a code block
 	Block *CodeBlock // the eval block, or the block as="name" annotates; nil otherwise

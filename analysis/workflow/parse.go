@@ -5,27 +5,27 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 // Node is one thing in a body that the rules read: a *Tag, a *Placeholder
 // or a *CodeBlock. Prose between them is not kept.
 type Node interface {
-	NodeSpan() analysis.Span
+	NodeSpan() markdown.Span
 }
 
 // Tag is one component element, <Name …>children</Name> or <Name … />.
 type Tag struct {
 	Name     string
-	NameSpan analysis.Span // the name in the opening tag
+	NameSpan markdown.Span // the name in the opening tag
 	// Span is the whole element: from "<" to the end of its closing tag,
 	// of the opening tag when self-closing, or of the text when never closed.
-	Span  analysis.Span
-	Open  analysis.Span // the opening tag, "<" to ">"
-	Close analysis.Span // the closing tag; empty (at Span.End) when self-closing or never closed
+	Span  markdown.Span
+	Open  markdown.Span // the opening tag, "<" to ">"
+	Close markdown.Span // the closing tag; empty (at Span.End) when self-closing or never closed
 	// CloseName is the name in the closing tag; empty when there is none.
-	CloseName   analysis.Span
-	Inner       analysis.Span // between the opening and the closing tag
+	CloseName   markdown.Span
+	Inner       markdown.Span // between the opening and the closing tag
 	SelfClosing bool
 	Closed      bool // false for an element never closed (a syntax error)
 	// Literal is true for a tag Markdown reads as no tag: opened inside an
@@ -41,7 +41,7 @@ type Tag struct {
 }
 
 // NodeSpan is the whole element.
-func (t *Tag) NodeSpan() analysis.Span { return t.Span }
+func (t *Tag) NodeSpan() markdown.Span { return t.Span }
 
 // Attr returns the attribute named name, or nil.
 func (t *Tag) Attr(name string) *Attr {
@@ -77,21 +77,21 @@ const (
 // Attr is one attribute of an opening tag.
 type Attr struct {
 	Name     string
-	NameSpan analysis.Span // empty for a spread
+	NameSpan markdown.Span // empty for a spread
 	Kind     AttrKind
 	// Value is the text between the quotes or the braces (an expression's
 	// source, a spread's included); empty for a boolean attribute.
 	Value     string
-	ValueSpan analysis.Span
-	Span      analysis.Span // the whole attribute
+	ValueSpan markdown.Span
+	Span      markdown.Span // the whole attribute
 }
 
 // Placeholder is a text interpolation, {name.path}, {props.key} or
 // {meta.key}.
 type Placeholder struct {
-	Span     analysis.Span // braces included
+	Span     markdown.Span // braces included
 	Path     []string      // "props", "key", …
-	PathSpan analysis.Span // the text between the braces
+	PathSpan markdown.Span // the text between the braces
 	// InCode is true inside an inline code span, where XMD still
 	// interpolates (write \{ for a literal brace).
 	InCode bool
@@ -102,31 +102,31 @@ type Placeholder struct {
 }
 
 // NodeSpan is the placeholder, braces included.
-func (p *Placeholder) NodeSpan() analysis.Span { return p.Span }
+func (p *Placeholder) NodeSpan() markdown.Span { return p.Span }
 
 // CodeBlock is a fenced code block. Only executable ones matter: an eval
 // block binds the names it declares, an exec block's {name} placeholders
 // are interpolated (and recorded as Placeholders); nothing in an ordinary
 // fence is.
 type CodeBlock struct {
-	Span    analysis.Span // fences included
+	Span    markdown.Span // fences included
 	Info    string
-	Content analysis.Span
+	Content markdown.Span
 	Eval    bool
 	Exec    bool
 	// As is the name an `as="name"` annotation, the last word of the info
 	// string, binds to the block's result (spec §3.6); AsSpan is the name.
 	As     string
-	AsSpan analysis.Span
+	AsSpan markdown.Span
 	Parent *Tag
 }
 
 // NodeSpan is the block, fences included.
-func (c *CodeBlock) NodeSpan() analysis.Span { return c.Span }
+func (c *CodeBlock) NodeSpan() markdown.Span { return c.Span }
 
 // SyntaxError is something the parser could not read; it went on after it.
 type SyntaxError struct {
-	Span    analysis.Span
+	Span    markdown.Span
 	Message string
 	// Text is true for a closing tag that closes nothing: the engine reads
 	// it as plain text and runs the document (RuleStrayClose), so it is no
@@ -165,7 +165,7 @@ type scanner struct {
 	commentEnd, escapedAt int
 	// literal are the indented code blocks Markdown reads in the text, in
 	// order (parseDoc); the scan passes them one by one.
-	literal []analysis.Span
+	literal []markdown.Span
 }
 
 // scanBufs is a scanner's working memory, none of which outlives the
@@ -209,13 +209,13 @@ func pooled[T any](xs []T) []T {
 // many unterminated tags cost linear time.
 const maxTag = 8 << 10
 
-func (s *scanner) errorf(span analysis.Span, msg string) {
+func (s *scanner) errorf(span markdown.Span, msg string) {
 	s.c.Errors = append(s.c.Errors, SyntaxError{Span: span, Message: msg})
 }
 
 // stray records a closing tag that closes nothing, which the engine reads
 // as text.
-func (s *scanner) stray(span analysis.Span, msg string) {
+func (s *scanner) stray(span markdown.Span, msg string) {
 	s.c.Errors = append(s.c.Errors, SyntaxError{Span: span, Message: msg, Text: true})
 }
 
@@ -406,7 +406,7 @@ func (s *scanner) scan(start, end int) {
 	for len(s.stack) > 0 {
 		t := s.pop()
 		t.Span.End, t.Inner.End = end, end
-		t.Close = analysis.Span{Start: end, End: end}
+		t.Close = markdown.Span{Start: end, End: end}
 		t.CloseName = t.Close
 		if t.Literal {
 			continue
@@ -489,8 +489,8 @@ func (s *scanner) fence(i, end int) (int, bool) {
 		}
 	}
 	cb := s.cbSlab.new(i, len(text))
-	*cb = CodeBlock{Span: analysis.Span{Start: i, End: blockEnd}, Info: info,
-		Content: analysis.Span{Start: min(contentStart, contentEnd), End: contentEnd}, Parent: s.parent()}
+	*cb = CodeBlock{Span: markdown.Span{Start: i, End: blockEnd}, Info: info,
+		Content: markdown.Span{Start: min(contentStart, contentEnd), End: contentEnd}, Parent: s.parent()}
 	// The words after the language, read in place: most documents have a
 	// fence every stage, and splitting each info string allocated.
 	first := true
@@ -514,7 +514,7 @@ func (s *scanner) fence(i, end int) (int, bool) {
 			name := info[q+1+len(`as="`) : len(info)-1]
 			if isBindingName(name) && !reservedWords[name] && strings.Count(info, " as=")+strings.Count(info, "\tas=") == 1 {
 				at := infoStart + strings.Index(text[infoStart:infoEnd], info) + q + 1 + len(`as="`)
-				cb.As, cb.AsSpan = name, analysis.Span{Start: at, End: at + len(name)}
+				cb.As, cb.AsSpan = name, markdown.Span{Start: at, End: at + len(name)}
 			}
 		}
 	}
@@ -640,8 +640,8 @@ func (s *scanner) placeholder(i, end int, inCode bool) (*Placeholder, int) {
 	s.segs = path
 	if j < end && text[j] == '}' {
 		p := s.phSlab.new(i, len(text))
-		*p = Placeholder{Span: analysis.Span{Start: i, End: j + 1}, Path: s.stringRun.take(path),
-			PathSpan: analysis.Span{Start: i + 1, End: j}, InCode: inCode, Parent: s.parent()}
+		*p = Placeholder{Span: markdown.Span{Start: i, End: j + 1}, Path: s.stringRun.take(path),
+			PathSpan: markdown.Span{Start: i + 1, End: j}, InCode: inCode, Parent: s.parent()}
 		return p, j + 1
 	}
 	// {props.x-y} and {meta.…}: the first interpolation pass takes any
@@ -652,9 +652,9 @@ func (s *scanner) placeholder(i, end int, inCode bool) (*Placeholder, int) {
 			k++
 		}
 		if k < end && text[k] == '}' && k > i+1+len(path[0])+1 {
-			return &Placeholder{Span: analysis.Span{Start: i, End: k + 1},
+			return &Placeholder{Span: markdown.Span{Start: i, End: k + 1},
 				Path:     append([]string{path[0]}, strings.Split(text[i+2+len(path[0]):k], ".")...),
-				PathSpan: analysis.Span{Start: i + 1, End: k}, InCode: inCode, Parent: s.parent()}, k + 1
+				PathSpan: markdown.Span{Start: i + 1, End: k}, InCode: inCode, Parent: s.parent()}, k + 1
 		}
 	}
 	return nil, i + 1
@@ -681,7 +681,7 @@ func (s *scanner) openTag(i, end int) int {
 		return nameEnd // "<T," or "Array<T]": not a tag
 	}
 	t := s.tagSlab.new(i, len(text))
-	t.Name, t.NameSpan = text[i+1:nameEnd], analysis.Span{Start: i + 1, End: nameEnd}
+	t.Name, t.NameSpan = text[i+1:nameEnd], markdown.Span{Start: i + 1, End: nameEnd}
 	s.attrs = s.attrs[:0]
 	j := nameEnd
 	for {
@@ -689,21 +689,21 @@ func (s *scanner) openTag(i, end int) int {
 			j++
 		}
 		if j >= end {
-			s.errorf(analysis.Span{Start: i, End: nameEnd}, "<"+t.Name+" is not closed by \">\" or \"/>\" before the end of the text")
+			s.errorf(markdown.Span{Start: i, End: nameEnd}, "<"+t.Name+" is not closed by \">\" or \"/>\" before the end of the text")
 			return nameEnd
 		}
 		switch c := text[j]; {
 		case c == '/' && j+1 < end && text[j+1] == '>':
 			t.SelfClosing, t.Closed = true, true
-			t.Open = analysis.Span{Start: i, End: j + 2}
-			t.Span, t.Inner = t.Open, analysis.Span{Start: j + 2, End: j + 2}
+			t.Open = markdown.Span{Start: i, End: j + 2}
+			t.Span, t.Inner = t.Open, markdown.Span{Start: j + 2, End: j + 2}
 			t.Close, t.CloseName = t.Inner, t.Inner
 			s.push(t)
 			return j + 2
 		case c == '>':
-			t.Open = analysis.Span{Start: i, End: j + 1}
-			t.Span = analysis.Span{Start: i, End: j + 1}
-			t.Inner = analysis.Span{Start: j + 1, End: j + 1}
+			t.Open = markdown.Span{Start: i, End: j + 1}
+			t.Span = markdown.Span{Start: i, End: j + 1}
+			t.Inner = markdown.Span{Start: j + 1, End: j + 1}
 			s.push(t)
 			s.stack = append(s.stack, t)
 			s.kidStart = append(s.kidStart, len(s.kids))
@@ -712,18 +712,18 @@ func (s *scanner) openTag(i, end int) int {
 			// The engine's scanner takes "{.." for a spread and anything
 			// else at a name's place for no attribute: the tag is text
 			// (packages/core/src/scanner.ts, parseAttributes).
-			s.errorf(analysis.Span{Start: j, End: j + 1}, "<"+t.Name+" is text to the engine, not an element: a \"{\" here is neither name={…} nor a {...spread}")
+			s.errorf(markdown.Span{Start: j, End: j + 1}, "<"+t.Name+" is text to the engine, not an element: a \"{\" here is neither name={…} nor a {...spread}")
 			return nameEnd
 		case c == '{':
 			k, ok := skipExpr(text, j, end)
 			if !ok {
-				s.errorf(analysis.Span{Start: j, End: min(j+1, end)}, "the expression opened here in <"+t.Name+"> is never closed by \"}\"")
+				s.errorf(markdown.Span{Start: j, End: min(j+1, end)}, "the expression opened here in <"+t.Name+"> is never closed by \"}\"")
 				return nameEnd
 			}
 			a := s.attrSlab.new(j, len(text))
 			*a = Attr{Kind: AttrSpread, Value: text[j+1 : k-1],
-				ValueSpan: analysis.Span{Start: j + 1, End: k - 1}, Span: analysis.Span{Start: j, End: k},
-				NameSpan: analysis.Span{Start: j, End: j}}
+				ValueSpan: markdown.Span{Start: j + 1, End: k - 1}, Span: markdown.Span{Start: j, End: k},
+				NameSpan: markdown.Span{Start: j, End: j}}
 			s.attrs = append(s.attrs, a)
 			j = k
 		case class[c]&clAttrName != 0:
@@ -733,9 +733,9 @@ func (s *scanner) openTag(i, end int) int {
 			k := j
 			k = skipClass(text, k, end, clAttrName)
 			a := s.attrSlab.new(j, len(text))
-			a.Name, a.NameSpan, a.Kind = text[j:k], analysis.Span{Start: j, End: k}, AttrBool
+			a.Name, a.NameSpan, a.Kind = text[j:k], markdown.Span{Start: j, End: k}, AttrBool
 			a.Span = a.NameSpan
-			a.ValueSpan = analysis.Span{Start: k, End: k}
+			a.ValueSpan = markdown.Span{Start: k, End: k}
 			l := k
 			for l < end && isBlankSpace(text[l]) {
 				l++
@@ -749,23 +749,23 @@ func (s *scanner) openTag(i, end int) int {
 				case l < end && (text[l] == '"' || text[l] == '\''):
 					q := closingQuote(text[l+1:end], text[l])
 					if q < 0 {
-						s.errorf(analysis.Span{Start: l, End: l + 1}, "the value of "+a.Name+" in <"+t.Name+"> has no closing quote")
+						s.errorf(markdown.Span{Start: l, End: l + 1}, "the value of "+a.Name+" in <"+t.Name+"> has no closing quote")
 						return nameEnd
 					}
 					a.Kind, a.Value = AttrString, text[l+1:l+1+q]
-					a.ValueSpan = analysis.Span{Start: l + 1, End: l + 1 + q}
+					a.ValueSpan = markdown.Span{Start: l + 1, End: l + 1 + q}
 					a.Span.End = l + 2 + q
 				case l < end && text[l] == '{':
 					e, ok := skipExpr(text, l, end)
 					if !ok {
-						s.errorf(analysis.Span{Start: l, End: l + 1}, "the expression of "+a.Name+" in <"+t.Name+"> is never closed by \"}\"")
+						s.errorf(markdown.Span{Start: l, End: l + 1}, "the expression of "+a.Name+" in <"+t.Name+"> is never closed by \"}\"")
 						return nameEnd
 					}
 					a.Kind, a.Value = AttrExpr, text[l+1:e-1]
-					a.ValueSpan = analysis.Span{Start: l + 1, End: e - 1}
+					a.ValueSpan = markdown.Span{Start: l + 1, End: e - 1}
 					a.Span.End = e
 				default:
-					s.errorf(analysis.Span{Start: j, End: l}, "the value of "+a.Name+" in <"+t.Name+"> must be quoted (\"…\") or an expression ({…})")
+					s.errorf(markdown.Span{Start: j, End: l}, "the value of "+a.Name+" in <"+t.Name+"> must be quoted (\"…\") or an expression ({…})")
 					return nameEnd
 				}
 				k = a.Span.End
@@ -776,7 +776,7 @@ func (s *scanner) openTag(i, end int) int {
 			if len(s.attrs) == 0 && !isSpace(text[nameEnd]) {
 				return nameEnd
 			}
-			s.errorf(analysis.Span{Start: i, End: j + 1}, "<"+t.Name+" is not a well-formed tag: unexpected "+quoteByte(c))
+			s.errorf(markdown.Span{Start: i, End: j + 1}, "<"+t.Name+" is not a well-formed tag: unexpected "+quoteByte(c))
 			return nameEnd
 		}
 	}
@@ -823,11 +823,11 @@ func (s *scanner) closeTag(i, end int) int {
 	// exactly that text (packages/core/src/scanner.ts, parseChildren).
 	j := nameEnd
 	if j >= end || text[j] != '>' {
-		s.stray(analysis.Span{Start: i, End: nameEnd}, "</"+text[i+2:nameEnd]+" is not a closing tag (only </"+text[i+2:nameEnd]+"> is, with nothing before the \">\"): the engine renders it as text")
+		s.stray(markdown.Span{Start: i, End: nameEnd}, "</"+text[i+2:nameEnd]+" is not a closing tag (only </"+text[i+2:nameEnd]+"> is, with nothing before the \">\"): the engine renders it as text")
 		return nameEnd
 	}
 	name := text[i+2 : nameEnd]
-	close := analysis.Span{Start: i, End: j + 1}
+	close := markdown.Span{Start: i, End: j + 1}
 	for k := len(s.stack) - 1; k >= 0; k-- {
 		if s.stack[k].Name != name {
 			continue
@@ -835,7 +835,7 @@ func (s *scanner) closeTag(i, end int) int {
 		for len(s.stack) > k+1 {
 			t := s.pop()
 			t.Span.End, t.Inner.End = i, i
-			t.Close, t.CloseName = analysis.Span{Start: i, End: i}, analysis.Span{Start: i, End: i}
+			t.Close, t.CloseName = markdown.Span{Start: i, End: i}, markdown.Span{Start: i, End: i}
 			if !t.Literal {
 				s.errorf(t.Open, "<"+t.Name+"> is not closed before </"+name+">")
 			}
@@ -843,7 +843,7 @@ func (s *scanner) closeTag(i, end int) int {
 		t := s.pop()
 		t.Closed = true
 		t.Span.End, t.Inner.End = close.End, i
-		t.Close, t.CloseName = close, analysis.Span{Start: i + 2, End: nameEnd}
+		t.Close, t.CloseName = close, markdown.Span{Start: i + 2, End: nameEnd}
 		return j + 1
 	}
 	s.stray(close, "</"+name+"> closes no open <"+name+">: the engine renders it as text, into the output")

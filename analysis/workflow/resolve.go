@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/internal/safefile"
 )
@@ -62,12 +64,12 @@ type Resolution struct {
 	OutsideBundle bool
 }
 
-// Structural are the language's own constructs (analysis.XMDStructural).
-var Structural = analysis.XMDStructural
+// Structural are the language's own constructs (structuralNames).
+var Structural = structuralNames
 
 // Registered are the components the engine's packages register for every
-// document `xmd run` and `xmd test` execute (analysis.XMDRegistered).
-var Registered = analysis.XMDRegistered
+// document `xmd run` and `xmd test` execute (registeredNames).
+var Registered = registeredNames
 
 // coreDefaults are the names core registers itself
 // (packages/core/src/components/registry.ts, CORE_COMPONENT_NAMES): a
@@ -77,8 +79,8 @@ var Registered = analysis.XMDRegistered
 var coreDefaults = set("Elicit", "TempDir", "Fetch", "File", "Glob", "Json", "Parse", "SafeParse", "Test")
 
 // HostRegistered are registered only by the workflow host
-// (analysis.XMDHostRegistered).
-var HostRegistered = analysis.XMDHostRegistered
+// (hostNames).
+var HostRegistered = hostNames
 
 func isRegistered(name string) (registered, host bool) {
 	switch {
@@ -896,7 +898,7 @@ func resolverIn(env analysis.Env, self *Component) *resolver {
 }
 
 // Confirm recognises, from its workspace, a workflow whose text shows no
-// sign only XMD gives (analysis.IsXMD): one of its component tags
+// sign only XMD gives (Detect): one of its component tags
 // (doc.Components) resolves, through the resolver the workflow's rules use
 // (resolverIn, SearchDirs), to a file of the search folders, an entry of
 // the bundle that lists the document, or a name the configuration says a
@@ -905,9 +907,9 @@ func resolverIn(env analysis.Env, self *Component) *resolver {
 // with the site's docs/components/Callout.ts, which the engine run from the
 // workspace root does not find either. Without a workspace nothing
 // resolves: a prompt's <CRITICAL> stays text.
-func Confirm(doc *analysis.Document, env analysis.Env) (why string, at analysis.Span, ok bool) {
+func Confirm(doc *markdown.Document, env analysis.Env) (why string, at markdown.Span, ok bool) {
 	if len(doc.Components) == 0 {
-		return "", analysis.Span{}, false
+		return "", markdown.Span{}, false
 	}
 	first := doc.Components[0].Name
 	more := ""

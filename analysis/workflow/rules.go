@@ -1,6 +1,9 @@
 package workflow
 
-import "github.com/baton-md/baton/analysis"
+import (
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+)
 
 const gateExample = "```markdown\n<UserCheckpoint purpose=\"authorize implementation\" agent={props.planner} material={plan} as=\"authorization\" />\n<If condition={authorization.proceed}>\n  <Implementation plan={plan} authorization={authorization} as=\"implementation\" />\n  <Else>\n  Stopped: implementation was not authorized.\n  </Else>\n</If>\n```"
 
@@ -462,7 +465,7 @@ var Rules = []*analysis.Rule{
 // Analyzer checks XMD workflows. It returns a *Model.
 var Analyzer = &analysis.Analyzer{
 	Name:  "workflow",
-	Kind:  analysis.KindWorkflow,
+	Kind:  markdown.KindWorkflow,
 	Rules: Rules,
 	Run:   func(p *analysis.Pass) any { return run(p) },
 }

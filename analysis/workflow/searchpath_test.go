@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/workflow"
-	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -192,12 +194,7 @@ func analyzeAt(t *testing.T, files map[string]string, docPath, text string) *ana
 		put(p, data)
 	}
 	put(docPath, text)
-	eng := engine.New(engine.Sources{Registry: engine.Registry()})
-	env, err := eng.Env(engine.Request{Path: filepath.Join(dir, filepath.FromSlash(docPath))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eng.AnalyzeDoc(env, analysis.Parse(docPath, text))
+	return analysistest.AnalyzeAt(t, filepath.Join(dir, filepath.FromSlash(docPath)), docPath, text, "")
 }
 
 func unresolvedFindings(res *analysis.Result, name string) []analysis.Finding {
@@ -226,7 +223,7 @@ func TestComponentSearchPathOneAnswer(t *testing.T) {
 				// The kind check, on a page only the tag could make a workflow.
 				page := "# A page\n\n" + tag
 				res := analyzeAt(t, l.files, l.doc, page)
-				confirmed := res.Doc.Kind == analysis.KindWorkflow
+				confirmed := res.Doc.Kind == markdown.KindWorkflow
 				switch {
 				case confirmed != resolves:
 					t.Errorf("the page is read as %s (%s); the engine's answer for <%s> is %s %s", res.Doc.Kind, res.Doc.KindWhy, name, kind, want)
@@ -242,7 +239,7 @@ func TestComponentSearchPathOneAnswer(t *testing.T) {
 				// The rule and the editor features, on a workflow by its front matter.
 				wf := "---\nprops: {}\n---\n\n" + tag
 				res = analyzeAt(t, l.files, l.doc, wf)
-				if res.Doc.Kind != analysis.KindWorkflow {
+				if res.Doc.Kind != markdown.KindWorkflow {
 					t.Fatalf("the workflow is read as %s", res.Doc.Kind)
 				}
 				if u := unresolvedFindings(res, name); (len(u) > 0) == resolves {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
@@ -53,7 +55,7 @@ func (k *checker) checkCredentials() {
 }
 
 type credentialFinding struct {
-	span         analysis.Span
+	span         markdown.Span
 	what, advice string
 }
 
@@ -111,7 +113,7 @@ func scanCredentials(text string) []credentialFinding {
 			case "database-connection-string":
 				what = "a password in a database connection string (secretlint's database-connection-string rule, which the engine runs)"
 			}
-			out = append(out, credentialFinding{span: analysis.Span{Start: s, End: e}, what: what,
+			out = append(out, credentialFinding{span: markdown.Span{Start: s, End: e}, what: what,
 				advice: "take it out of the document, and read it from the environment in an eval block under a short name"})
 		}
 	}
@@ -123,7 +125,7 @@ func scanCredentials(text string) []credentialFinding {
 		if s >= e {
 			continue
 		}
-		f := credentialFinding{span: analysis.Span{Start: s, End: e}}
+		f := credentialFinding{span: markdown.Span{Start: s, End: e}}
 		switch h.id {
 		case "BEARER_TOKEN":
 			f.what, f.advice = "a bearer token", "write a placeholder (Bearer $TOKEN), or build the header from a variable"

@@ -10,13 +10,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 )
 
 // checkSyntax reports what the parser could not read.
 func (k *checker) checkSyntax() {
 	if fm := k.c.FrontMatter; fm != nil && fm.Err != nil {
-		k.report(RuleSyntax, analysis.Span{Start: fm.Span.Start, End: k.doc.Lines.LineEnd(0)},
+		k.report(RuleSyntax, markdown.Span{Start: fm.Span.Start, End: k.doc.Lines.LineEnd(0)},
 			"the front matter cannot be read: "+fm.Err.Error())
 	}
 	for _, e := range k.c.Errors {

@@ -1,6 +1,9 @@
 package workflow
 
-import "github.com/baton-md/baton/analysis"
+import (
+	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+)
 
 var RuleNoTests = &analysis.Rule{
 	ID:       "workflow/no-tests",
@@ -67,7 +70,7 @@ func (k *checker) checkTests() {
 		if end > 0 && k.c.Text[end-1] == '\r' {
 			end--
 		}
-		k.report(RuleNoTests, analysis.Span{Start: 0, End: end}, "no <Test> in this test document: `xmd test` runs it and fails it (\"no tests were discovered\"); add a <Test name=\"…\"> around what it checks, or rename the document so it does not end in .test.md")
+		k.report(RuleNoTests, markdown.Span{Start: 0, End: end}, "no <Test> in this test document: `xmd test` runs it and fails it (\"no tests were discovered\"); add a <Test name=\"…\"> around what it checks, or rename the document so it does not end in .test.md")
 	}
 	for _, t := range k.c.Tags {
 		if t.Name == "Testing" && t.Closed && !seen[t.Index] && k.resOf(t).Kind == ResolveRegistered && !k.failureExpected(t) {

@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
-	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/workflow"
+	"github.com/baton-md/baton/analysistest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -20,7 +22,7 @@ import (
 // Every span of the model and of each finding's related spans lies in the
 // document.
 func TestRules(t *testing.T) {
-	analysistest.RunCheck(t, "testdata/rules", workflow.Analyzer, func(t *testing.T, doc *analysis.Document, res *analysis.Result) {
+	analysistest.RunCheck(t, "testdata/rules", workflow.Analyzer, func(t *testing.T, doc *markdown.Document, res *analysis.Result) {
 		if m, ok := res.Model(workflow.Analyzer).(*workflow.Model); ok {
 			checkModel(t, doc.Text, m)
 		}
@@ -32,16 +34,16 @@ func TestRules(t *testing.T) {
 	})
 }
 
-func analyze(path, text string, env analysis.Env) (*analysis.Document, *analysis.Result) {
+func analyze(path, text string, env analysis.Env) (*markdown.Document, *analysis.Result) {
 	reg, err := analysis.NewRegistry(workflow.Analyzer)
 	if err != nil {
 		panic(err)
 	}
-	doc := analysis.Parse(path, text)
+	doc := markdown.Parse(path, text)
 	return doc, reg.AnalyzeEnv(doc, nil, env)
 }
 
-func checkSpan(t *testing.T, what string, s analysis.Span, n int) {
+func checkSpan(t *testing.T, what string, s markdown.Span, n int) {
 	t.Helper()
 	if s.Start < 0 || s.End < s.Start || s.End > n {
 		t.Errorf("%s: span %v outside the document (%d bytes)", what, s, n)
@@ -56,9 +58,9 @@ func checkModel(t *testing.T, text string, m *workflow.Model) {
 	}
 }
 
-func modelSpans(m *workflow.Model) []analysis.Span {
+func modelSpans(m *workflow.Model) []markdown.Span {
 	c := m.Component
-	var out []analysis.Span
+	var out []markdown.Span
 	out = append(out, componentSpans(c)...)
 	for _, b := range m.Bindings {
 		out = append(out, b.Span)
@@ -69,8 +71,8 @@ func modelSpans(m *workflow.Model) []analysis.Span {
 	return out
 }
 
-func componentSpans(c *workflow.Component) []analysis.Span {
-	var out []analysis.Span
+func componentSpans(c *workflow.Component) []markdown.Span {
+	var out []markdown.Span
 	if c.FrontMatter != nil {
 		out = append(out, c.FrontMatter.Span, c.FrontMatter.Body)
 	}

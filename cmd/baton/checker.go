@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
@@ -122,7 +124,7 @@ var aheadHook func(ahead, window int)
 
 // checkFile reads and analyses one file.
 func (c *checker) checkFile(path string) (*fileResult, error) {
-	data, err := safefile.ReadFile(path, analysis.MaxDocumentBytes)
+	data, err := safefile.ReadFile(path, markdown.MaxDocumentBytes)
 	if errors.Is(err, safefile.ErrTooLarge) {
 		// Not read, and said so in one finding: a huge generated file does
 		// not stop the run.
@@ -137,7 +139,7 @@ func (c *checker) checkFile(path string) (*fileResult, error) {
 	}
 	defer heapbudget.Admit(len(data))()
 	// The bytes read are the document's text: no one else holds them, and
-	// nothing writes to them (analysis.ParseIndexed reads them in place).
+	// nothing writes to them (markdown.ParseIndexed reads them in place).
 	r := c.check(path, path, unsafe.String(unsafe.SliceData(data), len(data)))
 	// Reporting reads the text, its lines and the findings: the syntax
 	// tree is most of a document's memory.
@@ -164,7 +166,7 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 	}
 	env, err := c.eng.Env(engine.Request{Path: path})
 	if err != nil {
-		return c.reg.AnalyzeEnv(analysis.Parse(name, text), nil, nil)
+		return c.reg.AnalyzeEnv(markdown.Parse(name, text), nil, nil)
 	}
 	return c.eng.Analyze(env, name, text)
 }

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/baton-md/baton/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/internal/safefile"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/stoppolicy"
@@ -155,7 +156,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		dir, err = os.Getwd()
 	} else {
 		name = path
-		text, err = safefile.ReadFile(path, analysis.MaxDocumentBytes)
+		text, err = safefile.ReadFile(path, markdown.MaxDocumentBytes)
 		if err != nil {
 			printErr(stderr, err)
 			return exitUsage
@@ -217,7 +218,7 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A plain message is a stop message too: the hook classifies it, and so
 	// does classify. Only a handoff or a workflow is something else.
 	doc, res := env.Analyze(name, string(text))
-	if doc.Kind != analysis.KindPacket {
+	if doc.Kind != markdown.KindPacket {
 		fmt.Fprintf(stderr, "baton: %s is not a stop message (it reads as %s): classify needs a stop message\n", name, kindPhrase(doc.Kind))
 		return exitUsage
 	}
@@ -247,11 +248,11 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func kindPhrase(k analysis.Kind) string {
+func kindPhrase(k markdown.Kind) string {
 	switch k {
-	case analysis.KindOther:
+	case markdown.KindOther:
 		return "ordinary Markdown"
-	case analysis.KindHandoff:
+	case markdown.KindHandoff:
 		return "a handoff"
 	}
 	return "a " + k.String()
@@ -260,7 +261,7 @@ func kindPhrase(k analysis.Kind) string {
 // stopJSON writes one stop's classification. specrew is the workspace's
 // .specrew directory, named as the source of a workspace input decided by
 // the absence of a file.
-func stopJSON(doc *analysis.Document, s *stopintent.Stop, specrew string) classifyJSON {
+func stopJSON(doc *markdown.Document, s *stopintent.Stop, specrew string) classifyJSON {
 	c := classifyJSON{Outcome: s.Class.Outcome, Marker: string(s.Intent), Recorded: s.Recorded, Inputs: map[string]inputJSON{}}
 	if s.Ambiguous {
 		c.Marker = "ambiguous"
@@ -285,8 +286,8 @@ func stopJSON(doc *analysis.Document, s *stopintent.Stop, specrew string) classi
 		if in.Source == "flag" {
 			j.Why = "set on the command line (--" + flagNames[name] + ")"
 		}
-		if in.Source == "text" && in.Span != (analysis.Span{}) {
-			line := doc.Lines.Position(in.Span.Start, analysis.UTF8).Line + 1
+		if in.Source == "text" && in.Span != (markdown.Span{}) {
+			line := doc.Lines.Position(in.Span.Start, markdown.UTF8).Line + 1
 			j.Line = &line
 		}
 		c.Inputs[name] = j
@@ -299,7 +300,7 @@ func stopJSON(doc *analysis.Document, s *stopintent.Stop, specrew string) classi
 		mi.Why = "the message declares " + string(s.Intent)
 		for _, mk := range s.Markers {
 			if mk.Exact && mk.Intent == s.Intent {
-				line := doc.Lines.Position(mk.Span.Start, analysis.UTF8).Line + 1
+				line := doc.Lines.Position(mk.Span.Start, markdown.UTF8).Line + 1
 				mi.Line = &line
 				break
 			}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/baton-md/baton/analysis"
@@ -22,7 +24,7 @@ func testRegistry(t *testing.T, rules []*analysis.Rule, report func(p *analysis.
 	t.Helper()
 	reg, err := analysis.NewRegistry(&analysis.Analyzer{
 		Name:  "test",
-		Kind:  analysis.KindOther,
+		Kind:  markdown.KindOther,
 		Rules: rules,
 		Run:   func(p *analysis.Pass) any { report(p); return nil },
 	})
@@ -37,10 +39,10 @@ func testRule(id string) *analysis.Rule {
 }
 
 func fixWith(reg *analysis.Registry, text string) *analysis.Result {
-	return analysis.FixAll(func(t string) *analysis.Result { return reg.Analyze(analysis.Parse("x.md", t), nil) }, text)
+	return analysis.FixAll(func(t string) *analysis.Result { return reg.Analyze(markdown.Parse("x.md", t), nil) }, text)
 }
 
-func safe(span analysis.Span, text string) func(*analysis.Finding) {
+func safe(span markdown.Span, text string) func(*analysis.Finding) {
 	return analysis.WithFix(analysis.Fix{Title: "fix", Safe: true, Edits: []analysis.Edit{{Span: span, NewText: text}}})
 }
 
@@ -53,7 +55,7 @@ func TestFixRoundsConverge(t *testing.T) {
 	reg := testRegistry(t, []*analysis.Rule{upper, wrap, chain}, func(p *analysis.Pass) {
 		for _, m := range word.FindAllStringIndex(p.Doc.Text, -1) {
 			w := p.Doc.Text[m[0]:m[1]]
-			span := analysis.Span{Start: m[0], End: m[1]}
+			span := markdown.Span{Start: m[0], End: m[1]}
 			if w != strings.ToUpper(w) {
 				p.Report(upper, span, "lower case", safe(span, strings.ToUpper(w)))
 			}
@@ -65,7 +67,7 @@ func TestFixRoundsConverge(t *testing.T) {
 		// x becomes y becomes z: each fix makes the next one possible.
 		if i := strings.IndexAny(p.Doc.Text, "xy"); i >= 0 {
 			next := map[byte]string{'x': "y", 'y': "z"}[p.Doc.Text[i]]
-			span := analysis.Span{Start: i, End: i + 1}
+			span := markdown.Span{Start: i, End: i + 1}
 			p.Report(chain, span, "chain", safe(span, next))
 		}
 	})
@@ -86,7 +88,7 @@ func TestFixRoundsConverge(t *testing.T) {
 func TestFixRoundsBounded(t *testing.T) {
 	grow := testRule("test/grow")
 	reg := testRegistry(t, []*analysis.Rule{grow}, func(p *analysis.Pass) {
-		end := analysis.Span{Start: len(p.Doc.Text), End: len(p.Doc.Text)}
+		end := markdown.Span{Start: len(p.Doc.Text), End: len(p.Doc.Text)}
 		p.Report(grow, end, "never enough", safe(end, "!"))
 	})
 	res := fixWith(reg, "a")
@@ -99,7 +101,7 @@ func TestFixRoundsBounded(t *testing.T) {
 }
 
 func TestSafeFixEdits(t *testing.T) {
-	sp := func(s, e int) analysis.Span { return analysis.Span{Start: s, End: e} }
+	sp := func(s, e int) markdown.Span { return markdown.Span{Start: s, End: e} }
 	edit := func(s, e int, text string) analysis.Edit { return analysis.Edit{Span: sp(s, e), NewText: text} }
 	fix := func(safe bool, edits ...analysis.Edit) analysis.Fix {
 		return analysis.Fix{Title: "f", Safe: safe, Edits: edits}
@@ -270,7 +272,7 @@ func TestWriteFixedFailure(t *testing.T) {
 	upper := testRule("test/upper")
 	c := newChecker(testRegistry(t, []*analysis.Rule{upper}, func(p *analysis.Pass) {
 		if i := strings.Index(p.Doc.Text, "a"); i >= 0 {
-			span := analysis.Span{Start: i, End: i + 1}
+			span := markdown.Span{Start: i, End: i + 1}
 			p.Report(upper, span, "lower case", safe(span, "A"))
 		}
 	}), fixOptions{fix: true}, "", nil)

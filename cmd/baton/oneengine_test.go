@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/engine/enginetest"
@@ -53,7 +54,7 @@ func TestOneEngineSameFindings(t *testing.T) {
 	doc, res := env.Analyze(path, stopText)
 	var fromStop []string
 	for _, f := range res.Findings {
-		fromStop = append(fromStop, fmtFinding(f.Rule, f.Severity.String(), doc.Lines.Position(f.Span.Start, analysis.UTF8).Line+1))
+		fromStop = append(fromStop, fmtFinding(f.Rule, f.Severity.String(), doc.Lines.Position(f.Span.Start, markdown.UTF8).Line+1))
 	}
 	slices.Sort(fromStop)
 	if !slices.Equal(fromCheck, fromStop) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/baton-md/baton/analysis"
@@ -159,9 +161,9 @@ func TestSARIFContent(t *testing.T) {
 // this baton's version, of findings of the rules ids in that order.
 func sarifDriver(t *testing.T, reg *analysis.Registry, ids []string) *reporttest.SARIFComponent {
 	t.Helper()
-	f := &report.File{Name: "x.md", Doc: analysis.Parse("x.md", "text\n")}
+	f := &report.File{Name: "x.md", Doc: markdown.Parse("x.md", "text\n")}
 	for _, id := range ids {
-		f.Findings = append(f.Findings, analysis.Finding{Rule: id, Severity: analysis.Warning, Span: analysis.Span{Start: 0, End: 4}, Message: "m"})
+		f.Findings = append(f.Findings, analysis.Finding{Rule: id, Severity: analysis.Warning, Span: markdown.Span{Start: 0, End: 4}, Message: "m"})
 	}
 	var b bytes.Buffer
 	w := report.NewFormatter(&b, &b, reg, report.Options{Format: report.FormatSARIF, Version: versionString()})

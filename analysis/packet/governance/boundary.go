@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 )
@@ -423,7 +425,7 @@ func designGate(pass *analysis.Pass, p *packet.Packet) {
 		for end > loc[4] && strings.IndexByte(",.;:)", b[end-1]) >= 0 {
 			end--
 		}
-		pass.Report(RuleGateBarePath, analysis.Span{Start: loc[4], End: end},
+		pass.Report(RuleGateBarePath, markdown.Span{Start: loc[4], End: end},
 			fmt.Sprintf("%s is a bare artifact path in a design-analysis gate packet: write it as a file:/// URL or in a code span", doc.Text[loc[4]:end]))
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 )
@@ -119,7 +121,7 @@ func validate(m *message) {
 				`"What I Need From You" asks for no action: name the one thing the user does now (review, approve, confirm, run, provide, reply, authorize, sign off, restart, test)`)
 			if loc := transitionalWord.FindStringIndex(why); loc != nil {
 				_, at := m.body(packet.WhyStopped)
-				pass.Report(RuleTransitional, analysis.Span{Start: at + loc[0], End: at + loc[1]},
+				pass.Report(RuleTransitional, markdown.Span{Start: at + loc[0], End: at + loc[1]},
 					fmt.Sprintf("the stop is explained as transitional (%q) and asks nothing of the user: keep such an update to one progress line, and render a packet only for a real blocker or the end of long work", why[loc[0]:loc[1]]))
 			}
 		}
@@ -288,7 +290,7 @@ func jargonLead(m *message) {
 		if plain {
 			continue
 		}
-		m.pass.Report(RuleJargonLead, analysis.Span{Start: s.Body.Start + at, End: s.Body.Start + at + len(lead)},
+		m.pass.Report(RuleJargonLead, markdown.Span{Start: s.Body.Start + at, End: s.Body.Start + at + len(lead)},
 			fmt.Sprintf("the section opens with %d lifecycle terms (gate, validator, FR-…, before-implement …) before saying what happened: lead with a plain sentence, and bring the formal references after it", hits))
 		return
 	}

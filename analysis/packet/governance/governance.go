@@ -18,6 +18,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet"
 )
@@ -36,7 +38,7 @@ const (
 // message, and its design gate's on a saved design-analysis gate packet.
 var Analyzer = &analysis.Analyzer{
 	Name:     "governance",
-	Kind:     analysis.KindPacket,
+	Kind:     markdown.KindPacket,
 	Rules:    Rules,
 	Requires: []*analysis.Analyzer{packet.Analyzer},
 	Run:      run,
@@ -203,18 +205,18 @@ func (m *message) body(i int) (string, int) {
 
 // at is the span of the heading of section i, or of the packet's first
 // heading when it has none.
-func (m *message) at(i int) analysis.Span {
+func (m *message) at(i int) markdown.Span {
 	if s := m.p.Section(i); s != nil {
 		return s.Heading.Span
 	}
 	return m.p.Sections[0].Heading.Span
 }
 
-func (m *message) span(start, end int) analysis.Span {
-	return analysis.Span{Start: m.base + start, End: m.base + end}
+func (m *message) span(start, end int) markdown.Span {
+	return markdown.Span{Start: m.base + start, End: m.base + end}
 }
 
-func frontMatter(doc *analysis.Document, key string) (string, bool) {
+func frontMatter(doc *markdown.Document, key string) (string, bool) {
 	if doc.FrontMatter == nil || doc.FrontMatter.Data == nil {
 		return "", false
 	}

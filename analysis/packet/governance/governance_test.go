@@ -3,8 +3,8 @@ package governance_test
 import (
 	"testing"
 
-	"github.com/baton-md/baton/analysis/analysistest"
 	"github.com/baton-md/baton/analysis/packet/governance"
+	"github.com/baton-md/baton/analysistest"
 )
 
 func TestRules(t *testing.T) {

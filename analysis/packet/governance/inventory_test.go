@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/analysistest"
 )
 
 // TestInventoryNamesEveryRule keeps docs/conformance-specrew.md and the
@@ -22,7 +22,7 @@ func TestInventoryNamesEveryRule(t *testing.T) {
 			rows = append(rows, line)
 		}
 	}
-	reg := engine.Registry()
+	reg := analysistest.Registry()
 	for _, r := range reg.Rules() {
 		for _, f := range r.Follows {
 			check, ok := strings.CutPrefix(f, "specrew ")

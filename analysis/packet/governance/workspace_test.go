@@ -9,7 +9,7 @@ import (
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/analysis/packet/governance"
-	"github.com/baton-md/baton/engine"
+	"github.com/baton-md/baton/analysistest"
 )
 
 // analyze writes text as root/stop.md and analyses it as check does, at
@@ -20,12 +20,7 @@ func analyze(t *testing.T, root, text, boundary string) *analysis.Result {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eng := engine.New(engine.Sources{Registry: engine.Registry()})
-	env, err := eng.Env(engine.Request{Path: path, Boundary: boundary})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eng.Analyze(env, "stop.md", text)
+	return analysistest.AnalyzeAt(t, path, "stop.md", text, boundary)
 }
 
 func workspace(t *testing.T, files ...string) string {
@@ -66,12 +61,7 @@ func TestBrokenFileURL(t *testing.T) {
 		t.Errorf("the finding spans %q", got)
 	}
 	// From standard input there is no workspace: nothing is called broken.
-	eng := engine.New(engine.Sources{Registry: engine.Registry()})
-	env, err := eng.Env(engine.Request{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fs := of(eng.Analyze(env, "<stdin>", strings.Replace(material, "%s", refs, 1)), "packet/broken-file-url"); len(fs) != 0 {
+	if fs := of(analysistest.AnalyzeAt(t, "", "<stdin>", strings.Replace(material, "%s", refs, 1), ""), "packet/broken-file-url"); len(fs) != 0 {
 		t.Errorf("from standard input: %+v", fs)
 	}
 }

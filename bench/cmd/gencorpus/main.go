@@ -10,7 +10,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/bench"
 )
 
@@ -29,7 +30,7 @@ func main() {
 		os.Exit(1)
 	}
 	var bytes int64
-	count := map[analysis.Kind][2]int{}
+	count := map[markdown.Kind][2]int{}
 	for _, f := range c.Files {
 		bytes += int64(len(f.Text))
 		k := count[f.Kind]
@@ -41,7 +42,7 @@ func main() {
 		count[f.Kind] = k
 	}
 	fmt.Printf("wrote %d documents (%.1f MB) and %d session files to %s\n", len(c.Files), float64(bytes)/(1<<20), len(c.State), *out)
-	for _, k := range []analysis.Kind{analysis.KindPacket, analysis.KindHandoff, analysis.KindWorkflow} {
+	for _, k := range []markdown.Kind{markdown.KindPacket, markdown.KindHandoff, markdown.KindWorkflow} {
 		fmt.Printf("  %-12s %5d good %5d bad\n", k, count[k][0], count[k][1])
 	}
 }

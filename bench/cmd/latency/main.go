@@ -44,7 +44,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/bench"
 	"github.com/baton-md/baton/bench/internal/lspclient"
 	"github.com/baton-md/baton/engine"
@@ -361,7 +362,7 @@ func inProcess(doc string) (parse, parseP99, lint time.Duration) {
 		t0 := time.Now()
 		md.Parser().Parse(text.NewReader([]byte(doc)))
 		t1 := time.Now()
-		reg.Analyze(analysis.Parse("d.md", doc), nil)
+		reg.Analyze(markdown.Parse("d.md", doc), nil)
 		ps[i], ls[i] = t1.Sub(t0), time.Since(t1)
 	}
 	slices.Sort(ps)

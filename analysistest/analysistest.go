@@ -32,6 +32,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/handoff"
@@ -50,7 +52,7 @@ func Run(t *testing.T, dir string, analyzer *analysis.Analyzer, deps ...*analysi
 
 // Check is what a package checks of each fixture's result beyond its
 // findings (that every span of its model lies in the document, say).
-type Check func(t *testing.T, doc *analysis.Document, res *analysis.Result)
+type Check func(t *testing.T, doc *markdown.Document, res *analysis.Result)
 
 // RunCheck is Run, with extra checks of each result.
 func RunCheck(t *testing.T, dir string, analyzer *analysis.Analyzer, extra Check, deps ...*analysis.Analyzer) {
@@ -114,7 +116,7 @@ func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar
 	if !ok {
 		t.Fatal("fixture has no want file")
 	}
-	doc := analysis.Parse(docPath, input)
+	doc := markdown.Parse(docPath, input)
 	if k, ok := files["kind"]; ok && strings.TrimSpace(k) != doc.Kind.String() {
 		t.Errorf("kind = %q, want %q", doc.Kind, strings.TrimSpace(k))
 	}
@@ -165,7 +167,7 @@ var reserved = map[string]bool{"want": true, "kind": true, "fixed.md": true, "do
 // analyzeInWorkspace lays out a fixture's files (the document at docPath
 // among them) in a temporary repository and analyses doc in the
 // environment engine builds for it there.
-func analyzeInWorkspace(t *testing.T, reg *analysis.Registry, ar *txtar.Archive, docPath string, doc *analysis.Document) *analysis.Result {
+func analyzeInWorkspace(t *testing.T, reg *analysis.Registry, ar *txtar.Archive, docPath string, doc *markdown.Document) *analysis.Result {
 	t.Helper()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"))
@@ -201,7 +203,7 @@ func write(t *testing.T, path string, data []byte) {
 // Compare checks findings against a want file: every finding's span lies
 // in the document, and each "LINE:COL rule-id message-substring" line (blank
 // lines and # comments skipped) matches one finding, none left over.
-func Compare(t testing.TB, doc *analysis.Document, findings []analysis.Finding, want string) {
+func Compare(t testing.TB, doc *markdown.Document, findings []analysis.Finding, want string) {
 	t.Helper()
 	got := make([]string, len(findings))
 	for i, f := range findings {
@@ -234,8 +236,8 @@ func Compare(t testing.TB, doc *analysis.Document, findings []analysis.Finding, 
 }
 
 // Format writes a finding as "LINE:COL rule-id message" (1-based, byte column).
-func Format(doc *analysis.Document, f analysis.Finding) string {
-	p := doc.Lines.Position(f.Span.Start, analysis.UTF8)
+func Format(doc *markdown.Document, f analysis.Finding) string {
+	p := doc.Lines.Position(f.Span.Start, markdown.UTF8)
 	return fmt.Sprintf("%d:%d %s %s", p.Line+1, p.Character+1, f.Rule, f.Message)
 }
 
@@ -251,4 +253,25 @@ func matches(got, want string) bool {
 		return strings.Contains(gf[2], wf[2])
 	}
 	return true
+}
+
+// Registry is the registry of every rule baton ships (engine.Registry),
+// for a kind's tests that read the whole set.
+func Registry() *analysis.Registry { return engine.Registry() }
+
+// Analyzers lists every analyzer baton ships (engine.Analyzers).
+func Analyzers() []*analysis.Analyzer { return engine.Analyzers() }
+
+// AnalyzeAt analyses text as the document at path (name in findings), in
+// the environment every entry point builds for it (engine.Env) at
+// boundary when one is given; path "" reads it as standard input is, with
+// no workspace.
+func AnalyzeAt(t testing.TB, path, name, text, boundary string) *analysis.Result {
+	t.Helper()
+	eng := engine.New(engine.Sources{Registry: engine.Registry()})
+	env, err := eng.Env(engine.Request{Path: path, Boundary: boundary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng.AnalyzeDoc(env, markdown.Parse(name, text))
 }

@@ -1,7 +1,11 @@
-package analysis
+package handoff
 
 import (
 	"strings"
+
+	"github.com/baton-md/baton/markdown"
+
+	"github.com/baton-md/baton/analysis/packet"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -16,7 +20,7 @@ const TaskMemoryLanguage = "clio-task-memory"
 // depth (a fence in a list item or a quote is one an agent meant, which
 // clio's reader does not see). A line that only looks like such a fence,
 // inside another code block, is not one.
-func TaskMemoryFences(d *Document) []*ast.FencedCodeBlock {
+func TaskMemoryFences(d *markdown.Document) []*ast.FencedCodeBlock {
 	if d.Root == nil || !strings.Contains(d.Text, TaskMemoryLanguage) {
 		return nil
 	}
@@ -49,11 +53,11 @@ func TaskMemoryFences(d *Document) []*ast.FencedCodeBlock {
 // no fixed shape (the skill's template is a suggestion), and clio reads
 // nothing else of it. A stop message quoting such a block stays a stop
 // message: its packet is what a stop is judged by.
-func IsTaskMemoryHandoff(d *Document) bool {
-	return len(TaskMemoryFences(d)) > 0 && !IsStopMessage(d)
+func IsTaskMemoryHandoff(d *markdown.Document) bool {
+	return len(TaskMemoryFences(d)) > 0 && !packet.IsStopMessage(d)
 }
 
 // IsClioHandoff is the handoff kind's detector: clio-coder's /handoff
 // review document (IsHandoff), or a brief carrying a task-memory snapshot
 // (IsTaskMemoryHandoff).
-func IsClioHandoff(d *Document) bool { return IsHandoff(d) || IsTaskMemoryHandoff(d) }
+func IsClioHandoff(d *markdown.Document) bool { return IsHandoff(d) || IsTaskMemoryHandoff(d) }

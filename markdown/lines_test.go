@@ -1,21 +1,22 @@
-package analysis_test
+package markdown_test
 
 import (
 	"fmt"
 	"testing"
 	"unicode/utf8"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/google/go-cmp/cmp"
 )
 
-var encodings = []analysis.Encoding{analysis.UTF8, analysis.UTF16, analysis.UTF32}
+var encodings = []markdown.Encoding{markdown.UTF8, markdown.UTF16, markdown.UTF32}
 
 func TestEncodingString(t *testing.T) {
-	for enc, want := range map[analysis.Encoding]string{
-		analysis.UTF8:  "utf-8",
-		analysis.UTF16: "utf-16",
-		analysis.UTF32: "utf-32",
+	for enc, want := range map[markdown.Encoding]string{
+		markdown.UTF8:  "utf-8",
+		markdown.UTF16: "utf-16",
+		markdown.UTF32: "utf-32",
 	} {
 		if got := enc.String(); got != want {
 			t.Errorf("Encoding(%d).String() = %q, want %q", int(enc), got, want)
@@ -50,7 +51,7 @@ func TestLineIndexLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			x := analysis.NewLineIndex(tt.text)
+			x := markdown.NewLineIndex(tt.text)
 			if got := x.LineCount(); got != len(tt.starts) {
 				t.Fatalf("LineCount() = %d, want %d", got, len(tt.starts))
 			}
@@ -104,14 +105,14 @@ const posText = "aé€😀b\r\nx\r😀😀\nend"
 // pos is a position in each encoding: {line, utf-8, utf-16, utf-32}.
 type pos struct{ line, c8, c16, c32 int }
 
-func (p pos) in(enc analysis.Encoding) analysis.Position {
+func (p pos) in(enc markdown.Encoding) markdown.Position {
 	switch enc {
-	case analysis.UTF8:
-		return analysis.Position{Line: p.line, Character: p.c8}
-	case analysis.UTF32:
-		return analysis.Position{Line: p.line, Character: p.c32}
+	case markdown.UTF8:
+		return markdown.Position{Line: p.line, Character: p.c8}
+	case markdown.UTF32:
+		return markdown.Position{Line: p.line, Character: p.c32}
 	}
-	return analysis.Position{Line: p.line, Character: p.c16}
+	return markdown.Position{Line: p.line, Character: p.c16}
 }
 
 func TestLineIndexPosition(t *testing.T) {
@@ -159,7 +160,7 @@ func TestLineIndexPosition(t *testing.T) {
 	for _, tt := range tests {
 		for _, enc := range encodings {
 			t.Run(fmt.Sprintf("%s/%s", tt.name, enc), func(t *testing.T) {
-				x := analysis.NewLineIndex(tt.text)
+				x := markdown.NewLineIndex(tt.text)
 				if got, want := x.Position(tt.offset, enc), tt.want.in(enc); got != want {
 					t.Errorf("Position(%d, %s) = %+v, want %+v", tt.offset, enc, got, want)
 				}
@@ -172,68 +173,68 @@ func TestLineIndexOffset(t *testing.T) {
 	type tc struct {
 		name  string
 		text  string
-		enc   analysis.Encoding
-		pos   analysis.Position
+		enc   markdown.Encoding
+		pos   markdown.Position
 		want  int
 		exact bool
 	}
-	P := func(line, char int) analysis.Position { return analysis.Position{Line: line, Character: char} }
+	P := func(line, char int) markdown.Position { return markdown.Position{Line: line, Character: char} }
 	tests := []tc{
-		{"utf-8 start", posText, analysis.UTF8, P(0, 0), 0, true},
-		{"utf-8 3-byte char", posText, analysis.UTF8, P(0, 3), 3, true},
-		{"utf-8 inside 3-byte char maps to its start", posText, analysis.UTF8, P(0, 4), 3, true},
-		{"utf-8 inside astral char maps to its start", posText, analysis.UTF8, P(0, 8), 6, true},
-		{"utf-8 after astral char", posText, analysis.UTF8, P(0, 10), 10, true},
-		{"utf-8 line end before CRLF", posText, analysis.UTF8, P(0, 11), 11, true},
-		{"utf-8 past line end (CRLF) is clamped", posText, analysis.UTF8, P(0, 12), 11, false},
-		{"utf-8 far past line end is clamped", posText, analysis.UTF8, P(0, 500), 11, false},
-		{"utf-8 line end before lone CR", posText, analysis.UTF8, P(1, 1), 14, true},
-		{"utf-8 past line end (lone CR) is clamped", posText, analysis.UTF8, P(1, 2), 14, false},
-		{"utf-8 second astral char", posText, analysis.UTF8, P(2, 4), 19, true},
-		{"utf-8 past line end (LF) is clamped", posText, analysis.UTF8, P(2, 9), 23, false},
-		{"utf-8 last line end", posText, analysis.UTF8, P(3, 3), 27, true},
-		{"utf-8 past last line end", posText, analysis.UTF8, P(3, 4), 27, false},
+		{"utf-8 start", posText, markdown.UTF8, P(0, 0), 0, true},
+		{"utf-8 3-byte char", posText, markdown.UTF8, P(0, 3), 3, true},
+		{"utf-8 inside 3-byte char maps to its start", posText, markdown.UTF8, P(0, 4), 3, true},
+		{"utf-8 inside astral char maps to its start", posText, markdown.UTF8, P(0, 8), 6, true},
+		{"utf-8 after astral char", posText, markdown.UTF8, P(0, 10), 10, true},
+		{"utf-8 line end before CRLF", posText, markdown.UTF8, P(0, 11), 11, true},
+		{"utf-8 past line end (CRLF) is clamped", posText, markdown.UTF8, P(0, 12), 11, false},
+		{"utf-8 far past line end is clamped", posText, markdown.UTF8, P(0, 500), 11, false},
+		{"utf-8 line end before lone CR", posText, markdown.UTF8, P(1, 1), 14, true},
+		{"utf-8 past line end (lone CR) is clamped", posText, markdown.UTF8, P(1, 2), 14, false},
+		{"utf-8 second astral char", posText, markdown.UTF8, P(2, 4), 19, true},
+		{"utf-8 past line end (LF) is clamped", posText, markdown.UTF8, P(2, 9), 23, false},
+		{"utf-8 last line end", posText, markdown.UTF8, P(3, 3), 27, true},
+		{"utf-8 past last line end", posText, markdown.UTF8, P(3, 4), 27, false},
 
-		{"utf-16 2-byte char", posText, analysis.UTF16, P(0, 1), 1, true},
-		{"utf-16 3-byte char", posText, analysis.UTF16, P(0, 2), 3, true},
-		{"utf-16 astral char", posText, analysis.UTF16, P(0, 3), 6, true},
-		{"utf-16 middle of surrogate pair maps to char start", posText, analysis.UTF16, P(0, 4), 6, true},
-		{"utf-16 after astral char", posText, analysis.UTF16, P(0, 5), 10, true},
-		{"utf-16 line end before CRLF", posText, analysis.UTF16, P(0, 6), 11, true},
-		{"utf-16 past line end is clamped", posText, analysis.UTF16, P(0, 7), 11, false},
-		{"utf-16 middle of first pair on line 2", posText, analysis.UTF16, P(2, 1), 15, true},
-		{"utf-16 second astral char", posText, analysis.UTF16, P(2, 2), 19, true},
-		{"utf-16 middle of second pair", posText, analysis.UTF16, P(2, 3), 19, true},
-		{"utf-16 line end before LF", posText, analysis.UTF16, P(2, 4), 23, true},
-		{"utf-16 past line end (LF) is clamped", posText, analysis.UTF16, P(2, 5), 23, false},
+		{"utf-16 2-byte char", posText, markdown.UTF16, P(0, 1), 1, true},
+		{"utf-16 3-byte char", posText, markdown.UTF16, P(0, 2), 3, true},
+		{"utf-16 astral char", posText, markdown.UTF16, P(0, 3), 6, true},
+		{"utf-16 middle of surrogate pair maps to char start", posText, markdown.UTF16, P(0, 4), 6, true},
+		{"utf-16 after astral char", posText, markdown.UTF16, P(0, 5), 10, true},
+		{"utf-16 line end before CRLF", posText, markdown.UTF16, P(0, 6), 11, true},
+		{"utf-16 past line end is clamped", posText, markdown.UTF16, P(0, 7), 11, false},
+		{"utf-16 middle of first pair on line 2", posText, markdown.UTF16, P(2, 1), 15, true},
+		{"utf-16 second astral char", posText, markdown.UTF16, P(2, 2), 19, true},
+		{"utf-16 middle of second pair", posText, markdown.UTF16, P(2, 3), 19, true},
+		{"utf-16 line end before LF", posText, markdown.UTF16, P(2, 4), 23, true},
+		{"utf-16 past line end (LF) is clamped", posText, markdown.UTF16, P(2, 5), 23, false},
 
-		{"utf-32 astral char", posText, analysis.UTF32, P(0, 3), 6, true},
-		{"utf-32 after astral char", posText, analysis.UTF32, P(0, 4), 10, true},
-		{"utf-32 line end before CRLF", posText, analysis.UTF32, P(0, 5), 11, true},
-		{"utf-32 past line end is clamped", posText, analysis.UTF32, P(0, 6), 11, false},
-		{"utf-32 second astral char", posText, analysis.UTF32, P(2, 1), 19, true},
-		{"utf-32 line end before LF", posText, analysis.UTF32, P(2, 2), 23, true},
-		{"utf-32 past line end (LF) is clamped", posText, analysis.UTF32, P(2, 3), 23, false},
+		{"utf-32 astral char", posText, markdown.UTF32, P(0, 3), 6, true},
+		{"utf-32 after astral char", posText, markdown.UTF32, P(0, 4), 10, true},
+		{"utf-32 line end before CRLF", posText, markdown.UTF32, P(0, 5), 11, true},
+		{"utf-32 past line end is clamped", posText, markdown.UTF32, P(0, 6), 11, false},
+		{"utf-32 second astral char", posText, markdown.UTF32, P(2, 1), 19, true},
+		{"utf-32 line end before LF", posText, markdown.UTF32, P(2, 2), 23, true},
+		{"utf-32 past line end (LF) is clamped", posText, markdown.UTF32, P(2, 3), 23, false},
 
-		{"line past the last is clamped to the end of text", posText, analysis.UTF16, P(4, 0), 27, false},
-		{"far line past the last is clamped to the end of text", posText, analysis.UTF8, P(99, 7), 27, false},
-		{"negative line", posText, analysis.UTF16, P(-1, 0), 0, false},
-		{"negative character", posText, analysis.UTF32, P(1, -1), 0, false},
+		{"line past the last is clamped to the end of text", posText, markdown.UTF16, P(4, 0), 27, false},
+		{"far line past the last is clamped to the end of text", posText, markdown.UTF8, P(99, 7), 27, false},
+		{"negative line", posText, markdown.UTF16, P(-1, 0), 0, false},
+		{"negative character", posText, markdown.UTF32, P(1, -1), 0, false},
 
-		{"empty document, origin", "", analysis.UTF16, P(0, 0), 0, true},
-		{"empty document, past line end", "", analysis.UTF16, P(0, 1), 0, false},
-		{"empty document, past last line", "", analysis.UTF8, P(1, 0), 0, false},
-		{"just LF, line 0", "\n", analysis.UTF16, P(0, 0), 0, true},
-		{"just LF, past line 0 end", "\n", analysis.UTF8, P(0, 1), 0, false},
-		{"just LF, line 1", "\n", analysis.UTF32, P(1, 0), 1, true},
-		{"just LF, past line 1 end", "\n", analysis.UTF16, P(1, 1), 1, false},
-		{"just LF, past last line", "\n", analysis.UTF16, P(2, 0), 1, false},
-		{"just CRLF, past line 0 end", "\r\n", analysis.UTF16, P(0, 1), 0, false},
-		{"lone CR line 1", "a\rb", analysis.UTF16, P(1, 1), 3, true},
+		{"empty document, origin", "", markdown.UTF16, P(0, 0), 0, true},
+		{"empty document, past line end", "", markdown.UTF16, P(0, 1), 0, false},
+		{"empty document, past last line", "", markdown.UTF8, P(1, 0), 0, false},
+		{"just LF, line 0", "\n", markdown.UTF16, P(0, 0), 0, true},
+		{"just LF, past line 0 end", "\n", markdown.UTF8, P(0, 1), 0, false},
+		{"just LF, line 1", "\n", markdown.UTF32, P(1, 0), 1, true},
+		{"just LF, past line 1 end", "\n", markdown.UTF16, P(1, 1), 1, false},
+		{"just LF, past last line", "\n", markdown.UTF16, P(2, 0), 1, false},
+		{"just CRLF, past line 0 end", "\r\n", markdown.UTF16, P(0, 1), 0, false},
+		{"lone CR line 1", "a\rb", markdown.UTF16, P(1, 1), 3, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			x := analysis.NewLineIndex(tt.text)
+			x := markdown.NewLineIndex(tt.text)
 			got, exact := x.Offset(tt.pos, tt.enc)
 			if got != tt.want || exact != tt.exact {
 				t.Errorf("Offset(%+v, %s) = %d, %v; want %d, %v", tt.pos, tt.enc, got, exact, tt.want, tt.exact)
@@ -268,9 +269,9 @@ func lineBreakInterior(text string, o int) bool {
 // positions grow with offsets.
 func TestLineIndexRoundTrip(t *testing.T) {
 	for _, text := range roundTripTexts {
-		x := analysis.NewLineIndex(text)
+		x := markdown.NewLineIndex(text)
 		for _, enc := range encodings {
-			prev := analysis.Position{}
+			prev := markdown.Position{}
 			for o := 0; o <= len(text); o++ {
 				p := x.Position(o, enc)
 				if p.Line < prev.Line || (p.Line == prev.Line && p.Character < prev.Character) {
@@ -293,10 +294,10 @@ func TestLineIndexRoundTrip(t *testing.T) {
 // trip is not exact: the LF of a CRLF has no position of its own.
 func TestLineIndexOffsetInsideCRLFMapsToLineEnd(t *testing.T) {
 	text := "ab\r\ncd"
-	x := analysis.NewLineIndex(text)
+	x := markdown.NewLineIndex(text)
 	for _, enc := range encodings {
 		p := x.Position(3, enc)
-		if want := (analysis.Position{Line: 0, Character: 2}); p != want {
+		if want := (markdown.Position{Line: 0, Character: 2}); p != want {
 			t.Errorf("%s: Position(3) = %+v, want %+v", enc, p, want)
 		}
 		if got, _ := x.Offset(p, enc); got != 2 {

@@ -1,10 +1,10 @@
-package analysis_test
+package markdown_test
 
 import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 // fuzzSeeds are realistic documents: packets with LF, CRLF and lone-CR line
@@ -38,7 +38,7 @@ func FuzzLineIndex(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, text string, offset int) {
-		x := analysis.NewLineIndex(text)
+		x := markdown.NewLineIndex(text)
 		for _, o := range []int{offset, offset % (len(text) + 1)} {
 			for _, enc := range encodings {
 				p := x.Position(o, enc)
@@ -63,11 +63,11 @@ func FuzzLineIndex(f *testing.F) {
 }
 
 // charCount is the length of s in enc's units, counting as the LSP does.
-func charCount(s string, enc analysis.Encoding) int {
+func charCount(s string, enc markdown.Encoding) int {
 	switch enc {
-	case analysis.UTF8:
+	case markdown.UTF8:
 		return len(s)
-	case analysis.UTF32:
+	case markdown.UTF32:
 		return utf8.RuneCountInString(s)
 	}
 	n := 0
@@ -88,9 +88,9 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		d := analysis.Parse("f.md", text)
+		d := markdown.Parse("f.md", text)
 		switch d.Kind {
-		case analysis.KindOther, analysis.KindPacket, analysis.KindHandoff, analysis.KindWorkflow:
+		case markdown.KindOther, markdown.KindPacket, markdown.KindHandoff, markdown.KindWorkflow:
 		default:
 			t.Fatalf("Kind = %d", int(d.Kind))
 		}
@@ -99,7 +99,7 @@ func FuzzParse(f *testing.F) {
 		}
 		prev := -1
 		for _, h := range d.Headings {
-			for _, s := range []analysis.Span{h.Span, h.Inner} {
+			for _, s := range []markdown.Span{h.Span, h.Inner} {
 				if s.Start < 0 || s.Start > s.End || s.End > len(text) {
 					t.Fatalf("heading %q: span %v outside the text (%d bytes)", h.Text, s, len(text))
 				}

@@ -1,21 +1,25 @@
-package analysis_test
+package markdown_test
 
 import (
+	// The kinds' detectors, which Parse tries in the engine's order: the
+	// kind tests below read documents as every entry point does.
+	_ "github.com/baton-md/baton/engine"
 	"strings"
 	"testing"
 
-	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/yuin/goldmark/ast"
 )
 
 func TestKindString(t *testing.T) {
-	for k, want := range map[analysis.Kind]string{
-		analysis.KindOther:    "other",
-		analysis.KindPacket:   "stop packet",
-		analysis.KindHandoff:  "handoff",
-		analysis.KindWorkflow: "workflow",
+	for k, want := range map[markdown.Kind]string{
+		markdown.KindOther:    "other",
+		markdown.KindPacket:   "stop packet",
+		markdown.KindHandoff:  "handoff",
+		markdown.KindWorkflow: "workflow",
 	} {
 		if got := k.String(); got != want {
 			t.Errorf("Kind(%d).String() = %q, want %q", int(k), got, want)
@@ -27,121 +31,121 @@ func TestParseKind(t *testing.T) {
 	tests := []struct {
 		name string
 		text string
-		want analysis.Kind
+		want markdown.Kind
 	}{
-		{"three packet headings", "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n\n## What I Need From You\n\nz\n", analysis.KindPacket},
-		{"all six headings", "## What I Just Did\n## Why I Stopped\n## What Needs Your Review\n## What Happens Next\n## Discussion Prompts\n## What I Need From You\n", analysis.KindPacket},
-		{"lower case and trailing colons", "## what i just did:\n\n## WHY I STOPPED\n\n## What needs your review:\n", analysis.KindPacket},
-		{"bold headings", "## **What I Just Did**\n\n## **Why I Stopped:**\n\n## __What Happens Next__\n", analysis.KindPacket},
-		{"setext headings", "What I Just Did\n---------------\n\nWhy I Stopped\n=============\n\nWhat Happens Next\n---\n", analysis.KindPacket},
-		{"any heading level", "# What I Just Did\n### Why I Stopped\n#### What I Need From You\n", analysis.KindPacket},
-		{"CRLF packet", "## What I Just Did\r\n\r\nx\r\n\r\n## Why I Stopped\r\n\r\n## What I Need From You\r\n", analysis.KindPacket},
-		{"packet with an h1 title first", "# Stop\n\n## What I Just Did\n## Why I Stopped\n## What Happens Next\n", analysis.KindPacket},
-		{"packet headings win over workflow front matter", "---\nprops: {}\n---\n## What I Just Did\n## Why I Stopped\n## What Happens Next\n", analysis.KindPacket},
+		{"three packet headings", "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n\n## What I Need From You\n\nz\n", markdown.KindPacket},
+		{"all six headings", "## What I Just Did\n## Why I Stopped\n## What Needs Your Review\n## What Happens Next\n## Discussion Prompts\n## What I Need From You\n", markdown.KindPacket},
+		{"lower case and trailing colons", "## what i just did:\n\n## WHY I STOPPED\n\n## What needs your review:\n", markdown.KindPacket},
+		{"bold headings", "## **What I Just Did**\n\n## **Why I Stopped:**\n\n## __What Happens Next__\n", markdown.KindPacket},
+		{"setext headings", "What I Just Did\n---------------\n\nWhy I Stopped\n=============\n\nWhat Happens Next\n---\n", markdown.KindPacket},
+		{"any heading level", "# What I Just Did\n### Why I Stopped\n#### What I Need From You\n", markdown.KindPacket},
+		{"CRLF packet", "## What I Just Did\r\n\r\nx\r\n\r\n## Why I Stopped\r\n\r\n## What I Need From You\r\n", markdown.KindPacket},
+		{"packet with an h1 title first", "# Stop\n\n## What I Just Did\n## Why I Stopped\n## What Happens Next\n", markdown.KindPacket},
+		{"packet headings win over workflow front matter", "---\nprops: {}\n---\n## What I Just Did\n## Why I Stopped\n## What Happens Next\n", markdown.KindPacket},
 
-		{"two packet headings", "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n", analysis.KindOther},
-		{"one heading three times", "## Why I Stopped\n## Why I Stopped\n## Why I Stopped\n", analysis.KindOther},
+		{"two packet headings", "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n", markdown.KindOther},
+		{"one heading three times", "## Why I Stopped\n## Why I Stopped\n## Why I Stopped\n", markdown.KindOther},
 		// specrew's section parser reads a line holding only a title, bare or bold, as its heading.
-		{"packet headings as bold paragraphs", "**What I Just Did**\n\n**Why I Stopped**\n\n**What I Need From You**\n", analysis.KindPacket},
-		{"packet headings as bare lines", "What I just did\nx\n\nWhy I stopped\ny\n\nWhat I need from you\nz\n", analysis.KindPacket},
-		{"packet titles with a colon are prose", "What I just did:\nx\n\nWhy I stopped:\ny\n\nWhat I need from you:\nz\n", analysis.KindOther},
-		{"packet titles inside a sentence", "What I just did was small.\n\nWhy I stopped matters.\n\nWhat I need from you is a reply.\n", analysis.KindOther},
-		{"packet headings quoted", "> ## What I Just Did\n> ## Why I Stopped\n> ## What I Need From You\n", analysis.KindOther},
-		{"packet headings in a list", "- ## What I Just Did\n- ## Why I Stopped\n- ## What I Need From You\n", analysis.KindOther},
-		{"packet headings in a fenced block", "```\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n```\n", analysis.KindOther},
-		{"empty", "", analysis.KindOther},
-		{"plain prose", "Just some notes.\n", analysis.KindOther},
+		{"packet headings as bold paragraphs", "**What I Just Did**\n\n**Why I Stopped**\n\n**What I Need From You**\n", markdown.KindPacket},
+		{"packet headings as bare lines", "What I just did\nx\n\nWhy I stopped\ny\n\nWhat I need from you\nz\n", markdown.KindPacket},
+		{"packet titles with a colon are prose", "What I just did:\nx\n\nWhy I stopped:\ny\n\nWhat I need from you:\nz\n", markdown.KindOther},
+		{"packet titles inside a sentence", "What I just did was small.\n\nWhy I stopped matters.\n\nWhat I need from you is a reply.\n", markdown.KindOther},
+		{"packet headings quoted", "> ## What I Just Did\n> ## Why I Stopped\n> ## What I Need From You\n", markdown.KindOther},
+		{"packet headings in a list", "- ## What I Just Did\n- ## Why I Stopped\n- ## What I Need From You\n", markdown.KindOther},
+		{"packet headings in a fenced block", "```\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n```\n", markdown.KindOther},
+		{"empty", "", markdown.KindOther},
+		{"plain prose", "Just some notes.\n", markdown.KindOther},
 
 		// clio's session line decides...
-		{"handoff carried from session", "# Handoff\n\nCarried from session 12.\n", analysis.KindHandoff},
-		{"handoff with goal and session line", "# Handoff\n\n**Goal:** ship the parser.\n\nCarried from session `s1`.\n", analysis.KindHandoff},
-		{"handoff, any case of the title, with the session line", "# HANDOFF\n\n**Goal:** ship it.\n\nCarried from session `s1`.\n", analysis.KindHandoff},
-		{"session line in the goal's paragraph", "# Handoff\n**Goal:** ship the parser.\nCarried from session `s1`.\n", analysis.KindHandoff},
-		{"session line over sections clio does not write", "# Handoff\n\n**Goal:** x\n\nCarried from session `s1`.\n\n## Notes\n\nprose\n", analysis.KindHandoff},
-		{"handoff wins over packet headings", "# Handoff\n\n**Goal:** x\n\nCarried from session `s1`.\n\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n", analysis.KindHandoff},
-		{"session line after a section", "# Handoff\n\n**Goal:** ship the parser.\n\n## Notes\n\nCarried from session `s1`.\n", analysis.KindOther},
-		{"session line in code", "# Handoff\n\n**Goal:** ship the parser.\n\n```\nCarried from session `s1`.\n```\n", analysis.KindOther},
-		{"session line in a list", "# Handoff\n\n- Carried from session `s1`.\n", analysis.KindOther},
+		{"handoff carried from session", "# Handoff\n\nCarried from session 12.\n", markdown.KindHandoff},
+		{"handoff with goal and session line", "# Handoff\n\n**Goal:** ship the parser.\n\nCarried from session `s1`.\n", markdown.KindHandoff},
+		{"handoff, any case of the title, with the session line", "# HANDOFF\n\n**Goal:** ship it.\n\nCarried from session `s1`.\n", markdown.KindHandoff},
+		{"session line in the goal's paragraph", "# Handoff\n**Goal:** ship the parser.\nCarried from session `s1`.\n", markdown.KindHandoff},
+		{"session line over sections clio does not write", "# Handoff\n\n**Goal:** x\n\nCarried from session `s1`.\n\n## Notes\n\nprose\n", markdown.KindHandoff},
+		{"handoff wins over packet headings", "# Handoff\n\n**Goal:** x\n\nCarried from session `s1`.\n\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n", markdown.KindHandoff},
+		{"session line after a section", "# Handoff\n\n**Goal:** ship the parser.\n\n## Notes\n\nCarried from session `s1`.\n", markdown.KindOther},
+		{"session line in code", "# Handoff\n\n**Goal:** ship the parser.\n\n```\nCarried from session `s1`.\n```\n", markdown.KindOther},
+		{"session line in a list", "# Handoff\n\n- Carried from session `s1`.\n", markdown.KindOther},
 		// ... and without it, clio's layout exactly does.
-		{"clio's layout without the session line", "# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\n- the lexer is done\n", analysis.KindHandoff},
-		{"every section of clio's, in order", "# Handoff\n\n**Goal:** ship the parser.\n\n## Decisions\n\n- a\n  why\n\n## Facts\n\n- b\n\n## Files\n\n- `a.go`: c\n\n### dropped (not in this session's read ledger)\n\n- `b.go`: d\n\n## Commands\n\n- `go test`: e\n\n## Open questions\n\n- f?\n\n## Bounds applied\n\n- facts: kept 32 of 40; the rest were dropped by the facts bound\n", analysis.KindHandoff},
-		{"only the dropped section", "# Handoff\n\n**Goal:** ship the parser.\n\n### dropped (not in this session's read ledger)\n\n- `b.go`: d\n", analysis.KindHandoff},
-		{"an emptied section and a comment", "# Handoff\n\n**Goal:** ship the parser.\n\n<!-- reviewed -->\n\n## Facts\n\n## Commands\n\n- `go test`: e\n", analysis.KindHandoff},
-		{"the session line mangled past its words", "# Handoff\n\n**Goal:** ship the parser.\n\ncarried from sesion s1\n\n## Facts\n\n- b\n", analysis.KindHandoff},
-		{"clio's layout with an agent's items", "# Handoff\n\n**Goal:** ship the parser.\n\n## Files\n\n- `a.go` — the lexer\n", analysis.KindHandoff},
-		{"handoff title and goal alone", "# Handoff\n\n**Goal:** ship the parser.\n", analysis.KindOther},
-		{"handoff title and goal over sections of a note", "# Handoff\n\n**Goal:** ship the parser.\n\n## Files\n\n- `a.go` — the lexer\n\n## Next steps\n\n- wire it in\n", analysis.KindOther},
-		{"handoff title and goal over packet headings", "# Handoff\n\n**Goal:** x\n\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n", analysis.KindPacket},
-		{"prose under a section", "# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\nThe lexer is done.\n", analysis.KindOther},
-		{"a second line of prose under the goal", "# Handoff\n\n**Goal:** ship the parser.\n\nBranch `feat/parser`.\n\n## Facts\n\n- b\n", analysis.KindOther},
-		{"the goal over two lines", "# Handoff\n\n**Goal:** ship the parser.\n**Status:** half done\n\n## Facts\n\n- b\n", analysis.KindOther},
-		{"sections out of clio's order", "# Handoff\n\n**Goal:** ship the parser.\n\n## Files\n\n- `a.go`: c\n\n## Facts\n\n- b\n", analysis.KindOther},
-		{"a section twice", "# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\n- a\n\n## Facts\n\n- b\n", analysis.KindOther},
-		{"a section not as clio writes it", "# Handoff\n\n**Goal:** ship the parser.\n\n## facts:\n\n- b\n", analysis.KindOther},
-		{"a setext section", "# Handoff\n\n**Goal:** ship the parser.\n\nFacts\n-----\n\n- b\n", analysis.KindOther},
-		{"no goal", "# Handoff\n\n## Facts\n\n- b\n", analysis.KindOther},
-		{"a list before any section", "# Handoff\n\n**Goal:** ship the parser.\n\n- b\n\n## Facts\n\n- b\n", analysis.KindOther},
-		{"text before the title", "Notes.\n\n# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\n- b\n", analysis.KindOther},
-		{"the title in another case", "# HANDOFF\n\n**Goal:** ship the parser.\n\n## Facts\n\n- b\n", analysis.KindOther},
-		{"handoff title without Goal", "# Handoff\n\nSome notes.\n", analysis.KindOther},
-		{"handoff as an h2", "## Handoff\n\n**Goal:** x\n\nCarried from session `s1`.\n", analysis.KindOther},
-		{"Goal without handoff title", "# Notes\n\n**Goal:** x\n\nCarried from session `s1`.\n", analysis.KindOther},
+		{"clio's layout without the session line", "# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\n- the lexer is done\n", markdown.KindHandoff},
+		{"every section of clio's, in order", "# Handoff\n\n**Goal:** ship the parser.\n\n## Decisions\n\n- a\n  why\n\n## Facts\n\n- b\n\n## Files\n\n- `a.go`: c\n\n### dropped (not in this session's read ledger)\n\n- `b.go`: d\n\n## Commands\n\n- `go test`: e\n\n## Open questions\n\n- f?\n\n## Bounds applied\n\n- facts: kept 32 of 40; the rest were dropped by the facts bound\n", markdown.KindHandoff},
+		{"only the dropped section", "# Handoff\n\n**Goal:** ship the parser.\n\n### dropped (not in this session's read ledger)\n\n- `b.go`: d\n", markdown.KindHandoff},
+		{"an emptied section and a comment", "# Handoff\n\n**Goal:** ship the parser.\n\n<!-- reviewed -->\n\n## Facts\n\n## Commands\n\n- `go test`: e\n", markdown.KindHandoff},
+		{"the session line mangled past its words", "# Handoff\n\n**Goal:** ship the parser.\n\ncarried from sesion s1\n\n## Facts\n\n- b\n", markdown.KindHandoff},
+		{"clio's layout with an agent's items", "# Handoff\n\n**Goal:** ship the parser.\n\n## Files\n\n- `a.go` — the lexer\n", markdown.KindHandoff},
+		{"handoff title and goal alone", "# Handoff\n\n**Goal:** ship the parser.\n", markdown.KindOther},
+		{"handoff title and goal over sections of a note", "# Handoff\n\n**Goal:** ship the parser.\n\n## Files\n\n- `a.go` — the lexer\n\n## Next steps\n\n- wire it in\n", markdown.KindOther},
+		{"handoff title and goal over packet headings", "# Handoff\n\n**Goal:** x\n\n## What I Just Did\n## Why I Stopped\n## What I Need From You\n", markdown.KindPacket},
+		{"prose under a section", "# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\nThe lexer is done.\n", markdown.KindOther},
+		{"a second line of prose under the goal", "# Handoff\n\n**Goal:** ship the parser.\n\nBranch `feat/parser`.\n\n## Facts\n\n- b\n", markdown.KindOther},
+		{"the goal over two lines", "# Handoff\n\n**Goal:** ship the parser.\n**Status:** half done\n\n## Facts\n\n- b\n", markdown.KindOther},
+		{"sections out of clio's order", "# Handoff\n\n**Goal:** ship the parser.\n\n## Files\n\n- `a.go`: c\n\n## Facts\n\n- b\n", markdown.KindOther},
+		{"a section twice", "# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\n- a\n\n## Facts\n\n- b\n", markdown.KindOther},
+		{"a section not as clio writes it", "# Handoff\n\n**Goal:** ship the parser.\n\n## facts:\n\n- b\n", markdown.KindOther},
+		{"a setext section", "# Handoff\n\n**Goal:** ship the parser.\n\nFacts\n-----\n\n- b\n", markdown.KindOther},
+		{"no goal", "# Handoff\n\n## Facts\n\n- b\n", markdown.KindOther},
+		{"a list before any section", "# Handoff\n\n**Goal:** ship the parser.\n\n- b\n\n## Facts\n\n- b\n", markdown.KindOther},
+		{"text before the title", "Notes.\n\n# Handoff\n\n**Goal:** ship the parser.\n\n## Facts\n\n- b\n", markdown.KindOther},
+		{"the title in another case", "# HANDOFF\n\n**Goal:** ship the parser.\n\n## Facts\n\n- b\n", markdown.KindOther},
+		{"handoff title without Goal", "# Handoff\n\nSome notes.\n", markdown.KindOther},
+		{"handoff as an h2", "## Handoff\n\n**Goal:** x\n\nCarried from session `s1`.\n", markdown.KindOther},
+		{"Goal without handoff title", "# Notes\n\n**Goal:** x\n\nCarried from session `s1`.\n", markdown.KindOther},
 
-		{"front matter props", "---\nprops:\n  name: string\n---\n# Flow\n", analysis.KindWorkflow},
-		{"front matter required", "---\nrequired: [a]\n---\n", analysis.KindWorkflow},
-		{"front matter returns", "---\nreturns: string\n---\n", analysis.KindWorkflow},
-		{"front matter without workflow keys", "---\ntitle: x\n---\n# Doc\n", analysis.KindOther},
-		{"malformed front matter naming props", "---\nprops: [\n---\n", analysis.KindOther},
-		{"registered component tag block", "# Flow\n\n<Prompt purpose=\"x\" />\n", analysis.KindWorkflow},
-		{"structural tag at the start", "<If condition={a}>\nWhat next?\n</If>\n", analysis.KindWorkflow},
-		{"structural tag inline", "Press <Break /> to go on.\n", analysis.KindWorkflow},
-		{"host component", "<Git.Commit message=\"x\" />\n", analysis.KindWorkflow},
-		{"executable code block", "# Build\n\n```bash exec\nmake\n```\n", analysis.KindWorkflow},
-		{"evaluated code block with modifiers", "```ts persist eval\nconst x = 1\n```\n", analysis.KindWorkflow},
+		{"front matter props", "---\nprops:\n  name: string\n---\n# Flow\n", markdown.KindWorkflow},
+		{"front matter required", "---\nrequired: [a]\n---\n", markdown.KindWorkflow},
+		{"front matter returns", "---\nreturns: string\n---\n", markdown.KindWorkflow},
+		{"front matter without workflow keys", "---\ntitle: x\n---\n# Doc\n", markdown.KindOther},
+		{"malformed front matter naming props", "---\nprops: [\n---\n", markdown.KindOther},
+		{"registered component tag block", "# Flow\n\n<Prompt purpose=\"x\" />\n", markdown.KindWorkflow},
+		{"structural tag at the start", "<If condition={a}>\nWhat next?\n</If>\n", markdown.KindWorkflow},
+		{"structural tag inline", "Press <Break /> to go on.\n", markdown.KindWorkflow},
+		{"host component", "<Git.Commit message=\"x\" />\n", markdown.KindWorkflow},
+		{"executable code block", "# Build\n\n```bash exec\nmake\n```\n", markdown.KindWorkflow},
+		{"evaluated code block with modifiers", "```ts persist eval\nconst x = 1\n```\n", markdown.KindWorkflow},
 		// Capitalised tags that are not XMD's own are components only when
 		// they resolve in a workspace: by the text alone, no workflow.
-		{"other component tag block", "# Flow\n\n<UserCheckpoint purpose=\"x\" />\n", analysis.KindOther},
-		{"other component tag at the start", "<Ask>\nWhat next?\n</Ask>\n", analysis.KindOther},
-		{"other component tag inline", "Press <Confirm /> to go on.\n", analysis.KindOther},
-		{"MDX component", "<Intro>\nState lets a component remember what the user typed.\n</Intro>\n", analysis.KindOther},
-		{"HTML elements in any case", "<H2>H2 as Top-Level Heading</H2>\n<h2>This is not allowed. {MD033}</h2>\n", analysis.KindOther},
-		{"prompt tags and placeholders", "<CRITICAL>\nDo not trust your memory: cite a source file for every claim.\n</CRITICAL>\nThen research React's <TOPIC> and report what the tests assert about <TOPIC>.\n", analysis.KindOther},
-		{"Vue bindings and type notes", "<TeamMembers :members=\"core\" />\n<TOCInline toc={toc} />\n- **`import.meta.env.MODE`**: {string} the mode the app runs in.\n", analysis.KindOther},
-		{"fence closed early", "````md\n```mdx\n<Intro>\n```js\nconst x = 1\n```\n</Intro>\n```\n````\n", analysis.KindOther},
-		{"exec as the language", "```exec\nls\n```\n", analysis.KindOther},
-		{"Exec in another case", "```bash Exec\nls\n```\n", analysis.KindOther},
-		{"executable block quoted", "> ```bash exec\n> ls\n> ```\n", analysis.KindOther},
-		{"executable block shown in a fence", "````md\n```bash exec\nls\n```\n````\n", analysis.KindOther},
-		{"component tag in a fenced block", "```\n<UserCheckpoint purpose=\"x\" />\n```\n", analysis.KindOther},
-		{"component tag in an indented block", "Text.\n\n    <UserCheckpoint purpose=\"x\" />\n", analysis.KindOther},
-		{"component tag in inline code", "Write `<UserCheckpoint purpose=\"x\" />` here.\n", analysis.KindOther},
-		{"lower-case HTML", "<div>\nhello\n</div>\n", analysis.KindOther},
-		{"front matter workflow bundle", "---\nworkflow:\n  components:\n    Stage: stage.md\n---\n# Flow\n", analysis.KindWorkflow},
-		{"front matter workflow without components", "---\nworkflow: nightly\n---\n# Doc\n", analysis.KindOther},
+		{"other component tag block", "# Flow\n\n<UserCheckpoint purpose=\"x\" />\n", markdown.KindOther},
+		{"other component tag at the start", "<Ask>\nWhat next?\n</Ask>\n", markdown.KindOther},
+		{"other component tag inline", "Press <Confirm /> to go on.\n", markdown.KindOther},
+		{"MDX component", "<Intro>\nState lets a component remember what the user typed.\n</Intro>\n", markdown.KindOther},
+		{"HTML elements in any case", "<H2>H2 as Top-Level Heading</H2>\n<h2>This is not allowed. {MD033}</h2>\n", markdown.KindOther},
+		{"prompt tags and placeholders", "<CRITICAL>\nDo not trust your memory: cite a source file for every claim.\n</CRITICAL>\nThen research React's <TOPIC> and report what the tests assert about <TOPIC>.\n", markdown.KindOther},
+		{"Vue bindings and type notes", "<TeamMembers :members=\"core\" />\n<TOCInline toc={toc} />\n- **`import.meta.env.MODE`**: {string} the mode the app runs in.\n", markdown.KindOther},
+		{"fence closed early", "````md\n```mdx\n<Intro>\n```js\nconst x = 1\n```\n</Intro>\n```\n````\n", markdown.KindOther},
+		{"exec as the language", "```exec\nls\n```\n", markdown.KindOther},
+		{"Exec in another case", "```bash Exec\nls\n```\n", markdown.KindOther},
+		{"executable block quoted", "> ```bash exec\n> ls\n> ```\n", markdown.KindOther},
+		{"executable block shown in a fence", "````md\n```bash exec\nls\n```\n````\n", markdown.KindOther},
+		{"component tag in a fenced block", "```\n<UserCheckpoint purpose=\"x\" />\n```\n", markdown.KindOther},
+		{"component tag in an indented block", "Text.\n\n    <UserCheckpoint purpose=\"x\" />\n", markdown.KindOther},
+		{"component tag in inline code", "Write `<UserCheckpoint purpose=\"x\" />` here.\n", markdown.KindOther},
+		{"lower-case HTML", "<div>\nhello\n</div>\n", markdown.KindOther},
+		{"front matter workflow bundle", "---\nworkflow:\n  components:\n    Stage: stage.md\n---\n# Flow\n", markdown.KindWorkflow},
+		{"front matter workflow without components", "---\nworkflow: nightly\n---\n# Doc\n", markdown.KindOther},
 		// XMD's scanner reads these as text: never closed, or not its tag grammar.
-		{"template placeholder", "Pick Option <X> or <Y> here.\n", analysis.KindOther},
-		{"placeholder with alternatives", "Risk: <Low | Medium | High>\n", analysis.KindOther},
-		{"generic type in a table", "| field | type |\n|---|---|\n| records | array<FeatureDeliveryRecord> |\n", analysis.KindOther},
-		{"generic type in prose", "A Workflow<T> returns T.\n", analysis.KindOther},
-		{"closer with a space is not the closer", "<Rule>\nx\n</Rule >\n", analysis.KindOther},
-		{"closer only in code", "<Rule>\nx\n`</Rule>`\n", analysis.KindOther},
-		{"closer inside a fence", "<Rule>\n\n```\n</Rule>\n```\n", analysis.KindOther},
-		{"attribute without a value", "<Note x=>\n</Note>\n", analysis.KindOther},
-		{"self-closing tag with a slash alone", "<Kind / >\n", analysis.KindOther},
-		{"component in a comment", "<!-- <Prompt /> -->\n", analysis.KindOther},
-		{"component in a block quote", "> <Prompt />\n", analysis.KindOther},
+		{"template placeholder", "Pick Option <X> or <Y> here.\n", markdown.KindOther},
+		{"placeholder with alternatives", "Risk: <Low | Medium | High>\n", markdown.KindOther},
+		{"generic type in a table", "| field | type |\n|---|---|\n| records | array<FeatureDeliveryRecord> |\n", markdown.KindOther},
+		{"generic type in prose", "A Workflow<T> returns T.\n", markdown.KindOther},
+		{"closer with a space is not the closer", "<Rule>\nx\n</Rule >\n", markdown.KindOther},
+		{"closer only in code", "<Rule>\nx\n`</Rule>`\n", markdown.KindOther},
+		{"closer inside a fence", "<Rule>\n\n```\n</Rule>\n```\n", markdown.KindOther},
+		{"attribute without a value", "<Note x=>\n</Note>\n", markdown.KindOther},
+		{"self-closing tag with a slash alone", "<Kind / >\n", markdown.KindOther},
+		{"component in a comment", "<!-- <Prompt /> -->\n", markdown.KindOther},
+		{"component in a block quote", "> <Prompt />\n", markdown.KindOther},
 		// ... and these as invocations.
-		{"closed after other text", "Ask <Prompt>\nhow are you\n</Prompt> now.\n", analysis.KindWorkflow},
-		{"own tag after other ones", "<Intro>\nx\n</Intro>\n\n<Note />\n\n<Prompt>hi</Prompt>\n", analysis.KindWorkflow},
-		{"boolean and expression attributes", "<Loop max={3} verbose>\n<Break />\n</Loop>\n", analysis.KindWorkflow},
-		{"spread and quoted braces", "<Agent {...props} label=\"}\" />\n", analysis.KindWorkflow},
-		{"dotted name", "<Session.Launch agent={a} />\n", analysis.KindWorkflow},
-		{"nested same name", "<If condition={a}>\n<If condition={b}>\nx\n</If>\n</If>\n", analysis.KindWorkflow},
-		{"a placeholder before a real tag", "Use <X> for the name.\n\n<Prompt>hi</Prompt>\n", analysis.KindWorkflow},
+		{"closed after other text", "Ask <Prompt>\nhow are you\n</Prompt> now.\n", markdown.KindWorkflow},
+		{"own tag after other ones", "<Intro>\nx\n</Intro>\n\n<Note />\n\n<Prompt>hi</Prompt>\n", markdown.KindWorkflow},
+		{"boolean and expression attributes", "<Loop max={3} verbose>\n<Break />\n</Loop>\n", markdown.KindWorkflow},
+		{"spread and quoted braces", "<Agent {...props} label=\"}\" />\n", markdown.KindWorkflow},
+		{"dotted name", "<Session.Launch agent={a} />\n", markdown.KindWorkflow},
+		{"nested same name", "<If condition={a}>\n<If condition={b}>\nx\n</If>\n</If>\n", markdown.KindWorkflow},
+		{"a placeholder before a real tag", "Use <X> for the name.\n\n<Prompt>hi</Prompt>\n", markdown.KindWorkflow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := analysis.Parse("f.md", tt.text).Kind; got != tt.want {
+			if got := markdown.Parse("f.md", tt.text).Kind; got != tt.want {
 				t.Errorf("Kind = %v, want %v", got, tt.want)
 			}
 		})
@@ -149,8 +153,8 @@ func TestParseKind(t *testing.T) {
 }
 
 func TestParseHeadings(t *testing.T) {
-	type H = analysis.Heading
-	type S = analysis.Span
+	type H = markdown.Heading
+	type S = markdown.Span
 	tests := []struct {
 		name string
 		text string
@@ -224,12 +228,12 @@ func TestParseHeadings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := analysis.Parse("f.md", tt.text)
-			if d := cmp.Diff(tt.want, d.Headings, cmpopts.IgnoreFields(analysis.Heading{}, "Packet")); d != "" {
+			d := markdown.Parse("f.md", tt.text)
+			if d := cmp.Diff(tt.want, d.Headings, cmpopts.IgnoreFields(markdown.Heading{}, "Packet")); d != "" {
 				t.Errorf("Headings (-want +got):\n%s", d)
 			}
 			for _, h := range d.Headings {
-				if want := analysis.PacketHeadingIndex(h.Text); h.Packet != want {
+				if want := markdown.PacketHeadingIndex(h.Text); h.Packet != want {
 					t.Errorf("heading %q: Packet = %d, want %d", h.Text, h.Packet, want)
 				}
 				if got := strings.TrimSpace(d.String(h.Inner)); got != h.Text {
@@ -244,15 +248,15 @@ func TestParseHeadings(t *testing.T) {
 // space after the "#"), so "#tag" underlined by "===" is a setext heading,
 // and its span must include the underline like any other setext heading.
 func TestParseSetextHeadingStartingWithHash(t *testing.T) {
-	d := analysis.Parse("f.md", "#tag\n====\n")
-	want := []analysis.Heading{{Level: 1, Text: "#tag", Span: analysis.Span{Start: 0, End: 9}, Inner: analysis.Span{Start: 0, End: 4}, Setext: true}}
-	if diff := cmp.Diff(want, d.Headings, cmpopts.IgnoreFields(analysis.Heading{}, "Packet")); diff != "" {
+	d := markdown.Parse("f.md", "#tag\n====\n")
+	want := []markdown.Heading{{Level: 1, Text: "#tag", Span: markdown.Span{Start: 0, End: 9}, Inner: markdown.Span{Start: 0, End: 4}, Setext: true}}
+	if diff := cmp.Diff(want, d.Headings, cmpopts.IgnoreFields(markdown.Heading{}, "Packet")); diff != "" {
 		t.Errorf("Headings (-want +got):\n%s", diff)
 	}
 }
 
 func TestParseFrontMatter(t *testing.T) {
-	type S = analysis.Span
+	type S = markdown.Span
 	tests := []struct {
 		name      string
 		text      string
@@ -312,7 +316,7 @@ func TestParseFrontMatter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := analysis.Parse("f.md", tt.text)
+			d := markdown.Parse("f.md", tt.text)
 			fm := d.FrontMatter
 			if fm == nil {
 				t.Fatal("FrontMatter = nil")
@@ -339,7 +343,7 @@ func TestParseFrontMatter(t *testing.T) {
 
 // checkBlanked: Source is Text with the front matter's bytes blanked (line
 // breaks kept), so it has the same length and every later byte is the same.
-func checkBlanked(t *testing.T, d *analysis.Document, span analysis.Span) {
+func checkBlanked(t *testing.T, d *markdown.Document, span markdown.Span) {
 	t.Helper()
 	if len(d.Source) != len(d.Text) {
 		t.Fatalf("len(Source) = %d, len(Text) = %d", len(d.Source), len(d.Text))
@@ -368,7 +372,7 @@ func TestParseNoFrontMatter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := analysis.Parse("f.md", tt.text)
+			d := markdown.Parse("f.md", tt.text)
 			if d.FrontMatter != nil {
 				t.Errorf("FrontMatter = %+v, want nil", *d.FrontMatter)
 			}
@@ -384,16 +388,16 @@ func TestParseNoFrontMatter(t *testing.T) {
 // parsed as Markdown.
 func TestParseFrontMatterKeepsOffsets(t *testing.T) {
 	text := "---\n# not a heading\ntitle: \"<Widget />\"\n---\nHello *world*.\n\n## Real\n"
-	d := analysis.Parse("f.md", text)
+	d := markdown.Parse("f.md", text)
 	if d.FrontMatter == nil || d.FrontMatter.Err != nil {
 		// "# not a heading" is a YAML comment: the block is valid.
 		t.Fatalf("FrontMatter = %+v, want a valid block", d.FrontMatter)
 	}
-	if d.Kind != analysis.KindOther {
+	if d.Kind != markdown.KindOther {
 		t.Errorf("Kind = %v: the component tag inside the front matter was seen", d.Kind)
 	}
-	want := []analysis.Heading{{Level: 2, Text: "Real", Span: analysis.Span{Start: 60, End: 67}, Inner: analysis.Span{Start: 63, End: 67}}}
-	if diff := cmp.Diff(want, d.Headings, cmpopts.IgnoreFields(analysis.Heading{}, "Packet")); diff != "" {
+	want := []markdown.Heading{{Level: 2, Text: "Real", Span: markdown.Span{Start: 60, End: 67}, Inner: markdown.Span{Start: 63, End: 67}}}
+	if diff := cmp.Diff(want, d.Headings, cmpopts.IgnoreFields(markdown.Heading{}, "Packet")); diff != "" {
 		t.Errorf("Headings (-want +got):\n%s", diff)
 	}
 
@@ -414,7 +418,7 @@ func TestParseFrontMatterKeepsOffsets(t *testing.T) {
 	if diff := cmp.Diff([]string{"Hello *world*.", "Real"}, texts); diff != "" {
 		t.Errorf("text segments read from Text (-want +got):\n%s", diff)
 	}
-	if p := d.Lines.Position(strings.Index(text, "Hello"), analysis.UTF8); p != (analysis.Position{Line: 4}) {
+	if p := d.Lines.Position(strings.Index(text, "Hello"), markdown.UTF8); p != (markdown.Position{Line: 4}) {
 		t.Errorf("Position of Hello = %+v, want line 4", p)
 	}
 }
@@ -440,15 +444,15 @@ func TestNormalizeHeading(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := analysis.NormalizeHeading(tt.in); got != tt.want {
+		if got := markdown.NormalizeHeading(tt.in); got != tt.want {
 			t.Errorf("NormalizeHeading(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
 
 func TestPacketHeadingIndex(t *testing.T) {
-	for i, h := range analysis.PacketHeadings {
-		if got := analysis.PacketHeadingIndex(h); got != i {
+	for i, h := range markdown.PacketHeadings {
+		if got := markdown.PacketHeadingIndex(h); got != i {
 			t.Errorf("PacketHeadingIndex(%q) = %d, want %d", h, got, i)
 		}
 	}
@@ -474,15 +478,15 @@ func TestPacketHeadingIndex(t *testing.T) {
 		{"", -1},
 	}
 	for _, tt := range tests {
-		if got := analysis.PacketHeadingIndex(tt.in); got != tt.want {
+		if got := markdown.PacketHeadingIndex(tt.in); got != tt.want {
 			t.Errorf("PacketHeadingIndex(%q) = %d, want %d", tt.in, got, tt.want)
 		}
 	}
 }
 
 func TestDocumentString(t *testing.T) {
-	d := analysis.Parse("f.md", "## Sub\nbody")
-	if got := d.String(analysis.Span{Start: 3, End: 6}); got != "Sub" {
+	d := markdown.Parse("f.md", "## Sub\nbody")
+	if got := d.String(markdown.Span{Start: 3, End: 6}); got != "Sub" {
 		t.Errorf("String(3-6) = %q, want %q", got, "Sub")
 	}
 	if d.URI != "f.md" || d.Text != "## Sub\nbody" {
@@ -499,8 +503,8 @@ func TestDocumentString(t *testing.T) {
 func TestParseLoneCRLineEndings(t *testing.T) {
 	lf := "## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n\n## What I Need From You\n\nz\n"
 	cr := strings.ReplaceAll(lf, "\n", "\r")
-	want := analysis.Parse("lf.md", lf)
-	got := analysis.Parse("cr.md", cr)
+	want := markdown.Parse("lf.md", lf)
+	got := markdown.Parse("cr.md", cr)
 	if got.Kind != want.Kind {
 		t.Errorf("Kind = %v, want %v (as with LF line endings)", got.Kind, want.Kind)
 	}
@@ -516,7 +520,7 @@ func TestParseLoneCRLineEndings(t *testing.T) {
 // (the next line, itself a heading) is added to its span.
 func TestParseHeadingSpansDoNotOverlap(t *testing.T) {
 	text := "#\rWhat Needs Your Review\n# What Happens Next\n# What I Need From You"
-	d := analysis.Parse("f.md", text)
+	d := markdown.Parse("f.md", text)
 	if len(d.Headings) == 0 {
 		t.Fatal("no headings")
 	}
@@ -536,7 +540,7 @@ func TestParseHeadingSpansDoNotOverlap(t *testing.T) {
 // text; what is code or HTML is the same as CommonMark's either way.
 func TestParseInlineNodes(t *testing.T) {
 	text := "Say *`<!-- x -->`* and [a `b`](c) <!-- y --> <https://e.org> **done**\n"
-	d := analysis.Parse("t.md", text)
+	d := markdown.Parse("t.md", text)
 	var got []string
 	_ = ast.Walk(d.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -565,19 +569,19 @@ func TestParseInlineNodes(t *testing.T) {
 // of the same length) or none is replaced by the text's own.
 func TestParseIndexedSharesOnlyTheTextsIndex(t *testing.T) {
 	text := "# A\n\nfirst\nsecond\n"
-	same := analysis.NewLineIndex(text)
-	if d := analysis.ParseIndexed("a.md", text, same); d.Lines != same {
+	same := markdown.NewLineIndex(text)
+	if d := markdown.ParseIndexed("a.md", text, same); d.Lines != same {
 		t.Errorf("the index of the same text was not shared")
 	}
-	other := analysis.NewLineIndex("# A\n\nfirst second\n")
-	d := analysis.ParseIndexed("a.md", text, other)
+	other := markdown.NewLineIndex("# A\n\nfirst second\n")
+	d := markdown.ParseIndexed("a.md", text, other)
 	if d.Lines == other {
 		t.Fatalf("the index of another text was used")
 	}
 	if got := d.Lines.LineCount(); got != 5 {
 		t.Errorf("LineCount = %d, want 5 (the text's own index)", got)
 	}
-	if d := analysis.ParseIndexed("a.md", text, nil); d.Lines == nil || d.Lines.Line(3) != "second" {
+	if d := markdown.ParseIndexed("a.md", text, nil); d.Lines == nil || d.Lines.Line(3) != "second" {
 		t.Errorf("without an index: line 3 is not %q", "second")
 	}
 }
@@ -585,19 +589,19 @@ func TestParseIndexedSharesOnlyTheTextsIndex(t *testing.T) {
 // A UTF-8 byte-order mark is not text: a heading or front matter right
 // after it is still one, and offsets stay those of the text.
 func TestParseByteOrderMark(t *testing.T) {
-	doc := analysis.Parse("x.md", "\ufeff## What I Just Did\n\nWork.\n")
+	doc := markdown.Parse("x.md", "\ufeff## What I Just Did\n\nWork.\n")
 	if len(doc.Headings) != 1 || doc.Headings[0].Text != "What I Just Did" {
 		t.Fatalf("headings = %+v, want the one after the BOM", doc.Headings)
 	}
 	if got := doc.String(doc.Headings[0].Span); !strings.HasSuffix(got, "## What I Just Did") {
 		t.Errorf("the heading's span holds %q", got)
 	}
-	doc = analysis.Parse("x.md", "\ufeff---\nprops: {a: 1}\n---\n\n<X />\n")
+	doc = markdown.Parse("x.md", "\ufeff---\nprops: {a: 1}\n---\n\n<X />\n")
 	if doc.FrontMatter == nil || doc.FrontMatter.Data["props"] == nil {
 		t.Errorf("front matter after a BOM = %+v", doc.FrontMatter)
 	}
-	doc = analysis.Parse("x.md", "\ufeff# Handoff\n\n**Goal:** finish\n\n## Facts\n\n- the lexer is done\n")
-	if doc.Kind != analysis.KindHandoff {
+	doc = markdown.Parse("x.md", "\ufeff# Handoff\n\n**Goal:** finish\n\n## Facts\n\n- the lexer is done\n")
+	if doc.Kind != markdown.KindHandoff {
 		t.Errorf("a handoff document with a BOM is %v", doc.Kind)
 	}
 }
@@ -606,7 +610,7 @@ func TestParseByteOrderMark(t *testing.T) {
 // is an empty list item, and so it is with CRLF.
 func TestParseEmptyListItemWithCRLF(t *testing.T) {
 	for _, text := range []string{"- a\n-\n2.\n", "- a\r\n-\r\n2.\r\n"} {
-		doc := analysis.Parse("x.md", text)
+		doc := markdown.Parse("x.md", text)
 		items := 0
 		_ = ast.Walk(doc.Root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			if _, ok := n.(*ast.ListItem); ok && entering {
@@ -624,20 +628,20 @@ func TestParseEmptyListItemWithCRLF(t *testing.T) {
 // and reads the rest as text, so the parse stays linear.
 func TestParseCapsLineNesting(t *testing.T) {
 	deep := strings.Repeat("- ", 40) + "x\n"
-	doc := analysis.Parse("x.md", deep)
+	doc := markdown.Parse("x.md", deep)
 	depth := 0
 	for n := doc.Root.FirstChild(); n != nil; n = n.FirstChild() {
 		if _, ok := n.(*ast.ListItem); ok {
 			depth++
 		}
 	}
-	if depth != analysis.MaxLineNesting {
-		t.Errorf("nesting %d, want %d", depth, analysis.MaxLineNesting)
+	if depth != markdown.MaxLineNesting {
+		t.Errorf("nesting %d, want %d", depth, markdown.MaxLineNesting)
 	}
 	if doc.Text != deep {
 		t.Error("the text changed")
 	}
-	shallow := analysis.Parse("x.md", "- > 1. a\n")
+	shallow := markdown.Parse("x.md", "- > 1. a\n")
 	if _, ok := shallow.Root.FirstChild().(*ast.List); !ok {
 		t.Error("a line under the cap is not parsed as before")
 	}

@@ -1,8 +1,10 @@
-package analysis
+package workflow
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/baton-md/baton/markdown"
 )
 
 // The engine's grammar reads unclosed tags nested in unclosed tags in time
@@ -12,25 +14,25 @@ func TestXMDScanBudget(t *testing.T) {
 	tests := []struct {
 		name string
 		text string
-		want Kind
+		want bool
 	}{
-		{"nested unclosed, one closer", strings.Repeat("<If>", 20000) + "</If>", KindWorkflow},
-		{"nested unclosed with text", strings.Repeat("<If>x ", 20000) + "</If></If>", KindWorkflow},
-		{"unterminated values", strings.Repeat("<A x=\"", 20000), KindOther},
-		{"unterminated expressions", strings.Repeat("<A {", 20000), KindOther},
+		{"nested unclosed, one closer", strings.Repeat("<If>", 20000) + "</If>", true},
+		{"nested unclosed with text", strings.Repeat("<If>x ", 20000) + "</If></If>", true},
+		{"unterminated values", strings.Repeat("<A x=\"", 20000), false},
+		{"unterminated expressions", strings.Repeat("<A {", 20000), false},
 		{"distinct names, never closed", func() string {
 			var b strings.Builder
 			for i := range 5000 {
 				b.WriteString("<A" + strings.Repeat("b", i%50) + ">")
 			}
 			return b.String()
-		}(), KindOther},
+		}(), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := Parse("f.md", tt.text)
-			if d.Kind != tt.want {
-				t.Errorf("Kind = %v, want %v", d.Kind, tt.want)
+			d := markdown.Parse("f.md", tt.text)
+			if _, _, got := Detect(d); got != tt.want {
+				t.Errorf("a workflow: %v, want %v", got, tt.want)
 			}
 			s := xmdScan{text: d.Source}
 			budget := 32*len(d.Source) + 1<<16
@@ -60,8 +62,8 @@ func TestMayHoldExecutableFence(t *testing.T) {
 		for _, p := range prefixes {
 			for _, f := range fences {
 				src := before + p + f + "\n" + p + "x\n" + p + f[:3] + "\n"
-				d := Parse("x.md", src)
-				walk := d.Kind == KindWorkflow && strings.Contains(d.KindWhy, "a code block XMD executes")
+				why, _, ok := Detect(markdown.Parse("x.md", src))
+				walk := ok && strings.Contains(why, "a code block XMD executes")
 				if walk {
 					found++
 				}
