@@ -7,8 +7,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 
+	"github.com/baton-md/baton/check"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/engine"
 	"github.com/baton-md/baton/internal/heapbudget"
@@ -29,8 +29,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	configPath := fl.String("config", "", "the configuration file (default: the nearest .baton.yaml above each file)")
 	out := report.Options{Version: versionString()}
 	out.Register(fl)
-	var fix fixOptions
-	fix.register(fl)
+	var fix check.FixOptions
+	fix.Register(fl)
 	var prof profileOptions
 	prof.register(fl)
 	fl.Usage = func() {
@@ -41,7 +41,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if err := cmp.Or(out.Validate(), fix.validate()); err != nil {
+	if err := cmp.Or(out.Validate(), fix.Validate()); err != nil {
 		usageError(stderr, "check", err.Error())
 		return exitUsage
 	}
@@ -57,13 +57,6 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printErr(stderr, err)
 		return exitUsage
 	}
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	if paths, err = expandPaths(paths); err != nil { // quoted globs, as markdownlint-cli2 expands them
-		printErr(stderr, err)
-		return exitUsage
-	}
 	reg := engine.Registry().WithLogger(newLineLogger(stderr))
 	var explicit *config.File
 	if *configPath != "" {
@@ -74,65 +67,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		explicit = f
 	}
-	c := newChecker(reg, fix, *stateDir, explicit)
-	rep := c.newReporter(out, slices.Contains(paths, "-"), stdout, stderr)
-	var fixes fixCount
-	emit := func(r *fileResult) {
-		fixes.add(r)
-		rep.file(c, r)
-	}
-	failed := false
-	for _, p := range paths {
-		if p == "-" {
-			text, err := io.ReadAll(stdin)
-			if err != nil {
-				fmt.Fprintf(stderr, "baton: read standard input: %v\n", err)
-				failed = true
-				continue
-			}
-			defer heapbudget.Admit(len(text))()
-			if _, err := c.configFor("<stdin>"); err != nil {
-				printErr(stderr, err)
-				return exitUsage
-			}
-			emit(c.check("<stdin>", "", string(text)))
-			continue
-		}
-		files, errs := c.markdownFiles(p, stderr)
-		for _, err := range errs {
-			printErr(stderr, err)
-			failed = true
-		}
-		// Every file's configuration is read first, so that the files
-		// before a broken one are checked (and fixed) as they would be one
-		// by one, and none after it.
-		var cfgErr error
-		for i, f := range files {
-			if _, err := c.configFor(f); err != nil {
-				files, cfgErr = files[:i], err
-				break
-			}
-		}
-		if !c.checkFiles(files, stderr, emit) {
-			failed = true
-		}
-		if cfgErr != nil {
-			rep.end()
-			printErr(stderr, cfgErr) // a broken configuration is never silently ignored
-			return exitUsage
-		}
-	}
-	code, ok = rep.end()
-	out.Summarize(stderr)
-	// What was fixed, as ruff ends a fixing run: in the text format only,
-	// where a line of prose cannot break what a program reads.
-	if fix.fixing() && !out.Quiet && out.Format == report.FormatText {
-		fmt.Fprintln(stderr, fixes.line(fix.diff))
-	}
-	if failed || !ok {
-		return exitUsage
-	}
-	return code
+	return check.Run(paths, check.Options{Registry: reg, Output: out, Fix: fix, StateDir: *stateDir, Config: explicit}, stdin, stdout, stderr)
 }
 
 // batchGCPercent is the collector's pace for one run of check: the live

@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ import (
 	"github.com/baton-md/baton/config"
 )
 
-// expandPaths expands the glob patterns among baton check's arguments, as
+// ExpandPaths expands the glob patterns among baton check's arguments, as
 // markdownlint-cli2 expands its arguments (with the globby library; its
 // README and markdownlint-cli2.mjs at DavidAnson/markdownlint-cli2):
 //
@@ -36,7 +36,7 @@ import (
 // before it to subtract from, or after a folder (whose walk it cannot
 // reach: use ignore: in .baton.yaml), are errors. A file matched twice is
 // checked once.
-func expandPaths(args []string) ([]string, error) {
+func ExpandPaths(args []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	folder := "" // a folder named before, whose walk a negation cannot reach

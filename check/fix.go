@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"bytes"
@@ -18,18 +18,20 @@ import (
 	"github.com/baton-md/baton/internal/safefile"
 )
 
-// fixOptions are the flags that apply safe fixes.
-type fixOptions struct {
+// FixOptions are the flags that apply safe fixes.
+type FixOptions struct {
 	fix  bool // write the fixed files
 	diff bool // print the fixes as a unified diff, write nothing
 }
 
-func (o *fixOptions) register(fl *flag.FlagSet) {
+// Register defines --fix and --diff on fl.
+func (o *FixOptions) Register(fl *flag.FlagSet) {
 	fl.BoolVar(&o.fix, "fix", false, "apply the safe fixes, writing each changed file in place (with -, print the fixed text), then print the findings that remain")
 	fl.BoolVar(&o.diff, "diff", false, "print the safe fixes as a unified diff and write nothing; exit status 1 when there is anything to fix")
 }
 
-func (o *fixOptions) validate() error {
+// Validate refuses flags that cannot go together.
+func (o *FixOptions) Validate() error {
 	if o.fix && o.diff {
 		return errors.New("--fix and --diff cannot be used together")
 	}
@@ -37,7 +39,7 @@ func (o *fixOptions) validate() error {
 }
 
 // fixing reports whether safe fixes are applied (to files or to a diff).
-func (o *fixOptions) fixing() bool { return o.fix || o.diff }
+func (o *FixOptions) fixing() bool { return o.fix || o.diff }
 
 // writeFixed writes a file that --fix changed, and reports whether that
 // went well. When it did not, r is set back to the file as it is, with its

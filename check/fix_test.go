@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"bytes"
@@ -171,8 +171,8 @@ func TestFixInPlace(t *testing.T) {
 	check := func(summary string) string {
 		t.Helper()
 		var out, errOut bytes.Buffer
-		if code := run([]string{"check", "--fix", fixme, good, unfixable}, strings.NewReader(""), &out, &errOut); code != exitOK {
-			t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitOK, errOut.String())
+		if code := run([]string{"--fix", fixme, good, unfixable}, strings.NewReader(""), &out, &errOut); code != ExitOK {
+			t.Errorf("exit status %d, want %d; stderr:\n%s", code, ExitOK, errOut.String())
 		}
 		if errOut.String() != summary {
 			t.Errorf("stderr:\n%s\nwant:\n%s", errOut.String(), summary)
@@ -229,8 +229,8 @@ func TestFixPastTheFindingsCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	if code := run([]string{"check", "--fix", path}, strings.NewReader(""), &out, &errOut); code != exitOK {
-		t.Errorf("exit status %d, want %d; stderr:\n%s", code, exitOK, errOut.String())
+	if code := run([]string{"--fix", path}, strings.NewReader(""), &out, &errOut); code != ExitOK {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, ExitOK, errOut.String())
 	}
 	if want := fmt.Sprintf("%d fixed in 1 file, %d remaining\n", 3*fixable, 2*(unfixable+fixable)); errOut.String() != want {
 		t.Errorf("summary %q, want %q", errOut.String(), want)
@@ -275,7 +275,7 @@ func TestWriteFixedFailure(t *testing.T) {
 			span := markdown.Span{Start: i, End: i + 1}
 			p.Report(upper, span, "lower case", safe(span, "A"))
 		}
-	}), fixOptions{fix: true}, "", nil)
+	}), FixOptions{fix: true}, "", nil)
 	path := filepath.Join(t.TempDir(), "gone", "x.md")
 	r := c.check(path, path, "a\n")
 	if r.Doc.Text != "A\n" || !r.changed() {
@@ -375,7 +375,7 @@ func TestFixKeepsWhatTheFileIs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	if code := run([]string{"check", "--fix", path("bom.md"), path("linked.md"), path("sym.md")}, strings.NewReader(""), &out, &errOut); code != exitOK {
+	if code := run([]string{"--fix", path("bom.md"), path("linked.md"), path("sym.md")}, strings.NewReader(""), &out, &errOut); code != ExitOK {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 	for name, w := range map[string]string{"bom.md": bom + want, "linked.md": want, "other-name.md": want, "target.md": bom + want} {
@@ -399,7 +399,7 @@ func TestFixKeepsWhatTheFileIs(t *testing.T) {
 	// Standard input fixed keeps its byte-order mark too.
 	out.Reset()
 	errOut.Reset()
-	if code := run([]string{"check", "--fix", "-"}, strings.NewReader(bom+bad), &out, &errOut); code != exitOK {
+	if code := run([]string{"--fix", "-"}, strings.NewReader(bom+bad), &out, &errOut); code != ExitOK {
 		t.Fatalf("--fix -: exit %d; stderr:\n%s", code, errOut.String())
 	}
 	if got := out.String(); got != bom+want {

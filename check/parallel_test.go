@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"bytes"
@@ -69,7 +69,7 @@ func TestCheckHoldsABoundedWindow(t *testing.T) {
 	aheadHook = func(ahead, w int) { most, window, emitted = max(most, ahead), w, emitted+1 }
 	defer func() { aheadHook = nil }()
 	var stdout, stderr bytes.Buffer
-	run([]string{"check", "--state-dir", filepath.Join(dir, bench.StateDir), dir}, nil, &stdout, &stderr)
+	run([]string{"--state-dir", filepath.Join(dir, bench.StateDir), dir}, nil, &stdout, &stderr)
 	if emitted < 300 {
 		t.Fatalf("%d files reported, want at least 300 (stderr: %s)", emitted, stderr.String())
 	}

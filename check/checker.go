@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"bufio"
@@ -26,7 +26,7 @@ import (
 type checker struct {
 	eng *engine.Engine
 	reg *analysis.Registry
-	fix fixOptions
+	fix FixOptions
 
 	// linked maps each symbolic link a folder walk found to the walked
 	// folder: --fix writes through it only to a file inside that folder.
@@ -37,7 +37,7 @@ type checker struct {
 // uses, reading sessions from stateDir (--state-dir) first, then the
 // configuration's state-dir, then clio-coder's folders; explicit is the
 // --config file, or nil for the nearest .baton.yaml above each document.
-func newChecker(reg *analysis.Registry, fix fixOptions, stateDir string, explicit *config.File) *checker {
+func newChecker(reg *analysis.Registry, fix FixOptions, stateDir string, explicit *config.File) *checker {
 	eng := engine.ForFiles(engine.FilesOptions{
 		Registry: reg,
 		Store:    session.NewStore(),
@@ -223,7 +223,7 @@ func (c *checker) newReporter(out report.Options, stdinFixed bool, stdout, stder
 		to = stderr
 	}
 	w := bufio.NewWriterSize(to, 64<<10)
-	return &reporter{stdout: stdout, stderr: stderr, findings: w, format: report.NewFormatter(w, to, c.reg, out), code: exitOK}
+	return &reporter{stdout: stdout, stderr: stderr, findings: w, format: report.NewFormatter(w, to, c.reg, out), code: ExitOK}
 }
 
 // file reports one file's result.
@@ -233,13 +233,13 @@ func (p *reporter) file(c *checker, r *fileResult) {
 	case c.fix.diff:
 		if d := unifiedDiff(r.Name, r.original, r.Doc.Text); d != nil {
 			text = d
-			p.code = exitFindings
+			p.code = ExitFindings
 		}
 	case c.fix.fix && r.path == "":
 		text = []byte(keepBOM(r.original, r.Doc.Text)) // as --fix writes a file
 	}
 	if slices.ContainsFunc(r.Findings, func(f analysis.Finding) bool { return f.Severity == analysis.Error }) {
-		p.code = exitFindings
+		p.code = ExitFindings
 	}
 	if p.err != nil {
 		return

@@ -1,4 +1,4 @@
-package main
+package check
 
 import (
 	"os"
@@ -50,7 +50,7 @@ func TestExpandPaths(t *testing.T) {
 		{[]string{"x", "#x/c.md"}, nil, "#x/c.md: a negation cannot reach into the walk of the folder x"},
 	}
 	for _, tt := range tests {
-		got, err := expandPaths(tt.args)
+		got, err := ExpandPaths(tt.args)
 		if len(got) == 0 {
 			got = nil
 		}
@@ -59,16 +59,16 @@ func TestExpandPaths(t *testing.T) {
 		}
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("expandPaths(%q): error %v, want %q", tt.args, err, tt.err)
+				t.Errorf("ExpandPaths(%q): error %v, want %q", tt.args, err, tt.err)
 			}
 			continue
 		}
 		if err != nil {
-			t.Errorf("expandPaths(%q): %v", tt.args, err)
+			t.Errorf("ExpandPaths(%q): %v", tt.args, err)
 			continue
 		}
 		if d := cmp.Diff(tt.want, got); d != "" {
-			t.Errorf("expandPaths(%q) (-want +got):\n%s", tt.args, d)
+			t.Errorf("ExpandPaths(%q) (-want +got):\n%s", tt.args, d)
 		}
 	}
 }
