@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/baton-md/baton/agenthost/hosts"
+	"github.com/baton-md/baton/agenthost/setup"
 	"github.com/baton-md/baton/internal/hostsettings"
 )
 
@@ -65,9 +66,9 @@ func TestHookInstallDirMustExist(t *testing.T) {
 // uninstalls byte for byte; the files and folders install made are gone.
 func TestHookUninstallLeavesWhatWasThere(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "")
-	oldLook := lookPath
-	t.Cleanup(func() { lookPath = oldLook })
-	lookPath = func(string) (string, error) { return "/usr/bin/baton", nil }
+	oldLook := setup.LookPath
+	t.Cleanup(func() { setup.LookPath = oldLook })
+	setup.LookPath = func(string) (string, error) { return "/usr/bin/baton", nil }
 	for _, h := range hosts.Settings() {
 		var mcp *hostsettings.MCPHost
 		if slices.Contains(hosts.MCPIDs(), h.Name) {

@@ -6,35 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// TestHookProgram: hook install writes `baton` when one is on PATH, else
-// this baton's absolute path, saying so; when this program cannot be
-// named in a hook, it writes `baton` and warns that the host will not
-// find it.
-func TestHookProgram(t *testing.T) {
-	onPath := func(string) (string, error) { return "/usr/local/bin/baton", nil }
-	notOnPath := func(string) (string, error) { return "", errors.New("executable file not found in $PATH") }
-	exe := func(p string) func() (string, error) { return func() (string, error) { return p, nil } }
-	for _, tt := range []struct {
-		name                string
-		look                func(string) (string, error)
-		exe                 func() (string, error)
-		program, note, warn string
-	}{
-		{"on PATH", onPath, exe("/opt/baton/baton"), "", "", ""},
-		{"not on PATH", notOnPath, exe("/opt/baton/baton"), "/opt/baton/baton", "no baton on PATH: the hooks run this baton by its absolute path, /opt/baton/baton", ""},
-		{"named otherwise", notOnPath, exe("/opt/baton/baton-dev"), "", "", "this program is named baton-dev, not baton"},
-		{"a space in its path", notOnPath, exe("/opt/my tools/baton"), "", "", "holds a space or a quote"},
-		{"go run", notOnPath, exe("/tmp/go-build123/b001/exe/baton"), "", "", "go run's temporary build"},
-		{"no path", notOnPath, func() (string, error) { return "", errors.New("not supported") }, "", "", "own path is unknown"},
-	} {
-		program, note, warn := hookProgram(tt.look, tt.exe)
-		if program != tt.program || !strings.HasPrefix(note, tt.note) || (tt.note == "") != (note == "") || !strings.Contains(warn, tt.warn) || (tt.warn == "") != (warn == "") {
-			t.Errorf("%s: program %q, note %q, warn %q", tt.name, program, note, warn)
-		}
-	}
-}
+	"github.com/baton-md/baton/agenthost/setup"
+)
 
 // TestHookInstallWithoutBatonOnPath: the settings written run this baton
 // by its absolute path, install says so, and uninstall recognises and
@@ -46,10 +20,10 @@ func TestHookInstallWithoutBatonOnPath(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(project, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	oldLook, oldExe := lookPath, executable
-	t.Cleanup(func() { lookPath, executable = oldLook, oldExe })
-	lookPath = func(string) (string, error) { return "", errors.New("not found") }
-	executable = func() (string, error) { return "/opt/baton/bin/baton", nil }
+	oldLook, oldExe := setup.LookPath, setup.Executable
+	t.Cleanup(func() { setup.LookPath, setup.Executable = oldLook, oldExe })
+	setup.LookPath = func(string) (string, error) { return "", errors.New("not found") }
+	setup.Executable = func() (string, error) { return "/opt/baton/bin/baton", nil }
 
 	code, stdout, stderr := runBaton(t, project, "", "hook", "install", "--host", "claude")
 	if code != exitOK {
@@ -66,7 +40,7 @@ func TestHookInstallWithoutBatonOnPath(t *testing.T) {
 		t.Errorf("install did not say what it wrote:\n%s", stdout)
 	}
 	// Hooks installed before as `baton`, with none on PATH now: said.
-	lookPath = func(string) (string, error) { return "/usr/bin/baton", nil }
+	setup.LookPath = func(string) (string, error) { return "/usr/bin/baton", nil }
 	other := t.TempDir()
 	if err := os.Mkdir(filepath.Join(other, ".git"), 0o755); err != nil {
 		t.Fatal(err)
@@ -74,7 +48,7 @@ func TestHookInstallWithoutBatonOnPath(t *testing.T) {
 	if code, stdout, stderr := runBaton(t, other, "", "hook", "install", "--host", "claude"); code != exitOK {
 		t.Fatalf("install with baton on PATH: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	lookPath = func(string) (string, error) { return "", errors.New("not found") }
+	setup.LookPath = func(string) (string, error) { return "", errors.New("not found") }
 	_, _, stderr = runBaton(t, other, "", "hook", "install", "--host", "claude")
 	if !strings.Contains(stderr, "baton: warning: .claude/settings.json runs `baton hook claude-stop --lint`, and no baton is on PATH") {
 		t.Errorf("hooks of a bare baton, none on PATH: no warning:\n%s", stderr)
@@ -105,9 +79,9 @@ func TestHookUninstallKeepsAFolderInUse(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(project, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	oldLook := lookPath
-	t.Cleanup(func() { lookPath = oldLook })
-	lookPath = func(string) (string, error) { return "/usr/bin/baton", nil }
+	oldLook := setup.LookPath
+	t.Cleanup(func() { setup.LookPath = oldLook })
+	setup.LookPath = func(string) (string, error) { return "/usr/bin/baton", nil }
 
 	for _, step := range [][]string{{"install", "--host", "claude"}, {"install", "--host", "copilot"}} {
 		if code, stdout, stderr := runBaton(t, project, "", append([]string{"hook"}, step...)...); code != exitOK {
