@@ -1,21 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
-
-	"github.com/baton-md/baton/internal/safefile"
-	"github.com/baton-md/baton/markdown"
 
 	"github.com/baton-md/baton/analysis/stopintent"
-	"github.com/baton-md/baton/engine"
-	"github.com/baton-md/baton/stoppolicy"
+	"github.com/baton-md/baton/classify"
 )
 
 const classifyUsage = `usage: baton classify [flags] [FILE|-]
@@ -74,38 +65,6 @@ var flagNames = map[string]string{
 	stopintent.InLoopGuardTripped: "loop-guard-tripped",
 }
 
-// outcomeUndetermined is classify's outcome of a stop whose outcome turns
-// on inputs nothing told (depends_on names them).
-const outcomeUndetermined stopintent.Outcome = "undetermined"
-
-// classifyJSON is one stop's classification as `baton classify` prints it.
-type classifyJSON struct {
-	Outcome       stopintent.Outcome   `json:"outcome"` // continue, intermediate, real or undetermined
-	Possible      []possibilityJSON    `json:"possible_outcomes"`
-	DependsOn     []string             `json:"depends_on"` // the unknown inputs the outcome turns on; [] when it is determined
-	EnforcePacket *bool                `json:"enforce_packet"`
-	EmitProgress  *bool                `json:"emit_progress"`
-	Reason        string               `json:"reason"`
-	Marker        string               `json:"marker"`
-	Recorded      bool                 `json:"recorded"`
-	Inputs        map[string]inputJSON `json:"inputs"` // encoding/json sorts the keys
-}
-
-type possibilityJSON struct {
-	Outcome       stopintent.Outcome `json:"outcome"`
-	EnforcePacket bool               `json:"enforce_packet"`
-	EmitProgress  bool               `json:"emit_progress"`
-	Reason        string             `json:"reason"`
-	When          string             `json:"when"`
-}
-
-type inputJSON struct {
-	Value  string `json:"value"`
-	Source string `json:"source"`
-	Why    string `json:"why"`
-	Line   *int   `json:"line,omitempty"` // 1-based; only when the text decided it
-}
-
 func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("classify", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -140,205 +99,11 @@ func runClassify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		path = paths[0]
 	}
 
-	var (
-		name string
-		text []byte
-		err  error
-		dir  string // where the search for the workspace starts
-	)
-	if path == "-" {
-		name = "<stdin>"
-		text, err = io.ReadAll(stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "baton: read standard input: %v\n", err)
-			return exitUsage
-		}
-		dir, err = os.Getwd()
-	} else {
-		name = path
-		text, err = safefile.ReadFile(path, markdown.MaxDocumentBytes)
-		if err != nil {
-			printErr(stderr, err)
-			return exitUsage
-		}
-		dir, err = filepath.Abs(filepath.Dir(path))
-	}
-	if err != nil {
-		printErr(stderr, err)
-		return exitUsage
-	}
-	// Nothing to classify: no marker to call the assistant's own, no
-	// words to read an input from. Most often a pipe that carried nothing.
-	if len(bytes.TrimSpace(text)) == 0 {
-		fmt.Fprintf(stderr, "baton: %s is empty: classify needs a stop message\n", name)
-		return exitUsage
-	}
-
-	root := ""
-	if *wsDir != "" {
-		fi, err := os.Stat(*wsDir)
-		if err != nil {
-			fmt.Fprintf(stderr, "baton: --workspace: %v\n", err)
-			return exitUsage
-		}
-		if !fi.IsDir() {
-			fmt.Fprintf(stderr, "baton: --workspace: %s is not a directory\n", *wsDir)
-			return exitUsage
-		}
-		if root, err = filepath.Abs(*wsDir); err != nil {
-			fmt.Fprintf(stderr, "baton: --workspace: %v\n", err)
-			return exitUsage
-		}
-	} else {
-		root = engine.SpecrewRoot(dir)
-	}
-	// The configuration of the file, or of the working folder for standard
-	// input, as baton check and the stop hook find it.
-	cfgName := filepath.Join(dir, filepath.Base(name))
-	env, err := stoppolicy.NewEnv(cfgName, root, *session)
-	if err != nil {
-		printErr(stderr, err)
-		return exitUsage
-	}
-	if root != "" {
-		for _, p := range env.State.Problems {
-			fmt.Fprintf(stderr, "baton: workspace %s: %s\n", root, p)
-		}
-	}
 	overrides := map[string]stopintent.Tri{}
 	for _, f := range flags {
 		if f.set {
 			overrides[f.name] = f.value
 		}
 	}
-	if len(overrides) > 0 {
-		env.Env.Overrides = overrides
-	}
-
-	// A plain message is a stop message too: the hook classifies it, and so
-	// does classify. Only a handoff or a workflow is something else.
-	doc, res := env.Analyze(name, string(text))
-	if doc.Kind != markdown.KindPacket {
-		fmt.Fprintf(stderr, "baton: %s is not a stop message (it reads as %s): classify needs a stop message\n", name, kindPhrase(doc.Kind))
-		return exitUsage
-	}
-	m, _ := res.Model(stopintent.Analyzer).(*stopintent.Model)
-	if m == nil || len(m.Stops) == 0 {
-		fmt.Fprintf(stderr, "baton: %s: no stop message found\n", name)
-		return exitUsage
-	}
-	specrew := filepath.Join(root, ".specrew")
-	out := make([]classifyJSON, len(m.Stops))
-	for i, s := range m.Stops {
-		out[i] = stopJSON(doc, s, specrew)
-	}
-	var v any = out
-	if len(out) == 1 {
-		v = out[0]
-	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		printErr(stderr, err)
-		return exitUsage
-	}
-	if _, err := fmt.Fprintf(stdout, "%s\n", b); err != nil {
-		printErr(stderr, err)
-		return exitUsage
-	}
-	return exitOK
-}
-
-func kindPhrase(k markdown.Kind) string {
-	switch k {
-	case markdown.KindOther:
-		return "ordinary Markdown"
-	case markdown.KindHandoff:
-		return "a handoff"
-	}
-	return "a " + k.String()
-}
-
-// stopJSON writes one stop's classification. specrew is the workspace's
-// .specrew directory, named as the source of a workspace input decided by
-// the absence of a file.
-func stopJSON(doc *markdown.Document, s *stopintent.Stop, specrew string) classifyJSON {
-	c := classifyJSON{Outcome: s.Class.Outcome, Marker: string(s.Intent), Recorded: s.Recorded, Inputs: map[string]inputJSON{}}
-	if s.Ambiguous {
-		c.Marker = "ambiguous"
-	}
-	for _, p := range s.Class.Possible {
-		c.Possible = append(c.Possible, possibilityJSON{Outcome: p.Outcome, EnforcePacket: p.EnforcePacket, EmitProgress: p.EmitProgress, Reason: p.Reason, When: p.When})
-	}
-	c.DependsOn = append([]string{}, s.Class.DependsOn...)
-	if c.Outcome != "" {
-		// One outcome: its packet and progress flags are the same whatever
-		// the unknown inputs are. Its reason may still depend on them (a
-		// review request is real for the user, or for a pending boundary):
-		// the reason given is the one that holds when no unknown input is
-		// true; possible_outcomes gives each with its condition.
-		r := settledResult(s)
-		c.EnforcePacket, c.EmitProgress, c.Reason = &r.EnforcePacket, &r.EmitProgress, r.Reason
-	} else {
-		c.Outcome, c.Reason = outcomeUndetermined, undeterminedReason(s.Class.DependsOn)
-	}
-	for name, in := range s.Inputs.All() {
-		j := inputJSON{Value: in.Value.String(), Source: in.Source, Why: in.Why}
-		if in.Source == "flag" {
-			j.Why = "set on the command line (--" + flagNames[name] + ")"
-		}
-		if in.Source == "text" && in.Span != (markdown.Span{}) {
-			line := doc.Lines.Position(in.Span.Start, markdown.UTF8).Line + 1
-			j.Line = &line
-		}
-		c.Inputs[name] = j
-	}
-	mi := inputJSON{Value: string(s.Intent), Source: "text"}
-	switch {
-	case s.Ambiguous:
-		mi.Why = "both stop-intent markers are declared: the intent is ambiguous, so none applies"
-	case s.Intent != stopintent.NoIntent:
-		mi.Why = "the message declares " + string(s.Intent)
-		for _, mk := range s.Markers {
-			if mk.Exact && mk.Intent == s.Intent {
-				line := doc.Lines.Position(mk.Span.Start, markdown.UTF8).Line + 1
-				mi.Line = &line
-				break
-			}
-		}
-	default:
-		mi.Why = "the message has no exact stop-intent marker of its own"
-	}
-	c.Inputs[stopintent.InMarkerIntent] = mi
-	return c
-}
-
-// undeterminedReason says what the outcome of a stop turns on, and how to
-// settle it.
-func undeterminedReason(dependsOn []string) string {
-	var whether, flags []string
-	for _, name := range dependsOn {
-		whether = append(whether, "whether "+stopintent.Describe(name))
-		if f, ok := flagNames[name]; ok {
-			flags = append(flags, "--"+f)
-		}
-	}
-	r := "the outcome depends on inputs that are unknown: " + strings.Join(whether, ", ") +
-		"; possible_outcomes gives each outcome and when it holds"
-	if len(flags) > 0 {
-		r += "; " + strings.Join(flags, ", ") + " set them"
-	}
-	return r
-}
-
-// settledResult is the stop's result with every unknown input taken as
-// false.
-func settledResult(s *stopintent.Stop) stopintent.Result {
-	values := map[string]stopintent.Tri{}
-	for _, name := range stopintent.InputNames {
-		values[name] = stopintent.False
-		if in, ok := s.Inputs.Lookup(name); ok && in.Value != stopintent.Unknown {
-			values[name] = in.Value
-		}
-	}
-	return stopintent.Classify(stopintent.Inputs{Values: values, MarkerIntent: s.Intent}).Possible[0].Result
+	return classify.Run(path, classify.Options{Workspace: *wsDir, Session: *session, Overrides: overrides, FlagNames: flagNames}, stdin, stdout, stderr)
 }
