@@ -91,9 +91,9 @@ func TestBashCompletion(t *testing.T) {
 		}
 		var quoted []string
 		for _, w := range words {
-			quoted = append(quoted, shellQuote(w))
+			quoted = append(quoted, quote(w))
 		}
-		script := "source " + shellQuote(path) + "\nCOMP_WORDS=(" + strings.Join(quoted, " ") + ")\nCOMP_CWORD=" +
+		script := "source " + quote(path) + "\nCOMP_WORDS=(" + strings.Join(quoted, " ") + ")\nCOMP_CWORD=" +
 			strconv.Itoa(len(words)-1) + "\n_baton\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n"
 		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", script)
 		cmd.Dir = dir
@@ -168,7 +168,7 @@ func TestFishCompletion(t *testing.T) {
 		{"baton hook claude-stop --", []string{"--max-blocks", "--lint"}},
 		{"baton completion ", []string{"bash", "zsh", "fish"}},
 	} {
-		cmd := exec.Command(fish, "--no-config", "-c", "source "+shellQuote(path)+"; complete -C "+shellQuote(tt.line))
+		cmd := exec.Command(fish, "--no-config", "-c", "source "+quote(path)+"; complete -C "+quote(tt.line))
 		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -200,12 +200,12 @@ func TestZshCompletion(t *testing.T) {
 		t.Helper()
 		var quoted []string
 		for _, w := range words {
-			quoted = append(quoted, shellQuote(w))
+			quoted = append(quoted, quote(w))
 		}
 		script := `compdef() { :; }
 _describe() { print -rl -- "${(@P)${@[-1]}}"; }
 _arguments() { print -rl -- "$@"; }
-source ` + shellQuote(path) + `
+source ` + quote(path) + `
 words=(` + strings.Join(quoted, " ") + `)
 CURRENT=` + strconv.Itoa(len(words)) + `
 _baton`
@@ -240,12 +240,12 @@ _baton`
 // folder, a file, or (a number, a span of time, an ID) nothing.
 func TestCompletionEveryValue(t *testing.T) {
 	for _, c := range completionModel() {
-		for _, f := range c.flags {
-			if f.isBool() {
+		for _, f := range c.Flags {
+			if f.Bool {
 				continue
 			}
 			kinds := 0
-			for _, k := range []bool{len(f.values) > 0, f.dirs, f.files, freeFlags[f.Name]} {
+			for _, k := range []bool{len(f.Values) > 0, f.Dirs, f.Files, freeFlags[f.Name]} {
 				if k {
 					kinds++
 				}
@@ -282,8 +282,8 @@ func TestCompletionEveryValue(t *testing.T) {
 	}
 	for _, d := range []string{"state-dir", "dir", "workspace"} {
 		for _, c := range completionModel() {
-			for _, f := range c.flags {
-				if f.Name == d && !f.dirs {
+			for _, f := range c.Flags {
+				if f.Name == d && !f.Dirs {
 					t.Errorf("%s --%s does not complete folders", c.Name, d)
 				}
 			}
@@ -321,9 +321,9 @@ func TestStateDirCompletesFolders(t *testing.T) {
 		words := append(strings.Fields(line), "")
 		var quoted []string
 		for _, w := range words {
-			quoted = append(quoted, shellQuote(w))
+			quoted = append(quoted, quote(w))
 		}
-		script := "source " + shellQuote(path) + "\nCOMP_WORDS=(" + strings.Join(quoted, " ") + ")\nCOMP_CWORD=" +
+		script := "source " + quote(path) + "\nCOMP_WORDS=(" + strings.Join(quoted, " ") + ")\nCOMP_CWORD=" +
 			strconv.Itoa(len(words)-1) + "\n_baton\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n"
 		cmd := exec.Command(sh, "--norc", "--noprofile", "-c", script)
 		cmd.Dir = dir
@@ -336,3 +336,6 @@ func TestStateDirCompletesFolders(t *testing.T) {
 		}
 	}
 }
+
+// quote quotes s for a POSIX shell, in single quotes.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
