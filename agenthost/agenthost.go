@@ -85,6 +85,37 @@ type Host struct {
 	// ToolHook).
 	StopEvent, PromptEvent         string
 	StopHelp, PromptHelp, ToolHelp *HookHelp
+	// Help is what the help of hook install, uninstall and status, mcp
+	// install and audit says of the host, in its own words.
+	Help HostHelp
+}
+
+// HostHelp is what the commands' help says of one host, each phrase
+// joined with the other hosts' (empty: nothing to say).
+type HostHelp struct {
+	// ProjectFolder and UserFolder are the folders hook status looks for
+	// in the project and in the home folder: ".host/", "~/.host/".
+	ProjectFolder, UserFolder string
+	// UserSettings is where hook install --user writes, as people read
+	// it ("~/.host/ ($HOST_HOME)"); HomeEnv the environment variable
+	// that moves the user's files ("$HOST_HOME"), and Env the others its
+	// records are found by, as the commands' Reads name them.
+	UserSettings string
+	HomeEnv      string
+	Env          []string
+	// Install is a sentence hook install's help adds of the host;
+	// Uninstall one hook uninstall's.
+	Install, Uninstall string
+	// Installed is what else counts as baton's hooks installed (a plugin,
+	// an extension), as hook status says it.
+	Installed string
+	// Runs says when the host runs a project's hooks, from which of its
+	// records ("": always); TrustRecords names those records for hook
+	// status's Reads.
+	Runs, TrustRecords string
+	// MCPStarts says from which of its records the host starts an MCP
+	// server a project registers.
+	MCPStarts string
 }
 
 // HookHelp is what baton's help says of one of a host's hooks (`baton

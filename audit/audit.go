@@ -45,9 +45,9 @@ type Stop struct {
 	Findings []stoppolicy.Finding `json:"findings,omitempty"`
 	Excerpt  string               `json:"excerpt"` // the message's first line
 	// Hook is what the host recorded its stop hook answered: Block, Pass,
-	// or "" when it recorded nothing (Claude Code records both, Codex a
-	// block; Gemini CLI and Copilot CLI a block as baton's reason sent
-	// back as the next prompt). HookReason is the reason of a block.
+	// or "" when it recorded nothing (a host may record both, a block
+	// only, or a block as baton's reason sent back as the next prompt:
+	// docs/hosts.md). HookReason is the reason of a block.
 	Hook       string `json:"hook,omitempty"`
 	HookReason string `json:"hook_reason,omitempty"`
 }
@@ -244,8 +244,8 @@ func judge(s *transcript.Session, env *stoppolicy.Env, since, changed time.Time)
 }
 
 // retries makes a Hook entry of each prompt that is baton's own block
-// reason: Gemini CLI and Copilot CLI send a block's reason to the agent as
-// the next prompt and record it as the user's, so it ends the blocked stop
+// reason: some hosts send a block's reason to the agent as the next
+// prompt and record it as the user's, so it ends the blocked stop
 // as the hook's record, not as a person's turn.
 func retries(s *transcript.Session) {
 	for i, e := range s.Entries {

@@ -214,8 +214,8 @@ func (c Counter) turnMark() string {
 // length and a hash, not the text), and reports what text adds to it:
 // when text is that text, a newline and more, added is the more and ok is
 // true. It is for a host that sends the turn's responses so far, joined by
-// a newline, in place of the last (Gemini CLI's prompt_response after a
-// retry): the split is made only where the last stop's text is known to
+// a newline, in place of the last (a cumulative response after a retry,
+// agenthost.Stop.Cumulative): the split is made only where the last stop's text is known to
 // end, never guessed. Any error only means no split.
 func (c Counter) Appended(text string) (added string, ok bool) {
 	p := c.Path()

@@ -227,8 +227,9 @@ func (st State) lanes(in Stop, res *analysis.Result, p *plan) (reasons, warnings
 		reason := fmt.Sprintf("a lifecycle boundary is pending (%s), and your message does not carry the verdict marker for the %s -> %s crossing. Render the six-section packet (%s), every artifact reference a file:/// URL, and make this its last line: %s",
 			s.BoundaryPending.Note, c.From, c.To, sixSections, c.Marker())
 		if escapedMarker(msg) {
-			// Codex hands the reason to the model XML-escaped: a model that
-			// copies it writes the marker as text, which no host reads.
+			// A host may hand the reason to the model XML-escaped
+			// (docs/hosts.md): a model that copies it writes the marker
+			// as text, which no host reads.
 			reason += ". Your message has the marker HTML-escaped (&lt;!-- … --&gt;), which is text, not the marker: write it with the characters < and >"
 		}
 		return []string{reason}, nil

@@ -38,17 +38,17 @@ import (
 
 // Stop is one stop, as a host's adapter read it.
 type Stop struct {
-	Host      string // "claude", "codex", …: names the session's specrew state
+	Host      string // the host's ID (agenthost.Host.ID): names the session's specrew state
 	SessionID string
 	Cwd       string
 	Message   string // the agent's last message
 	// Active says the host reports that this stop follows a block
-	// (stop_hook_active, Cursor's loop_count above 0).
+	// (stop_hook_active, or a loop count above 0).
 	Active bool
 	// NoActiveFlag says the host cannot tell whether a stop follows a
 	// block: baton's own count decides, and a stop let through resets it.
 	NoActiveFlag bool
-	// Turn names the turn the stop ends, where the host names it (Codex's
+	// Turn names the turn the stop ends, where the host names it (a
 	// turn_id); "" when it does not. With the prompt hook's mark and the
 	// transcript's last person message it keeps two turns' identical stops
 	// apart in the duplicate check.
@@ -119,8 +119,8 @@ func Evaluate(in Stop, o Options) Outcome {
 }
 
 // IsBlockReason reports whether text is (or quotes) a reason this policy
-// gave: Gemini CLI and Copilot CLI send a block's reason to the agent as a
-// new prompt, and run the prompt hook on it.
+// gave: some hosts send a block's reason to the agent as a new prompt,
+// and run the prompt hook on it.
 func IsBlockReason(text string) bool {
 	return strings.Contains(text, reasonOpening)
 }

@@ -8,28 +8,62 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/baton-md/baton/internal/safefile"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // What counts as material work at a stop, after specrew's turn-delta core
 // (extensions/specrew-speckit/scripts/conformance-turn-delta.ps1 at
 // alonf/specrew acbb4366): the live Git state (HEAD, and each changed path
 // with its status and a fingerprint of its content) compared with a
-// baseline taken at the start of the turn (baton hook claude-prompt) or at
-// the last stop that owed nothing. With no baseline the delta is measured
-// from HEAD with a clean tree, as specrew's degraded baseline does. Paths
-// that agents' tools manage (.claude/, .codex/, .gemini/, .specrew/,
-// .gitignore …) never count: `baton hook install` writes some of them.
+// baseline taken at the start of the turn (a host's prompt hook) or at the
+// last stop that owed nothing. With no baseline the delta is measured from
+// HEAD with a clean tree, as specrew's degraded baseline does. Paths that
+// agents' tools manage (.specrew/, an agent host's folder, .gitignore …)
+// never count: `baton hook install` writes some of them.
 
-var managedPath = regexp.MustCompile(`^\.(agents|claude|codex|copilot|cursor|gemini|github|specify|squad|specrew)[/\\]|^\.(gitattributes|gitignore|markdownlint\.json)$`)
+// managed are the top-level folders whose files are never material work:
+// specrew's pattern ($script:SpecrewTurnManagedPathPattern) names its own
+// and those of the agents it installs into; the agent hosts add theirs
+// (ManageFolders), which hook install writes, so that the list is the
+// pattern's and every host's.
+var managed = struct {
+	sync.RWMutex
+	folders map[string]bool
+}{folders: map[string]bool{".agents": true, ".github": true, ".specify": true, ".squad": true, ".specrew": true}}
+
+// managedFiles are the top-level files specrew's pattern names.
+var managedFiles = map[string]bool{".gitattributes": true, ".gitignore": true, ".markdownlint.json": true}
+
+// ManageFolders adds top-level folders (".host") whose files are never
+// material work: an agent host's, for its settings and hooks.
+func ManageFolders(names ...string) {
+	managed.Lock()
+	defer managed.Unlock()
+	for _, n := range names {
+		managed.folders[n] = true
+	}
+}
+
+// IsManaged reports a path (slash-separated, from the work tree's root)
+// that agents' tools manage.
+func IsManaged(p string) bool {
+	first, _, inFolder := strings.Cut(p, "/")
+	if !inFolder {
+		return managedFiles[p]
+	}
+	managed.RLock()
+	defer managed.RUnlock()
+	return managed.folders[first]
+}
 
 // turnEntry is one changed path of a snapshot.
 type turnEntry struct {
@@ -98,7 +132,7 @@ func takeSnapshot(root string) (*turnSnapshot, error) {
 			p = p[len(prefix):]
 		}
 		p = strings.TrimLeft(p, "/")
-		if p == "" || managedPath.MatchString(p) {
+		if p == "" || IsManaged(p) {
 			continue
 		}
 		s.Entries = append(s.Entries, turnEntry{Path: p, Status: st, Fingerprint: fingerprint(filepath.Join(root, filepath.FromSlash(p)))})

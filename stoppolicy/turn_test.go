@@ -43,6 +43,7 @@ func write(t *testing.T, root, rel, content string) {
 // material work: an uncommitted .codex/hooks.json or .gemini/settings.json
 // owes no packet; a source file does.
 func TestToolManagedPathsAreNotMaterial(t *testing.T) {
+	ManageFolders(".codex", ".gemini") // as the hosts' list does (agenthost/hosts)
 	repo := gitRepo(t)
 	o := Options{RequirePacket: true, StateDir: t.TempDir()}
 	write(t, repo, ".codex/hooks.json", `{"hooks": {}}`)

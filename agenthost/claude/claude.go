@@ -31,7 +31,7 @@ var Host = &agenthost.Host{
 	History:     func(path string) (stoppolicy.History, error) { return History{Path: path}, nil },
 	LastMessage: LastMessage,
 	StopEvent:   "Claude Code's Stop", PromptEvent: "UserPromptSubmit",
-	StopHelp: stopHelp, PromptHelp: promptHelp, ToolHelp: toolHelp,
+	Help: help, StopHelp: stopHelp, PromptHelp: promptHelp, ToolHelp: toolHelp,
 }
 
 // Input is what Claude Code sends a Stop hook (and its other hooks); a

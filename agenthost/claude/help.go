@@ -40,3 +40,10 @@ it.`,
 		Writes: "nothing on standard output; the claim in its per-session state; errors on standard error.",
 	}
 )
+
+// help is what the commands' help says of Claude Code.
+var help = agenthost.HostHelp{
+	ProjectFolder: ".claude/", UserFolder: "~/.claude/", UserSettings: "~/.claude/",
+	Installed: "baton's Claude Code plugin (enabled in enabledPlugins)",
+	MCPStarts: "Claude Code's enabledMcpjsonServers (a project's approval counting once its folder is trusted)",
+}

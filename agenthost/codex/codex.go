@@ -25,7 +25,7 @@ var Host = &agenthost.Host{
 	MCP:        mcp,
 	Transcript: Format,
 	StopEvent:  "Codex's Stop", PromptEvent: "UserPromptSubmit",
-	StopHelp: stopHelp, PromptHelp: promptHelp,
+	Help: help, StopHelp: stopHelp, PromptHelp: promptHelp,
 }
 
 // stopInput is Codex's Stop hook input: codex-rs/hooks/schema/

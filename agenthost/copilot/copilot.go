@@ -42,7 +42,7 @@ var Host = &agenthost.Host{
 	Await:     Await,
 	Owns:      Events,
 	StopEvent: "GitHub Copilot CLI's and cloud agent's agentStop", PromptEvent: "userPromptSubmitted",
-	StopHelp: stopHelp, PromptHelp: promptHelp,
+	Help: help, StopHelp: stopHelp, PromptHelp: promptHelp,
 }
 
 // agentStopInput is Copilot's agentStop input, in both of its documented

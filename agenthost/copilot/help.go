@@ -5,11 +5,11 @@ import "github.com/baton-md/baton/agenthost"
 // What `baton help hook copilot-stop` and `copilot-prompt` say.
 var (
 	stopHelp = &agenthost.HookHelp{
-		Summary: "a Copilot CLI agentStop hook: the stop policy of claude-stop (docs/hosts.md)",
+		Summary: "a Copilot CLI agentStop hook: the one stop policy every host's stop hook asks (docs/hosts.md)",
 		Text: `A Copilot CLI agentStop hook (docs/hosts.md). It asks the one stop policy
-claude-stop asks, and answers in Copilot CLI's output contract: the same
-message in the same workspace gets the same verdict and reason on every host.
-It fails open on its own errors, and bounds the loop with the host's own
+every host's stop hook asks, and answers in Copilot CLI's output contract: the
+same message in the same workspace gets the same verdict and reason on every
+host. It fails open on its own errors, and bounds the loop with the host's own
 signal where there is one and baton's count of blocks in a row (--max-blocks)
 in every case.`,
 		Reads: `the agentStop event as JSON on standard input (stop_hook_active too); the
@@ -31,3 +31,12 @@ since. It never blocks the prompt.`,
 		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
 	}
 )
+
+// help is what the commands' help says of Copilot CLI.
+var help = agenthost.HostHelp{
+	ProjectFolder: ".github/hooks/", UserFolder: "~/.copilot/", UserSettings: "~/.copilot/hooks/ ($COPILOT_HOME/hooks)", HomeEnv: "$COPILOT_HOME",
+	Uninstall:    "For Copilot CLI every .github/hooks/*.json (or ~/.copilot/hooks/*.json) is looked at.",
+	Runs:         "Copilot CLI a repository's hooks only in a trusted folder (~/.copilot/config.json)",
+	TrustRecords: "Copilot CLI's config.json",
+	MCPStarts:    "Copilot CLI's trusted folders",
+}

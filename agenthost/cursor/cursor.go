@@ -28,7 +28,7 @@ var Host = &agenthost.Host{
 	Settings:   settings,
 	Transcript: Format,
 	StopEvent:  "Cursor's stop", PromptEvent: "beforeSubmitPrompt",
-	StopHelp: stopHelp, PromptHelp: promptHelp,
+	Help: help, StopHelp: stopHelp, PromptHelp: promptHelp,
 }
 
 // stopInput is Cursor's stop hook input: the common fields

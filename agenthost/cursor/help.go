@@ -5,12 +5,13 @@ import "github.com/baton-md/baton/agenthost"
 // What `baton help hook cursor-stop` and `cursor-prompt` say.
 var (
 	stopHelp = &agenthost.HookHelp{
-		Summary: "a Cursor stop hook: the stop policy of claude-stop (docs/hosts.md)",
-		Text: `A Cursor stop hook (docs/hosts.md). It asks the one stop policy claude-stop
-asks, and answers in Cursor's output contract: the same message in the same
-workspace gets the same verdict and reason on every host. It fails open on its
-own errors, and bounds the loop with the host's own signal where there is one
-and baton's count of blocks in a row (--max-blocks) in every case.`,
+		Summary: "a Cursor stop hook: the one stop policy every host's stop hook asks (docs/hosts.md)",
+		Text: `A Cursor stop hook (docs/hosts.md). It asks the one stop policy every host's
+stop hook asks, and answers in Cursor's output contract: the same message in
+the same workspace gets the same verdict and reason on every host. It fails
+open on its own errors, and bounds the loop with the host's own signal where
+there is one and baton's count of blocks in a row (--max-blocks) in every
+case.`,
 		Reads: `the stop event as JSON on standard input; the agent's last message from the
 agent transcript at transcript_path (with loop_count and status from the
 event); the Git work tree and the specrew workspace above cwd; its per-session
@@ -28,3 +29,6 @@ since. It never blocks the prompt.`,
 		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
 	}
 )
+
+// help is what the commands' help says of Cursor.
+var help = agenthost.HostHelp{ProjectFolder: ".cursor/", UserFolder: "~/.cursor/", UserSettings: "~/.cursor/"}

@@ -29,7 +29,7 @@ var Host = &agenthost.Host{
 	TurnReply:  true,
 	Response:   Response,
 	StopEvent:  "Gemini CLI's AfterAgent", PromptEvent: "BeforeAgent",
-	StopHelp: stopHelp, PromptHelp: promptHelp,
+	Help: help, StopHelp: stopHelp, PromptHelp: promptHelp,
 }
 
 // afterAgentInput is Gemini CLI's AfterAgent input: the base fields

@@ -5,11 +5,11 @@ import "github.com/baton-md/baton/agenthost"
 // What `baton help hook gemini-stop` and `gemini-prompt` say.
 var (
 	stopHelp = &agenthost.HookHelp{
-		Summary: "a Gemini CLI AfterAgent hook: the stop policy of claude-stop (docs/hosts.md)",
+		Summary: "a Gemini CLI AfterAgent hook: the one stop policy every host's stop hook asks (docs/hosts.md)",
 		Text: `A Gemini CLI AfterAgent hook (docs/hosts.md). It asks the one stop policy
-claude-stop asks, and answers in Gemini CLI's output contract: the same
-message in the same workspace gets the same verdict and reason on every host.
-It fails open on its own errors, and bounds the loop with the host's own
+every host's stop hook asks, and answers in Gemini CLI's output contract: the
+same message in the same workspace gets the same verdict and reason on every
+host. It fails open on its own errors, and bounds the loop with the host's own
 signal where there is one and baton's count of blocks in a row (--max-blocks)
 in every case.`,
 		Reads: `the AfterAgent event as JSON on standard input; the agent's last response:
@@ -31,3 +31,12 @@ never blocks the prompt.`,
 		Writes: "what the host needs to let the prompt through, on standard output; the turn's baseline in its per-session state; errors on standard error.",
 	}
 )
+
+// help is what the commands' help says of Gemini CLI.
+var help = agenthost.HostHelp{
+	ProjectFolder: ".gemini/", UserFolder: "~/.gemini/", UserSettings: "~/.gemini/", Env: []string{"$GEMINI_CLI_TRUSTED_FOLDERS_PATH"},
+	Installed:    "baton's Gemini CLI extension (~/.gemini/extensions/baton)",
+	Runs:         "Gemini CLI only in a trusted folder (~/.gemini/trustedFolders.json)",
+	TrustRecords: "Gemini CLI's trustedFolders.json",
+	MCPStarts:    "Gemini CLI's trusted folders (without one it starts no MCP server at all)",
+}

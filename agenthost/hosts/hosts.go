@@ -6,6 +6,7 @@ package hosts
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/agenthost/claude"
@@ -14,17 +15,28 @@ import (
 	"github.com/baton-md/baton/agenthost/cursor"
 	"github.com/baton-md/baton/agenthost/gemini"
 	"github.com/baton-md/baton/internal/hostsettings"
+	"github.com/baton-md/baton/stoppolicy"
 	"github.com/baton-md/baton/transcript"
 )
 
 // Each host's transcript format is registered, so that transcript reads
-// and tells its files.
+// and tells its files; and its folders are the stop policy's managed
+// folders, whose files (its settings, which hook install writes) are no
+// material work.
 func init() {
 	for _, h := range All {
 		if h.Transcript.Host != "" {
 			transcript.Register(h.Transcript)
 		}
+		stoppolicy.ManageFolders(topFolder(h.Help.ProjectFolder), topFolder(h.Help.UserFolder))
 	}
+}
+
+// topFolder is the first folder of a help's folder (".github/hooks/",
+// "~/.copilot/"): ".github", ".copilot".
+func topFolder(f string) string {
+	f, _, _ = strings.Cut(strings.TrimPrefix(f, "~/"), "/")
+	return f
 }
 
 // All are the hosts, in the order baton names them.

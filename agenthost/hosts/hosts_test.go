@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/baton-md/baton/agenthost"
 	"github.com/baton-md/baton/agenthost/hosts"
 	"github.com/baton-md/baton/internal/hostsettings"
+	"github.com/baton-md/baton/stoppolicy"
 	"github.com/baton-md/baton/transcript"
 )
 
@@ -139,6 +141,77 @@ func TestNoTranscriptFormatOutsideTheList(t *testing.T) {
 	for _, f := range transcript.Hosts() {
 		if !slices.Contains(hosts.Transcripts(), f) {
 			t.Errorf("transcript.Hosts has %q, which no listed host reads", f)
+		}
+	}
+}
+
+// Each host's settings folders are managed: what hook install writes there
+// is never material work at a stop. specrew's own are too.
+func TestHostFoldersAreManaged(t *testing.T) {
+	for _, h := range hosts.All {
+		for _, p := range []string{h.Help.ProjectFolder, h.Help.UserFolder} {
+			p = strings.TrimPrefix(p, "~/") + "settings.json"
+			if !stoppolicy.IsManaged(p) {
+				t.Errorf("%s: %s counts as material work", h.ID, p)
+			}
+		}
+	}
+	for p, want := range map[string]bool{".specrew/state.json": true, ".gitignore": true, "src/.codex/x": false, "README.md": false, ".codexx/a": false} {
+		if got := stoppolicy.IsManaged(p); got != want {
+			t.Errorf("IsManaged(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// A host is one package: outside agenthost/<host>, no non-test Go file of
+// the project names it in more than four files (the list here, and the
+// few places an upstream's own text names its folder). A host whose ID is
+// an ordinary word (cursor) is named by its title, its folder, its hooks'
+// names or its ID quoted, not by the word in prose.
+func TestHostNamedInFewPlaces(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hosts.All {
+		pat := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(h.ID))
+		if strings.EqualFold(h.ID, h.Settings.Title) {
+			q := regexp.QuoteMeta(h.ID)
+			pat = regexp.MustCompile(regexp.QuoteMeta(h.Settings.Title) + `\b|[."]` + q + `\b|\b` + q + `-`)
+		}
+		own := filepath.Join(root, "agenthost", h.ID) + string(filepath.Separator)
+		var naming []string
+		for _, f := range files {
+			if strings.HasPrefix(f, own) {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pat.Match(b) {
+				rel, _ := filepath.Rel(root, f)
+				naming = append(naming, filepath.ToSlash(rel))
+			}
+		}
+		if len(naming) > 4 {
+			t.Errorf("%s is named in %d non-test files outside agenthost/%s: %v", h.ID, len(naming), h.ID, naming)
 		}
 	}
 }

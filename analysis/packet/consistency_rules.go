@@ -65,7 +65,7 @@ reads What I Need From You's code on its own:
   reject and discuss at the start of the line as well, so that a log line mentioning a rejection
   is not read as an option. So ` + "`approved for tasks`" + `, a list of backticked replies, and the
   gate-stop skill's "What's your verdict?" menu copied with the fence the skill shows it in
-  (` + "`.claude/skills/specrew-gate-stop/SKILL.md`" + `) state the response.
+  (specrew's ` + "`specrew-gate-stop/SKILL.md`" + `) state the response.
 
 specrew reads that code too: its validator matches the section's raw text, code and all
 (` + "`Get-InteractionModelSectionMap`" + ` in ` + "`extensions/specrew-speckit/scripts/shared-governance.ps1`" + `

@@ -109,3 +109,54 @@ func TestExplainMarkdown(t *testing.T) {
 		t.Errorf("baton explain --markdown differs from the registry's Markdown (-want +got):\n%s", diff)
 	}
 }
+
+// TestArchitectureNamesEveryPackage: docs/architecture.md's table of
+// packages names every folder of the project that holds Go code, and no
+// package that is gone.
+func TestArchitectureNamesEveryPackage(t *testing.T) {
+	root := filepath.Join("..", "..")
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(doc), "\n## Packages\n")
+	if !ok {
+		t.Fatal("docs/architecture.md has no Packages section")
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	named := map[string]bool{}
+	for _, line := range strings.Split(table, "\n") {
+		if cell, _, ok := strings.Cut(strings.TrimPrefix(line, "| "), " |"); ok && strings.HasPrefix(line, "| `") {
+			for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(cell, -1) {
+				named[m[1]] = true
+			}
+		}
+	}
+	have := map[string]bool{}
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") {
+			rel, _ := filepath.Rel(root, filepath.Dir(p))
+			have[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range have {
+		if !named[p] {
+			t.Errorf("package %s is not in docs/architecture.md's Packages table", p)
+		}
+	}
+	for p := range named {
+		if !have[p] {
+			t.Errorf("docs/architecture.md's Packages table names %s, which holds no Go code", p)
+		}
+	}
+}

@@ -20,14 +20,14 @@ import (
 // from it, so they cannot disagree.
 //
 // Adding a command (or a hook subcommand) is adding an entry: its name
-// ("hook codex-stop" for a subcommand), the arguments after the flags, a
+// ("hook install" for a subcommand), the arguments after the flags, a
 // one-line summary, what it does, reads and writes, and its exit status.
 // Its flags are not written here: they are read from the command's own
 // FlagSet (see command.flags), so a flag added there shows everywhere.
 
 // command is one entry of the help table.
 type command struct {
-	Name     string   // "check", or "hook claude-stop" for a subcommand
+	Name     string   // "check", or "hook install" for a subcommand
 	Args     string   // the arguments after the flags, as in the synopsis: "[PATH…|-]"
 	Summary  string   // one line, for the command list
 	Text     string   // what it does (paragraphs, wrapped at 80 columns)
@@ -143,21 +143,20 @@ errors it lets the agent go on and says why on standard error.`,
 	{
 		Name:    "hook install",
 		Summary: "add baton's hooks to an agent host's settings (diff first; --dry-run)",
-		Text: `Adds baton's hooks to an agent host's settings file, keeping every hook and
+		Text: fill(`Adds baton's hooks to an agent host's settings file, keeping every hook and
 setting already there (the rest of the file is left byte for byte): the stop
-hook, the prompt hook that takes the turn's baseline (and for Claude Code the
-tool hook that says which session made a change), each on the host's event:
+hook, the prompt hook that takes the turn's baseline (and where the host has
+one the tool hook that says which session made a change), each on the host's
+event:
 
 ` + installedHooks() + `
 
-With --user the file is the one in your home folder ($HOME): ~/.claude/,
-~/.codex/ ($CODEX_HOME), ~/.gemini/, ~/.cursor/, ~/.copilot/hooks/
-($COPILOT_HOME/hooks). It reads that file, prints the change as a unified
+With --user the file is the one in your home folder ($HOME): ` + hostPhrases(func(h agenthost.HostHelp) string { return h.UserSettings }) + `. It reads that file, prints the change as a unified
 diff on standard output, then writes the file atomically (a temporary file
 in the same folder, renamed over it; the permissions kept) and says what it
 added. A hook of baton's already there is kept; with other flags, only the
 policy's flags in its command line change. A command of yours that runs
-baton's hook and more (baton hook claude-stop && notify-send done) is yours:
+baton's hook and more (baton hook HOST-stop && notify-send done) is yours:
 it is neither counted nor changed. It refuses, and writes nothing, when the
 file is not valid JSON, not in the host's shape, a symbolic link or not a
 regular file. The edit holds a lock of the settings file (a lock file beside
@@ -171,11 +170,10 @@ The stop hook's flags go into the command it writes: --lint (on unless
 --lint=false: block a packet that breaks baton's rules; a message that is
 not a packet is never blocked), --require-packet (demand the packet after
 material work in any Git project; the prompt hooks get it too) and
---max-blocks N. Codex trusts a hook by a hash of its command, so change
-them with install, then trust the hook again in Codex. It then says what
+--max-blocks N. ` + hostSentences(func(h agenthost.HostHelp) string { return h.Install }) + `It then says what
 the stop hook blocks and lets through in this project, and whether the
-host will run it (see baton hook status).`,
-		Reads:  "the host's settings file (project or user); the hosts' trust records; baton's record of what install made; $HOME, $CODEX_HOME, $COPILOT_HOME, $XDG_STATE_HOME.",
+host will run it (see baton hook status).`),
+		Reads:  "the host's settings file (project or user); the hosts' trust records; baton's record of what install made; $HOME, " + hostEnv() + "$XDG_STATE_HOME.",
 		Writes: "the diff and what it added on standard output; the settings file, atomically, and baton's record of what it made (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  append(hookEditFlags[:len(hookEditFlags):len(hookEditFlags)], hookInstallFlags...),
@@ -183,7 +181,7 @@ host will run it (see baton hook status).`,
 	{
 		Name:    "hook uninstall",
 		Summary: "remove baton's hooks, and nothing else, from an agent host's settings",
-		Text: `Removes from an agent host's settings file every hook whose command is
+		Text: fill(`Removes from an agent host's settings file every hook whose command is
 exactly baton's ("baton hook ADAPTER" and the hook's own flags), and
 nothing else: a group of hooks holding other commands keeps them, and a
 command of yours that runs baton's and more stays. Then what install
@@ -192,13 +190,12 @@ recorded it made is put back where it is left empty: an event list or
 and the file and folders install made go when nothing else is in them.
 After baton hook install, the file comes back byte for byte. Without the
 record (an install by an earlier baton, or on another machine) the lists
-and files baton's entries were in stay. For copilot every
-.github/hooks/*.json (or ~/.copilot/hooks/*.json) is looked at. It prints
+and files baton's entries were in stay. ` + hostSentences(func(h agenthost.HostHelp) string { return h.Uninstall }) + `It prints
 the change as a unified diff on standard output, then writes the file
 atomically, under its lock, and says what it removed; it refuses, writing
 nothing, a file that is not valid JSON, a symbolic link or not a regular
-file.`,
-		Reads:  "the host's settings file (project or user); baton's record of what install made; $HOME, $CODEX_HOME, $COPILOT_HOME, $XDG_STATE_HOME.",
+file.`),
+		Reads:  "the host's settings file (project or user); baton's record of what install made; $HOME, " + hostEnv() + "$XDG_STATE_HOME.",
 		Writes: "the diff and what it removed on standard output; the settings file, atomically, and baton's record (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  hookEditFlags,
@@ -206,29 +203,23 @@ file.`,
 	{
 		Name:    "hook status",
 		Summary: "list each agent host found, whether baton's hook is installed, and its enforcement",
-		Text: `Lists, for the project (the Git work tree above the current folder, or
+		Text: fill(`Lists, for the project (the Git work tree above the current folder, or
 DIR's) and for the user ($HOME), each agent host whose folder or settings
-file is there (.claude/, .codex/, .gemini/, .cursor/, .github/hooks/; in
-the home folder ~/.claude/, ~/.codex/, ~/.gemini/, ~/.cursor/,
-~/.copilot/), whether baton's hooks are in its settings, and the
+file is there (` + hostPhrases(func(h agenthost.HostHelp) string { return h.ProjectFolder }) + `; in
+the home folder ` + hostPhrases(func(h agenthost.HostHelp) string { return h.UserFolder }) + `), whether baton's hooks are in its settings, and the
 enforcement of the stop contract that gives, in the terms of specrew's
 proposal 188: hard (the host lets the hook block the stop), corrective
 (the hook can only send a follow-up after the stop), preventive (only
 context before a turn) or cooperative only (no hook: the agent's prompt
-alone). baton's Claude Code plugin (enabled in enabledPlugins) and its
-Gemini CLI extension (~/.gemini/extensions/baton) count as installed; a
+alone). ` + hostPhrases(func(h agenthost.HostHelp) string { return h.Installed }) + ` count as installed; a
 file that turns hooks off (disableAllHooks, hooksConfig.enabled: false)
 makes the host cooperative only. Under each host it says what the stop
 hook blocks and lets through, from its flags and the project (without
 --lint or --require-packet, outside a specrew project, it blocks nothing:
-cooperative only), and whether the host will run it: Codex only in a
-trusted project and with the hook's hash trusted ($CODEX_HOME/config.toml),
-Gemini CLI only in a trusted folder (~/.gemini/trustedFolders.json),
-Copilot CLI a repository's hooks only in a trusted folder
-(~/.copilot/config.json); if not, what to do. When the project is the
+cooperative only), and whether the host will run it: ` + hostPhrases(func(h agenthost.HostHelp) string { return h.Runs }) + `; if not, what to do. When the project is the
 home folder it is listed once, as the user's. It reads the settings files
-and the trust records and writes nothing.`,
-		Reads:  "the hosts' settings files of the project and of the user ($HOME); Codex's config.toml, Gemini CLI's trustedFolders.json, Copilot CLI's config.json; $CODEX_HOME, $COPILOT_HOME, $GEMINI_CLI_TRUSTED_FOLDERS_PATH.",
+and the trust records and writes nothing.`),
+		Reads:  "the hosts' settings files of the project and of the user ($HOME); " + hostPhrases(func(h agenthost.HostHelp) string { return h.TrustRecords }) + "; " + strings.TrimSuffix(hostEnv(), ", ") + ".",
 		Writes: "the report on standard output (JSON with --json); errors on standard error. It writes no file.",
 		Exit:   "0 reported; 2 usage error.",
 		extra: []flagHelp{
@@ -240,16 +231,15 @@ and the trust records and writes nothing.`,
 		Name:    "audit",
 		Args:    "PATH…",
 		Summary: "judge every stop in agents' session transcripts as the stop hooks would",
-		Text: `Reads agents' session transcripts (files, or folders such as a host's
-session folder, walked for *.jsonl and *.json session files) of Claude Code,
-Codex, Gemini CLI, Cursor and Copilot CLI, and judges every stop in them as
+		Text: fill(`Reads agents' session transcripts (files, or folders such as a host's
+session folder, walked for *.jsonl and *.json session files) of ` + hostNames() + `, and judges every stop in them as
 the stop hooks judge a message under --lint: each turn's last message, its
 blocking findings and its stop-intent outcome, and what the host recorded of
 its stop hook's answer (a block and its reason). It prints, per session and
 overall, how many stops there were, how many a hook would have blocked, how
 many the hook blocked, and why, by rule: as text, JSON, or one
 self-contained HTML page (a timeline of stops per session, a table by
-rule).`,
+rule).`),
 		Reads:  "the transcripts named; the .baton.yaml of --workspace (default: the working folder).",
 		Writes: "the report on standard output; files it could not read on standard error. It writes no file.",
 		Exit:   "0 reported; 2 usage error, or none of the transcripts could be read.",
@@ -338,7 +328,7 @@ modified), and the Go version and platform it was built with, one a line.`,
 		Name:    "help",
 		Args:    "[COMMAND]",
 		Summary: "print the help of a command (or this usage)",
-		Text:    `Prints the help of a command (baton help hook claude-stop), or the list of commands.`,
+		Text:    `Prints the help of a command (baton help hook install), or the list of commands.`,
 		Reads:   "nothing.",
 		Writes:  "the help on standard output; an unknown command on standard error.",
 		Exit:    "0 printed; 2 no such command.",
@@ -374,6 +364,83 @@ func oneOf(ids []string) string {
 // installedHooks is hook install's table: for every host, its project
 // settings file, the events of the hooks install writes there and those
 // hooks, as the host's value says.
+// fill refills the paragraphs of a help text whose lines do not start
+// with a space (a table's do) to the help's width: a text holding the
+// hosts' phrases is written before they are known.
+func fill(text string) string {
+	paras := strings.Split(text, "\n\n")
+	for i, p := range paras {
+		if strings.HasPrefix(p, " ") {
+			continue
+		}
+		var lines []string
+		line := ""
+		for _, w := range strings.Fields(p) {
+			if line != "" && len(line)+1+len(w) > 76 {
+				lines, line = append(lines, line), ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += w
+		}
+		paras[i] = strings.Join(append(lines, line), "\n")
+	}
+	return strings.Join(paras, "\n\n")
+}
+
+// hostPhrases joins a phrase of each host's help that has one, in the
+// hosts' order: "a, b and c".
+func hostPhrases(phrase func(agenthost.HostHelp) string) string {
+	var ps []string
+	for _, h := range hosts.All {
+		if p := phrase(h.Help); p != "" {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) < 2 {
+		return strings.Join(ps, "")
+	}
+	return strings.Join(ps[:len(ps)-1], ", ") + " and " + ps[len(ps)-1]
+}
+
+// hostSentences are the sentences of each host's help that has one, each
+// followed by a space.
+func hostSentences(sentence func(agenthost.HostHelp) string) string {
+	var b strings.Builder
+	for _, h := range hosts.All {
+		if s := sentence(h.Help); s != "" {
+			b.WriteString(s + " ")
+		}
+	}
+	return b.String()
+}
+
+// hostEnv are the environment variables the hosts' files are found by,
+// each once and followed by ", ".
+func hostEnv() string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, h := range hosts.All {
+		for _, e := range append([]string{h.Help.HomeEnv}, h.Help.Env...) {
+			if e != "" && !seen[e] {
+				seen[e] = true
+				b.WriteString(e + ", ")
+			}
+		}
+	}
+	return b.String()
+}
+
+// hostNames are the hosts' names: "A, B and C".
+func hostNames() string {
+	var ns []string
+	for _, h := range hosts.All {
+		ns = append(ns, h.Settings.Title)
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
 func installedHooks() string {
 	var lines []string
 	for _, h := range hosts.All {
@@ -424,7 +491,7 @@ func hookCommand(sub string) func([]string, io.Reader, io.Writer, io.Writer) int
 }
 
 // lookup returns the command named by the leading words of args, the
-// longest name first ("hook claude-stop" before "hook"), and the arguments
+// longest name first ("hook install" before "hook"), and the arguments
 // left; nil when none.
 func lookup(args []string) (*command, []string) {
 	var best *command
@@ -438,7 +505,7 @@ func lookup(args []string) (*command, []string) {
 	return best, args[n:]
 }
 
-// subcommands returns the entries below c ("hook claude-stop" for "hook").
+// subcommands returns the entries below c ("hook install" for "hook").
 func (c *command) subcommands() []*command {
 	var subs []*command
 	for _, s := range commands {

@@ -8,8 +8,8 @@
 //
 // -list prints every error and warning (path:line:column: severity rule:
 // message) under its tree, for reading one by one: the loud findings. -hidden
-// also checks the hidden folders at the top of each tree (.specrew, .claude,
-// .github …), which a folder walk skips. -table ends with one Markdown
+// also checks the hidden folders at the top of each tree (.specrew, an agent
+// host's, .github …), which a folder walk skips. -table ends with one Markdown
 // table of every tree (files, kinds, findings by severity), as
 // docs/precision.md shows it. A file of trees, one path a line (# starts a
 // comment), is given with -trees.
