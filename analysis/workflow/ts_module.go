@@ -257,10 +257,7 @@ func (m *tsModule) skipType(i int) int {
 			}
 		}
 		switch t.tt {
-		case js.OpenParenToken, js.OpenBraceToken:
-			i, operand = m.after(i), false
-			continue
-		case js.OpenBracketToken:
+		case js.OpenParenToken, js.OpenBraceToken, js.OpenBracketToken, js.TemplateStartToken:
 			i, operand = m.after(i), false
 			continue
 		case js.LtToken:
@@ -278,9 +275,6 @@ func (m *tsModule) skipType(i int) int {
 			operand = true
 		case js.StringToken, js.TemplateToken:
 			operand = false
-		case js.TemplateStartToken:
-			i, operand = m.after(i), false
-			continue
 		default:
 			switch {
 			case js.IsNumeric(t.tt):
@@ -391,9 +385,8 @@ func readTSExports(src string) (ex tsExports, ok bool) {
 		return ex, false
 	}
 	m := &tsModule{src: src, toks: toks, bindings: map[string][]tsBinding{}}
-	var defaults []int  // the token after each `export default`
-	var defaultName int // the local name an export clause exports as default, its token; -1 none
-	defaultName = -1
+	var defaults []int // the token after each `export default`, -1 for an export clause's
+	defaultName := -1  // the local name an export clause exports as default, its token
 	elsewhere := false // a default from another module
 	decls := map[string][]int{}
 	others := map[string]bool{} // props or returns exported otherwise
@@ -454,7 +447,7 @@ func readTSExports(src string) (ex tsExports, ok bool) {
 				m.declare(i + 1)
 			}
 		case t.tt == js.ImportToken && !m.is(i+1, "(") && !m.is(i+1, "."):
-			for j := i + 1; j < len(toks) && toks[j].tt != js.StringToken; j = m.after(j) {
+			for j := i + 1; j < len(toks) && toks[j].tt != js.StringToken && toks[j].tt != js.SemicolonToken; j = m.after(j) {
 				if toks[j].tt == js.OpenBraceToken {
 					for k := j + 1; k < toks[j].match; k++ {
 						if m.word(k) {
