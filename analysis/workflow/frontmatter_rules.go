@@ -206,7 +206,7 @@ func (k *checker) checkPropsDecl(key, v *yaml.Node) {
 	if v.Kind != yaml.MappingNode {
 		return
 	}
-	w := &schemaWalker{k: k, rule: r, what: "props"}
+	w := k.frontMatterWalker(r, "props")
 	if isSchema(v) {
 		w.checkDialect(v)
 		if tk, t := mapGet(v, "type"); t != nil && t.Kind == yaml.MappingNode {
@@ -231,23 +231,27 @@ func (k *checker) checkPropsDecl(key, v *yaml.Node) {
 }
 
 func (k *checker) checkReturnsDecl(key, v *yaml.Node) {
-	r := RuleReturnsDeclaration
+	k.frontMatterWalker(RuleReturnsDeclaration, "return").returnsDecl(key, v)
+}
+
+// returnsDecl checks a returns declaration as the engine's
+// parseReturnsDeclaration reads it, then its schema as Ajv compiles it.
+func (w *schemaWalker) returnsDecl(key, v *yaml.Node) {
 	if kind := engineKind(v); kind != "" {
 		engine := `("returns" must declare a JSON Schema object: expected a JSON object, got ` + kind + ")"
 		switch {
 		case v.Kind == yaml.ScalarNode && slices.Contains(jsonTypes, v.Value):
-			k.report(r, k.c.yamlSpan(v), fmt.Sprintf("returns: %s is a type name, not a schema: the engine refuses the component %s; write returns: {type: %s}", v.Value, engine, v.Value), k.typeFix(v)...)
+			w.emit(v, fmt.Sprintf("returns: %s is a type name, not a schema: the engine refuses the component %s; write returns: {type: %s}", v.Value, engine, v.Value), w.typeFix(v)...)
 		case kind == "null":
-			k.report(r, k.c.yamlSpan(key), "returns is empty (null): the engine refuses the component "+engine+"; declare what the component returns (returns: {proceed: {type: boolean}}), or remove the key for a text component")
+			w.emit(key, "returns is empty (null): the engine refuses the component "+engine+"; declare what the component returns (returns: {proceed: {type: boolean}}), or remove the key for a text component")
 		default:
-			k.report(r, k.c.yamlSpan(key), "returns is "+kind+", not a schema: the engine refuses the component "+engine+"; declare it as a mapping (returns: {type: string}, or returns: {ok: {type: boolean}})")
+			w.emit(key, "returns is "+kind+", not a schema: the engine refuses the component "+engine+"; declare it as a mapping (returns: {type: string}, or returns: {ok: {type: boolean}})")
 		}
 		return
 	}
 	if v.Kind != yaml.MappingNode {
 		return
 	}
-	w := &schemaWalker{k: k, rule: r, what: "return"}
 	if isSchema(v) {
 		w.checkDialect(v)
 		w.walk(v, nil, "#", 0)
@@ -261,15 +265,35 @@ func (k *checker) checkReturnsDecl(key, v *yaml.Node) {
 
 // schemaWalker checks a props or returns schema as the engine's Ajv
 // compiles it: strict mode, draft-07 (packages/core/src/validate.ts,
-// createPropsCompiler).
+// createPropsCompiler). What it finds goes to emit, at the node it is
+// about; fix, when there is one, is the quick fix for a bare type name.
 type schemaWalker struct {
-	k    *checker
-	rule *analysis.Rule
+	emit func(n *yaml.Node, msg string, opts ...func(*analysis.Finding))
+	fix  func(v *yaml.Node) []func(*analysis.Finding)
 	what string // "props" or "return", as the engine's message says
 }
 
+// frontMatterWalker reports under rule, at the node's place in the
+// document's front matter.
+func (k *checker) frontMatterWalker(rule *analysis.Rule, what string) *schemaWalker {
+	return &schemaWalker{
+		emit: func(n *yaml.Node, msg string, opts ...func(*analysis.Finding)) {
+			k.report(rule, k.c.yamlSpan(n), msg, opts...)
+		},
+		fix:  k.typeFix,
+		what: what,
+	}
+}
+
+func (w *schemaWalker) typeFix(v *yaml.Node) []func(*analysis.Finding) {
+	if w.fix == nil {
+		return nil
+	}
+	return w.fix(v)
+}
+
 func (w *schemaWalker) report(n *yaml.Node, msg, engine string) {
-	w.k.report(w.rule, w.k.c.yamlSpan(n), msg+fmt.Sprintf(" (the engine refuses the component: invalid %s schema: %s)", w.what, engine))
+	w.emit(n, msg+fmt.Sprintf(" (the engine refuses the component: invalid %s schema: %s)", w.what, engine))
 }
 
 // entry checks one entry of a map of names to subschemas (the props map,
@@ -280,11 +304,11 @@ func (w *schemaWalker) entry(name, d *yaml.Node, engine string) {
 		w.walk(d, nil, "#/properties/"+escapePointer(name.Value), 0)
 	case d.Kind == yaml.ScalarNode && d.ShortTag() == "!!bool":
 	case d.Kind == yaml.ScalarNode && d.ShortTag() == "!!null":
-		w.k.report(w.rule, w.k.c.yamlSpan(name), fmt.Sprintf("%s declares nothing (null): the engine refuses the component (%s); write %s: {} for any value, or give it a schema", name.Value, engine, name.Value))
+		w.emit(name, fmt.Sprintf("%s declares nothing (null): the engine refuses the component (%s); write %s: {} for any value, or give it a schema", name.Value, engine, name.Value))
 	case d.Kind == yaml.ScalarNode && d.Style == 0 && slices.Contains(jsonTypes, d.Value):
-		w.k.report(w.rule, w.k.c.yamlSpan(d), fmt.Sprintf("%s: %s is a type name, not a schema: the engine refuses the component (%s); write %s: {type: %s}", name.Value, d.Value, engine, name.Value, d.Value), w.k.typeFix(d)...)
+		w.emit(d, fmt.Sprintf("%s: %s is a type name, not a schema: the engine refuses the component (%s); write %s: {type: %s}", name.Value, d.Value, engine, name.Value, d.Value), w.typeFix(d)...)
 	default:
-		w.k.report(w.rule, w.k.c.yamlSpan(name), fmt.Sprintf("%s is not a schema: the engine refuses the component (%s); give it a schema ({type: string}), or true for any value", name.Value, engine))
+		w.emit(name, fmt.Sprintf("%s is not a schema: the engine refuses the component (%s); give it a schema ({type: string}), or true for any value", name.Value, engine))
 	}
 }
 
@@ -302,7 +326,7 @@ func (w *schemaWalker) checkDialect(v *yaml.Node) {
 	if s.Kind != yaml.ScalarNode {
 		got = "a " + engineKind(s)
 	}
-	w.k.report(w.rule, w.k.c.yamlSpan(s), fmt.Sprintf("%s $schema must be draft-07's: the engine refuses the component (%s \"$schema\" must be draft-07 (%s), got %s); write $schema: %q, or remove it", prefix, prefix, draft07, strconv.Quote(got), draft07))
+	w.emit(s, fmt.Sprintf("%s $schema must be draft-07's: the engine refuses the component (%s \"$schema\" must be draft-07 (%s), got %s); write $schema: %q, or remove it", prefix, prefix, draft07, strconv.Quote(got), draft07))
 }
 
 // includesType is Ajv's includesType: an integer is a number.
