@@ -182,12 +182,18 @@ func analyzeInWorkspace(t *testing.T, reg *analysis.Registry, ar *txtar.Archive,
 		sessions := engine.Sessions(session.NewStore(), func() []string { return []string{state} }, nil)
 		ledger = func(string) handoff.Resolver { return sessions }
 	}
-	eng := engine.New(engine.Sources{Registry: reg, Ledger: ledger})
+	eng := newEngine(reg, ledger)
 	env, err := eng.Env(engine.Request{Path: filepath.Join(dir, filepath.FromSlash(docPath))})
 	if err != nil {
 		t.Fatalf("the fixture's workspace: %v", err)
 	}
 	return eng.AnalyzeDoc(env, doc)
+}
+
+// newEngine is the engine of a test: the fixture's files as they are, the
+// sessions it holds (ledger; nil for none), and none of the machine's.
+func newEngine(reg *analysis.Registry, ledger func(string) handoff.Resolver) *engine.Engine {
+	return engine.New(engine.Sources{Registry: reg, Ledger: ledger})
 }
 
 func write(t *testing.T, path string, data []byte) {
@@ -268,7 +274,7 @@ func Analyzers() []*analysis.Analyzer { return engine.Analyzers() }
 // no workspace.
 func AnalyzeAt(t testing.TB, path, name, text, boundary string) *analysis.Result {
 	t.Helper()
-	eng := engine.New(engine.Sources{Registry: engine.Registry()})
+	eng := newEngine(engine.Registry(), nil)
 	env, err := eng.Env(engine.Request{Path: path, Boundary: boundary})
 	if err != nil {
 		t.Fatal(err)

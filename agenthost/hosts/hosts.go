@@ -135,3 +135,61 @@ func Transcripts() []string {
 	}
 	return out
 }
+
+// What the commands' help says of every host: each host's own phrase
+// (agenthost.HostHelp), joined in the hosts' order.
+
+// Phrases joins a phrase of each host's help that has one: "a, b and c".
+func Phrases(phrase func(agenthost.HostHelp) string) string {
+	var ps []string
+	for _, h := range All {
+		if p := phrase(h.Help); p != "" {
+			ps = append(ps, p)
+		}
+	}
+	return joinAnd(ps)
+}
+
+// Sentences are the sentences of each host's help that has one, each
+// followed by a space.
+func Sentences(sentence func(agenthost.HostHelp) string) string {
+	var b strings.Builder
+	for _, h := range All {
+		if s := sentence(h.Help); s != "" {
+			b.WriteString(s + " ")
+		}
+	}
+	return b.String()
+}
+
+// Env are the environment variables the hosts' files and records are
+// found by, each once and followed by ", ".
+func Env() string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, h := range All {
+		for _, e := range append([]string{h.Help.HomeEnv}, h.Help.Env...) {
+			if e != "" && !seen[e] {
+				seen[e] = true
+				b.WriteString(e + ", ")
+			}
+		}
+	}
+	return b.String()
+}
+
+// Names are the hosts' names as their settings title them: "A, B and C".
+func Names() string {
+	var ns []string
+	for _, h := range All {
+		ns = append(ns, h.Settings.Title)
+	}
+	return joinAnd(ns)
+}
+
+func joinAnd(ps []string) string {
+	if len(ps) < 2 {
+		return strings.Join(ps, "")
+	}
+	return strings.Join(ps[:len(ps)-1], ", ") + " and " + ps[len(ps)-1]
+}

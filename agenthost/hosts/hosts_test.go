@@ -215,3 +215,22 @@ func TestHostNamedInFewPlaces(t *testing.T) {
 		}
 	}
 }
+
+// The help's joined phrases hold every host's own: names, the environment
+// each host's files are found by, and a phrase only where a host has one.
+func TestHelpPhrases(t *testing.T) {
+	names, env := hosts.Names(), hosts.Env()
+	for _, h := range hosts.All {
+		if !strings.Contains(names, h.Settings.Title) {
+			t.Errorf("Names() = %q, without %s", names, h.Settings.Title)
+		}
+		for _, e := range append([]string{h.Help.HomeEnv}, h.Help.Env...) {
+			if e != "" && strings.Count(env, e+", ") != 1 {
+				t.Errorf("Env() = %q: %s not there once", env, e)
+			}
+		}
+	}
+	if got := hosts.Phrases(func(h agenthost.HostHelp) string { return h.Installed }); strings.Count(got, " and ") > 1 || got == "" {
+		t.Errorf("Phrases(Installed) = %q", got)
+	}
+}

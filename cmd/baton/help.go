@@ -151,7 +151,7 @@ event:
 
 ` + installedHooks() + `
 
-With --user the file is the one in your home folder ($HOME): ` + hostPhrases(func(h agenthost.HostHelp) string { return h.UserSettings }) + `. It reads that file, prints the change as a unified
+With --user the file is the one in your home folder ($HOME): ` + hosts.Phrases(func(h agenthost.HostHelp) string { return h.UserSettings }) + `. It reads that file, prints the change as a unified
 diff on standard output, then writes the file atomically (a temporary file
 in the same folder, renamed over it; the permissions kept) and says what it
 added. A hook of baton's already there is kept; with other flags, only the
@@ -170,10 +170,10 @@ The stop hook's flags go into the command it writes: --lint (on unless
 --lint=false: block a packet that breaks baton's rules; a message that is
 not a packet is never blocked), --require-packet (demand the packet after
 material work in any Git project; the prompt hooks get it too) and
---max-blocks N. ` + hostSentences(func(h agenthost.HostHelp) string { return h.Install }) + `It then says what
+--max-blocks N. ` + hosts.Sentences(func(h agenthost.HostHelp) string { return h.Install }) + `It then says what
 the stop hook blocks and lets through in this project, and whether the
 host will run it (see baton hook status).`),
-		Reads:  "the host's settings file (project or user); the hosts' trust records; baton's record of what install made; $HOME, " + hostEnv() + "$XDG_STATE_HOME.",
+		Reads:  "the host's settings file (project or user); the hosts' trust records; baton's record of what install made; $HOME, " + hosts.Env() + "$XDG_STATE_HOME.",
 		Writes: "the diff and what it added on standard output; the settings file, atomically, and baton's record of what it made (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  append(hookEditFlags[:len(hookEditFlags):len(hookEditFlags)], hookInstallFlags...),
@@ -190,12 +190,12 @@ recorded it made is put back where it is left empty: an event list or
 and the file and folders install made go when nothing else is in them.
 After baton hook install, the file comes back byte for byte. Without the
 record (an install by an earlier baton, or on another machine) the lists
-and files baton's entries were in stay. ` + hostSentences(func(h agenthost.HostHelp) string { return h.Uninstall }) + `It prints
+and files baton's entries were in stay. ` + hosts.Sentences(func(h agenthost.HostHelp) string { return h.Uninstall }) + `It prints
 the change as a unified diff on standard output, then writes the file
 atomically, under its lock, and says what it removed; it refuses, writing
 nothing, a file that is not valid JSON, a symbolic link or not a regular
 file.`),
-		Reads:  "the host's settings file (project or user); baton's record of what install made; $HOME, " + hostEnv() + "$XDG_STATE_HOME.",
+		Reads:  "the host's settings file (project or user); baton's record of what install made; $HOME, " + hosts.Env() + "$XDG_STATE_HOME.",
 		Writes: "the diff and what it removed on standard output; the settings file, atomically, and baton's record (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  hookEditFlags,
@@ -205,21 +205,21 @@ file.`),
 		Summary: "list each agent host found, whether baton's hook is installed, and its enforcement",
 		Text: fill(`Lists, for the project (the Git work tree above the current folder, or
 DIR's) and for the user ($HOME), each agent host whose folder or settings
-file is there (` + hostPhrases(func(h agenthost.HostHelp) string { return h.ProjectFolder }) + `; in
-the home folder ` + hostPhrases(func(h agenthost.HostHelp) string { return h.UserFolder }) + `), whether baton's hooks are in its settings, and the
+file is there (` + hosts.Phrases(func(h agenthost.HostHelp) string { return h.ProjectFolder }) + `; in
+the home folder ` + hosts.Phrases(func(h agenthost.HostHelp) string { return h.UserFolder }) + `), whether baton's hooks are in its settings, and the
 enforcement of the stop contract that gives, in the terms of specrew's
 proposal 188: hard (the host lets the hook block the stop), corrective
 (the hook can only send a follow-up after the stop), preventive (only
 context before a turn) or cooperative only (no hook: the agent's prompt
-alone). ` + hostPhrases(func(h agenthost.HostHelp) string { return h.Installed }) + ` count as installed; a
+alone). ` + hosts.Phrases(func(h agenthost.HostHelp) string { return h.Installed }) + ` count as installed; a
 file that turns hooks off (disableAllHooks, hooksConfig.enabled: false)
 makes the host cooperative only. Under each host it says what the stop
 hook blocks and lets through, from its flags and the project (without
 --lint or --require-packet, outside a specrew project, it blocks nothing:
-cooperative only), and whether the host will run it: ` + hostPhrases(func(h agenthost.HostHelp) string { return h.Runs }) + `; if not, what to do. When the project is the
+cooperative only), and whether the host will run it: ` + hosts.Phrases(func(h agenthost.HostHelp) string { return h.Runs }) + `; if not, what to do. When the project is the
 home folder it is listed once, as the user's. It reads the settings files
 and the trust records and writes nothing.`),
-		Reads:  "the hosts' settings files of the project and of the user ($HOME); " + hostPhrases(func(h agenthost.HostHelp) string { return h.TrustRecords }) + "; " + strings.TrimSuffix(hostEnv(), ", ") + ".",
+		Reads:  "the hosts' settings files of the project and of the user ($HOME); " + hosts.Phrases(func(h agenthost.HostHelp) string { return h.TrustRecords }) + "; " + strings.TrimSuffix(hosts.Env(), ", ") + ".",
 		Writes: "the report on standard output (JSON with --json); errors on standard error. It writes no file.",
 		Exit:   "0 reported; 2 usage error.",
 		extra: []flagHelp{
@@ -232,7 +232,7 @@ and the trust records and writes nothing.`),
 		Args:    "PATH…",
 		Summary: "judge every stop in agents' session transcripts as the stop hooks would",
 		Text: fill(`Reads agents' session transcripts (files, or folders such as a host's
-session folder, walked for *.jsonl and *.json session files) of ` + hostNames() + `, and judges every stop in them as
+session folder, walked for *.jsonl and *.json session files) of ` + hosts.Names() + `, and judges every stop in them as
 the stop hooks judge a message under --lint: each turn's last message, its
 blocking findings and its stop-intent outcome, and what the host recorded of
 its stop hook's answer (a block and its reason). It prints, per session and
@@ -387,58 +387,6 @@ func fill(text string) string {
 		paras[i] = strings.Join(append(lines, line), "\n")
 	}
 	return strings.Join(paras, "\n\n")
-}
-
-// hostPhrases joins a phrase of each host's help that has one, in the
-// hosts' order: "a, b and c".
-func hostPhrases(phrase func(agenthost.HostHelp) string) string {
-	var ps []string
-	for _, h := range hosts.All {
-		if p := phrase(h.Help); p != "" {
-			ps = append(ps, p)
-		}
-	}
-	if len(ps) < 2 {
-		return strings.Join(ps, "")
-	}
-	return strings.Join(ps[:len(ps)-1], ", ") + " and " + ps[len(ps)-1]
-}
-
-// hostSentences are the sentences of each host's help that has one, each
-// followed by a space.
-func hostSentences(sentence func(agenthost.HostHelp) string) string {
-	var b strings.Builder
-	for _, h := range hosts.All {
-		if s := sentence(h.Help); s != "" {
-			b.WriteString(s + " ")
-		}
-	}
-	return b.String()
-}
-
-// hostEnv are the environment variables the hosts' files are found by,
-// each once and followed by ", ".
-func hostEnv() string {
-	var b strings.Builder
-	seen := map[string]bool{}
-	for _, h := range hosts.All {
-		for _, e := range append([]string{h.Help.HomeEnv}, h.Help.Env...) {
-			if e != "" && !seen[e] {
-				seen[e] = true
-				b.WriteString(e + ", ")
-			}
-		}
-	}
-	return b.String()
-}
-
-// hostNames are the hosts' names: "A, B and C".
-func hostNames() string {
-	var ns []string
-	for _, h := range hosts.All {
-		ns = append(ns, h.Settings.Title)
-	}
-	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
 }
 
 func installedHooks() string {

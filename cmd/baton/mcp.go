@@ -63,7 +63,7 @@ settings, keeping every other server and setting there byte for byte:
 
 ` + mcpFiles() + `
 
-The project's file is the default (--project); ` + hostPhrases(func(h agenthost.HostHelp) string { return h.HomeEnv }) + `
+The project's file is the default (--project); ` + hosts.Phrases(func(h agenthost.HostHelp) string { return h.HomeEnv }) + `
 move the user's. It prints the change as a unified diff on standard output,
 then writes the file atomically and says what it added. An entry named
 baton already there is kept as it is when it runs baton mcp, and left alone
@@ -72,8 +72,8 @@ a file that is not valid JSON or TOML, a symbolic link or not a regular
 file. The edit holds the settings file's lock (a host's settings file may
 hold baton's hooks too), and what install made is recorded, as for baton
 hook install, for uninstall. It then says whether the host will start the
-server, from the host's own records (read, never written): ` + hostPhrases(func(h agenthost.HostHelp) string { return h.MCPStarts }) + `.`),
-		Reads:  "the host's MCP settings file (project or user); the hosts' approval and trust records; baton's record of what install made; $HOME, " + hostEnv() + "$XDG_STATE_HOME.",
+server, from the host's own records (read, never written): ` + hosts.Phrases(func(h agenthost.HostHelp) string { return h.MCPStarts }) + `.`),
+		Reads:  "the host's MCP settings file (project or user); the hosts' approval and trust records; baton's record of what install made; $HOME, " + hosts.Env() + "$XDG_STATE_HOME.",
 		Writes: "the diff and what it added on standard output; the settings file, atomically, and baton's record of what it made (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  mcpEditFlags,
@@ -88,7 +88,7 @@ was there stays as it was), and the file and folders it made go when nothing
 else is in them. After baton mcp install the file comes back byte for byte.
 It prints the change as a unified diff, then writes the file atomically,
 under its lock.`,
-		Reads:  "the host's MCP settings file (project or user); baton's record of what install made; $HOME, " + hostEnv() + "$XDG_STATE_HOME.",
+		Reads:  "the host's MCP settings file (project or user); baton's record of what install made; $HOME, " + hosts.Env() + "$XDG_STATE_HOME.",
 		Writes: "the diff and what it removed on standard output; the settings file, atomically, and baton's record (not with --dry-run); errors on standard error.",
 		Exit:   "0 done (or nothing to do); 2 usage error, or a settings file it refuses to edit.",
 		extra:  mcpEditFlags,
@@ -101,7 +101,7 @@ and for the user, each agent host's MCP settings file, whether baton's MCP
 server is registered there (and with what command), and for one the host will
 not start yet (not approved, or in a folder it does not trust), what to do.
 It writes nothing.`,
-		Reads:  "the hosts' MCP settings files of the project and of the user; the hosts' approval and trust records; $HOME, " + strings.TrimSuffix(hostEnv(), ", ") + ".",
+		Reads:  "the hosts' MCP settings files of the project and of the user; the hosts' approval and trust records; $HOME, " + strings.TrimSuffix(hosts.Env(), ", ") + ".",
 		Writes: "the report on standard output (JSON with --json); errors on standard error. It writes no file.",
 		Exit:   "0 reported; 2 usage error.",
 		extra: []flagHelp{
