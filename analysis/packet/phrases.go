@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unsafe"
 
 	"github.com/baton-md/baton/markdown"
@@ -259,16 +260,40 @@ func scanned(list string) bool {
 // opens reports whether text, folded and with its spaces collapsed, starts
 // with a phrase of list that ends there or at a byte that is no letter.
 func (p *phrases) opens(list, text string) bool {
-	if len(text) > 4096 {
-		text = text[:4096]
+	longest := 0
+	for _, ph := range p.lists[list] {
+		longest = max(longest, len(ph))
 	}
-	t := fold(strings.Join(strings.Fields(text), " "))
+	t := foldedPrefix(text, longest+1)
 	for _, ph := range p.lists[list] {
 		if strings.HasPrefix(t, ph) && (len(t) == len(ph) || !isLetter(t[len(ph)])) {
 			return true
 		}
 	}
 	return false
+}
+
+// foldedPrefix is the start of fold(strings.Join(strings.Fields(text), " "))
+// that holds at least n bytes, or all of it: made word by word, so that a
+// long text is not split and folded whole to look at its first words.
+func foldedPrefix(text string, n int) string {
+	var b strings.Builder
+	for b.Len() < n {
+		text = strings.TrimLeftFunc(text, unicode.IsSpace)
+		if text == "" {
+			break
+		}
+		end := strings.IndexFunc(text, unicode.IsSpace)
+		if end < 0 {
+			end = len(text)
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(fold(text[:end]))
+		text = text[end:]
+	}
+	return b.String()
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 }

@@ -160,3 +160,18 @@ func TestProseTextUnannouncedSpan(t *testing.T) {
 		}
 	}
 }
+
+// foldedPrefix is the start of the whole text folded and collapsed, as
+// long as asked or all of it.
+func TestFoldedPrefix(t *testing.T) {
+	texts := []string{"", "  ", "Approve", "  APPROVE  it\n\tnow", "Don’t   Proceed Yet", "ÉTÉ été\u00a0x", strings.Repeat("word ", 2000)}
+	for _, text := range texts {
+		whole := fold(strings.Join(strings.Fields(text), " "))
+		for _, n := range []int{0, 1, 5, 12, 100, 20000} {
+			got := foldedPrefix(text, n)
+			if !strings.HasPrefix(whole, got) || len(got) < min(n, len(whole)) {
+				t.Errorf("foldedPrefix(%.20q, %d) = %.30q, not a prefix of %.30q at least that long", text, n, got, whole)
+			}
+		}
+	}
+}
