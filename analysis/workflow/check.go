@@ -117,6 +117,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkSlots()
 	k.checkCycles()
 	k.checkTests()
+	k.checkTestForms()
 	k.checkExpressions()
 	k.checkEvalBlocks()
 	k.checkCredentials()
