@@ -2,9 +2,13 @@ package workflow
 
 import (
 	"fmt"
+	"net/url"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 )
 
 var RuleTestForm = &analysis.Rule{
@@ -188,4 +192,381 @@ func (k *checker) checkAssertThrows(t *Tag) {
 		return
 	}
 	k.report(RuleTestForm, a.Span, what+": the engine refuses the assertion (\"<AssertThrows> requires \\\"message\\\" to be a string or a RegExp.\"); write the text the error must contain, message=\"…\", or a pattern, message={/…/}")
+}
+
+var RuleExecution = &analysis.Rule{
+	ID:       "workflow/execution",
+	Summary:  "An `<Execution>`, a `<WorkflowRun>` or one of their declarations is written where or how the engine refuses it.",
+	Severity: analysis.Error,
+	Doc: "A test runs another document as a root with `<Execution>` (packages/testing/src/execution-harness.ts). " +
+		"The engine refuses, when it reaches the element:\n\n" +
+		"- `<Execution>` or `<WorkflowRun>` outside a `<Test>` (the engine's own, not a repository file): " +
+		"`<Execution> is valid only inside a canonical <Test>.` — decided in a document `xmd test` runs, " +
+		"where nothing can call it from inside a test;\n" +
+		"- `<WorkflowRun>` anywhere: `xmd` answers a test's nested executions with the run profile alone " +
+		"(packages/cli/src/testing-host.ts, testingExecutionHost), so `<WorkflowRun> needs a host that can " +
+		"execute workflow runs, and this one has no workflow profile.`, and an `<Execution host=\"workflow\">` " +
+		"can never run under `xmd` either;\n" +
+		"- `<DiagnosticJournal />`, `<CollectOutput>` or `<CollectJournal>` outside an `<Execution>` (in a " +
+		"document `xmd test` runs): `<CollectOutput> is valid only as a declaration inside <Execution>.`; " +
+		"`<CollectOutput>` or `<CollectJournal>` without `as`, anywhere: `<CollectOutput> binds the child " +
+		"output it accumulates, so it requires `as`` (the quick fix adds one);\n" +
+		"- a declaration written twice in the declarations an `<Execution>` begins with (the engine reads " +
+		"them up to its first other element, and no further): `<Execution> <DiagnosticJournal> is declared " +
+		"more than once.`;\n" +
+		"- its props (readProfile): a `host` other than `run` or `workflow`; `action` with `host=\"run\"`; " +
+		"not exactly one of `target` and `source` for `host=\"run\"`; `<CollectJournal>` declared without " +
+		"`<DiagnosticJournal />` for `host=\"run\"`; `host=\"workflow\"` outside a `<WorkflowRun>`, with a " +
+		"`<DiagnosticJournal />`, or without `action=\"start\"` or `action=\"resume\"`; a `start` without " +
+		"`target` or with `source`, or after another `start` in the same `<WorkflowRun>`; a `resume` with " +
+		"`target` or `source`, or with no `start` before it;\n" +
+		"- for an `<Execution host=\"run\" target>` written without `as` (bound, the test reads the failed " +
+		"outcome itself), a child the engine cannot run: a `target` naming no file (read from the folder " +
+		"`xmd` runs in, the workspace root for baton; one that exists beside the document is not " +
+		"reported), or literal `props` the child's front matter refuses — a prop it does not declare, a " +
+		"value its schema refuses, a required prop with no default left out: `Prop validation failed for " +
+		"<__root__ />: …`, then `<Execution> ran a child that failed: …`.\n\n" +
+		"Props are read as the engine's scanner reads them (see workflow/prop-value): an expression is " +
+		"evaluated when the element runs, and is not checked. The checks of an `<Execution>`'s form are made " +
+		"where testing is active (a test document, `workflow.mode: test`, a `<Testing>` region): elsewhere " +
+		"a `<Test>` renders nothing and its body never runs. A `#selector` in `target` is not read.\n\n" +
+		"**The engine** fails the element when execution reaches it, before the child's root is imported: " +
+		"the enclosing test fails, and `xmd test` with it.",
+	Follows: []string{
+		"executable.md packages/testing/src/execution-harness.ts Execution, WorkflowRun (outside a canonical <Test>)",
+		"executable.md packages/testing/src/execution-harness.ts runWorkflowScope (no workflow profile)",
+		"executable.md packages/testing/src/execution-harness.ts declarationState (outside <Execution>; as)",
+		"executable.md packages/testing/src/execution-harness.ts readProfile (host, action, target, source, journal)",
+		"executable.md packages/cli/src/testing-host.ts runProfileChild (the child's root and props)",
+	},
+}
+
+// isDeclaration reports one of the engine's <Execution> declarations.
+func (k *checker) isDeclaration(t *Tag) bool {
+	return k.engineTag(t, "DiagnosticJournal") || k.engineTag(t, "CollectOutput") || k.engineTag(t, "CollectJournal")
+}
+
+// checkExecutions checks <Execution>, <WorkflowRun> and the declarations
+// as the testing package's harness checks them when it reaches them.
+func (k *checker) checkExecutions() {
+	for _, t := range k.c.Tags {
+		if !t.Closed || k.failureExpected(t) {
+			continue
+		}
+		switch {
+		case k.isDeclaration(t):
+			k.checkDeclaration(t)
+		case k.engineTag(t, "WorkflowRun"):
+			k.checkWorkflowRun(t)
+		case k.engineTag(t, "Execution"):
+			k.checkExecution(t)
+		}
+	}
+}
+
+func (k *checker) checkDeclaration(t *Tag) {
+	if k.enclosing(t, "Execution") == nil && k.testRoot() && k.lexical(t, nil) {
+		k.report(RuleExecution, t.NameSpan, fmt.Sprintf("<%s> is outside any <Execution>: the engine refuses it when it reaches it (\"<%s> is valid only as a declaration inside <Execution>.\"); move it into the <Execution> whose child it observes",
+			t.Name, t.Name))
+		return
+	}
+	if t.Name == "DiagnosticJournal" || t.Attr("as") != nil {
+		return
+	}
+	what, name := "output", "output"
+	if t.Name == "CollectJournal" {
+		what, name = "journal", "journal"
+	}
+	insert := t.NameSpan.End
+	k.report(RuleExecution, t.NameSpan, fmt.Sprintf("<%s> without as: it binds the child's %s, and the engine refuses it when it reaches it (\"<%s> binds the child %s it %s, so it requires `as`\"); write <%s as=\"%s\" />",
+		t.Name, what, t.Name, what, map[string]string{"output": "accumulates", "journal": "observes"}[what], t.Name, name),
+		analysis.WithFix(analysis.Fix{Title: "Bind it as " + name,
+			Edits: []analysis.Edit{{Span: markdown.Span{Start: insert, End: insert}, NewText: " as=\"" + name + "\""}}}))
+}
+
+func (k *checker) checkWorkflowRun(t *Tag) {
+	test := k.enclosing(t, "Test")
+	switch {
+	case test == nil && k.lexical(t, nil) && k.testRoot():
+		k.report(RuleExecution, t.NameSpan, "<WorkflowRun> is outside any <Test>: the engine refuses it when it reaches it (\"<WorkflowRun> is valid only inside a canonical <Test>.\"); and inside one, `xmd` has no workflow profile to run it")
+	case test != nil && k.lexical(t, test) && k.testingActive(test):
+		k.report(RuleExecution, t.NameSpan, "<WorkflowRun> cannot run under `xmd`: its test host answers the run profile alone, so the engine refuses it (\"<WorkflowRun> needs a host that can execute workflow runs, and this one has no workflow profile.\"), and the test fails; test the workflow with <Execution host=\"run\">, or run it with `xmd workflow start`")
+	}
+}
+
+// literalString is the string a prop of t is before anything runs: present
+// (written), and known (a literal string, or absent). A literal of another
+// type is the props schema's to refuse (workflow/prop-value), and not known
+// here.
+func literalString(t *Tag, name string) (s string, present, known bool) {
+	a := t.Attr(name)
+	if a == nil {
+		return "", false, true
+	}
+	v, ok := literalValue(t, a)
+	s, isString := v.(string)
+	if !ok || !isString {
+		return "", true, false
+	}
+	return s, true, true
+}
+
+// declarationPrefix is the declarations an <Execution> begins with, which
+// its scan reads before the child runs (execution-harness.ts,
+// scanDeclarations: it stops at the first element that is not one, an
+// executable block, or a declaration that refuses), and whether the scan
+// certainly stops there: a structural element before that point is expanded
+// by the scan, and what it holds is not followed here.
+func (k *checker) declarationPrefix(t *Tag) (prefix []*Tag, known bool) {
+	for _, ch := range t.Children {
+		switch ch := ch.(type) {
+		case *CodeBlock:
+			if ch.Exec || ch.Eval {
+				return prefix, true
+			}
+		case *Tag:
+			if !ch.Closed {
+				continue // text
+			}
+			if k.isDeclaration(ch) {
+				if ch.Name != "DiagnosticJournal" && ch.Attr("as") == nil {
+					return prefix, true // it refuses, and the refusal ends the scan
+				}
+				prefix = append(prefix, ch)
+				continue
+			}
+			if k.resOf(ch).Kind == ResolveStructural {
+				return prefix, false
+			}
+			return prefix, true
+		}
+	}
+	return prefix, true
+}
+
+func (k *checker) checkExecution(t *Tag) {
+	test := k.enclosing(t, "Test")
+	if test == nil {
+		if k.lexical(t, nil) && k.testRoot() {
+			k.report(RuleExecution, t.NameSpan, "<Execution> is outside any <Test>: the engine refuses it when it reaches it (\"<Execution> is valid only inside a canonical <Test>.\"); put it inside the <Test name=\"…\"> that asserts on what the child did")
+		}
+		return
+	}
+	if !k.lexical(t, test) || !k.testingActive(test) {
+		return
+	}
+	prefix, known := k.declarationPrefix(t)
+	declared := map[string]bool{}
+	for _, d := range prefix {
+		if declared[d.Name] {
+			k.report(RuleExecution, d.NameSpan, fmt.Sprintf("<%s> is declared a second time in this <Execution>: the engine refuses the execution before the child runs (\"<Execution> <%s> is declared more than once.\"); keep one", d.Name, d.Name),
+				analysis.WithFix(analysis.Fix{Title: "Remove the second <" + d.Name + ">", Safe: true, Edits: []analysis.Edit{{Span: d.Span}}}))
+			return
+		}
+		declared[d.Name] = true
+	}
+	if msg, a := k.profileRefusal(t, declared, known); msg != "" {
+		span := t.NameSpan
+		if a != nil {
+			span = a.Span
+		}
+		k.report(RuleExecution, span, msg)
+		return
+	}
+	k.checkChild(t)
+}
+
+// profileRefusal is why the harness refuses an <Execution>'s props, in
+// readProfile's order, "" when it takes them or baton cannot tell; with
+// the attribute to place the finding on, nil for the element.
+func (k *checker) profileRefusal(t *Tag, declared map[string]bool, known bool) (string, *Attr) {
+	refused := func(msg, change string) string {
+		return fmt.Sprintf("the engine refuses this <Execution> before the child runs (\"<Execution> %s\"); %s", msg, change)
+	}
+	host, present, ok := literalString(t, "host")
+	if !present || !ok {
+		return "", nil
+	}
+	if host != "run" && host != "workflow" {
+		return fmt.Sprintf("host=%q: ", host) + refused(`requires host="run" or host="workflow".`, `write host="run" to run the document as xmd run does`), t.Attr("host")
+	}
+	action, hasAction, actionKnown := literalString(t, "action")
+	_, hasTarget, targetKnown := literalString(t, "target")
+	_, hasSource, sourceKnown := literalString(t, "source")
+	if host == "run" {
+		switch {
+		case hasAction:
+			return "action belongs to host=\"workflow\": " + refused("`action` belongs to host=\"workflow\".", "remove it"), t.Attr("action")
+		case targetKnown && sourceKnown && hasTarget == hasSource:
+			what := "neither target nor source"
+			if hasTarget {
+				what = "both target and source"
+			}
+			return what + ": " + refused("host=\"run\" takes exactly one of `target` or `source`.", "name the document with target=\"…\", or give its text with source=\"…\""), nil
+		case known && declared["CollectJournal"] && !declared["DiagnosticJournal"]:
+			return "<CollectJournal> without <DiagnosticJournal />: " + refused("<CollectJournal> observes a journal the host selected; a transient run has none. Declare <DiagnosticJournal /> to select one.", "declare <DiagnosticJournal /> among its declarations"), nil
+		}
+		return "", nil
+	}
+	run := k.enclosing(t, "WorkflowRun")
+	switch {
+	case run == nil:
+		return refused("host=\"workflow\" is valid only inside <WorkflowRun>.", "put it inside a <WorkflowRun>, or write host=\"run\""), nil
+	case declared["DiagnosticJournal"]:
+		return "<DiagnosticJournal /> with host=\"workflow\": " + refused("<DiagnosticJournal> selects diagnostic run retention; a workflow always uses its own durable journal.", "remove it"), nil
+	case !actionKnown:
+		return "", nil
+	case action != "start" && action != "resume":
+		return refused("host=\"workflow\" requires action=\"start\" or action=\"resume\".", "write action=\"start\" for the first attempt, action=\"resume\" for the next"), t.Attr("action")
+	case action == "start" && targetKnown && !hasTarget:
+		return refused("action=\"start\" requires `target`.", "name the workflow document with target=\"…\""), nil
+	case action == "start" && sourceKnown && hasSource:
+		return refused("action=\"start\" runs a stored definition and rejects `source`.", "name the document with target=\"…\" instead"), t.Attr("source")
+	case action == "start" && k.startedBefore(t, run, true):
+		return refused("one <WorkflowRun> accepts one start; later attempts use action=\"resume\".", "write action=\"resume\""), t.Attr("action")
+	case action == "resume" && ((targetKnown && hasTarget) || (sourceKnown && hasSource)):
+		return refused("action=\"resume\" continues the run <WorkflowRun> already names.", "remove target and source"), nil
+	case action == "resume" && !k.startedBefore(t, run, false):
+		return refused("action=\"resume\" needs a start in this <WorkflowRun> first.", "start the run with an <Execution host=\"workflow\" action=\"start\" target=\"…\"> before it"), t.Attr("action")
+	}
+	return "", nil
+}
+
+// startedBefore reports an <Execution host="workflow" action="start"> in
+// run before t. certain asks for one that always runs before it (not in a
+// branch or a loop); otherwise any, and any whose action baton cannot read,
+// counts.
+func (k *checker) startedBefore(t, run *Tag, certain bool) bool {
+	for _, e := range k.c.Tags {
+		if e.Span.Start >= t.Span.Start {
+			break
+		}
+		if e == t || !k.engineTag(e, "Execution") || k.enclosing(e, "WorkflowRun") != run || e.Span.End > t.Span.Start {
+			continue
+		}
+		host, _, hostKnown := literalString(e, "host")
+		action, _, actionKnown := literalString(e, "action")
+		if certain {
+			if host != "workflow" || action != "start" || !hostKnown || !actionKnown || e.Attr("source") != nil || e.Attr("target") == nil {
+				continue
+			}
+			plain := true
+			for p := e.Parent; p != nil && p != run; p = p.Parent {
+				if p.Name == "If" || p.Name == "Each" || p.Name == "Loop" || p.Name == "Else" || !k.lexical(p, run) {
+					plain = false
+				}
+			}
+			if plain {
+				return true
+			}
+			continue
+		}
+		if !hostKnown || !actionKnown || (host == "workflow" && action == "start") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkChild checks the child an unbound <Execution host="run" target="…">
+// runs (packages/cli/src/testing-host.ts, runProfileChild): its root read
+// from the folder xmd runs in (core's fileSource: the path before "#",
+// percent-decoded), then its props validated as a root's
+// (packages/core/src/execute.ts, documentWorkflow: validateProps of
+// "__root__"). Bound, the failure is the outcome the test reads.
+func (k *checker) checkChild(t *Tag) {
+	host, _, _ := literalString(t, "host")
+	target, hasTarget, ok := literalString(t, "target")
+	if t.Attr("as") != nil || host != "run" || !hasTarget || !ok || k.r.fsys == nil {
+		return
+	}
+	ref, selector, _ := strings.Cut(target, "#")
+	p, err := url.PathUnescape(ref)
+	if err != nil || p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
+		return
+	}
+	p = path.Clean(p)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return
+	}
+	ta := t.Attr("target")
+	if !k.r.isFile(p) {
+		// Run from the document's own folder, the engine would find it there.
+		if !k.r.isFile(path.Join(path.Dir(k.r.docPath), p)) {
+			k.report(RuleExecution, ta.Span, fmt.Sprintf("%s names no file in the workspace: the child cannot be read, and the engine fails this unbound <Execution> (\"<Execution> ran a child that failed: …\"); name the document's path from the workspace root, or bind the outcome with as=\"run\" to assert on the failure",
+				k.c.Text[ta.Span.Start:ta.Span.End]))
+		}
+		return
+	}
+	if selector != "" || !strings.HasSuffix(p, ".md") {
+		return
+	}
+	child, ok := k.r.readIfFile(p)
+	if !ok || child == nil {
+		return
+	}
+	props := map[string]any{}
+	var span = ta.Span
+	if a := t.Attr("props"); a != nil {
+		v, ok := literalValue(t, a)
+		m, isObject := v.(map[string]any)
+		if !ok || !isObject {
+			return
+		}
+		props, span = m, a.Span
+	}
+	if why := rootPropsRefusal(&child.Props, props); len(why) > 0 {
+		k.report(RuleExecution, span, fmt.Sprintf("%s refuses these props as its root's: the engine fails the child before it runs, and this unbound <Execution> with it (\"Prop validation failed for <__root__ />: %s\"); pass what its front matter declares",
+			p, strings.Join(why, "; ")))
+	}
+}
+
+// rootPropsRefusal is what the engine's validation of a root's props says
+// of literal props (packages/core/src/validate.ts, validateProps: a closed
+// declaration, each value against its schema, a required prop with no
+// default present), nil when it takes them or baton cannot tell.
+func rootPropsRefusal(decl *Props, props map[string]any) []string {
+	if decl.Form == PropsInvalid {
+		return nil
+	}
+	names := make([]string, 0, len(props))
+	for name := range props {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var why []string
+	for _, name := range names {
+		switch {
+		case decl.Form == PropsNone || (decl.Prop(name) == nil && !decl.Open):
+			why = append(why, fmt.Sprintf("\"/%s\" must NOT have additional properties", name))
+		case decl.Prop(name) != nil && decl.schemas != nil:
+			if sch := decl.schemas.schema(name); sch != nil {
+				if w := validateProp(sch, name, props[name]); w != "" {
+					why = append(why, w)
+				}
+			}
+		}
+	}
+	for _, p := range decl.List {
+		if _, given := props[p.Name]; p.Required && !p.HasDefault && !given {
+			why = append(why, fmt.Sprintf("\"/%s\" must have required property '%s'", p.Name, p.Name))
+		}
+	}
+	return why
+}
+
+// checkRootProps reports a test document whose front matter requires a
+// prop with no default: `xmd test` runs it with no props (it refuses
+// --props), and the engine validates a root's props before anything runs
+// (packages/core/src/execute.ts, documentWorkflow).
+func (k *checker) checkRootProps() {
+	if !k.testRoot() {
+		return
+	}
+	for _, p := range k.c.Props.List {
+		if p.Required && !p.HasDefault && k.c.Props.Form != PropsInvalid {
+			k.report(RuleMissingRequiredProp, p.Span, fmt.Sprintf("%s is required and has no default, but `xmd test` runs this document with no props (it takes no --props): the engine fails it before anything runs: Prop validation failed for <__root__ />: \"/%s\" must have required property '%s'; give it a default, or do not require it",
+				p.Name, p.Name, p.Name))
+		}
+	}
 }
