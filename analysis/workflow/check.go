@@ -120,6 +120,8 @@ func run(pass *analysis.Pass) *Model {
 	k.checkTestForms()
 	k.checkExecutions()
 	k.checkRootProps()
+	k.checkTestAgents()
+	k.checkElicitations()
 	k.checkExpressions()
 	k.checkEvalBlocks()
 	k.checkCredentials()

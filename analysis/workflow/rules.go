@@ -468,7 +468,7 @@ var Rules = []*analysis.Rule{
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
-	RuleTestForm, RuleExecution,
+	RuleTestForm, RuleExecution, RuleTestAgent,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.

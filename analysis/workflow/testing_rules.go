@@ -67,6 +67,22 @@ func (k *checker) testRoot() bool {
 	return IsTestDocument(k.r.docPath) && k.r.mode != ModeRun && k.r.mode != ModeWorkflow
 }
 
+// bareTestRoot is a test root no eval block of which may install a
+// provider of its own: an eval block may compose around the engine's Apis
+// (`yield* Elicitation.around(…)`, `Agent.around(…)`), as a host does, and
+// then answers what `xmd test` leaves unanswered.
+func (k *checker) bareTestRoot() bool {
+	if !k.testRoot() {
+		return false
+	}
+	for _, cb := range k.c.CodeBlocks {
+		if cb.Eval {
+			return false
+		}
+	}
+	return true
+}
+
 // lexical reports that every ancestor of t below stop (every one, for a nil
 // stop) is structural or one of the engine's registrations: no repository
 // component, whose body baton does not follow, stands between them.
@@ -567,6 +583,321 @@ func (k *checker) checkRootProps() {
 		if p.Required && !p.HasDefault && k.c.Props.Form != PropsInvalid {
 			k.report(RuleMissingRequiredProp, p.Span, fmt.Sprintf("%s is required and has no default, but `xmd test` runs this document with no props (it takes no --props): the engine fails it before anything runs: Prop validation failed for <__root__ />: \"/%s\" must have required property '%s'; give it a default, or do not require it",
 				p.Name, p.Name, p.Name))
+		}
+	}
+}
+
+var RuleTestAgent = &analysis.Rule{
+	ID:       "workflow/test-agent",
+	Summary:  "A test document reaches an agent, or a `<TestAgent>` scenario, in a way `xmd test` refuses.",
+	Severity: analysis.Error,
+	Doc: "`xmd test` installs the agent components with no agent provider, no default agent and no native " +
+		"launcher: only a `<TestAgent>` answers prompts, from the behavior documents its " +
+		"`<TestAgent.Scenario src>` elements name (packages/cli/src/cli.ts, installDocumentComponents; " +
+		"packages/test-agent/src/components.ts). In a document `xmd test` runs (a `*.test.md`), the engine " +
+		"refuses, when it reaches them:\n\n" +
+		"- a `<Prompt>`, `<Agent>` or `<Session>` outside any `<TestAgent>`: `Agent.agent() has no provider — …`; " +
+		"a `<Session.Launch>` there: `no native launcher is installed — …`;\n" +
+		"- an `<AgentProvider>` without `defaultAgent` inside no other `<AgentProvider>`: " +
+		"`<AgentProvider name=\"x\"> has no default agent — …`;\n" +
+		"- a `<TestAgent.Scenario>` outside any `<TestAgent>`: `<TestAgent.Scenario> is valid only inside " +
+		"<TestAgent>.`; with `src=\"\"`: `requires a \"src\" prop.`; with a `src` that names no file, beside " +
+		"the document that declares it: the read's own error;\n" +
+		"- a `<Prompt>` in a `<TestAgent>` that no scenario maps (its `agent`, else the `<TestAgent agent>`, " +
+		"else `test`, and its `session`, else none): `no <TestAgent.Scenario> maps agent \"test\" and session " +
+		"\"(default)\"`; two scenarios mapping the one a prompt routes to: `duplicate <TestAgent.Scenario> " +
+		"mappings for …` (give one a `session`);\n" +
+		"- in a behavior document a scenario names (packages/test-agent/src/worker/when-prompt.ts, " +
+		"profile.ts): a `<WhenPrompt>` with a `template` prop and a closing tag, with neither, or whose " +
+		"template the parser refuses (packages/core/src/template.ts, parseTemplate); an executable block " +
+		"with `exec` (`process access is denied in behavior documents`), a `<Fetch>` (network), a `<Glob>` " +
+		"(filesystem globbing), an eval block with an `import` (`eval blocks in behavior documents are " +
+		"inline-only — …`). These are reported on the `src` that names the document.\n\n" +
+		"A test document with an eval block is not judged by the first two: an eval block may compose around " +
+		"the Agent Api (`yield* Agent.around(…)`) as a host does, and answer the prompts itself. " +
+		"An `agent`, `session` or `src` written as an expression is evaluated when the element runs, and is " +
+		"not checked; nor is what a repository component inside the `<TestAgent>` declares or prompts. A " +
+		"component file is not judged by the first three: a test may invoke it inside a `<TestAgent>` or an " +
+		"`<AgentProvider>`.\n\n" +
+		"**The engine** fails the element when execution reaches it (a failed prompt fails the document at " +
+		"its end, and a test it is in at once), and `xmd test` the document.",
+	Follows: []string{
+		"executable.md packages/core/src/agent/agent-api.ts noProvider (xmd test installs no root provider)",
+		"executable.md packages/core/src/agent/function-components.ts AgentProvider (no default agent)",
+		"executable.md packages/test-agent/src/components.ts Scenario (outside <TestAgent>; src)",
+		"executable.md packages/test-agent/src/components.ts provision (no scenario, duplicate scenarios)",
+		"executable.md packages/test-agent/src/worker/when-prompt.ts WhenPrompt (template)",
+		"executable.md packages/test-agent/src/worker/profile.ts installWorkerProfile (behavior documents)",
+	},
+}
+
+// checkTestAgents checks the agent components of a test document against
+// what `xmd test` installs, and the test agent's scenarios.
+func (k *checker) checkTestAgents() {
+	for _, t := range k.c.Tags {
+		if !t.Closed || k.failureExpected(t) {
+			continue
+		}
+		switch {
+		case k.engineTag(t, "TestAgent.Scenario"):
+			k.checkScenario(t)
+		case k.engineTag(t, "TestAgent"):
+			k.checkScenarioMaps(t)
+		case k.engineTag(t, "AgentProvider"):
+			if k.bareTestRoot() && t.Attr("defaultAgent") == nil && k.enclosing(t, "AgentProvider") == nil && k.lexical(t, nil) {
+				name, _, _ := literalString(t, "name")
+				k.report(RuleTestAgent, t.NameSpan, fmt.Sprintf("<AgentProvider> without defaultAgent: `xmd test` installs no default agent, so the engine refuses it (\"<AgentProvider name=%q> has no default agent — set the defaultAgent prop, …\"); write defaultAgent=\"…\"", name))
+			}
+		case k.engineTag(t, "Prompt"), k.engineTag(t, "Agent"), k.engineTag(t, "Session"), k.engineTag(t, "Session.Launch"):
+			if !k.bareTestRoot() || k.enclosing(t, "TestAgent") != nil || k.enclosing(t, "AgentProvider") != nil || !k.lexical(t, nil) {
+				continue
+			}
+			msg := "Agent.agent() has no provider — install one with installAgentComponents({ rootProvider: { factory, options } })"
+			switch t.Name {
+			case "Session":
+				msg = "Agent.session() has no provider — install one with installAgentComponents({ rootProvider: { factory, options } })"
+			case "Session.Launch":
+				msg = "no native launcher is installed — this host does not hand a native agent UI the terminal. `xmd run` installs one; a test or embedding host installs its own."
+			}
+			k.report(RuleTestAgent, t.NameSpan, fmt.Sprintf("<%s> outside any <TestAgent>: `xmd test` installs no agent provider, so the engine fails it (%q); put it inside a <TestAgent> whose <TestAgent.Scenario src=\"…\"> answers it", t.Name, msg))
+		}
+	}
+}
+
+func (k *checker) checkScenario(t *Tag) {
+	if k.enclosing(t, "TestAgent") == nil && k.testRoot() && k.lexical(t, nil) {
+		k.report(RuleTestAgent, t.NameSpan, "<TestAgent.Scenario> is outside any <TestAgent>: the engine refuses it (\"<TestAgent.Scenario> is valid only inside <TestAgent>.\"); move it into the <TestAgent> whose prompts it answers")
+		return
+	}
+	src, present, known := literalString(t, "src")
+	if !present || !known {
+		return
+	}
+	a := t.Attr("src")
+	if src == "" {
+		k.report(RuleTestAgent, a.Span, "src=\"\" names no behavior document: the engine refuses the scenario (\"<TestAgent.Scenario> requires a \\\"src\\\" prop.\"); name the document that scripts the agent")
+		return
+	}
+	if k.r.fsys == nil || strings.HasPrefix(src, "/") {
+		return
+	}
+	p := path.Join(path.Dir(k.r.docPath), src)
+	if strings.HasPrefix(p, "../") || p == ".." {
+		return
+	}
+	if !k.r.isFile(p) {
+		k.report(RuleTestAgent, a.Span, fmt.Sprintf("%s names no file: the scenario's document is read beside the document that declares it (%s), and the engine fails the scenario when it cannot read it", k.c.Text[a.Span.Start:a.Span.End], p))
+		return
+	}
+	if strings.HasSuffix(p, ".md") {
+		if behavior, ok := k.r.readIfFile(p); ok && behavior != nil && behavior != k.c {
+			for _, why := range behaviorRefusals(behavior) {
+				k.report(RuleTestAgent, a.Span, fmt.Sprintf("%s, the behavior document this scenario runs, %s", p, why))
+			}
+		}
+	}
+}
+
+// behaviorRefusals are what the test agent's worker refuses in a behavior
+// document when it runs it (packages/test-agent/src/worker/when-prompt.ts,
+// WhenPrompt; profile.ts, installWorkerProfile), each with its line.
+func behaviorRefusals(c *Component) []string {
+	lines := markdown.NewLineIndex(c.Text)
+	at := func(off int) string { return fmt.Sprintf("line %d", lines.LineOf(off)+1) }
+	var out []string
+	for _, t := range c.Tags {
+		if !t.Closed {
+			continue
+		}
+		switch t.Name {
+		case "WhenPrompt":
+			a := t.Attr("template")
+			s, isString := "", false
+			if a != nil {
+				var v any
+				var ok bool
+				if v, ok = literalValue(t, a); ok {
+					s, isString = v.(string)
+				}
+				if !ok {
+					continue
+				}
+			}
+			switch {
+			case isString && !t.SelfClosing:
+				out = append(out, at(t.Span.Start)+": <WhenPrompt> has a template prop and a closing tag, which gives it children too: the worker refuses it (\"<WhenPrompt> accepts either a template prop or children, not both.\"); keep one")
+			case !isString && t.SelfClosing:
+				out = append(out, at(t.Span.Start)+": <WhenPrompt /> has no template: the worker refuses it (\"<WhenPrompt> requires a template prop or template children.\"); write template=\"…\"")
+			case isString:
+				if why := templateRefusal(s); why != "" {
+					out = append(out, at(t.Span.Start)+": the <WhenPrompt> template "+why+": the worker refuses it (packages/core/src/template.ts, parseTemplate)")
+				}
+			}
+		case "Fetch":
+			out = append(out, at(t.Span.Start)+": <Fetch>: the worker refuses it (\"network access is denied in behavior documents\")")
+		case "Glob":
+			out = append(out, at(t.Span.Start)+": <Glob>: the worker refuses it (\"filesystem globbing is denied in behavior documents\")")
+		}
+	}
+	for _, cb := range c.CodeBlocks {
+		mods := parseInfo(cb.Info)
+		switch {
+		case hasModifier(mods, "exec"):
+			out = append(out, at(cb.Span.Start)+": an exec block: the worker refuses it when it runs (\"process access is denied in behavior documents\"); a behavior document scripts answers, and runs no process")
+		case hasModifier(mods, "eval"):
+			if kind := evalImport(c.Text[cb.Content.Start:cb.Content.End]); kind != "" {
+				out = append(out, at(cb.Span.Start)+": an eval block with "+kind+": the worker refuses it (\"eval blocks in behavior documents are inline-only — "+kind+" is not allowed\")")
+			}
+		}
+	}
+	return out
+}
+
+// evalImport names the first import an eval block makes: "static
+// imports" or "dynamic import()", "" for none. import.meta is neither.
+func evalImport(code string) string {
+	toks := lex(code)
+	for i, t := range toks {
+		if t.kind != tokIdent || t.text != "import" {
+			continue
+		}
+		if i > 0 && toks[i-1].kind == tokPunct && (toks[i-1].text == "." || toks[i-1].text == "?.") {
+			continue
+		}
+		if i+1 < len(toks) && toks[i+1].kind == tokPunct {
+			switch toks[i+1].text {
+			case "(":
+				return "dynamic import()"
+			case ".":
+				continue
+			}
+		}
+		return "static imports"
+	}
+	return ""
+}
+
+// checkScenarioMaps reports a <Prompt> in a <TestAgent> that no scenario
+// maps, or that two map (packages/test-agent/src/components.ts,
+// provision): the declarations are the <TestAgent>'s, every scenario
+// written in it counted whatever its place.
+func (k *checker) checkScenarioMaps(ta *Tag) {
+	defaultAgent := "test"
+	if a := ta.Attr("agent"); a != nil {
+		s, _, known := literalString(ta, "agent")
+		if !known {
+			return
+		}
+		defaultAgent = s
+	}
+	inside := func(t *Tag) bool { return t.Span.Start > ta.Span.Start && t.Span.End <= ta.Span.End }
+	maybe, sure := map[[2]string]int{}, map[[2]string]int{}
+	var prompts []*Tag
+	for _, t := range k.c.Tags {
+		if !inside(t) || !t.Closed {
+			continue
+		}
+		res := k.resOf(t)
+		if res.Kind != ResolveStructural && !(res.Kind == ResolveRegistered && !res.Configured) {
+			return // a component whose body may declare or prompt
+		}
+		switch {
+		case k.engineTag(t, "TestAgent"):
+			return // a nested one declares its own
+		case k.engineTag(t, "TestAgent.Scenario"):
+			agent, _, agentKnown := literalString(t, "agent")
+			session, _, sessionKnown := literalString(t, "session")
+			if !agentKnown || !sessionKnown {
+				return
+			}
+			if t.Attr("agent") == nil {
+				agent = defaultAgent
+			}
+			// A scenario whose document cannot be read declares nothing
+			// (Scenario refuses before it declares); one baton cannot
+			// read may declare.
+			key := [2]string{agent, session}
+			switch src, present, known := literalString(t, "src"); {
+			case present && known && src == "":
+			case present && known && k.r.fsys != nil && !strings.HasPrefix(src, "/") && !k.r.isFile(path.Join(path.Dir(k.r.docPath), src)):
+			case present && known && k.r.fsys != nil:
+				maybe[key]++
+				sure[key]++
+			default:
+				maybe[key]++
+			}
+		case k.engineTag(t, "Prompt"):
+			if k.enclosing(t, "Agent") == nil && k.enclosing(t, "Session") == nil && k.enclosing(t, "AgentProvider") == nil && !k.failureExpected(t) {
+				prompts = append(prompts, t)
+			}
+		}
+	}
+	for _, p := range prompts {
+		agent, _, agentKnown := literalString(p, "agent")
+		session, _, sessionKnown := literalString(p, "session")
+		if !agentKnown || !sessionKnown {
+			continue
+		}
+		if p.Attr("agent") == nil {
+			agent = defaultAgent
+		}
+		shown := session
+		if shown == "" {
+			shown = "(default)"
+		}
+		key := [2]string{agent, session}
+		switch {
+		case maybe[key] == 0:
+			k.report(RuleTestAgent, p.NameSpan, fmt.Sprintf("no <TestAgent.Scenario> in the <TestAgent> at line %d maps agent %q and session %q: the engine fails this prompt (\"no <TestAgent.Scenario> maps agent \\\"%s\\\" and session \\\"%s\\\"\"); declare a scenario for it",
+				k.line(ta.Span.Start), agent, shown, agent, shown))
+		case sure[key] > 1:
+			k.report(RuleTestAgent, p.NameSpan, fmt.Sprintf("two <TestAgent.Scenario>s in the <TestAgent> at line %d map agent %q and session %q: the engine fails this prompt (\"duplicate <TestAgent.Scenario> mappings for agent \\\"%s\\\" and session \\\"%s\\\"\"); give one of them a session=\"…\" and the prompt the same",
+				k.line(ta.Span.Start), agent, shown, agent, shown))
+		}
+	}
+}
+
+// checkElicitations reports an <Elicit> nothing can answer: in a test
+// document, one outside any <Answers> (`xmd test` installs no elicitation
+// provider: packages/cli/src/cli.ts, installDocumentComponents;
+// packages/core/src/elicitation-api.ts), and, anywhere, one whose nearest
+// <Answers> declares no <Answer> and does not delegate (answers.ts,
+// expandAnswers: every elicitation is unmatched).
+func (k *checker) checkElicitations() {
+	for _, t := range k.c.Tags {
+		if !k.engineTag(t, "Elicit") || k.failureExpected(t) {
+			continue
+		}
+		var region *Tag
+		for p := t.Parent; p != nil; p = p.Parent {
+			if p.Name == "Answers" && p.Closed && k.resOf(p).Kind == ResolveStructural {
+				region = p
+				break
+			}
+		}
+		if region == nil {
+			if k.bareTestRoot() && k.lexical(t, nil) {
+				k.report(RuleAnswers, t.NameSpan, "<Elicit> outside any <Answers>: `xmd test` installs no elicitation provider, so the engine fails it (\"no elicitation provider configured — … under `xmd test`, supply the answer with an <Answers> region.\"); wrap it in <Answers> with an <Answer value=…> that answers it")
+			}
+			continue
+		}
+		if region.SelfClosing || !k.lexical(t, region) {
+			continue
+		}
+		if a := region.Attr("delegate"); a != nil {
+			if v, ok := literalValue(region, a); !ok || v != false {
+				continue
+			}
+		}
+		matchers := false
+		for _, ch := range region.Children {
+			if c, ok := ch.(*Tag); ok && c.Name == "Answer" {
+				matchers = true
+			}
+		}
+		if !matchers {
+			k.report(RuleAnswers, t.NameSpan, fmt.Sprintf("the <Answers> at line %d declares no <Answer> and does not delegate: the engine fails this elicitation (\"<Answers> has no matcher for this elicitation. … (no <Answer> matchers were declared)\"); add an <Answer value=…> that answers it, or write delegate={true}",
+				k.line(region.Span.Start)))
 		}
 	}
 }
