@@ -117,6 +117,11 @@ func run(pass *analysis.Pass) *Model {
 	k.checkSlots()
 	k.checkCycles()
 	k.checkTests()
+	k.checkTestForms()
+	k.checkExecutions()
+	k.checkRootProps()
+	k.checkTestAgents()
+	k.checkElicitations()
 	k.checkExpressions()
 	k.checkEvalBlocks()
 	k.checkCredentials()
@@ -172,6 +177,14 @@ func (k *checker) visit(t *Tag) {
 			}
 		}
 	}
+	// The testing harness publishes an <Execution>'s outcome before its
+	// assertion body expands (packages/testing/src/execution-harness.ts,
+	// runNestedExecution: binding.publish), so its own body reads it.
+	var b *Binding
+	early := t.Name == "Execution" && rp.Kind == ResolveRegistered && !rp.Configured
+	if a := t.Attr("as"); early && a != nil && a.Kind == AttrString && a.Value != "" {
+		b = k.bind(a.Value, a.ValueSpan, BindAs, t, nil)
+	}
 	switch t.Name {
 	case "If":
 		k.tags[t.Index].gate = k.gateOf(t)
@@ -205,8 +218,7 @@ func (k *checker) visit(t *Tag) {
 			k.walk(t.Children)
 		}
 	}
-	var b *Binding
-	if a := t.Attr("as"); a != nil && a.Kind == AttrString && a.Value != "" {
+	if a := t.Attr("as"); !early && a != nil && a.Kind == AttrString && a.Value != "" {
 		b = k.bind(a.Value, a.ValueSpan, BindAs, t, nil)
 	}
 	if cp := k.checkpointOf(t, rp); cp != nil {

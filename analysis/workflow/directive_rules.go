@@ -31,6 +31,14 @@ var (
 			"malformed `{?` capture, or a hole right after a capture (`{?a}{?b}`, `{?a}{props.x}`) with no " +
 			"literal text to end it. An expression `value` or `delegate` is evaluated only when the region runs, and is not " +
 			"checked. Props other than `delegate` and `template`/`value` are workflow/directive-form.\n\n" +
+			"An `<Elicit>` no region can answer is refused when it asks: inside an `<Answers>` that declares no " +
+			"`<Answer>` and does not delegate (`<Answers> has no matcher for this elicitation.`), and, in a " +
+			"document `xmd test` runs (a `*.test.md`), outside any `<Answers>`: `xmd test` installs no " +
+			"elicitation provider (packages/cli/src/cli.ts, installDocumentComponents: `no elicitation provider " +
+			"configured — … under `xmd test`, supply the answer with an <Answers> region.`). An `<Answers " +
+			"delegate>` whose matchers may not match depends on what is asked, and is not judged; nor is an " +
+			"`<Elicit>` in a component file, which a test may invoke inside an `<Answers>`, nor one in a test " +
+			"document with an eval block, which may install a provider of its own (`yield* Elicitation.around(…)`).\n\n" +
 			"**The engine** fails the region when execution reaches it: a printed error, or a failed run under " +
 			"a throwing error mode.",
 		Follows: []string{
@@ -38,6 +46,8 @@ var (
 			"executable.md packages/core/src/answers.ts expandAnswers (no body; delegate)",
 			"executable.md packages/core/src/answers.ts readAnswer (value, template)",
 			"executable.md packages/core/src/template.ts parseTemplate (an <Answer template> prop)",
+			"executable.md packages/core/src/answers.ts expandAnswers (unmatched: no <Answer>, no delegate)",
+			"executable.md packages/core/src/elicitation-api.ts Elicitation (xmd test installs no provider)",
 		},
 	}
 	RuleExecInfo = &analysis.Rule{

@@ -41,6 +41,10 @@ type RegisteredComponent struct {
 	// requires a `value` prop", packages/core/src/components/Json.ts). An
 	// assertion's expected may be given as its children instead.
 	Requires []string `json:"requires"`
+	// Assertion is the kind the testing package's assertion table gives an
+	// assertion (packages/testing/src/assertions.ts, entry: "binary-eq",
+	// "match", …), "" for any other component.
+	Assertion string `json:"assertion"`
 	// Props is the props schema as the engine registers it.
 	Props json.RawMessage `json:"props"`
 
@@ -80,6 +84,13 @@ func readRegistered(data []byte) map[string]*RegisteredComponent {
 // captures reports a prop the component captures.
 func (rc *RegisteredComponent) captures(name string) bool {
 	return rc != nil && slices.Contains(rc.Captures, name)
+}
+
+// ExpectedChildren reports an assertion whose children may give its
+// expected operand: the kinds binary-eq and string-includes alone
+// (packages/testing/src/assertions.ts, entry: allowsExpectedChildren).
+func (rc *RegisteredComponent) ExpectedChildren() bool {
+	return rc != nil && (rc.Assertion == "binary-eq" || rc.Assertion == "string-includes")
 }
 
 // Component is the registered props read as a component file's: Props

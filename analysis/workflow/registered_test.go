@@ -158,6 +158,9 @@ func TestRegisteredAgainstEngine(t *testing.T) {
 		if reg.returns != rc.Returns {
 			t.Errorf("%s: the engine's registration declares returns: %v", name, reg.returns)
 		}
+		if reg.kind != rc.Assertion {
+			t.Errorf("%s: the engine's assertion kind is %q, the data's %q", name, reg.kind, rc.Assertion)
+		}
 		if !slices.Equal(reg.captures, rc.Captures) {
 			t.Errorf("%s: the engine's captures are %v, the data's %v", name, reg.captures, rc.Captures)
 		}
@@ -246,6 +249,7 @@ type engineRegistration struct {
 	returns  bool
 	captures []string
 	requires []string // the assertion table's required operands; nil elsewhere
+	kind     string   // the assertion table's kind; "" elsewhere
 }
 
 var (
@@ -302,7 +306,13 @@ func registrationsIn(t *testing.T, file, src string, read func(string) string) m
 			if !ok {
 				t.Errorf("%s: the assertion kind %s has no allowed props", file, m[2])
 			}
-			out[m[1]] = engineRegistration{file: file, captures: caps, requires: required[m[2]]}
+			out[m[1]] = engineRegistration{file: file, captures: caps, requires: required[m[2]], kind: m[2]}
+		}
+		// The kinds whose children may give the expected operand, which
+		// RegisteredComponent.ExpectedChildren names.
+		m := regexp.MustCompile(`const allowsExpectedChildren = ([^;]*);`).FindStringSubmatch(src)
+		if m == nil || !slices.Equal(quoted(m[1]), []string{"binary-eq", "string-includes"}) {
+			t.Errorf("%s: the kinds that take expected children are no longer binary-eq and string-includes", file)
 		}
 	}
 	return out

@@ -144,7 +144,15 @@ var (
 			"`name` and `url`; see workflow/unknown-prop), and the captures it refuses to run without, with a " +
 			"printed error of its own: an assertion's operands (`<AssertEquals>` needs `actual`, `<AssertMatch>` " +
 			"`actual` and `expected`, which children may give instead where the assertion takes them; " +
-			"packages/testing/src/assertions.ts, assertionComponent), `<Json value>` and `<AssertThrows message>`.",
+			"packages/testing/src/assertions.ts, assertionComponent), `<Json value>` and `<AssertThrows message>`.\n\n" +
+			"A test document is invoked too: `xmd test` runs each `*.test.md` as a root with no props (it takes no " +
+			"`--props`), and the engine validates a root's props before anything runs (packages/core/src/execute.ts, " +
+			"documentWorkflow), so a prop its front matter requires with no `default` fails the document " +
+			"(`Prop validation failed for <__root__ />: \"/topic\" must have required property 'topic'`). Give it a " +
+			"default, or do not require it.",
+		Follows: []string{
+			"executable.md packages/core/src/execute.ts documentWorkflow (a test document's root props)",
+		},
 	}
 	RuleReturnValue = &analysis.Rule{
 		ID:       "workflow/return-value",
@@ -460,6 +468,7 @@ var Rules = []*analysis.Rule{
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
+	RuleTestForm, RuleExecution, RuleTestAgent,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.
