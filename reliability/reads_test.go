@@ -22,8 +22,8 @@ var directReads = map[string]string{
 	"internal/workspace/workspace.go lazyFS.ReadFile":    "the workspace's fs.FS itself; its files are read through safefile.ReadFileFS",
 	"internal/workspace/workspace.go overlayFS.Open":     "the workspace's fs.FS itself",
 	"internal/workspace/workspace.go overlayFS.ReadFile": "the workspace's fs.FS itself",
-	"cmd/baton/globargs.go glob":                         "lists the folders of a pattern the user typed on the command line (os.DirFS), as the shell would; reads no file's contents",
-	"cmd/baton/fix.go syncDir":                           "opens the folder of the file --fix just wrote, to flush the rename; reads nothing",
+	"check/globargs.go glob":                             "lists the folders of a pattern the user typed on the command line (os.DirFS), as the shell would; reads no file's contents",
+	"check/fix.go syncDir":                               "opens the folder of the file --fix just wrote, to flush the rename; reads nothing",
 	"internal/hostsettings/record.go writeChecked":       "opens the folder of the settings file (or install record) it just wrote, to flush the rename; reads nothing",
 }
 
