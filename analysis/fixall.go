@@ -53,6 +53,10 @@ func FixAllCount(analyze func(text string) *Result, text string) (res *Result, f
 			return res, fx
 		}
 		fx.Fixed += n
+		// The last analysis (a whole tree: as large as the text's analysis
+		// again) is let go before the fixed text is analysed: a named
+		// result stays live through the call otherwise.
+		res = nil
 		res = analyze(next)
 	}
 }

@@ -161,31 +161,35 @@ func finish(doc *markdown.Document, cfg *analysis.Config, m *Model, pt *proseTex
 		extra = cfg.Phrases
 	}
 	ph := phrasesFor(extra)
-	// Where each list is asked about: auto-continue in every section, the
-	// others in one section of each packet (readConsistency).
-	asked := make([][]markdown.Span, len(ph.names))
-	spans := make([]markdown.Span, len(ph.names)*len(m.Packets)+1) // carved: one span a packet a list at most
-	for li := range asked {
-		asked[li] = spans[li*len(m.Packets) : li*len(m.Packets) : (li+1)*len(m.Packets)]
-	}
-	if len(m.Packets) > 0 { // a message without packets asks about no list
-		asked[ph.index[ListAutoContinue]] = append(spans[len(spans)-1:len(spans)-1], markdown.Span{End: len(pt.flat)})
-	}
-	for _, p := range m.Packets {
-		for _, a := range askedIn {
-			if s := p.Section(a.section); s != nil {
-				for _, list := range a.lists {
-					asked[ph.index[list]] = append(asked[ph.index[list]], s.Body)
+	pt.ph = ph
+	for _, w := range windows(m.Packets, len(doc.Text)) {
+		pt.window(doc, w.start, w.end)
+		// Where each list is asked about: auto-continue in every section,
+		// the others in one section of each packet (readConsistency).
+		asked := make([][]markdown.Span, len(ph.names))
+		spans := make([]markdown.Span, len(ph.names)*len(w.packets)+1) // carved: one span a packet a list at most
+		for li := range asked {
+			asked[li] = spans[li*len(w.packets) : li*len(w.packets) : (li+1)*len(w.packets)]
+		}
+		if len(w.packets) > 0 { // a message without packets asks about no list
+			asked[ph.index[ListAutoContinue]] = append(spans[len(spans)-1:len(spans)-1], markdown.Span{Start: w.start, End: w.end})
+		}
+		for _, p := range w.packets {
+			for _, a := range askedIn {
+				if s := p.Section(a.section); s != nil {
+					for _, list := range a.lists {
+						asked[ph.index[list]] = append(asked[ph.index[list]], s.Body)
+					}
 				}
 			}
 		}
+		pt.scan(ph, asked)
+		n := 1
+		if len(pt.flat) >= parallelFrom {
+			n = readers()
+		}
+		readAll(doc, pt, ph, w.packets, n)
 	}
-	pt.scan(ph, asked)
-	n := 1
-	if len(pt.flat) >= parallelFrom {
-		n = readers()
-	}
-	readAll(doc, pt, ph, m.Packets, n)
 	if len(m.Packets) == 0 {
 		// A stop message without sections (a continue or intermediate line)
 		// has no Why I Stopped to say it is blocked or done: "task 3 is done"
@@ -195,10 +199,40 @@ func finish(doc *markdown.Document, cfg *analysis.Config, m *Model, pt *proseTex
 			Complete: Fact{Why: "the message has no Why I Stopped section to say the work is complete"},
 		}
 		if i := strings.IndexByte(pt.flat, '?'); i >= 0 {
+			i += pt.base
 			m.Message.Question = Fact{Value: true, Spans: []markdown.Span{{Start: i, End: i + 1}}, Why: "the message asks the user a question"}
 		}
 	}
 	return m
+}
+
+// A window is a stretch of the text of whole packets, read with its prose
+// at once (windowBytes): the first from the text's start, the last to its
+// end, each ending where the next packet starts.
+type window struct {
+	start, end int
+	packets    []*Packet
+}
+
+// windows cuts the text of packets (ordered, their spans adjoining) into
+// windows of about windowBytes; a text without packets is one window.
+func windows(packets []*Packet, size int) []window {
+	if len(packets) == 0 || size <= windowBytes {
+		return []window{{0, size, packets}}
+	}
+	var out []window
+	start, first := 0, 0
+	for i := 1; i <= len(packets); i++ {
+		if i == len(packets) {
+			out = append(out, window{start, size, packets[first:]})
+			break
+		}
+		if at := packets[i].Span.Start; at-start >= windowBytes {
+			out = append(out, window{start, at, packets[first:i]})
+			start, first = at, i
+		}
+	}
+	return out
 }
 
 // parallelFrom is the prose length from which the packets of a document
@@ -224,7 +258,7 @@ func readAll(doc *markdown.Document, pt *proseText, ph *phrases, packets []*Pack
 	start, size := 0, len(pt.flat)
 	for k := 1; k <= n; k++ {
 		end := start
-		for end < len(packets) && (k == n || packets[end].Span.Start < size*k/n) {
+		for end < len(packets) && (k == n || packets[end].Span.Start-pt.base < size*k/n) {
 			end++
 		}
 		run := packets[start:end]

@@ -98,7 +98,6 @@ var (
 // readConsistency reads the contract's inputs from a packet.
 func readConsistency(doc *markdown.Document, pt *proseText, ph *phrases, p *Packet) *Consistency {
 	c := &Consistency{}
-	text := pt.b
 	str := pt.at
 	need := p.Section(NeedFromYou)
 	// Each phrase has "rec" in it: one pass over the section rules all of
@@ -170,7 +169,7 @@ func readConsistency(doc *markdown.Document, pt *proseText, ph *phrases, p *Pack
 				c.NeedsFromUserStatesResponse.Why = "What I Need From You has no prose, and its code names no reply"
 			}
 		case ph.whole(ListPlaceholder, body) && !hasCode(pt, need.Body):
-			c.Placeholder = trimSpan(text, need.Body)
+			c.Placeholder = pt.trim(need.Body)
 			c.NeedsFromUserStatesResponse.Why = "What I Need From You is a placeholder that asks for nothing"
 		default:
 			c.NeedsFromUserStatesResponse = statesResponse(pt, ph, need.Body)
@@ -192,7 +191,7 @@ func readConsistency(doc *markdown.Document, pt *proseText, ph *phrases, p *Pack
 			}
 		}
 		if ph.whole(ListPlaceholder, str(next.Body)) { // "Nothing.": no step is taken
-			c.HappensNextSaysHeld = Fact{Value: true, Spans: []markdown.Span{trimSpan(text, next.Body)}, Why: "What Happens Next says nothing will happen"}
+			c.HappensNextSaysHeld = Fact{Value: true, Spans: []markdown.Span{pt.trim(next.Body)}, Why: "What Happens Next says nothing will happen"}
 		}
 		if !c.HappensNextSaysHeld.Value {
 			if f, ok := heldByPacket(pt, p, need); ok {
@@ -432,7 +431,7 @@ func held(pt *proseText, ph *phrases, body markdown.Span, gates []string) (Fact,
 // reply named in code (namedReply), a list of options, or a question.
 func statesResponse(pt *proseText, ph *phrases, body markdown.Span) Fact {
 	t := pt.at(body)
-	text := pt.b
+	text, base := pt.b, pt.base
 	at := func(loc []int, why string) Fact {
 		return Fact{Value: true, Spans: []markdown.Span{{Start: body.Start + loc[0], End: body.Start + loc[1]}}, Why: why}
 	}
@@ -453,7 +452,7 @@ func statesResponse(pt *proseText, ph *phrases, body markdown.Span) Fact {
 		if k := nextBreak(pt.text[start:body.End]); k >= 0 {
 			end = start + k
 		}
-		if itemMarker(text[start:end], pt.text[start:end]) > 0 {
+		if itemMarker(text[start-base:end-base], pt.text[start:end]) > 0 {
 			items++
 		}
 		if end == body.End {
@@ -462,7 +461,7 @@ func statesResponse(pt *proseText, ph *phrases, body markdown.Span) Fact {
 		start = end + 1
 	}
 	if items >= 2 {
-		return Fact{Value: true, Spans: []markdown.Span{trimSpan(text, body)}, Why: "What I Need From You lists the options"}
+		return Fact{Value: true, Spans: []markdown.Span{pt.trim(body)}, Why: "What I Need From You lists the options"}
 	}
 	if i := strings.Index(t, "?"); i >= 0 {
 		return at([]int{i, i + 1}, "What I Need From You asks a question")
@@ -496,15 +495,4 @@ func reviewItems(pt *proseText, body markdown.Span) []markdown.Span {
 		return lists
 	}
 	return paras
-}
-
-// trimSpan narrows a span to its text without surrounding space.
-func trimSpan(text []byte, s markdown.Span) markdown.Span {
-	for s.Start < s.End && isSpace(text[s.Start]) {
-		s.Start++
-	}
-	for s.End > s.Start && isSpace(text[s.End-1]) {
-		s.End--
-	}
-	return s
 }

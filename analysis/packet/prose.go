@@ -19,8 +19,9 @@ import (
 // node's blockSpan, which the blanking and reviewItems need: calling
 // blockSpan per node walked each subtree again.
 type proseWalk struct {
-	doc *markdown.Document
-	b   []byte
+	doc  *markdown.Document
+	b    []byte // the prose of [base, base+len(b)) of the text; nil: nothing is blanked
+	base int
 	// html is the HTML blocks and inline HTML outside block quotes, in
 	// document order, where findMarkers looks: collected here, it needs no
 	// walk of the tree of its own.
@@ -31,7 +32,7 @@ type proseWalk struct {
 // blank makes a stretch spaces. The buffer is flat, its line breaks spaces
 // already, so a blanked stretch is spaces through.
 func (w *proseWalk) blank(start, end int) {
-	for start, end = max(start, 0), min(end, len(w.b)); start < end; {
+	for start, end = max(start-w.base, 0), min(end-w.base, len(w.b)); start < end; {
 		start += copy(w.b[start:end], spaces[:]) // copies run as wide moves: code blocks can be long
 	}
 }
@@ -137,37 +138,61 @@ type topBlock struct {
 	span markdown.Span
 }
 
-// prose is the document's text, lower-cased and flat (line breaks and tabs
-// made spaces), with everything that is not the author's own prose blanked
-// out (code, HTML, block quotes, link destinations), byte for byte, so that
-// phrase matches keep their offsets; the top-level blocks that have
-// text, in order; and the HTML findMarkers reads (see proseWalk).
-func prose(doc *markdown.Document) ([]byte, []topBlock, []ast.Node) {
+// windowBytes is the most text whose prose is held at once: a document of
+// many packets is read in windows of whole packets about this long, so
+// that its prose (a copy of the text as long as it) costs a window, not
+// the document (a 16 MB document of packets held 20 MB of prose and its
+// matches at the peak of its analysis). A variable for the tests.
+var windowBytes = 1 << 20
+
+// fill makes the prose of the text's [start, end): lower-cased and flat
+// (line breaks and tabs made spaces), with everything that is not the
+// author's own prose blanked out (code, HTML, block quotes, link
+// destinations), byte for byte, so that phrase matches keep their
+// offsets. all says the window is the whole document and the walk also
+// finds its top-level blocks and HTML (outline does that for a document of
+// several windows).
+func (pt *proseText) fill(doc *markdown.Document, start, end int, all bool) {
 	src := doc.Text
-	bp := proseBuf.Get().(*[]byte)
-	b := *bp
-	if cap(b) < len(src) {
-		b = make([]byte, len(src))
+	if pt.buf == nil {
+		pt.buf = proseBuf.Get().(*[]byte)
 	}
-	b = b[:len(src)]
-	foldProseInto(b, unsafe.Slice(unsafe.StringData(src), len(src)))
-	w := &proseWalk{doc: doc, b: b}
+	b := *pt.buf
+	if cap(b) < end-start {
+		b = make([]byte, end-start)
+	}
+	b = b[:end-start]
+	*pt.buf = b
+	foldProseInto(b, unsafe.Slice(unsafe.StringData(src[start:end]), end-start))
+	w := &proseWalk{doc: doc, b: b, base: start}
 	if fm := doc.FrontMatter; fm != nil {
 		w.blank(fm.Span.Start, fm.Span.End)
 	}
 	// The root (a document node) has no lines or text of its own and is
 	// never blanked: its children are walked directly to keep their spans.
-	top := make([]topBlock, 0, doc.Root.ChildCount())
-	for c := doc.Root.FirstChild(); c != nil; c = c.NextSibling() {
-		if s := w.visit(c, true); s.Start >= 0 {
-			top = append(top, topBlock{c, s})
+	if all {
+		pt.top = make([]topBlock, 0, doc.Root.ChildCount())
+		for c := doc.Root.FirstChild(); c != nil; c = c.NextSibling() {
+			if s := w.visit(c, true); s.Start >= 0 {
+				pt.top = append(pt.top, topBlock{c, s})
+			}
+		}
+		pt.html = w.html
+	} else {
+		// The top-level blocks starting in the window, and one on either
+		// side: what a block blanks beyond its text (its fences, the
+		// backticks of a code span) is clipped to the window.
+		i := max(sort.Search(len(pt.nodes), func(i int) bool { return pt.nodes[i].at >= start })-1, 0)
+		for ; i < len(pt.nodes) && (i == 0 || pt.nodes[i-1].at < end); i++ {
+			w.visit(pt.nodes[i].n, true)
 		}
 	}
 	// Link destinations: "](…)" up to the closing parenthesis on that line
 	// (the text says where lines break: the prose has spaces there). With
 	// none, no "](" before the line's end has one either: the search goes
 	// on after it, or a line of 25,000 "[x](" was read again from each
-	// (23 s).
+	// (23 s). A window starts and ends at a line's start: no destination
+	// crosses it.
 	for i := 0; i+1 < len(b); i++ {
 		k := bytes.IndexByte(b[i:len(b)-1], ']')
 		if k < 0 {
@@ -177,15 +202,44 @@ func prose(doc *markdown.Document) ([]byte, []topBlock, []ast.Node) {
 			continue
 		}
 		j := i + 2
-		for j < len(b) && b[j] != ')' && src[j] != '\n' {
+		for j < len(b) && b[j] != ')' && src[start+j] != '\n' {
 			j++
 		}
 		if j < len(b) && b[j] == ')' {
-			w.blank(i+1, j+1)
+			w.blank(start+i+1, start+j+1)
 		}
 		i = j
 	}
-	return b, top, w.html
+	pt.b, pt.base = b, start
+	// b is written once, above, and never modified until the next window:
+	// it is made a string without copying it again.
+	pt.flat = unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// outline finds, for a document read in several windows, its top-level
+// blocks (with text, for reviewItems; every one, with where it starts,
+// for the windows' walks) and its HTML (for findMarkers), in one walk that
+// blanks nothing.
+func (pt *proseText) outline(doc *markdown.Document) {
+	w := &proseWalk{doc: doc}
+	pt.top = make([]topBlock, 0, doc.Root.ChildCount())
+	pt.nodes = make([]nodeAt, 0, doc.Root.ChildCount())
+	at := 0
+	for c := doc.Root.FirstChild(); c != nil; c = c.NextSibling() {
+		if s := w.visit(c, true); s.Start >= 0 {
+			pt.top = append(pt.top, topBlock{c, s})
+			at = max(at, s.Start)
+		}
+		pt.nodes = append(pt.nodes, nodeAt{c, at})
+	}
+	pt.html = w.html
+}
+
+// nodeAt is a top-level block and where its text starts (a block without
+// text: where the one before it starts).
+type nodeAt struct {
+	n  ast.Node
+	at int
 }
 
 // The prose passes run over whole documents, so they work eight bytes at a
@@ -237,12 +291,13 @@ var proseBuf = sync.Pool{New: func() any { return new([]byte) }}
 // release gives the prose's buffer back for the next document; pt is not
 // to be used after.
 func (pt *proseText) release() {
-	if cap(pt.b) > 4<<20 {
-		return // a rare huge document: not worth holding on to
+	buf := pt.buf
+	pt.b, pt.flat, pt.buf = nil, "", nil
+	if buf == nil || cap(*buf) > 4<<20 {
+		return // a rare huge window: not worth holding on to
 	}
-	b := pt.b[:0]
-	pt.b, pt.flat = nil, ""
-	proseBuf.Put(&b)
+	*buf = (*buf)[:0]
+	proseBuf.Put(buf)
 }
 
 // fenceLines widens a fenced block's content lines to its fences.
@@ -336,7 +391,10 @@ func itemMarker(line []byte, src string) int {
 // sentences splits the prose in span into sentences: at sentence-final
 // punctuation, blank lines, and the start of list items and headings.
 func sentences(pt *proseText, span markdown.Span) []sentence {
-	text, src := pt.b, pt.text
+	// In the window's offsets: text and src (the window's text) line up.
+	base := pt.base
+	text, src := pt.b, pt.text[base:base+len(pt.b)]
+	span = markdown.Span{Start: span.Start - base, End: span.End - base}
 	// Sized for a sentence in about fifty bytes of prose: growing it from
 	// nothing cost more than splitting.
 	out := make([]sentence, 0, (span.End-span.Start)/48+2)
@@ -348,7 +406,7 @@ func sentences(pt *proseText, span markdown.Span) []sentence {
 			end--
 		}
 		if end > start {
-			out = append(out, sentence{Span: markdown.Span{Start: start, End: end}, Text: pt.flat[start:end]})
+			out = append(out, sentence{Span: markdown.Span{Start: base + start, End: base + end}, Text: pt.flat[start:end]})
 		}
 	}
 	// First cut into blocks: a blank line, or a line that starts an item or heading, starts a new one.
@@ -427,8 +485,13 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // proseText is the document's prose, lower-cased and flat (for splitting
 // into sentences and matching phrases), and where its lines break.
 type proseText struct {
-	b    []byte // the prose: never written once built (flat is the same bytes)
+	// b is the prose of the text's [base, base+len(b)) (a window of whole
+	// packets, or the whole document): never written once built (flat is
+	// the same bytes). Offsets everywhere else are the text's.
+	b    []byte
 	flat string
+	base int
+	buf  *[]byte // b's pooled buffer
 	// text is the document's text: the prose has a space where the text
 	// breaks a line, and the text says which spaces those are.
 	text string
@@ -445,15 +508,20 @@ type proseText struct {
 	top    []topBlock
 	sorted bool
 	html   []ast.Node // the HTML outside block quotes, in order (see proseWalk)
+	nodes  []nodeAt   // every top-level block, for the windows (outline)
 }
 
+// newProseText reads doc's outline, and its prose whole when it is one
+// window long (window makes the prose of the others).
 func newProseText(doc *markdown.Document) *proseText {
-	b, top, html := prose(doc)
-	// b is written once, above, and never modified: it is made a string
-	// without copying it again (a document can be megabytes).
-	pt := &proseText{b: b, flat: unsafe.String(unsafe.SliceData(b), len(b)), text: doc.Text, top: top, sorted: true, html: html}
-	for i := 1; i < len(top); i++ {
-		if top[i].span.Start < top[i-1].span.Start {
+	pt := &proseText{text: doc.Text, sorted: true}
+	if len(doc.Text) <= windowBytes {
+		pt.fill(doc, 0, len(doc.Text), true)
+	} else {
+		pt.outline(doc)
+	}
+	for i := 1; i < len(pt.top); i++ {
+		if pt.top[i].span.Start < pt.top[i-1].span.Start {
 			pt.sorted = false
 			break
 		}
@@ -480,11 +548,46 @@ func (pt *proseText) blocksIn(span markdown.Span) []topBlock {
 	return pt.top[i:j]
 }
 
+// window makes the prose of the text's [start, end) (see fill), unless it
+// holds it already.
+func (pt *proseText) window(doc *markdown.Document, start, end int) {
+	if pt.b != nil && pt.base == start && pt.base+len(pt.b) == end {
+		return
+	}
+	pt.fill(doc, start, end, false)
+}
+
 // scan finds the phrases of each list around the spans where it will be
-// asked about (asked, by list index).
+// asked about (asked, by list index), all in the window.
 func (pt *proseText) scan(ph *phrases, asked [][]markdown.Span) {
 	pt.ph = ph
-	pt.m, pt.exact = ph.scan(pt.flat, asked)
+	pt.m, pt.exact = pt.scanWindow(asked)
+}
+
+// scanWindow is ph.scan on the window, in the text's offsets.
+func (pt *proseText) scanWindow(asked [][]markdown.Span) ([][]int, [][]markdown.Span) {
+	if pt.base == 0 {
+		return pt.ph.scan(pt.flat, asked)
+	}
+	local := make([][]markdown.Span, len(asked))
+	for li, spans := range asked {
+		for _, s := range spans {
+			local[li] = append(local[li], markdown.Span{Start: s.Start - pt.base, End: s.End - pt.base})
+		}
+	}
+	m, exact := pt.ph.scan(pt.flat, local)
+	for _, l := range m {
+		for i := range l {
+			l[i] += pt.base
+		}
+	}
+	for _, l := range exact {
+		for i := range l {
+			l[i].Start += pt.base
+			l[i].End += pt.base
+		}
+	}
+	return m, exact
 }
 
 // matches returns a list's matches, which hold all of those in s.
@@ -502,8 +605,8 @@ func (pt *proseText) matches(list string, s markdown.Span) []int {
 	// kept: packets are read in parallel, and finish tells the scan of every
 	// span it asks about, so this is never the case there.)
 	asked := make([][]markdown.Span, len(pt.ph.names))
-	asked[li] = []markdown.Span{{End: len(pt.flat)}}
-	m, _ := pt.ph.scan(pt.flat, asked)
+	asked[li] = []markdown.Span{{Start: pt.base, End: pt.base + len(pt.flat)}}
+	m, _ := pt.scanWindow(asked)
 	return m[li]
 }
 
@@ -518,4 +621,15 @@ func (pt *proseText) first(list string, s markdown.Span) []int {
 }
 
 // at is the flat text of a span.
-func (pt *proseText) at(s markdown.Span) string { return pt.flat[s.Start:s.End] }
+func (pt *proseText) at(s markdown.Span) string { return pt.flat[s.Start-pt.base : s.End-pt.base] }
+
+// trim narrows a span to its prose without surrounding space.
+func (pt *proseText) trim(s markdown.Span) markdown.Span {
+	for s.Start < s.End && isSpace(pt.b[s.Start-pt.base]) {
+		s.Start++
+	}
+	for s.End > s.Start && isSpace(pt.b[s.End-1-pt.base]) {
+		s.End--
+	}
+	return s
+}

@@ -166,7 +166,7 @@ func replyRequest(pt *proseText, ph *phrases, n ast.Node) (markdown.Span, bool) 
 		return markdown.Span{}, false
 	}
 	start, end := lines.At(0).Start, lines.At(lines.Len()-1).Stop
-	toks := tokens(pt.flat, start, end)
+	toks := tokens(pt.flat, pt.base, start, end)
 	var w []string
 	for i, t := range toks {
 		if !in(t.s, replyVerbs...) || !imperative(toks, i) {
@@ -244,8 +244,15 @@ type token struct {
 // tokens splits flat[start:end] (lower-cased prose: code is blanked) into
 // ASCII words and the clause marks ".", "!", "?", ",", ";", ":", "(" and a
 // dash (as "—").
-func tokens(flat string, start, end int) []token {
+func tokens(flat string, base, start, end int) []token {
+	// In the window's offsets; the tokens' in the text's.
+	flat, start, end = flat[:end-base], start-base, end-base
 	var out []token
+	defer func() {
+		for k := range out {
+			out[k].at += base
+		}
+	}()
 	for i := start; i < end; {
 		c := flat[i]
 		switch {

@@ -1,0 +1,67 @@
+package packet
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/baton-md/baton/bench"
+	"github.com/baton-md/baton/markdown"
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// A document read in windows of whole packets reads every packet as one
+// read whole does: each fixture's document, and all of them and generated
+// packets in one text, give the same contract read with windows of a
+// packet, of a few kilobytes and of the whole text.
+func TestWindowsReadAsTheWhole(t *testing.T) {
+	var docs []string
+	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".txtar") {
+			return err
+		}
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			return err
+		}
+		for _, f := range a.Files {
+			if f.Name == "input.md" {
+				docs = append(docs, string(f.Data))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) < 20 {
+		t.Fatalf("only %d fixture documents", len(docs))
+	}
+	var all strings.Builder
+	for i, d := range docs {
+		all.WriteString(d + "\n\n")
+		all.WriteString(bench.PacketText(uint64(i+1), 2<<10) + "\n")
+	}
+	docs = append(docs, all.String())
+	defer func(w int) { windowBytes = w }(windowBytes)
+	for i, text := range docs {
+		doc := markdown.Parse("x.md", text)
+		read := func(w int) []*Consistency {
+			windowBytes = w
+			m := BuildWith(doc, nil)
+			out := []*Consistency{m.Message}
+			for _, p := range m.Packets {
+				out = append(out, p.Consistency)
+			}
+			return out
+		}
+		whole := read(1 << 40)
+		for _, w := range []int{1, 4 << 10} {
+			if d := cmp.Diff(whole, read(w)); d != "" {
+				t.Errorf("document %d (%d bytes), windows of %d bytes (-whole +windows):\n%s", i, len(text), w, d)
+			}
+		}
+	}
+}
