@@ -47,7 +47,9 @@ var (
 			"the schema with Ajv in strict mode (packages/core/src/validate.ts, compileReturnsSchema), which " +
 			"refuses what workflow/props-declaration describes for props: a keyword Ajv does not know " +
 			"(`example`), a `type` JSON Schema has not (`int`), a keyword for another type than the schema's " +
-			"(`minLength` on an array), a union type, `required` naming an undeclared property. The quick fix " +
+			"(`minLength` on an array), a union type, `required` naming an undeclared property, `properties` that " +
+			"is not a mapping, `$async` on a part of the schema. A full schema with `$async: true` at its root is " +
+			"refused before Ajv sees it (`asynchronous return schemas ($async: true) are not supported`). The quick fix " +
 			"writes a bare type name as `{type: …}`.\n\n" +
 			"**The engine** fails the component when it loads (packages/core/src/definition.ts, " +
 			"compileFrontmatter), before any invocation of it runs.",
@@ -121,6 +123,123 @@ func (k *checker) checkDeclarations() {
 			k.checkPropsDecl(key, v)
 		case "returns":
 			k.checkReturnsDecl(key, v)
+		case "required":
+			k.checkRequiredDecl(key, v)
+		}
+	}
+}
+
+// js-yaml 3's plain scalars that are not strings (its type/int.js and
+// type/float.js, without the forms with "_", base 60, .inf and .nan, which
+// baton leaves alone), and its null and boolean words.
+var (
+	jsYAMLInt   = regexp.MustCompile(`^[-+]?(?:0|[1-9][0-9]*|0[0-7]+|0x[0-9a-fA-F]+|0b[01]+)$`)
+	jsYAMLFloat = regexp.MustCompile(`^(?:[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?)$`)
+)
+
+// jsYAMLKind is what the engine's YAML (js-yaml 3, through gray-matter)
+// makes of n, in JavaScript's words: "string", "number", "boolean",
+// "null", "array" or "object"; "" where baton does not tell (a date, an
+// explicit tag other than !!str, a number written in a form baton does not
+// read). Go's YAML reads some plain scalars otherwise (0o17 is a number to
+// it, a string to js-yaml).
+func jsYAMLKind(n *yaml.Node) string {
+	n = resolveAlias(n)
+	if n == nil {
+		return ""
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "array"
+	case yaml.MappingNode:
+		return "object"
+	case yaml.ScalarNode:
+	default:
+		return ""
+	}
+	switch {
+	case n.Style&yaml.TaggedStyle != 0:
+		if n.ShortTag() == "!!str" {
+			return "string"
+		}
+		return ""
+	case n.Style != 0:
+		return "string" // quoted, or a block scalar
+	}
+	switch v := n.Value; {
+	case v == "" || v == "~" || v == "null" || v == "Null" || v == "NULL":
+		return "null"
+	case v == "true" || v == "True" || v == "TRUE" || v == "false" || v == "False" || v == "FALSE":
+		return "boolean"
+	case jsYAMLInt.MatchString(v) || jsYAMLFloat.MatchString(v):
+		return "number"
+	case strings.ContainsAny(v[:1], "0123456789+-."):
+		return "" // a date, or a number baton does not read (1_000, 1:30, .inf), or a string it might be
+	}
+	return "string"
+}
+
+// checkRequiredDecl checks the top-level `required` as the engine's
+// parsePropsSchema and parseRequiredNames read it (packages/core/src/
+// frontmatter.ts): only beside a map of props, and then a list of the
+// names it declares.
+func (k *checker) checkRequiredDecl(key, v *yaml.Node) {
+	r := RulePropsDeclaration
+	p := &k.c.Props
+	at := key
+	if v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
+		at = v.Content[0]
+	}
+	switch p.Form {
+	case PropsInvalid:
+		// The engine refuses props before it reads required.
+	case PropsNone:
+		k.report(r, k.c.yamlSpan(at), `required names props, but the front matter declares no props: the engine refuses the component (frontmatter declares "required" without "props"); declare the props under props, or remove required`)
+	case PropsSchema:
+		k.report(r, k.c.yamlSpan(at), `a top-level required beside a full props schema is refused: put required inside the schema (the engine refuses the component: frontmatter declares "required" alongside a full "props" schema; a full schema declares "required" inside "props")`)
+	case PropsMap:
+		const engine = `frontmatter "required" must be an array of prop names`
+		if v.Kind != yaml.SequenceNode {
+			switch kind := jsYAMLKind(v); {
+			case kind == "null":
+				k.report(r, k.c.yamlSpan(key), "required is empty (null), not a list: the engine refuses the component ("+engine+"); list the required props (required: [topic]), or remove the key")
+			case kind == "string" && v.Style == 0 && !strings.ContainsAny(v.Value, ",[]{}#\"'"):
+				span := k.c.yamlSpan(v)
+				k.report(r, span, fmt.Sprintf("required: %s is not a list: the engine refuses the component (%s); write required: [%s]", v.Value, engine, v.Value),
+					analysis.WithFix(analysis.Fix{Title: "Write required: [" + v.Value + "]", Safe: true,
+						Edits: []analysis.Edit{{Span: span, NewText: "[" + v.Value + "]"}}}))
+			case kind != "":
+				k.report(r, k.c.yamlSpan(key), "required is "+article(kind)+", not a list: the engine refuses the component ("+engine+"); list the required props (required: [topic])")
+			}
+			return
+		}
+		for _, item := range v.Content {
+			item = resolveAlias(item)
+			switch kind := jsYAMLKind(item); kind {
+			case "string":
+				if p.Prop(item.Value) == nil {
+					k.report(r, k.c.yamlSpan(item), fmt.Sprintf("required names %q, which props does not declare: it could never be supplied (the engine refuses the component: frontmatter \"required\" names %q, which no prop declares)", item.Value, item.Value))
+				}
+			case "number", "boolean", "null":
+				msg := fmt.Sprintf("required lists %s, %s, not a prop name: the engine refuses the component (frontmatter \"required\" must list prop names as strings)", item.Value, article(kind))
+				if kind == "null" {
+					what := item.Value
+					if what == "" {
+						what = "an empty entry"
+					}
+					msg = fmt.Sprintf(`required lists %s (null), not a prop name: the engine refuses the component (frontmatter "required" must list prop names as strings); remove it`, what)
+				}
+				var opts []func(*analysis.Finding)
+				if kind != "null" && p.Prop(item.Value) != nil {
+					span := k.c.yamlSpan(item)
+					msg += fmt.Sprintf("; quote it: %q", item.Value)
+					opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Quote " + item.Value, Safe: true,
+						Edits: []analysis.Edit{{Span: span, NewText: strconv.Quote(item.Value)}}}))
+				}
+				k.report(r, k.c.yamlSpan(item), msg, opts...)
+			case "array", "object":
+				k.report(r, k.c.yamlSpan(item), "required lists "+article(kind)+`, not a prop name: the engine refuses the component (frontmatter "required" must list prop names as strings); list the names themselves (required: [topic])`)
+			}
 		}
 	}
 }
@@ -221,6 +340,10 @@ func (k *checker) checkPropsDecl(key, v *yaml.Node) {
 			}
 			k.report(r, span, `a full props schema must have type: object: the engine refuses the component (root props schema must declare type: "object")`)
 		}
+		if pk, ps := mapGet(v, "properties"); ps != nil && resolveAlias(ps).Kind != yaml.MappingNode {
+			k.report(r, k.c.yamlSpan(pk), `properties is not a mapping: the engine refuses the component (props schema "properties" must be an object); declare each prop under it: properties: {topic: {type: string}}`)
+		}
+		w.rootAsync(v)
 		w.walk(v, nil, "#", 0)
 		return
 	}
@@ -254,6 +377,7 @@ func (w *schemaWalker) returnsDecl(key, v *yaml.Node) {
 	}
 	if isSchema(v) {
 		w.checkDialect(v)
+		w.rootAsync(v)
 		w.walk(v, nil, "#", 0)
 		return
 	}
@@ -263,6 +387,40 @@ func (w *schemaWalker) returnsDecl(key, v *yaml.Node) {
 	}
 }
 
+// asyncOn reports an $async value JavaScript reads as true (Ajv compiles
+// the schema asynchronous), and whether it is the boolean true.
+func asyncOn(v *yaml.Node) (on, isTrue bool) {
+	v = resolveAlias(v)
+	switch jsYAMLKind(v) {
+	case "boolean":
+		isTrue = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+		return isTrue, isTrue
+	case "string":
+		return v.Value != "", false
+	}
+	return false, false
+}
+
+// rootAsync reports an asynchronous full props or returns schema, which
+// the engine refuses before and after Ajv compiles it (packages/core/src/
+// validate.ts, compilePropsSchema and compileReturnsSchema).
+func (w *schemaWalker) rootAsync(v *yaml.Node) {
+	ak, av := mapGet(v, "$async")
+	on, isTrue := asyncOn(av)
+	if !on {
+		return
+	}
+	engine := fmt.Sprintf("asynchronous %s schemas are not supported", w.what)
+	if isTrue {
+		engine = fmt.Sprintf("asynchronous %s schemas ($async: true) are not supported", w.what)
+	}
+	at := av
+	if !isTrue {
+		at = ak
+	}
+	w.emit(at, fmt.Sprintf("$async: %s makes the schema asynchronous, which the engine does not take: it refuses the component (%s); remove it", av.Value, engine))
+}
+
 // schemaWalker checks a props or returns schema as the engine's Ajv
 // compiles it: strict mode, draft-07 (packages/core/src/validate.ts,
 // createPropsCompiler). What it finds goes to emit, at the node it is
@@ -270,7 +428,15 @@ func (w *schemaWalker) returnsDecl(key, v *yaml.Node) {
 type schemaWalker struct {
 	emit func(n *yaml.Node, msg string, opts ...func(*analysis.Finding))
 	fix  func(v *yaml.Node) []func(*analysis.Finding)
-	what string // "props" or "return", as the engine's message says
+	what string // "props" or "return", as the engine's message says; "schema" for a literal schema prop
+	// quote is how a finding quotes the engine's refusal, engine being
+	// Ajv's message; nil for a component's props or returns.
+	quote func(engine string) string
+	// noDefaults: the compiler does not fill defaults (Ajv's useDefaults
+	// is off), so a default at the root is no refusal.
+	noDefaults bool
+	// keywords are the keywords the compiler knows beyond Ajv's own.
+	keywords map[string]bool
 }
 
 // frontMatterWalker reports under rule, at the node's place in the
@@ -293,7 +459,46 @@ func (w *schemaWalker) typeFix(v *yaml.Node) []func(*analysis.Finding) {
 }
 
 func (w *schemaWalker) report(n *yaml.Node, msg, engine string) {
+	if w.quote != nil {
+		w.emit(n, msg+w.quote(engine))
+		return
+	}
 	w.emit(n, msg+fmt.Sprintf(" (the engine refuses the component: invalid %s schema: %s)", w.what, engine))
+}
+
+// ruleKeywords are keywords that make Ajv compile the schema holding
+// them: a schema with none of them is always valid, and Ajv does not
+// compile it (its alwaysValidSchema), so what else it holds is never
+// looked at.
+var ruleKeywords = set("type", "enum", "const", "properties", "patternProperties", "additionalProperties", "required",
+	"items", "additionalItems", "contains", "minItems", "maxItems", "uniqueItems", "minimum", "maximum",
+	"exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minProperties",
+	"maxProperties", "propertyNames", "dependencies", "allOf", "anyOf", "oneOf", "not", "$ref")
+
+// holdsRule reports a schema with a keyword of ruleKeywords.
+func holdsRule(n *yaml.Node) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if ruleKeywords[n.Content[i].Value] {
+			return true
+		}
+	}
+	return false
+}
+
+// underCondition reports a schema path through if, then or else, whose
+// subschemas Ajv compiles only when the others hold rules.
+func underCondition(at string) bool {
+	parts := strings.Split(at, "/")
+	for i := 1; i < len(parts); i++ {
+		switch parts[i] {
+		case "if", "then", "else":
+			// A keyword, unless it is a name under properties or the like.
+			if p := parts[i-1]; p != "properties" && p != "patternProperties" && p != "dependencies" && p != "definitions" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // entry checks one entry of a map of names to subschemas (the props map,
@@ -352,7 +557,7 @@ func (w *schemaWalker) walk(n *yaml.Node, ctx []string, at string, depth int) {
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kw := n.Content[i]
-		if ajvKeywords[kw.Value] {
+		if ajvKeywords[kw.Value] || w.keywords[kw.Value] {
 			continue
 		}
 		advice := "remove it, or put the note in description or $comment"
@@ -474,7 +679,25 @@ func (w *schemaWalker) walk(n *yaml.Node, ctx []string, at string, depth int) {
 			}
 		}
 	}
-	if dk, _ := mapGet(n, "default"); dk != nil && at == "#" {
+	// The keywords the draft-07 meta-schema requires to be objects (at the
+	// root of a props schema, the engine's root contract says it first).
+	for _, kw := range []string{"properties", "patternProperties", "definitions", "dependencies"} {
+		kk, kv := mapGet(n, kw)
+		if kk == nil || resolveAlias(kv).Kind == yaml.MappingNode || (kw == "properties" && at == "#" && w.what == "props") {
+			continue
+		}
+		w.report(kk, fmt.Sprintf("%s must be a mapping of names to schemas: declare each under it (%s: {name: {type: string}})", kw, kw),
+			"schema is invalid: "+strings.ReplaceAll(at, "#", "data")+"/"+kw+" must be object")
+	}
+	// $async below the root: Ajv compiles the whole schema synchronous, and
+	// refuses an asynchronous part of it.
+	if ak, av := mapGet(n, "$async"); ak != nil && at != "#" && !underCondition(at) {
+		if on, _ := asyncOn(av); on && holdsRule(n) {
+			w.report(ak, fmt.Sprintf("$async: %s makes this part of the schema asynchronous, which Ajv refuses inside a synchronous schema: remove it", av.Value),
+				"async schema in sync schema")
+		}
+	}
+	if dk, _ := mapGet(n, "default"); dk != nil && at == "#" && !w.noDefaults {
 		w.report(dk, fmt.Sprintf("a default for the whole %s schema is never applied, which Ajv's strict mode refuses: give each property its own default", w.what),
 			"strict mode: default is ignored in the schema root")
 	}

@@ -40,20 +40,6 @@ func (k *checker) checkFrontMatter() {
 			k.report(RulePropsDeclaration, d.Span, fmt.Sprintf("%q is reserved (the engine consumes it before validation) and cannot be declared as a prop", d.Name))
 		}
 	}
-	if len(c.Required) > 0 {
-		switch p.Form {
-		case PropsNone:
-			k.report(RulePropsDeclaration, c.Required[0].Span, "required names props, but the front matter declares no props")
-		case PropsSchema:
-			k.report(RulePropsDeclaration, c.Required[0].Span, "a top-level required beside a full props schema is refused: put required inside the schema")
-		case PropsMap:
-			for _, r := range c.Required {
-				if p.Prop(r.Name) == nil {
-					k.report(RulePropsDeclaration, r.Span, fmt.Sprintf("required names %q, which props does not declare: it could never be supplied", r.Name))
-				}
-			}
-		}
-	}
 	// The bundle of a workflow root.
 	for _, e := range c.Bundle {
 		if Structural[e.Name] {
