@@ -87,6 +87,6 @@ func holdToEngine(t *testing.T, file string, minReported int, rules ...string) {
 // properties, $async, a front matter language gray-matter has no engine
 // for, and tagged YAML values.
 func TestFrontMatterIsTheEngines(t *testing.T) {
-	holdToEngine(t, "testdata/frontmatter.json", 45, workflow.RulePropsDeclaration.ID, workflow.RuleReturnsDeclaration.ID,
+	holdToEngine(t, "testdata/frontmatter.json", 65, workflow.RulePropsDeclaration.ID, workflow.RuleReturnsDeclaration.ID,
 		workflow.RuleFrontMatterJSON.ID, workflow.RuleSyntax.ID)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -31,9 +32,15 @@ var (
 			"with `non-plain object at $.updated` or `non-finite number at $.x` — for a meta key as much as for a " +
 			"schema's `default`. Quote the value (`updated: \"2025-03-14\"`); the quick fix does. A date only " +
 			"js-yaml's pattern matches is reported: `2025-3-14` (one-digit month, no time) is a string to it.\n\n" +
+			"A tag does the same: `!!timestamp 2025-03-14` is a `Date` however it is quoted (the quick fix writes " +
+			"the string), and `!!binary` makes a `Buffer` of its base64 — `non-plain object at $.avatar`. js-yaml " +
+			"refuses outright a `!!timestamp` that is no date or a `!!binary` that is no base64 (`cannot resolve a " +
+			"node with !<tag:yaml.org,2002:timestamp> explicit tag`), and a tag its safe schema does not have " +
+			"(`!secret`, `!!js/regexp`: `unknown tag !<!secret>`). `!!str`, `!!set`, `!!omap`, `!!pairs` and the " +
+			"non-specific `!` read as JSON, and are left alone.\n\n" +
 			"**The engine** fails the component when it loads (packages/core/src/definition.ts, " +
 			"compileFrontmatter), before any invocation of it runs.",
-		Follows: []string{"executable.md packages/core/src/frontmatter.ts parseFrontmatter (parseJsonObject: unquoted date, non-finite number)"},
+		Follows: []string{"executable.md packages/core/src/frontmatter.ts parseFrontmatter (parseJsonObject: unquoted date, non-finite number, a tagged value)"},
 	}
 	RuleReturnsDeclaration = &analysis.Rule{
 		ID:       "workflow/returns-declaration",
@@ -250,6 +257,9 @@ func (k *checker) checkJSONValues(n *yaml.Node, path string, depth int) {
 	if depth > 100 {
 		return
 	}
+	if n.Style&yaml.TaggedStyle != 0 && k.checkTag(n, path) {
+		return
+	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		// Quoted, a block scalar or explicitly tagged; or starting with
@@ -279,6 +289,95 @@ func (k *checker) checkJSONValues(n *yaml.Node, path string, depth int) {
 			k.checkJSONValues(n.Content[i+1], path+"."+n.Content[i].Value, depth+1)
 		}
 	}
+}
+
+// jsYAMLTags are the tags of js-yaml 3's safe schema, with which
+// gray-matter reads front matter: any other is an unknown tag to it.
+var jsYAMLTags = set("!!str", "!!seq", "!!map", "!!null", "!!bool", "!!int", "!!float", "!!timestamp", "!!merge",
+	"!!binary", "!!omap", "!!pairs", "!!set")
+
+// base64Chars is js-yaml's BASE64_MAP (type/binary.js): the characters of
+// a !!binary scalar, line breaks skipped.
+const base64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+
+// jsYAMLBinary is js-yaml's resolveYamlBinary: whether a !!binary scalar
+// is base64 it decodes (to a Buffer), rather than one it refuses.
+func jsYAMLBinary(v string) bool {
+	bits := 0
+	for _, r := range v {
+		if r == '\n' || r == '\r' {
+			continue
+		}
+		if !strings.ContainsRune(base64Chars, r) {
+			return false
+		}
+		bits += 6
+	}
+	return bits%8 == 0
+}
+
+// checkTag reports an explicitly tagged node the engine's YAML reads as
+// something JSON has not (a !!timestamp is a Date, a !!binary a Buffer),
+// or does not read at all (a tag its schema does not have, or a value its
+// tag refuses), and says whether it did.
+func (k *checker) checkTag(n *yaml.Node, path string) bool {
+	tag := n.ShortTag()
+	span := k.taggedSpan(n)
+	var msg string
+	var opts []func(*analysis.Finding)
+	switch {
+	case !jsYAMLTags[tag]:
+		long := n.Tag
+		if strings.HasPrefix(tag, "!!") {
+			long = "tag:yaml.org,2002:" + tag[2:]
+		}
+		msg = fmt.Sprintf("%s is a tag the engine's YAML (js-yaml, in gray-matter) does not know: it refuses the component (unknown tag !<%s>); remove the tag", n.Tag, long)
+	case n.Kind != yaml.ScalarNode:
+		return false
+	case tag == "!!timestamp" && (yamlDate.MatchString(n.Value) || yamlTimestamp.MatchString(n.Value)):
+		msg = fmt.Sprintf("!!timestamp makes %s a date, and a date is not JSON: the engine refuses the component (non-plain object at %s); write it as a string: %q", n.Value, path, n.Value)
+		if n.Style == yaml.TaggedStyle && strings.HasSuffix(k.c.Text[span.Start:span.End], " "+n.Value) {
+			opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Write " + strconv.Quote(n.Value), Safe: true,
+				Edits: []analysis.Edit{{Span: span, NewText: strconv.Quote(n.Value)}}}))
+		}
+	case tag == "!!timestamp":
+		msg = fmt.Sprintf("!!timestamp %s is no date the engine's YAML reads: it refuses the component (cannot resolve a node with !<tag:yaml.org,2002:timestamp> explicit tag); write it as a string: %q", n.Value, n.Value)
+	case tag == "!!binary" && jsYAMLBinary(n.Value):
+		msg = fmt.Sprintf("!!binary makes the value bytes (a Buffer), which are not JSON: the engine refuses the component (non-plain object at %s); write the value as a string, without the tag", path)
+	case tag == "!!binary":
+		msg = "!!binary holds something that is not base64: the engine's YAML refuses it, and the component (cannot resolve a node with !<tag:yaml.org,2002:binary> explicit tag); write the value as a string, without the tag"
+	default:
+		return false
+	}
+	k.report(RuleFrontMatterJSON, span, msg, opts...)
+	return true
+}
+
+// taggedSpan is the span of a tagged node's tag, and of its value when it
+// is a scalar written on the same line (yaml.Node places the node at its
+// tag).
+func (k *checker) taggedSpan(n *yaml.Node) markdown.Span {
+	start := k.c.yamlSpan(n).Start
+	le := lineEnd(k.c.Text, start, k.c.FrontMatter.Body.End)
+	i := start
+	for i < le && k.c.Text[i] != ' ' && k.c.Text[i] != '\t' {
+		i++
+	}
+	tagEnd := i
+	if n.Kind != yaml.ScalarNode || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return markdown.Span{Start: start, End: tagEnd}
+	}
+	for i < le && (k.c.Text[i] == ' ' || k.c.Text[i] == '\t') {
+		i++
+	}
+	w := len(n.Value)
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		w += 2
+	}
+	if i+w > le {
+		return markdown.Span{Start: start, End: tagEnd}
+	}
+	return markdown.Span{Start: start, End: i + w}
 }
 
 // jsonKind is what the engine's parseJsonObject says a non-object is

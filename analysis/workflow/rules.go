@@ -418,7 +418,11 @@ var (
 			"and never says so; only baton reports it. Malformed front matter fails the component the first time " +
 			"the engine imports it; the engine reads front matter with gray-matter (packages/core/src/definition.ts), " +
 			"which caches a text before parsing it, so a second import of the same file in one run \"succeeds\" and " +
-			"renders the raw front matter as text — broken either way. A closing tag that closes nothing is " +
+			"renders the raw front matter as text — broken either way. gray-matter reads the rest of the opening " +
+			"`---` line as the language of the block, and has parsers for YAML (`yaml`, `yml`), JSON (`json`) and " +
+			"JavaScript (`js`) only: front matter opened by `---toml`, `---ini` or `---JSON` (only the YAML and " +
+			"JavaScript names ignore case) fails every load of the document with `gray-matter engine \"toml\" is not " +
+			"registered`, unless the block holds nothing but comment lines. A closing tag that closes nothing is " +
 			"workflow/stray-closing-tag, not this. In an HTML comment, after a backslash or in an indented code block, " +
 			"where Markdown shows no " +
 			"tag, a tag never closed or that cannot be read is text as its author wrote it, and is not reported. " +
@@ -430,6 +434,7 @@ var (
 			"quotes) holds an element the engine's scanner closes — `<Name …/>`, or `<Name …>` with `</Name>` " +
 			"further on. Ordinary Markdown's `Option <X>`, `<Low | Medium | High>` or `array<Record>` is not one, " +
 			"and such a document is not checked as a workflow at all.",
+		Follows: []string{"executable.md packages/core/src/definition.ts parseSource (gray-matter 4.0.3: a front matter language it has no engine for)"},
 	}
 	RuleStrayClose = &analysis.Rule{
 		ID:       "workflow/stray-closing-tag",
