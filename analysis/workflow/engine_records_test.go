@@ -90,3 +90,10 @@ func TestFrontMatterIsTheEngines(t *testing.T) {
 	holdToEngine(t, "testdata/frontmatter.json", 65, workflow.RulePropsDeclaration.ID, workflow.RuleReturnsDeclaration.ID,
 		workflow.RuleFrontMatterJSON.ID, workflow.RuleSyntax.ID)
 }
+
+// A literal schema passed to <Parse>, <SafeParse>, <Elicit> or <WebForm>
+// is held to what the component's schema step did with it
+// (testdata/schemaprops.json).
+func TestSchemaPropsAreTheEngines(t *testing.T) {
+	holdToEngine(t, "testdata/schemaprops.json", 70, workflow.RuleSchemaProp.ID)
+}

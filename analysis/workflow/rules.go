@@ -472,6 +472,7 @@ var Rules = []*analysis.Rule{
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
+	RuleSchemaProp,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.

@@ -484,6 +484,9 @@ func (k *checker) checkInvocations() {
 			}
 		}
 		k.checkFunctionProps(t, res, reg)
+		if reg != nil && t.Closed && !k.failureExpected(t) {
+			k.checkSchemaProps(t)
+		}
 		if callee == nil || callee == k.c || callee.Props.Form == PropsInvalid ||
 			(res.Kind != ResolveFile && res.Kind != ResolveBundle && reg == nil) {
 			continue
