@@ -584,6 +584,20 @@ func holdsRule(n *yaml.Node) bool {
 	return false
 }
 
+// checks reports a subschema Ajv compiles: false, or one with a keyword
+// of ruleKeywords (true and {} are always valid, and so, to Ajv, is a
+// schema of annotations only).
+func checks(n *yaml.Node) bool {
+	n = resolveAlias(n)
+	if n == nil {
+		return false
+	}
+	if n.Kind == yaml.ScalarNode {
+		return jsYAMLKind(n) == "boolean" && n.Value != "true" && n.Value != "True" && n.Value != "TRUE"
+	}
+	return n.Kind == yaml.MappingNode && holdsRule(n)
+}
+
 // underCondition reports a schema path through if, then or else, whose
 // subschemas Ajv compiles only when the others hold rules.
 func underCondition(at string) bool {
@@ -835,8 +849,16 @@ func (w *schemaWalker) walk(n *yaml.Node, ctx []string, at string, depth int) {
 					w.walk(s, ctx, sub+"/"+strconv.Itoa(j), depth+1)
 				}
 			}
-		case "not", "if":
+		case "not":
 			w.walk(v, ctx, sub, depth+1)
+		case "if":
+			// Ajv compiles if only when then or else has something to
+			// check (its if keyword, hasSchema).
+			_, tv := mapGet(n, "then")
+			_, ev := mapGet(n, "else")
+			if (tv == nil && ev == nil) || checks(tv) || checks(ev) {
+				w.walk(v, ctx, sub, depth+1)
+			}
 		case "then", "else":
 			if ifv != nil {
 				w.walk(v, ctx, sub, depth+1)
