@@ -325,7 +325,11 @@ func (c *Component) readFrontMatter() {
 		case "required":
 			if v.Kind == yaml.SequenceNode {
 				for _, item := range v.Content {
-					c.Required = append(c.Required, &Name{item.Value, c.yamlSpan(item)})
+					// A name the engine reads as a number, a boolean or
+					// null names no prop (checkRequiredDecl reports it).
+					if item = resolveAlias(item); jsYAMLKind(item) == "string" {
+						c.Required = append(c.Required, &Name{item.Value, c.yamlSpan(item)})
+					}
 				}
 			}
 		case "returns":

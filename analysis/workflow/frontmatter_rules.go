@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/markdown"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -31,9 +32,15 @@ var (
 			"with `non-plain object at $.updated` or `non-finite number at $.x` — for a meta key as much as for a " +
 			"schema's `default`. Quote the value (`updated: \"2025-03-14\"`); the quick fix does. A date only " +
 			"js-yaml's pattern matches is reported: `2025-3-14` (one-digit month, no time) is a string to it.\n\n" +
+			"A tag does the same: `!!timestamp 2025-03-14` is a `Date` however it is quoted (the quick fix writes " +
+			"the string), and `!!binary` makes a `Buffer` of its base64 — `non-plain object at $.avatar`. js-yaml " +
+			"refuses outright a `!!timestamp` that is no date or a `!!binary` that is no base64 (`cannot resolve a " +
+			"node with !<tag:yaml.org,2002:timestamp> explicit tag`), and a tag its safe schema does not have " +
+			"(`!secret`, `!!js/regexp`: `unknown tag !<!secret>`). `!!str`, `!!set`, `!!omap`, `!!pairs` and the " +
+			"non-specific `!` read as JSON, and are left alone.\n\n" +
 			"**The engine** fails the component when it loads (packages/core/src/definition.ts, " +
 			"compileFrontmatter), before any invocation of it runs.",
-		Follows: []string{"executable.md packages/core/src/frontmatter.ts parseFrontmatter (parseJsonObject: unquoted date, non-finite number)"},
+		Follows: []string{"executable.md packages/core/src/frontmatter.ts parseFrontmatter (parseJsonObject: unquoted date, non-finite number, a tagged value)"},
 	}
 	RuleReturnsDeclaration = &analysis.Rule{
 		ID:       "workflow/returns-declaration",
@@ -47,7 +54,9 @@ var (
 			"the schema with Ajv in strict mode (packages/core/src/validate.ts, compileReturnsSchema), which " +
 			"refuses what workflow/props-declaration describes for props: a keyword Ajv does not know " +
 			"(`example`), a `type` JSON Schema has not (`int`), a keyword for another type than the schema's " +
-			"(`minLength` on an array), a union type, `required` naming an undeclared property. The quick fix " +
+			"(`minLength` on an array), a union type, `required` naming an undeclared property, `properties` that " +
+			"is not a mapping, `$async` on a part of the schema. A full schema with `$async: true` at its root is " +
+			"refused before Ajv sees it (`asynchronous return schemas ($async: true) are not supported`). The quick fix " +
 			"writes a bare type name as `{type: …}`.\n\n" +
 			"**The engine** fails the component when it loads (packages/core/src/definition.ts, " +
 			"compileFrontmatter), before any invocation of it runs.",
@@ -121,6 +130,123 @@ func (k *checker) checkDeclarations() {
 			k.checkPropsDecl(key, v)
 		case "returns":
 			k.checkReturnsDecl(key, v)
+		case "required":
+			k.checkRequiredDecl(key, v)
+		}
+	}
+}
+
+// js-yaml 3's plain scalars that are not strings (its type/int.js and
+// type/float.js, without the forms with "_", base 60, .inf and .nan, which
+// baton leaves alone), and its null and boolean words.
+var (
+	jsYAMLInt   = regexp.MustCompile(`^[-+]?(?:0|[1-9][0-9]*|0[0-7]+|0x[0-9a-fA-F]+|0b[01]+)$`)
+	jsYAMLFloat = regexp.MustCompile(`^(?:[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?)$`)
+)
+
+// jsYAMLKind is what the engine's YAML (js-yaml 3, through gray-matter)
+// makes of n, in JavaScript's words: "string", "number", "boolean",
+// "null", "array" or "object"; "" where baton does not tell (a date, an
+// explicit tag other than !!str, a number written in a form baton does not
+// read). Go's YAML reads some plain scalars otherwise (0o17 is a number to
+// it, a string to js-yaml).
+func jsYAMLKind(n *yaml.Node) string {
+	n = resolveAlias(n)
+	if n == nil {
+		return ""
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "array"
+	case yaml.MappingNode:
+		return "object"
+	case yaml.ScalarNode:
+	default:
+		return ""
+	}
+	switch {
+	case n.Style&yaml.TaggedStyle != 0:
+		if n.ShortTag() == "!!str" {
+			return "string"
+		}
+		return ""
+	case n.Style != 0:
+		return "string" // quoted, or a block scalar
+	}
+	switch v := n.Value; {
+	case v == "" || v == "~" || v == "null" || v == "Null" || v == "NULL":
+		return "null"
+	case v == "true" || v == "True" || v == "TRUE" || v == "false" || v == "False" || v == "FALSE":
+		return "boolean"
+	case jsYAMLInt.MatchString(v) || jsYAMLFloat.MatchString(v):
+		return "number"
+	case strings.ContainsAny(v[:1], "0123456789+-."):
+		return "" // a date, or a number baton does not read (1_000, 1:30, .inf), or a string it might be
+	}
+	return "string"
+}
+
+// checkRequiredDecl checks the top-level `required` as the engine's
+// parsePropsSchema and parseRequiredNames read it (packages/core/src/
+// frontmatter.ts): only beside a map of props, and then a list of the
+// names it declares.
+func (k *checker) checkRequiredDecl(key, v *yaml.Node) {
+	r := RulePropsDeclaration
+	p := &k.c.Props
+	at := key
+	if v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
+		at = v.Content[0]
+	}
+	switch p.Form {
+	case PropsInvalid:
+		// The engine refuses props before it reads required.
+	case PropsNone:
+		k.report(r, k.c.yamlSpan(at), `required names props, but the front matter declares no props: the engine refuses the component (frontmatter declares "required" without "props"); declare the props under props, or remove required`)
+	case PropsSchema:
+		k.report(r, k.c.yamlSpan(at), `a top-level required beside a full props schema is refused: put required inside the schema (the engine refuses the component: frontmatter declares "required" alongside a full "props" schema; a full schema declares "required" inside "props")`)
+	case PropsMap:
+		const engine = `frontmatter "required" must be an array of prop names`
+		if v.Kind != yaml.SequenceNode {
+			switch kind := jsYAMLKind(v); {
+			case kind == "null":
+				k.report(r, k.c.yamlSpan(key), "required is empty (null), not a list: the engine refuses the component ("+engine+"); list the required props (required: [topic]), or remove the key")
+			case kind == "string" && v.Style == 0 && !strings.ContainsAny(v.Value, ",[]{}#\"'"):
+				span := k.c.yamlSpan(v)
+				k.report(r, span, fmt.Sprintf("required: %s is not a list: the engine refuses the component (%s); write required: [%s]", v.Value, engine, v.Value),
+					analysis.WithFix(analysis.Fix{Title: "Write required: [" + v.Value + "]", Safe: true,
+						Edits: []analysis.Edit{{Span: span, NewText: "[" + v.Value + "]"}}}))
+			case kind != "":
+				k.report(r, k.c.yamlSpan(key), "required is "+article(kind)+", not a list: the engine refuses the component ("+engine+"); list the required props (required: [topic])")
+			}
+			return
+		}
+		for _, item := range v.Content {
+			item = resolveAlias(item)
+			switch kind := jsYAMLKind(item); kind {
+			case "string":
+				if p.Prop(item.Value) == nil {
+					k.report(r, k.c.yamlSpan(item), fmt.Sprintf("required names %q, which props does not declare: it could never be supplied (the engine refuses the component: frontmatter \"required\" names %q, which no prop declares)", item.Value, item.Value))
+				}
+			case "number", "boolean", "null":
+				msg := fmt.Sprintf("required lists %s, %s, not a prop name: the engine refuses the component (frontmatter \"required\" must list prop names as strings)", item.Value, article(kind))
+				if kind == "null" {
+					what := item.Value
+					if what == "" {
+						what = "an empty entry"
+					}
+					msg = fmt.Sprintf(`required lists %s (null), not a prop name: the engine refuses the component (frontmatter "required" must list prop names as strings); remove it`, what)
+				}
+				var opts []func(*analysis.Finding)
+				if kind != "null" && p.Prop(item.Value) != nil {
+					span := k.c.yamlSpan(item)
+					msg += fmt.Sprintf("; quote it: %q", item.Value)
+					opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Quote " + item.Value, Safe: true,
+						Edits: []analysis.Edit{{Span: span, NewText: strconv.Quote(item.Value)}}}))
+				}
+				k.report(r, k.c.yamlSpan(item), msg, opts...)
+			case "array", "object":
+				k.report(r, k.c.yamlSpan(item), "required lists "+article(kind)+`, not a prop name: the engine refuses the component (frontmatter "required" must list prop names as strings); list the names themselves (required: [topic])`)
+			}
 		}
 	}
 }
@@ -129,6 +255,9 @@ func (k *checker) checkDeclarations() {
 // has not. An alias is checked where its anchor is.
 func (k *checker) checkJSONValues(n *yaml.Node, path string, depth int) {
 	if depth > 100 {
+		return
+	}
+	if n.Style&yaml.TaggedStyle != 0 && k.checkTag(n, path) {
 		return
 	}
 	switch n.Kind {
@@ -160,6 +289,95 @@ func (k *checker) checkJSONValues(n *yaml.Node, path string, depth int) {
 			k.checkJSONValues(n.Content[i+1], path+"."+n.Content[i].Value, depth+1)
 		}
 	}
+}
+
+// jsYAMLTags are the tags of js-yaml 3's safe schema, with which
+// gray-matter reads front matter: any other is an unknown tag to it.
+var jsYAMLTags = set("!!str", "!!seq", "!!map", "!!null", "!!bool", "!!int", "!!float", "!!timestamp", "!!merge",
+	"!!binary", "!!omap", "!!pairs", "!!set")
+
+// base64Chars is js-yaml's BASE64_MAP (type/binary.js): the characters of
+// a !!binary scalar, line breaks skipped.
+const base64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+
+// jsYAMLBinary is js-yaml's resolveYamlBinary: whether a !!binary scalar
+// is base64 it decodes (to a Buffer), rather than one it refuses.
+func jsYAMLBinary(v string) bool {
+	bits := 0
+	for _, r := range v {
+		if r == '\n' || r == '\r' {
+			continue
+		}
+		if !strings.ContainsRune(base64Chars, r) {
+			return false
+		}
+		bits += 6
+	}
+	return bits%8 == 0
+}
+
+// checkTag reports an explicitly tagged node the engine's YAML reads as
+// something JSON has not (a !!timestamp is a Date, a !!binary a Buffer),
+// or does not read at all (a tag its schema does not have, or a value its
+// tag refuses), and says whether it did.
+func (k *checker) checkTag(n *yaml.Node, path string) bool {
+	tag := n.ShortTag()
+	span := k.taggedSpan(n)
+	var msg string
+	var opts []func(*analysis.Finding)
+	switch {
+	case !jsYAMLTags[tag]:
+		long := n.Tag
+		if strings.HasPrefix(tag, "!!") {
+			long = "tag:yaml.org,2002:" + tag[2:]
+		}
+		msg = fmt.Sprintf("%s is a tag the engine's YAML (js-yaml, in gray-matter) does not know: it refuses the component (unknown tag !<%s>); remove the tag", n.Tag, long)
+	case n.Kind != yaml.ScalarNode:
+		return false
+	case tag == "!!timestamp" && (yamlDate.MatchString(n.Value) || yamlTimestamp.MatchString(n.Value)):
+		msg = fmt.Sprintf("!!timestamp makes %s a date, and a date is not JSON: the engine refuses the component (non-plain object at %s); write it as a string: %q", n.Value, path, n.Value)
+		if n.Style == yaml.TaggedStyle && strings.HasSuffix(k.c.Text[span.Start:span.End], " "+n.Value) {
+			opts = append(opts, analysis.WithFix(analysis.Fix{Title: "Write " + strconv.Quote(n.Value), Safe: true,
+				Edits: []analysis.Edit{{Span: span, NewText: strconv.Quote(n.Value)}}}))
+		}
+	case tag == "!!timestamp":
+		msg = fmt.Sprintf("!!timestamp %s is no date the engine's YAML reads: it refuses the component (cannot resolve a node with !<tag:yaml.org,2002:timestamp> explicit tag); write it as a string: %q", n.Value, n.Value)
+	case tag == "!!binary" && jsYAMLBinary(n.Value):
+		msg = fmt.Sprintf("!!binary makes the value bytes (a Buffer), which are not JSON: the engine refuses the component (non-plain object at %s); write the value as a string, without the tag", path)
+	case tag == "!!binary":
+		msg = "!!binary holds something that is not base64: the engine's YAML refuses it, and the component (cannot resolve a node with !<tag:yaml.org,2002:binary> explicit tag); write the value as a string, without the tag"
+	default:
+		return false
+	}
+	k.report(RuleFrontMatterJSON, span, msg, opts...)
+	return true
+}
+
+// taggedSpan is the span of a tagged node's tag, and of its value when it
+// is a scalar written on the same line (yaml.Node places the node at its
+// tag).
+func (k *checker) taggedSpan(n *yaml.Node) markdown.Span {
+	start := k.c.yamlSpan(n).Start
+	le := lineEnd(k.c.Text, start, k.c.FrontMatter.Body.End)
+	i := start
+	for i < le && k.c.Text[i] != ' ' && k.c.Text[i] != '\t' {
+		i++
+	}
+	tagEnd := i
+	if n.Kind != yaml.ScalarNode || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return markdown.Span{Start: start, End: tagEnd}
+	}
+	for i < le && (k.c.Text[i] == ' ' || k.c.Text[i] == '\t') {
+		i++
+	}
+	w := len(n.Value)
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		w += 2
+	}
+	if i+w > le {
+		return markdown.Span{Start: start, End: tagEnd}
+	}
+	return markdown.Span{Start: start, End: i + w}
 }
 
 // jsonKind is what the engine's parseJsonObject says a non-object is
@@ -221,6 +439,10 @@ func (k *checker) checkPropsDecl(key, v *yaml.Node) {
 			}
 			k.report(r, span, `a full props schema must have type: object: the engine refuses the component (root props schema must declare type: "object")`)
 		}
+		if pk, ps := mapGet(v, "properties"); ps != nil && resolveAlias(ps).Kind != yaml.MappingNode {
+			k.report(r, k.c.yamlSpan(pk), `properties is not a mapping: the engine refuses the component (props schema "properties" must be an object); declare each prop under it: properties: {topic: {type: string}}`)
+		}
+		w.rootAsync(v)
 		w.walk(v, nil, "#", 0)
 		return
 	}
@@ -254,6 +476,7 @@ func (w *schemaWalker) returnsDecl(key, v *yaml.Node) {
 	}
 	if isSchema(v) {
 		w.checkDialect(v)
+		w.rootAsync(v)
 		w.walk(v, nil, "#", 0)
 		return
 	}
@@ -263,6 +486,40 @@ func (w *schemaWalker) returnsDecl(key, v *yaml.Node) {
 	}
 }
 
+// asyncOn reports an $async value JavaScript reads as true (Ajv compiles
+// the schema asynchronous), and whether it is the boolean true.
+func asyncOn(v *yaml.Node) (on, isTrue bool) {
+	v = resolveAlias(v)
+	switch jsYAMLKind(v) {
+	case "boolean":
+		isTrue = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+		return isTrue, isTrue
+	case "string":
+		return v.Value != "", false
+	}
+	return false, false
+}
+
+// rootAsync reports an asynchronous full props or returns schema, which
+// the engine refuses before and after Ajv compiles it (packages/core/src/
+// validate.ts, compilePropsSchema and compileReturnsSchema).
+func (w *schemaWalker) rootAsync(v *yaml.Node) {
+	ak, av := mapGet(v, "$async")
+	on, isTrue := asyncOn(av)
+	if !on {
+		return
+	}
+	engine := fmt.Sprintf("asynchronous %s schemas are not supported", w.what)
+	if isTrue {
+		engine = fmt.Sprintf("asynchronous %s schemas ($async: true) are not supported", w.what)
+	}
+	at := av
+	if !isTrue {
+		at = ak
+	}
+	w.emit(at, fmt.Sprintf("$async: %s makes the schema asynchronous, which the engine does not take: it refuses the component (%s); remove it", av.Value, engine))
+}
+
 // schemaWalker checks a props or returns schema as the engine's Ajv
 // compiles it: strict mode, draft-07 (packages/core/src/validate.ts,
 // createPropsCompiler). What it finds goes to emit, at the node it is
@@ -270,7 +527,15 @@ func (w *schemaWalker) returnsDecl(key, v *yaml.Node) {
 type schemaWalker struct {
 	emit func(n *yaml.Node, msg string, opts ...func(*analysis.Finding))
 	fix  func(v *yaml.Node) []func(*analysis.Finding)
-	what string // "props" or "return", as the engine's message says
+	what string // "props" or "return", as the engine's message says; "schema" for a literal schema prop
+	// quote is how a finding quotes the engine's refusal, engine being
+	// Ajv's message; nil for a component's props or returns.
+	quote func(engine string) string
+	// noDefaults: the compiler does not fill defaults (Ajv's useDefaults
+	// is off), so a default at the root is no refusal.
+	noDefaults bool
+	// keywords are the keywords the compiler knows beyond Ajv's own.
+	keywords map[string]bool
 }
 
 // frontMatterWalker reports under rule, at the node's place in the
@@ -293,7 +558,60 @@ func (w *schemaWalker) typeFix(v *yaml.Node) []func(*analysis.Finding) {
 }
 
 func (w *schemaWalker) report(n *yaml.Node, msg, engine string) {
+	if w.quote != nil {
+		w.emit(n, msg+w.quote(engine))
+		return
+	}
 	w.emit(n, msg+fmt.Sprintf(" (the engine refuses the component: invalid %s schema: %s)", w.what, engine))
+}
+
+// ruleKeywords are keywords that make Ajv compile the schema holding
+// them: a schema with none of them is always valid, and Ajv does not
+// compile it (its alwaysValidSchema), so what else it holds is never
+// looked at.
+var ruleKeywords = set("type", "enum", "const", "properties", "patternProperties", "additionalProperties", "required",
+	"items", "additionalItems", "contains", "minItems", "maxItems", "uniqueItems", "minimum", "maximum",
+	"exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minProperties",
+	"maxProperties", "propertyNames", "dependencies", "allOf", "anyOf", "oneOf", "not", "$ref")
+
+// holdsRule reports a schema with a keyword of ruleKeywords.
+func holdsRule(n *yaml.Node) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if ruleKeywords[n.Content[i].Value] {
+			return true
+		}
+	}
+	return false
+}
+
+// checks reports a subschema Ajv compiles: false, or one with a keyword
+// of ruleKeywords (true and {} are always valid, and so, to Ajv, is a
+// schema of annotations only).
+func checks(n *yaml.Node) bool {
+	n = resolveAlias(n)
+	if n == nil {
+		return false
+	}
+	if n.Kind == yaml.ScalarNode {
+		return jsYAMLKind(n) == "boolean" && n.Value != "true" && n.Value != "True" && n.Value != "TRUE"
+	}
+	return n.Kind == yaml.MappingNode && holdsRule(n)
+}
+
+// underCondition reports a schema path through if, then or else, whose
+// subschemas Ajv compiles only when the others hold rules.
+func underCondition(at string) bool {
+	parts := strings.Split(at, "/")
+	for i := 1; i < len(parts); i++ {
+		switch parts[i] {
+		case "if", "then", "else":
+			// A keyword, unless it is a name under properties or the like.
+			if p := parts[i-1]; p != "properties" && p != "patternProperties" && p != "dependencies" && p != "definitions" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // entry checks one entry of a map of names to subschemas (the props map,
@@ -352,7 +670,7 @@ func (w *schemaWalker) walk(n *yaml.Node, ctx []string, at string, depth int) {
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kw := n.Content[i]
-		if ajvKeywords[kw.Value] {
+		if ajvKeywords[kw.Value] || w.keywords[kw.Value] {
 			continue
 		}
 		advice := "remove it, or put the note in description or $comment"
@@ -474,7 +792,25 @@ func (w *schemaWalker) walk(n *yaml.Node, ctx []string, at string, depth int) {
 			}
 		}
 	}
-	if dk, _ := mapGet(n, "default"); dk != nil && at == "#" {
+	// The keywords the draft-07 meta-schema requires to be objects (at the
+	// root of a props schema, the engine's root contract says it first).
+	for _, kw := range []string{"properties", "patternProperties", "definitions", "dependencies"} {
+		kk, kv := mapGet(n, kw)
+		if kk == nil || resolveAlias(kv).Kind == yaml.MappingNode || (kw == "properties" && at == "#" && w.what == "props") {
+			continue
+		}
+		w.report(kk, fmt.Sprintf("%s must be a mapping of names to schemas: declare each under it (%s: {name: {type: string}})", kw, kw),
+			"schema is invalid: "+strings.ReplaceAll(at, "#", "data")+"/"+kw+" must be object")
+	}
+	// $async below the root: Ajv compiles the whole schema synchronous, and
+	// refuses an asynchronous part of it.
+	if ak, av := mapGet(n, "$async"); ak != nil && at != "#" && !underCondition(at) {
+		if on, _ := asyncOn(av); on && holdsRule(n) {
+			w.report(ak, fmt.Sprintf("$async: %s makes this part of the schema asynchronous, which Ajv refuses inside a synchronous schema: remove it", av.Value),
+				"async schema in sync schema")
+		}
+	}
+	if dk, _ := mapGet(n, "default"); dk != nil && at == "#" && !w.noDefaults {
 		w.report(dk, fmt.Sprintf("a default for the whole %s schema is never applied, which Ajv's strict mode refuses: give each property its own default", w.what),
 			"strict mode: default is ignored in the schema root")
 	}
@@ -513,8 +849,16 @@ func (w *schemaWalker) walk(n *yaml.Node, ctx []string, at string, depth int) {
 					w.walk(s, ctx, sub+"/"+strconv.Itoa(j), depth+1)
 				}
 			}
-		case "not", "if":
+		case "not":
 			w.walk(v, ctx, sub, depth+1)
+		case "if":
+			// Ajv compiles if only when then or else has something to
+			// check (its if keyword, hasSchema).
+			_, tv := mapGet(n, "then")
+			_, ev := mapGet(n, "else")
+			if (tv == nil && ev == nil) || checks(tv) || checks(ev) {
+				w.walk(v, ctx, sub, depth+1)
+			}
 		case "then", "else":
 			if ifv != nil {
 				w.walk(v, ctx, sub, depth+1)

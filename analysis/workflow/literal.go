@@ -62,12 +62,7 @@ func literalValue(t *Tag, a *Attr) (any, bool) {
 	if expr == "" || isIdentStart(expr[0]) {
 		return nil, false
 	}
-	candidate := expr
-	if strings.IndexByte(expr, ':') >= 0 { // both rewrites need one
-		candidate = literalKey.ReplaceAllString(candidate, `${1} "${2}":`)
-		candidate = literalSingle.ReplaceAllString(candidate, `: "${1}"`)
-	}
-	if v, ok := decodeJSON(candidate); ok {
+	if v, ok := decodeJSON(scannerJSON(expr)); ok {
 		return v, true
 	}
 	if literalNumber.MatchString(expr) {
@@ -82,6 +77,16 @@ func literalValue(t *Tag, a *Attr) (any, bool) {
 		return json.Number(n), true
 	}
 	return nil, false
+}
+
+// scannerJSON is the text the scanner hands JSON.parse for the
+// expression expr (trimmed): its two rewrites applied.
+func scannerJSON(expr string) string {
+	if strings.IndexByte(expr, ':') < 0 { // both rewrites need one
+		return expr
+	}
+	expr = literalKey.ReplaceAllString(expr, `${1} "${2}":`)
+	return literalSingle.ReplaceAllString(expr, `: "${1}"`)
 }
 
 // decodeJSON decodes one JSON value, numbers as json.Number, as JSON.parse

@@ -91,23 +91,30 @@ var (
 		Doc: "`props` is either a map of prop names to subschemas (closed), with a top-level `required` naming " +
 			"some of them, or a full object schema (marked by `type` or `$schema`) with its own `required`. The " +
 			"engine refuses, when the component loads: a `required` name the map does not declare (it could " +
-			"never be supplied), a top-level `required` beside a full schema or without `props`, and a prop named " +
+			"never be supplied), a `required` that is not a list (`required: topic`, an empty `required:`; the quick " +
+			"fix writes `required: [topic]`), a name its YAML reads as a number, a boolean or null (`required: [1]`, " +
+			"even beside a prop `\"1\"`; the quick fix quotes it), a top-level `required` beside a full schema or " +
+			"without `props` (an empty one or `[]` included), and a prop named " +
 			"`slot` or `as` (reserved: the engine consumes them); an empty `props:` or one that is not a mapping " +
 			"(`expected a JSON object, got null`), a prop declared by a bare type name (`topic: string`: `prop " +
 			"\"topic\" must declare a JSON Schema object or boolean`; the quick fix writes `topic: {type: string}`), " +
-			"and a full schema whose `$schema` is not draft-07's or whose `type` is not `object` " +
-			"(packages/core/src/frontmatter.ts, parsePropsSchema and normalizeProps; packages/core/src/validate.ts, " +
-			"enforceRootContract).\n\n" +
+			"and a full schema whose `$schema` is not draft-07's, whose `type` is not `object`, whose `properties` " +
+			"is not a mapping, or that is asynchronous (`$async: true`) " +
+			"(packages/core/src/frontmatter.ts, parsePropsSchema, normalizeProps and parseRequiredNames; " +
+			"packages/core/src/validate.ts, enforceRootContract and compilePropsSchema).\n\n" +
 			"It then compiles the schema with Ajv in strict mode (packages/core/src/validate.ts, compilePropsSchema: " +
 			"`invalid props schema: …`), which refuses, and baton with it: a keyword Ajv does not know (`example:` — " +
 			"JSON Schema's is `examples: [ … ]`), a `type` JSON Schema has not (`type: int` for `integer`), " +
 			"`required: true` on a property (`required` is a list of names on the object), a keyword for another " +
 			"type than the schema's or in a schema with no type (`minLength` on an array, `items` without " +
 			"`type: array`: strictTypes), a union type other than a type and `\"null\"`, `nullable` without `type`, " +
-			"`then`/`else` without `if`, a `default` on a full schema's root, and a `required` naming a property its `properties` do not declare " +
-			"(strictRequired). A schema with a `$ref` is not read, nor what it refers to.",
+			"`then`/`else` without `if`, a `default` on a full schema's root, a `required` naming a property its `properties` do not declare " +
+			"(strictRequired), a `properties`, `patternProperties`, `definitions` or `dependencies` that is not a " +
+			"mapping (the draft-07 meta-schema), and `$async` on a part of the schema Ajv compiles (`async schema " +
+			"in sync schema`). A schema with a `$ref` is not read, nor what it refers to.",
 		Follows: []string{
 			"executable.md packages/core/src/frontmatter.ts parsePropsSchema",
+			"executable.md packages/core/src/frontmatter.ts parseRequiredNames",
 			"executable.md packages/core/src/validate.ts enforceRootContract",
 			"executable.md packages/core/src/validate.ts compilePropsSchema (Ajv strict mode)",
 		},
@@ -419,7 +426,11 @@ var (
 			"and never says so; only baton reports it. Malformed front matter fails the component the first time " +
 			"the engine imports it; the engine reads front matter with gray-matter (packages/core/src/definition.ts), " +
 			"which caches a text before parsing it, so a second import of the same file in one run \"succeeds\" and " +
-			"renders the raw front matter as text — broken either way. A closing tag that closes nothing is " +
+			"renders the raw front matter as text — broken either way. gray-matter reads the rest of the opening " +
+			"`---` line as the language of the block, and has parsers for YAML (`yaml`, `yml`), JSON (`json`) and " +
+			"JavaScript (`js`) only: front matter opened by `---toml`, `---ini` or `---JSON` (only the YAML and " +
+			"JavaScript names ignore case) fails every load of the document with `gray-matter engine \"toml\" is not " +
+			"registered`, unless the block holds nothing but comment lines. A closing tag that closes nothing is " +
 			"workflow/stray-closing-tag, not this. In an HTML comment, after a backslash or in an indented code block, " +
 			"where Markdown shows no " +
 			"tag, a tag never closed or that cannot be read is text as its author wrote it, and is not reported. " +
@@ -431,6 +442,7 @@ var (
 			"quotes) holds an element the engine's scanner closes — `<Name …/>`, or `<Name …>` with `</Name>` " +
 			"further on. Ordinary Markdown's `Option <X>`, `<Low | Medium | High>` or `array<Record>` is not one, " +
 			"and such a document is not checked as a workflow at all.",
+		Follows: []string{"executable.md packages/core/src/definition.ts parseSource (gray-matter 4.0.3: a front matter language it has no engine for)"},
 	}
 	RuleStrayClose = &analysis.Rule{
 		ID:       "workflow/stray-closing-tag",
@@ -469,6 +481,7 @@ var Rules = []*analysis.Rule{
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
 	RuleTestForm, RuleExecution, RuleTestAgent,
+	RuleSchemaProp,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.

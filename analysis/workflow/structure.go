@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -20,6 +21,9 @@ func (k *checker) checkSyntax() {
 	if fm := k.c.FrontMatter; fm != nil && fm.Err != nil {
 		k.report(RuleSyntax, markdown.Span{Start: fm.Span.Start, End: k.doc.Lines.LineEnd(0)},
 			"the front matter cannot be read: "+fm.Err.Error())
+	}
+	if lang, span, ok := grayMatterLanguage(k.c.Text); ok {
+		k.report(RuleSyntax, span, fmt.Sprintf("the front matter is opened by ---%s, which asks gray-matter, the engine's front matter reader, to parse it as %s, and it has no parser of that name: the engine refuses the document when it loads it (gray-matter engine %q is not registered); write the front matter in YAML between --- lines", lang, lang, lang))
 	}
 	for _, e := range k.c.Errors {
 		if e.Text {
@@ -38,20 +42,6 @@ func (k *checker) checkFrontMatter() {
 	for _, d := range p.List {
 		if d.Name == "slot" || d.Name == "as" {
 			k.report(RulePropsDeclaration, d.Span, fmt.Sprintf("%q is reserved (the engine consumes it before validation) and cannot be declared as a prop", d.Name))
-		}
-	}
-	if len(c.Required) > 0 {
-		switch p.Form {
-		case PropsNone:
-			k.report(RulePropsDeclaration, c.Required[0].Span, "required names props, but the front matter declares no props")
-		case PropsSchema:
-			k.report(RulePropsDeclaration, c.Required[0].Span, "a top-level required beside a full props schema is refused: put required inside the schema")
-		case PropsMap:
-			for _, r := range c.Required {
-				if p.Prop(r.Name) == nil {
-					k.report(RulePropsDeclaration, r.Span, fmt.Sprintf("required names %q, which props does not declare: it could never be supplied", r.Name))
-				}
-			}
 		}
 	}
 	// The bundle of a workflow root.
@@ -494,6 +484,9 @@ func (k *checker) checkInvocations() {
 			}
 		}
 		k.checkFunctionProps(t, res, reg)
+		if reg != nil && t.Closed && !k.failureExpected(t) {
+			k.checkSchemaProps(t)
+		}
 		if callee == nil || callee == k.c || callee.Props.Form == PropsInvalid ||
 			(res.Kind != ResolveFile && res.Kind != ResolveBundle && reg == nil) {
 			continue
@@ -673,4 +666,69 @@ func declaredList(c *Component, reg *RegisteredComponent) string {
 		return ""
 	}
 	return " (it declares " + strings.Join(names, ", ") + ")"
+}
+
+// grayMatterEngines are the engines gray-matter 4 has (its lib/engines.js
+// and, in lib/engine.js, the names it reads as theirs).
+func grayMatterEngine(lang string) bool {
+	switch lang {
+	case "yaml", "json", "javascript":
+		return true
+	}
+	switch strings.ToLower(lang) {
+	case "js", "javascript", "yaml", "yml":
+		return true
+	}
+	// engines is a plain object: a name of Object.prototype's finds a
+	// function, which gray-matter takes for a parser.
+	return objectPrototype[lang]
+}
+
+var objectPrototype = set("constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+	"toLocaleString", "toString", "valueOf", "__defineGetter__", "__defineSetter__", "__lookupGetter__",
+	"__lookupSetter__", "__proto__")
+
+// grayMatterLanguage is the language a document's opening "---" line names
+// when gray-matter has no engine for it and would parse the block with
+// one (packages/core/src/definition.ts parseSource, gray-matter 4.0.3
+// index.js parseMatter and lib/engine.js), with the line's span.
+func grayMatterLanguage(text string) (string, markdown.Span, bool) {
+	start := 0
+	if strings.HasPrefix(text, "\ufeff") {
+		start = len("\ufeff") // gray-matter strips a byte-order mark
+	}
+	rest := text[start:]
+	if !strings.HasPrefix(rest, "---") || strings.HasPrefix(rest, "----") {
+		return "", markdown.Span{}, false
+	}
+	nl := strings.IndexByte(rest, '\n')
+	if nl < 0 {
+		return "", markdown.Span{}, false
+	}
+	line := strings.TrimSuffix(rest[3:nl], "\r")
+	lang := strings.TrimFunc(line, func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' })
+	if lang == "" || grayMatterEngine(lang) {
+		return "", markdown.Span{}, false
+	}
+	// The block runs to the first "\n---", or to the end; gray-matter
+	// parses it only when something but comment lines is in it.
+	block := rest[nl:]
+	if i := strings.Index(block, "\n---"); i >= 0 {
+		block = block[:i]
+	}
+	empty := true
+	for _, l := range strings.Split(block, "\n") {
+		t := strings.TrimLeftFunc(l, unicode.IsSpace)
+		if strings.HasPrefix(t, "#") && len(t) > 1 {
+			continue // a comment line, which gray-matter removes first
+		}
+		if strings.TrimFunc(l, func(r rune) bool { return unicode.IsSpace(r) || r == '\ufeff' }) != "" {
+			empty = false
+			break
+		}
+	}
+	if empty {
+		return "", markdown.Span{}, false
+	}
+	return lang, markdown.Span{Start: start, End: start + 3 + len(line)}, true
 }

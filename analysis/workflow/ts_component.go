@@ -117,13 +117,7 @@ func (f *tsFacts) readCode(p, text string) {
 		(&schemaWalker{emit: at, what: "props"}).moduleProps(d.key, d.value)
 	}
 	if d := ex.returns; d != nil {
-		w := &schemaWalker{emit: at, what: "return"}
-		w.returnsDecl(d.key, d.value)
-		if isSchema(d.value) {
-			if _, a := mapGet(d.value, "$async"); a != nil && a.ShortTag() == "!!bool" && a.Value == "true" {
-				w.emit(a, "$async: true makes the schema asynchronous, which the engine does not take: it refuses the component (asynchronous return schemas ($async: true) are not supported); remove it")
-			}
-		}
+		(&schemaWalker{emit: at, what: "return"}).returnsDecl(d.key, d.value)
 	}
 }
 
@@ -170,9 +164,7 @@ func (w *schemaWalker) moduleProps(key, v *yaml.Node) {
 			}
 		}
 	}
-	if _, a := mapGet(v, "$async"); a != nil && a.ShortTag() == "!!bool" && a.Value == "true" {
-		w.emit(a, "$async: true makes the schema asynchronous, which the engine does not take: it refuses the component (asynchronous props schemas ($async: true) are not supported); remove it")
-	}
+	w.rootAsync(v)
 	// Ajv's own: the meta-schemas it has (draft-07's, with or without the
 	// fragment), not parsePropsSchema's text comparison, which a module's
 	// props do not go through.
