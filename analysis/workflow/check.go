@@ -190,8 +190,10 @@ func (k *checker) visit(t *Tag) {
 		}
 	case "Each":
 		k.scopes = append(k.scopes, scope{tag: t})
-		if a := t.Attr("let"); a != nil && a.Kind == AttrString && a.Value != "" {
-			k.bind(a.Value, a.ValueSpan, BindEachLet, t, nil)
+		if a := t.Attr("let"); a != nil {
+			if name, span, ok := bindingName(t, a); ok && name != "" {
+				k.bind(name, span, BindEachLet, t, nil)
+			}
 		}
 		k.walk(t.Children)
 		k.scopes = k.scopes[:len(k.scopes)-1]
@@ -206,8 +208,10 @@ func (k *checker) visit(t *Tag) {
 		}
 	}
 	var b *Binding
-	if a := t.Attr("as"); a != nil && a.Kind == AttrString && a.Value != "" {
-		b = k.bind(a.Value, a.ValueSpan, BindAs, t, nil)
+	if a := t.Attr("as"); a != nil {
+		if name, span, ok := bindingName(t, a); ok && name != "" {
+			b = k.bind(name, span, BindAs, t, nil)
+		}
 	}
 	if cp := k.checkpointOf(t, rp); cp != nil {
 		cp.Binding = b

@@ -368,7 +368,9 @@ var (
 			"`<Loop max name>`, `<Let as value select>` with exactly one source (children, or `value` with no " +
 			"children — whitespace counts as children — and `select` only with children), `<Return value>` " +
 			"with no children, `<Break />`, `<Else>`, `<Output>` with no props, `<Content slot>`. A binding name " +
-			"(`as`, `let`) is a string literal and a legal JavaScript binding (not `in`, `let`, `await`, …), and a " +
+			"(`as`, `let`) is a string literal and a legal JavaScript binding (not `in`, `let`, `await`, …) — a quoted " +
+			"value, or an expression the engine's scanner resolves to a string before anything runs (`as={\"plan\"}` " +
+			"is the name `plan`; `as={plan}` and `as={1}` are refused) — and a " +
 			"`<Loop name>` a non-empty string literal. The engine fails the directive when execution reaches it " +
 			"(packages/core/src/expand.ts: expandLoop, expandEach, expandLet, …), a printed error or, under a " +
 			"throwing error mode, a failed run; baton checks every branch. A `{...spread}` on a directive is " +
