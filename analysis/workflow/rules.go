@@ -443,6 +443,10 @@ var (
 		Severity: analysis.Error,
 		Doc: "A workflow root declares the Markdown components its run is closed over:\n\n" +
 			"```yaml\nworkflow:\n  components:\n    Planning: ./Planning.md\n```\n\n" +
+			"The engine reads it from the document's meta (packages/cli/src/workflow-definition.ts, " +
+			"establishDefinition): when the front matter has a top-level `meta:` mapping, the meta is that " +
+			"mapping's entries (packages/core/src/frontmatter.ts, parseMeta), so the bundle is `meta.workflow` " +
+			"and a top-level `workflow` beside it declares nothing.\n\n" +
 			"Each path is relative to the root's folder, normalized, ends in `.md` and stays inside the folder " +
 			"tree (no `..`, no absolute path, URL or glob); a name may not claim structural syntax or one of " +
 			"core's own components (`Parse`, `SafeParse`, `Elicit`, `Glob`, `File`, `Json`, `TempDir`, `Fetch`, " +
