@@ -113,6 +113,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkFrontMatter()
 	k.checkStructure()
 	k.checkInvocations()
+	k.checkRegistered()
 	k.checkDirectives()
 	k.checkSlots()
 	k.checkCycles()

@@ -168,7 +168,7 @@ var (
 	}
 	RulePropValue = &analysis.Rule{
 		ID:       "workflow/prop-value",
-		Summary:  "A prop's value does not match the JSON Schema its component declares.",
+		Summary:  "A prop's value does not match the JSON Schema its component declares, or one of the engine's components refuses it.",
 		Severity: analysis.Error,
 		Doc: "A component's `props` are JSON Schema (draft-07): a map of prop names to subschemas, or a full " +
 			"object schema. The engine validates every invocation's props against it before the component's " +
@@ -193,10 +193,39 @@ var (
 			"resolveExpressionProps: `Expression prop \"onDone\" on <Card /> evaluated to a non-serializable value " +
 			"(function). Props must be JSON-serializable.`). A call (`{(() => 1)()}`, `{items.map((x) => x.name)}`), " +
 			"an object holding a function (JSON drops it), a captured prop (`<Assert expr>`) and `<Let value>` " +
-			"(bound by reference) are not refused.",
+			"(bound by reference) are not refused.\n\n" +
+			"Some of the engine's own components refuse, in their code, literal values their schema takes, and " +
+			"baton reports those too (a literal only; an expression is evaluated when it runs):\n\n" +
+			"- `<Glob include exclude>`: a pattern that is empty, absolute (`/etc/*`, `C:/x`) or starts with `..` " +
+			"(packages/core/src/components/Glob.ts, patterns: `include pattern \"/etc/*\" is absolute; give a " +
+			"pattern relative to the working directory.`), and one the runtime's glob dialect cannot compile — an " +
+			"unterminated `[` class or `{` group, a `}` that closes none, a range such as `[z-a]` (`one of these " +
+			"patterns cannot be used: \"src/[z-a].ts\".`; @effectionx/fs globToRegExp, held to the runtime's " +
+			"verdicts in analysis/workflow/testdata/globs.json; a pattern with a backslash is not judged);\n" +
+			"- `<File path>`: empty, absolute, or leaving the working directory by its `..` segments " +
+			"(`\"../notes.md\" resolves outside the working directory.`; packages/runtime/host-files.ts, " +
+			"inadmissible);\n" +
+			"- `<Fetch>`: a `url` with no scheme or another than http: or https: (`<Fetch url> must be an absolute " +
+			"http: or https: URL, got \"example.com/a\"`), a `method` other than `GET` or `HEAD`, `headers` naming " +
+			"one header twice in two spellings (`Accept` and `accept`), a `timeout` that is not a duration " +
+			"(packages/core/src/fetch-request.ts, prepareFetchRequest);\n" +
+			"- `<Prompt timeout>`, `<AgentProvider timeout>`: not a positive whole number of `ms`, `s`, `m` or " +
+			"`min` (`<Prompt timeout> must be a duration like 500ms, 30s, or 5min, got \"2h\"`; " +
+			"packages/runtime/duration.ts, parseDuration); write `120min`;\n" +
+			"- `<AgentProvider name>` other than `acpx` under `xmd run`, which registers that provider and no other " +
+			"(`Unknown agent provider \"openai\"`; packages/core/src/agent/provider-api.ts). A provider TypeScript " +
+			"registers answers names no document shows, so the name is judged only in a document that runs no code " +
+			"registering one, with nothing around the tag but structural and engine components; not under `xmd test` " +
+			"or in a `*.test.md`.",
 		Follows: []string{
 			"executable.md packages/core/src/validate.ts validateProps (PropValidationError)",
 			"executable.md packages/core/src/expand.ts resolveExpressionProps (a function prop)",
+			"executable.md packages/core/src/components/Glob.ts patterns (empty, absolute, .. patterns)",
+			"executable.md packages/runtime/apis.ts toRegExp (a glob the dialect cannot compile)",
+			"executable.md packages/runtime/host-files.ts inadmissible (<File path>)",
+			"executable.md packages/core/src/fetch-request.ts prepareFetchRequest (url, method, headers, timeout)",
+			"executable.md packages/runtime/duration.ts parseDuration (<Prompt timeout>, <AgentProvider timeout>)",
+			"executable.md packages/core/src/agent/provider-api.ts installationTerminal (<AgentProvider name>)",
 		},
 	}
 	RuleSpreadDropped = &analysis.Rule{
@@ -466,6 +495,7 @@ var Rules = []*analysis.Rule{
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
+	RuleComponentForm,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.
