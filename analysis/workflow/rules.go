@@ -495,7 +495,7 @@ var Rules = []*analysis.Rule{
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
-	RuleComponentForm,
+	RuleComponentForm, RuleContentPlacement,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.

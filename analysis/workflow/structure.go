@@ -252,6 +252,10 @@ func (k *checker) checkStructure() {
 			k.checkEachIn(t)
 		case "Let":
 			k.checkLet(t)
+		case "Content":
+			if res.Kind == ResolveStructural || res.Kind == ResolveUnknown {
+				k.checkContentPlacement(t)
+			}
 		case "Capture":
 			if res.Kind != ResolveFile && res.Kind != ResolveBundle {
 				edits := []analysis.Edit{{Span: t.NameSpan, NewText: "Let"}}
