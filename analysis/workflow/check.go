@@ -120,6 +120,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkTests()
 	k.checkExpressions()
 	k.checkEvalBlocks()
+	k.checkLiveBindings()
 	k.checkCredentials()
 	k.checkTSComponents()
 	k.checkCheckpoints()

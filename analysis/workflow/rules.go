@@ -495,7 +495,7 @@ var Rules = []*analysis.Rule{
 	RuleAnswers, RuleExecInfo,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
-	RuleComponentForm, RuleContentPlacement,
+	RuleComponentForm, RuleContentPlacement, RuleLiveBinding,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.
