@@ -413,7 +413,13 @@ var (
 			"between its tags, a line break included, has children (returnElementViolations: the scanner keeps " +
 			"whitespace); the fix writes both self-closing. `<PrintErrors>` takes no props, not even `as` or " +
 			"`slot` (expandPrintErrors), `<Answers>` only `delegate` and `<Answer>` only `template` and `value` " +
-			"(packages/core/src/answers.ts; the rest of their form is workflow/answers).",
+			"(packages/core/src/answers.ts; the rest of their form is workflow/answers).\n\n" +
+			"A literal `<Let select>` is parsed as a CSS selector before it is matched against the rendered body " +
+			"(expandLet: unist-util-select 5's select, with css-selector-parser 3's selectors-4 grammar), and one " +
+			"the parser refuses fails the `<Let>`: `select=\"h2[\"`, `select=\"heading[depth=2]\"` (an " +
+			"identifier cannot start with a digit: write `depth='2'`), an unknown pseudo-class. baton's reading is " +
+			"held to the parser's verdicts (analysis/workflow/testdata/selectors.json). A `select={expression}` is " +
+			"never read: the scanner keeps it out of the props the engine takes `select` from.",
 		Follows: []string{
 			"executable.md packages/core/src/expand.ts expandEach (props; let, as; in must resolve to an array)",
 			"executable.md packages/core/src/expand.ts elseElementViolations (no props; content)",
@@ -421,6 +427,7 @@ var (
 			"executable.md packages/core/src/expand.ts returnElementViolations (value; no children)",
 			"executable.md packages/core/src/expand.ts expandPrintErrors (no props)",
 			"executable.md packages/core/src/expand.ts expandLoop, expandLet, expandIf (props and forms)",
+			"executable.md packages/core/src/expand.ts expandLet (a select the selector parser refuses)",
 		},
 	}
 	RuleSyntax = &analysis.Rule{

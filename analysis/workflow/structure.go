@@ -453,6 +453,17 @@ func (k *checker) checkLet(t *Tag) {
 		k.report(RuleDirectiveForm, sel.NameSpan, "select belongs to the rendered source: it cannot be used with value")
 	case value == nil && !hasChildren:
 		k.report(RuleDirectiveForm, t.NameSpan, "<Let> has no source: give it children or value={…}")
+	case sel != nil && t.Closed && !k.failureExpected(t):
+		// A literal select is parsed before it is matched (expand.ts,
+		// expandLet: unist-util-select's select, css-selector-parser with
+		// selectors-4), and a parse error is thrown out of the <Let>. An
+		// expression select is never read: the scanner leaves it out of props.
+		if s, ok := literalString(t, sel); ok && s != "" {
+			if why := cssSelectorError(s); why != "" {
+				k.report(RuleDirectiveForm, sel.Span, fmt.Sprintf("%s is no CSS selector the engine's parser reads: it refuses the <Let> when it renders its body (%s); write a selector of the Markdown tree's node types, such as code[lang=json] or heading",
+					k.c.Text[sel.Span.Start:sel.Span.End], why))
+			}
+		}
 	}
 }
 
