@@ -138,11 +138,17 @@ func (k *checker) liveBlock(cb *CodeBlock, env liveEnv) {
 	if !cb.Exec && !cb.Eval || !knownChain(chain) || k.refusedTimeout(chain) {
 		return // no executable block, or one exec-info refuses
 	}
-	if cb.As != "" && len(as) == 1 {
-		env.durable[cb.As] = true // exec as="name" (expand.ts)
-		return
-	}
 	if len(as) > 0 {
+		// exec as="name" binds the block's result (expand.ts), when
+		// exec-info takes the annotation: one, last, on exec wrapped by
+		// timeout alone.
+		bound := len(as) == 1 && cb.As != "" && mods[len(mods)-1].name == "as" && chain[len(chain)-1].name == "exec"
+		for _, m := range chain[:len(chain)-1] {
+			bound = bound && m.name == "timeout"
+		}
+		if bound && isBindingName(cb.As) && !reservedWords[cb.As] {
+			env.durable[cb.As] = true
+		}
 		return
 	}
 	info := markdown.Span{Start: cb.Span.Start, End: cb.Content.Start}
