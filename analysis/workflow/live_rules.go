@@ -37,7 +37,8 @@ var RuleLiveBinding = &analysis.Rule{
 		"`<If>`, where every binding lands in one environment: a binding made in a branch counts only in that " +
 		"branch. `props` is always bound. What a block's code does is read only where it is certain: a " +
 		"declaration at the block's top level, an `output(…)` call or a `return` of a literal at its top level " +
-		"with no `return` or `throw` before it; a block baton's parser does not read is not judged. Rename one " +
+		"with nothing before it that may end the block or wait on the run (a `return`, `throw`, loop, `yield` " +
+		"or `await`); a block baton's parser does not read is not judged. Rename one " +
 		"of the two bindings; render from a plain `eval` block.\n\n" +
 		"**The engine** fails the block when execution reaches it, before it runs: a printed error, or a failed " +
 		"run under a throwing error mode.",
@@ -267,12 +268,13 @@ type topDecl struct {
 
 // evalFacts are what a block certainly does, read from its top level.
 type evalFacts struct {
-	// committed are the names declared before any top-level statement that
-	// may leave the block: the ones a run of it publishes.
+	// committed are the names declared before any top-level statement
+	// after which the rest may not run (mayLeave): the ones a run of it
+	// certainly publishes.
 	committed []string
-	// output is an output(…) call at the top level, reached before any
-	// statement that may leave the block; ret a return of a literal
-	// that is neither null nor undefined, likewise.
+	// output is an output(…) call at the top level with no such statement
+	// before it; ret a return of a literal that is neither null nor
+	// undefined, likewise.
 	output, ret markdown.Span
 }
 
@@ -353,7 +355,7 @@ func (k *checker) evalTopLevel(cb *CodeBlock) ([]topDecl, evalFacts, bool) {
 		if !leaves {
 			switch s := s.(type) {
 			case *js.ExprStmt:
-				if call, ok := s.Value.(*js.CallExpr); ok && !declared["output"] && facts.output.Len() == 0 {
+				if call, ok := s.Value.(*js.CallExpr); ok && !declared["output"] && facts.output.Len() == 0 && !mayLeave(s) {
 					if v, ok := call.X.(*js.Var); ok && string(v.Data) == "output" {
 						facts.output = spanOf("output")
 					}
@@ -418,9 +420,10 @@ func bindingNames(b js.IBinding, out []string) []string {
 	return out
 }
 
-// mayLeave reports a statement that may end the block before what follows
-// it: a return or throw anywhere in it outside a function or class of its
-// own.
+// mayLeave reports a statement after which what follows may not run: one
+// that may end the block (a return or throw), or wait on what the run does
+// or never end (a yield, an await, a loop), anywhere in it outside a
+// function or class of its own.
 func mayLeave(s js.IStmt) bool {
 	v := &leaveVisitor{}
 	js.Walk(v, s)
@@ -436,9 +439,14 @@ func (v *leaveVisitor) Enter(n js.INode) js.IVisitor {
 	switch n.(type) {
 	case *js.FuncDecl, *js.ArrowFunc, *js.MethodDecl, *js.ClassDecl:
 		return nil
-	case *js.ReturnStmt, *js.ThrowStmt:
+	case *js.ReturnStmt, *js.ThrowStmt, *js.YieldExpr, *js.ForStmt, *js.ForInStmt, *js.ForOfStmt, *js.WhileStmt, *js.DoWhileStmt:
 		v.found = true
 		return nil
+	case *js.UnaryExpr:
+		if n.(*js.UnaryExpr).Op == js.AwaitToken {
+			v.found = true
+			return nil
+		}
 	}
 	return v
 }
