@@ -113,6 +113,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkFrontMatter()
 	k.checkStructure()
 	k.checkInvocations()
+	k.checkRegistered()
 	k.checkDirectives()
 	k.checkSlots()
 	k.checkCycles()
@@ -124,6 +125,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkElicitations()
 	k.checkExpressions()
 	k.checkEvalBlocks()
+	k.checkLiveBindings()
 	k.checkCredentials()
 	k.checkTSComponents()
 	k.checkCheckpoints()
@@ -182,8 +184,10 @@ func (k *checker) visit(t *Tag) {
 	// runNestedExecution: binding.publish), so its own body reads it.
 	var b *Binding
 	early := t.Name == "Execution" && rp.Kind == ResolveRegistered && !rp.Configured
-	if a := t.Attr("as"); early && a != nil && a.Kind == AttrString && a.Value != "" {
-		b = k.bind(a.Value, a.ValueSpan, BindAs, t, nil)
+	if a := t.Attr("as"); early && a != nil {
+		if name, span, ok := bindingName(t, a); ok && name != "" {
+			b = k.bind(name, span, BindAs, t, nil)
+		}
 	}
 	switch t.Name {
 	case "If":
@@ -203,8 +207,10 @@ func (k *checker) visit(t *Tag) {
 		}
 	case "Each":
 		k.scopes = append(k.scopes, scope{tag: t})
-		if a := t.Attr("let"); a != nil && a.Kind == AttrString && a.Value != "" {
-			k.bind(a.Value, a.ValueSpan, BindEachLet, t, nil)
+		if a := t.Attr("let"); a != nil {
+			if name, span, ok := bindingName(t, a); ok && name != "" {
+				k.bind(name, span, BindEachLet, t, nil)
+			}
 		}
 		k.walk(t.Children)
 		k.scopes = k.scopes[:len(k.scopes)-1]
@@ -218,8 +224,10 @@ func (k *checker) visit(t *Tag) {
 			k.walk(t.Children)
 		}
 	}
-	if a := t.Attr("as"); !early && a != nil && a.Kind == AttrString && a.Value != "" {
-		b = k.bind(a.Value, a.ValueSpan, BindAs, t, nil)
+	if a := t.Attr("as"); !early && a != nil {
+		if name, span, ok := bindingName(t, a); ok && name != "" {
+			b = k.bind(name, span, BindAs, t, nil)
+		}
 	}
 	if cp := k.checkpointOf(t, rp); cp != nil {
 		cp.Binding = b

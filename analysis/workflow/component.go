@@ -297,6 +297,19 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 	return n
 }
 
+// metaBundle is the workflow entry of a top-level meta mapping, as the
+// engine's parseMeta gives it: an entry that is a mapping with a type key
+// is a typed definition, and stands for its default.
+func metaBundle(meta *yaml.Node) *yaml.Node {
+	_, v := mapGet(meta, "workflow")
+	v = resolveAlias(v)
+	if k, _ := mapGet(v, "type"); k != nil {
+		_, d := mapGet(v, "default")
+		return resolveAlias(d)
+	}
+	return v
+}
+
 func (c *Component) readFrontMatter() {
 	fm := c.FrontMatter
 	doc := fm.node // already parsed by the analysis engine
@@ -317,6 +330,13 @@ func (c *Component) readFrontMatter() {
 		return
 	}
 	fm.root = root
+	// The bundle is the workflow entry of what the engine calls the
+	// document's meta (packages/cli/src/workflow-definition.ts hands
+	// declaredBundle parseMarkdownDefinition(...).meta): a top-level meta
+	// mapping's entries when there is one, else the other top-level keys
+	// (packages/core/src/frontmatter.ts, parseMeta).
+	var top, fromMeta *yaml.Node
+	inMeta := false
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], resolveAlias(root.Content[i+1])
 		switch k.Value {
@@ -335,21 +355,29 @@ func (c *Component) readFrontMatter() {
 		case "returns":
 			c.readReturns(k, v)
 		case "workflow":
-			if _, comps := mapGet(v, "components"); comps != nil && comps.Kind == yaml.MappingNode {
-				for j := 0; j+1 < len(comps.Content); j += 2 {
-					n, p := comps.Content[j], comps.Content[j+1]
-					c.Bundle = append(c.Bundle, &BundleEntry{Name: n.Value, NameSpan: c.yamlSpan(n), Path: p.Value, PathSpan: c.yamlSpan(p)})
-				}
-			}
+			top = v
 		case "meta":
 			c.Meta = append(c.Meta, &Name{k.Value, c.yamlSpan(k)})
 			if v.Kind == yaml.MappingNode {
 				for j := 0; j+1 < len(v.Content); j += 2 {
 					c.Meta = append(c.Meta, &Name{v.Content[j].Value, c.yamlSpan(v.Content[j])})
 				}
+				fromMeta, inMeta = metaBundle(v), true
 			}
 		default:
 			c.Meta = append(c.Meta, &Name{k.Value, c.yamlSpan(k)})
+		}
+	}
+	bundle := top
+	if inMeta {
+		bundle = fromMeta
+	}
+	if _, comps := mapGet(bundle, "components"); comps != nil {
+		if comps = resolveAlias(comps); comps.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(comps.Content); j += 2 {
+				n, p := comps.Content[j], comps.Content[j+1]
+				c.Bundle = append(c.Bundle, &BundleEntry{Name: n.Value, NameSpan: c.yamlSpan(n), Path: p.Value, PathSpan: c.yamlSpan(p)})
+			}
 		}
 	}
 	// A map's props are required when `required` names them.

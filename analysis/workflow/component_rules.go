@@ -35,6 +35,59 @@ var RuleSlotName = &analysis.Rule{
 	},
 }
 
+var RuleContentPlacement = &analysis.Rule{
+	ID:       "workflow/content-placement",
+	Summary:  "A `<Content />` is in a document run as a root, where no invocation gives it content.",
+	Severity: analysis.Error,
+	Doc: "`<Content />` renders the content a component's invocation was given: the engine replaces it, wherever " +
+		"it is in the component's body, with what the caller wrote between the component's tags " +
+		"(packages/core/src/expand.ts, substituteSegmentList). A document run as a root has no invocation, so a " +
+		"`<Content />` it reaches is claimed by none, and the engine refuses it (strayStructuralError: " +
+		"`<Content /> renders the content its invocation was given, so it means something only inside a " +
+		"component's body. <Content> is reserved: it never resolves a component, so a repository file named " +
+		"Content cannot supply it.`).\n\n" +
+		"A file may be run as a root and invoked as a component alike, so baton judges only the documents that " +
+		"are certainly roots: a test document (`*.test.md`, which `xmd test` runs and no component name " +
+		"resolves to) and a workflow root (one that declares `workflow.components`). It reports a `<Content />` " +
+		"at the top of such a document, or inside structural directives (`<If>`, `<Each>`, `<Let>`, …) and " +
+		"`<Test>` alone, which expand what they hold; one in the content passed to a component is reached only " +
+		"if that component renders its content, and is not judged. Move the text the `<Content />` stands for " +
+		"into the document, or move the `<Content />` into a component's body.\n\n" +
+		"**The engine** fails the run when it reaches the element: a printed error, or a failed run under a " +
+		"throwing error mode.",
+	Follows: []string{
+		"executable.md packages/core/src/expand.ts strayStructuralError (a <Content /> no invocation claims)",
+	},
+}
+
+// checkContentPlacement reports a <Content /> a root document reaches,
+// where no invocation claims it (expand.ts, strayStructuralError).
+func (k *checker) checkContentPlacement(t *Tag) {
+	if !t.Closed || k.failureExpected(t) {
+		return
+	}
+	root := ""
+	switch {
+	case IsTestDocument(k.r.docPath) && k.r.mode != ModeRun && k.r.mode != ModeWorkflow:
+		root = "a test document, which `xmd test` runs as a root"
+	case len(k.c.Bundle) > 0:
+		root = "a workflow root (it declares workflow.components)"
+	default:
+		return
+	}
+	for p := t.Parent; p != nil; p = p.Parent {
+		res := k.resOf(p)
+		switch {
+		case res.Kind == ResolveStructural && p.Name != "Answer":
+		case p.Name == "Test" && res.Kind == ResolveRegistered && !res.Configured:
+		default:
+			return // content passed to a component: reached if it renders it
+		}
+	}
+	k.report(RuleContentPlacement, t.NameSpan, "<Content /> renders the content a component's invocation was given, and this document is "+root+
+		", which no invocation gives content: the engine refuses it when it reaches it (\"<Content /> renders the content its invocation was given, so it means something only inside a component's body.\"); write the text it stands for, or move it into a component's body")
+}
+
 // slotName is the engine's SLOT_NAME_RE (expand.ts).
 var slotName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_-]*$`)
 

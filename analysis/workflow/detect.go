@@ -51,6 +51,13 @@ func xmdFrontMatter(fm *markdown.FrontMatter) string {
 	if _, ok := w["components"]; ok {
 		return "its front matter declares an XMD bundle (`workflow.components`)"
 	}
+	// Under a top-level meta mapping, the engine reads the bundle from
+	// meta.workflow (packages/core/src/frontmatter.ts, parseMeta).
+	meta, _ := fm.Data["meta"].(map[string]any)
+	w, _ = meta["workflow"].(map[string]any)
+	if _, ok := w["components"]; ok {
+		return "its front matter declares an XMD bundle (`meta.workflow.components`)"
+	}
 	return ""
 }
 

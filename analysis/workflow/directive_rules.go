@@ -64,7 +64,10 @@ var (
 			"- `timeout=` with a value that is not a positive whole number of `ms`, `s`, `m` or `min` (bare " +
 			"digits are milliseconds): `timeout must be a duration like 500ms, 30s, or 5min` " +
 			"(packages/runtime/duration.ts, parseDuration); `timeout=30sec`, `timeout=1h`, `timeout=0` are refused;\n" +
-			"- `ephemeral` without the `eval` terminal, `service` not first, `service` without `exec`.\n\n" +
+			"- `ephemeral` without the `eval` terminal, `service` not first, `service` without `exec`;\n" +
+			"- a `service` that names no legal binding for its endpoint (packages/core/src/live-env.ts, " +
+			"validateServiceBinding, before the process starts): ```` ```bash service exec ```` (`service requires " +
+			"a binding name`), `service=`, `service=1api`, `service=let`; write `service=api`.\n\n" +
 			"The binding annotation `as=\"name\"` has one spelling (scanner.ts, takeBindingAnnotation): one of " +
 			"them, the last word, the name in double quotes, a legal binding name — `as=name` is refused (the " +
 			"quick fix quotes it). A bound block runs only `exec` wrapped by nothing but `timeout` " +
@@ -77,6 +80,7 @@ var (
 			"executable.md packages/runtime/duration.ts parseDuration (timeout=)",
 			"executable.md packages/core/src/scanner.ts takeBindingAnnotation (as=\"name\")",
 			"executable.md packages/core/src/modifiers.ts refuseUnauthorizedBinding (a bound exec's chain)",
+			"executable.md packages/core/src/live-env.ts validateServiceBinding (a service's binding name)",
 		},
 	}
 )
@@ -337,6 +341,29 @@ func (k *checker) checkExecInfo(cb *CodeBlock) {
 		}
 	}
 	k.checkTimeouts(chain, wordSpan)
+	if len(chain) > 0 && chain[0].name == "service" {
+		if why := serviceBindingRefusal(chain[0]); why != "" {
+			k.report(RuleExecInfo, wordSpan(chain[0].word), fmt.Sprintf("%s: the engine refuses the block when it reaches it, before the process starts (%q); name the binding the service's endpoint is bound to, service=api", chain[0].word, why))
+		}
+	}
+}
+
+// serviceBindingRefusal is the engine's refusal of a service's binding
+// name, "" when it takes it (packages/core/src/live-env.ts,
+// validateServiceBinding, from modifiers/service.ts): a legal JavaScript
+// binding, the modifier's parameter.
+func serviceBindingRefusal(m modifier) string {
+	switch {
+	case !m.hasParams:
+		return "service requires a binding name"
+	case m.params == "":
+		return "service binding must be non-empty."
+	case !isBindingName(m.params):
+		return fmt.Sprintf("service binding must be a valid JavaScript identifier. Got: \"%s\"", m.params)
+	case reservedWords[m.params]:
+		return fmt.Sprintf("service binding must be a valid JavaScript binding name. Got: \"%s\"", m.params)
+	}
+	return ""
 }
 
 func hasModifier(chain []modifier, name string) bool {

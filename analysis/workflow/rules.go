@@ -183,7 +183,7 @@ var (
 	}
 	RulePropValue = &analysis.Rule{
 		ID:       "workflow/prop-value",
-		Summary:  "A prop's value does not match the JSON Schema its component declares.",
+		Summary:  "A prop's value does not match the JSON Schema its component declares, or one of the engine's components refuses it.",
 		Severity: analysis.Error,
 		Doc: "A component's `props` are JSON Schema (draft-07): a map of prop names to subschemas, or a full " +
 			"object schema. The engine validates every invocation's props against it before the component's " +
@@ -208,10 +208,39 @@ var (
 			"resolveExpressionProps: `Expression prop \"onDone\" on <Card /> evaluated to a non-serializable value " +
 			"(function). Props must be JSON-serializable.`). A call (`{(() => 1)()}`, `{items.map((x) => x.name)}`), " +
 			"an object holding a function (JSON drops it), a captured prop (`<Assert expr>`) and `<Let value>` " +
-			"(bound by reference) are not refused.",
+			"(bound by reference) are not refused.\n\n" +
+			"Some of the engine's own components refuse, in their code, literal values their schema takes, and " +
+			"baton reports those too (a literal only; an expression is evaluated when it runs):\n\n" +
+			"- `<Glob include exclude>`: a pattern that is empty, absolute (`/etc/*`, `C:/x`) or starts with `..` " +
+			"(packages/core/src/components/Glob.ts, patterns: `include pattern \"/etc/*\" is absolute; give a " +
+			"pattern relative to the working directory.`), and one the runtime's glob dialect cannot compile — an " +
+			"unterminated `[` class or `{` group, a `}` that closes none, a range such as `[z-a]` (`one of these " +
+			"patterns cannot be used: \"src/[z-a].ts\".`; @effectionx/fs globToRegExp, held to the runtime's " +
+			"verdicts in analysis/workflow/testdata/globs.json; a pattern with a backslash is not judged);\n" +
+			"- `<File path>`: empty, absolute, or leaving the working directory by its `..` segments " +
+			"(`\"../notes.md\" resolves outside the working directory.`; packages/runtime/host-files.ts, " +
+			"inadmissible);\n" +
+			"- `<Fetch>`: a `url` with no scheme or another than http: or https: (`<Fetch url> must be an absolute " +
+			"http: or https: URL, got \"example.com/a\"`), a `method` other than `GET` or `HEAD`, `headers` naming " +
+			"one header twice in two spellings (`Accept` and `accept`), a `timeout` that is not a duration " +
+			"(packages/core/src/fetch-request.ts, prepareFetchRequest);\n" +
+			"- `<Prompt timeout>`, `<AgentProvider timeout>`: not a positive whole number of `ms`, `s`, `m` or " +
+			"`min` (`<Prompt timeout> must be a duration like 500ms, 30s, or 5min, got \"2h\"`; " +
+			"packages/runtime/duration.ts, parseDuration); write `120min`;\n" +
+			"- `<AgentProvider name>` other than `acpx` under `xmd run`, which registers that provider and no other " +
+			"(`Unknown agent provider \"openai\"`; packages/core/src/agent/provider-api.ts). A provider TypeScript " +
+			"registers answers names no document shows, so the name is judged only in a document that runs no code " +
+			"registering one, with nothing around the tag but structural and engine components; not under `xmd test` " +
+			"or in a `*.test.md`.",
 		Follows: []string{
 			"executable.md packages/core/src/validate.ts validateProps (PropValidationError)",
 			"executable.md packages/core/src/expand.ts resolveExpressionProps (a function prop)",
+			"executable.md packages/core/src/components/Glob.ts patterns (empty, absolute, .. patterns)",
+			"executable.md packages/runtime/apis.ts toRegExp (a glob the dialect cannot compile)",
+			"executable.md packages/runtime/host-files.ts inadmissible (<File path>)",
+			"executable.md packages/core/src/fetch-request.ts prepareFetchRequest (url, method, headers, timeout)",
+			"executable.md packages/runtime/duration.ts parseDuration (<Prompt timeout>, <AgentProvider timeout>)",
+			"executable.md packages/core/src/agent/provider-api.ts installationTerminal (<AgentProvider name>)",
 		},
 	}
 	RuleSpreadDropped = &analysis.Rule{
@@ -383,7 +412,9 @@ var (
 			"`<Loop max name>`, `<Let as value select>` with exactly one source (children, or `value` with no " +
 			"children — whitespace counts as children — and `select` only with children), `<Return value>` " +
 			"with no children, `<Break />`, `<Else>`, `<Output>` with no props, `<Content slot>`. A binding name " +
-			"(`as`, `let`) is a string literal and a legal JavaScript binding (not `in`, `let`, `await`, …), and a " +
+			"(`as`, `let`) is a string literal and a legal JavaScript binding (not `in`, `let`, `await`, …) — a quoted " +
+			"value, or an expression the engine's scanner resolves to a string before anything runs (`as={\"plan\"}` " +
+			"is the name `plan`; `as={plan}` and `as={1}` are refused) — and a " +
 			"`<Loop name>` a non-empty string literal. The engine fails the directive when execution reaches it " +
 			"(packages/core/src/expand.ts: expandLoop, expandEach, expandLet, …), a printed error or, under a " +
 			"throwing error mode, a failed run; baton checks every branch. A `{...spread}` on a directive is " +
@@ -397,7 +428,13 @@ var (
 			"between its tags, a line break included, has children (returnElementViolations: the scanner keeps " +
 			"whitespace); the fix writes both self-closing. `<PrintErrors>` takes no props, not even `as` or " +
 			"`slot` (expandPrintErrors), `<Answers>` only `delegate` and `<Answer>` only `template` and `value` " +
-			"(packages/core/src/answers.ts; the rest of their form is workflow/answers).",
+			"(packages/core/src/answers.ts; the rest of their form is workflow/answers).\n\n" +
+			"A literal `<Let select>` is parsed as a CSS selector before it is matched against the rendered body " +
+			"(expandLet: unist-util-select 5's select, with css-selector-parser 3's selectors-4 grammar), and one " +
+			"the parser refuses fails the `<Let>`: `select=\"h2[\"`, `select=\"heading[depth=2]\"` (an " +
+			"identifier cannot start with a digit: write `depth='2'`), an unknown pseudo-class. baton's reading is " +
+			"held to the parser's verdicts (analysis/workflow/testdata/selectors.json). A `select={expression}` is " +
+			"never read: the scanner keeps it out of the props the engine takes `select` from.",
 		Follows: []string{
 			"executable.md packages/core/src/expand.ts expandEach (props; let, as; in must resolve to an array)",
 			"executable.md packages/core/src/expand.ts elseElementViolations (no props; content)",
@@ -405,6 +442,7 @@ var (
 			"executable.md packages/core/src/expand.ts returnElementViolations (value; no children)",
 			"executable.md packages/core/src/expand.ts expandPrintErrors (no props)",
 			"executable.md packages/core/src/expand.ts expandLoop, expandLet, expandIf (props and forms)",
+			"executable.md packages/core/src/expand.ts expandLet (a select the selector parser refuses)",
 		},
 	}
 	RuleSyntax = &analysis.Rule{
@@ -461,6 +499,10 @@ var (
 		Severity: analysis.Error,
 		Doc: "A workflow root declares the Markdown components its run is closed over:\n\n" +
 			"```yaml\nworkflow:\n  components:\n    Planning: ./Planning.md\n```\n\n" +
+			"The engine reads it from the document's meta (packages/cli/src/workflow-definition.ts, " +
+			"establishDefinition): when the front matter has a top-level `meta:` mapping, the meta is that " +
+			"mapping's entries (packages/core/src/frontmatter.ts, parseMeta), so the bundle is `meta.workflow` " +
+			"and a top-level `workflow` beside it declares nothing.\n\n" +
 			"Each path is relative to the root's folder, normalized, ends in `.md` and stays inside the folder " +
 			"tree (no `..`, no absolute path, URL or glob); a name may not claim structural syntax or one of " +
 			"core's own components (`Parse`, `SafeParse`, `Elicit`, `Glob`, `File`, `Json`, `TempDir`, `Fetch`, " +
@@ -482,6 +524,7 @@ var Rules = []*analysis.Rule{
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
 	RuleTestForm, RuleExecution, RuleTestAgent,
 	RuleSchemaProp,
+	RuleComponentForm, RuleContentPlacement, RuleLiveBinding,
 }
 
 // Analyzer checks XMD workflows. It returns a *Model.

@@ -69,6 +69,35 @@ func (k *checker) checkFrontMatter() {
 	}
 }
 
+// bindingName is the name an as or let attribute binds, as the engine
+// reads it, and where it is written: a quoted value, or an expression its
+// scanner resolves to a string before anything runs (as={"plan"} is the
+// prop "plan", not an expression: packages/core/src/scanner.ts,
+// parseAttributes and parseExpressionValue), which every check of a binding
+// name then takes (expand.ts: "as" in segment.expressions refuses only an
+// expression). ok is false for what the engine refuses whatever it holds:
+// an expression, a bare attribute, a literal that is not a string.
+func bindingName(t *Tag, a *Attr) (name string, span markdown.Span, ok bool) {
+	switch a.Kind {
+	case AttrString:
+		return a.Value, a.ValueSpan, true
+	case AttrExpr:
+		v, known := literalValue(t, a)
+		s, isString := v.(string)
+		if !known || !isString {
+			return "", markdown.Span{}, false
+		}
+		span = a.ValueSpan
+		// The name inside its quotes, when written without escapes.
+		lead := len(a.Value) - len(strings.TrimLeft(a.Value, " \t\r\n"))
+		if strings.HasPrefix(a.Value[lead:], `"`+s+`"`) {
+			span = markdown.Span{Start: a.ValueSpan.Start + lead + 1, End: a.ValueSpan.Start + lead + 1 + len(s)}
+		}
+		return s, span, true
+	}
+	return "", markdown.Span{}, false
+}
+
 // isBindingName matches ^[a-zA-Z_$][a-zA-Z0-9_$]*$ (ASCII only), without
 // a regular expression: it is asked of every as and let.
 func isBindingName(s string) bool {
@@ -131,11 +160,12 @@ func (k *checker) checkStructure() {
 			if a == nil || (n == "let" && t.Name != "Each") {
 				continue
 			}
+			name, span, ok := bindingName(t, a)
 			switch {
-			case a.Kind != AttrString:
+			case !ok:
 				k.report(RuleDirectiveForm, a.Span, fmt.Sprintf("%s must be a string literal naming the binding (%s=\"name\")", n, n))
-			case !isBindingName(a.Value) || reservedWords[a.Value]:
-				k.report(RuleDirectiveForm, a.ValueSpan, fmt.Sprintf("%q is not a legal binding name: a JavaScript identifier that is not a reserved word", a.Value))
+			case !isBindingName(name) || reservedWords[name]:
+				k.report(RuleDirectiveForm, span, fmt.Sprintf("%q is not a legal binding name: a JavaScript identifier that is not a reserved word", name))
 			}
 		}
 		switch t.Name {
@@ -212,6 +242,10 @@ func (k *checker) checkStructure() {
 			k.checkEachIn(t)
 		case "Let":
 			k.checkLet(t)
+		case "Content":
+			if res.Kind == ResolveStructural || res.Kind == ResolveUnknown {
+				k.checkContentPlacement(t)
+			}
 		case "Capture":
 			if res.Kind != ResolveFile && res.Kind != ResolveBundle {
 				edits := []analysis.Edit{{Span: t.NameSpan, NewText: "Let"}}
@@ -409,6 +443,17 @@ func (k *checker) checkLet(t *Tag) {
 		k.report(RuleDirectiveForm, sel.NameSpan, "select belongs to the rendered source: it cannot be used with value")
 	case value == nil && !hasChildren:
 		k.report(RuleDirectiveForm, t.NameSpan, "<Let> has no source: give it children or value={…}")
+	case sel != nil && t.Closed && !k.failureExpected(t):
+		// A literal select is parsed before it is matched (expand.ts,
+		// expandLet: unist-util-select's select, css-selector-parser with
+		// selectors-4), and a parse error is thrown out of the <Let>. An
+		// expression select is never read: the scanner leaves it out of props.
+		if s, ok := literalString(t, sel); ok && s != "" {
+			if why := cssSelectorError(s); why != "" {
+				k.report(RuleDirectiveForm, sel.Span, fmt.Sprintf("%s is no CSS selector the engine's parser reads: it refuses the <Let> when it renders its body (%s); write a selector of the Markdown tree's node types, such as code[lang=json] or heading",
+					k.c.Text[sel.Span.Start:sel.Span.End], why))
+			}
+		}
 	}
 }
 

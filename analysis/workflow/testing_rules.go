@@ -310,11 +310,11 @@ func (k *checker) checkWorkflowRun(t *Tag) {
 	}
 }
 
-// literalString is the string a prop of t is before anything runs: present
+// propString is the string a prop of t is before anything runs: present
 // (written), and known (a literal string, or absent). A literal of another
 // type is the props schema's to refuse (workflow/prop-value), and not known
 // here.
-func literalString(t *Tag, name string) (s string, present, known bool) {
+func propString(t *Tag, name string) (s string, present, known bool) {
 	a := t.Attr(name)
 	if a == nil {
 		return "", false, true
@@ -399,16 +399,16 @@ func (k *checker) profileRefusal(t *Tag, declared map[string]bool, known bool) (
 	refused := func(msg, change string) string {
 		return fmt.Sprintf("the engine refuses this <Execution> before the child runs (\"<Execution> %s\"); %s", msg, change)
 	}
-	host, present, ok := literalString(t, "host")
+	host, present, ok := propString(t, "host")
 	if !present || !ok {
 		return "", nil
 	}
 	if host != "run" && host != "workflow" {
 		return fmt.Sprintf("host=%q: ", host) + refused(`requires host="run" or host="workflow".`, `write host="run" to run the document as xmd run does`), t.Attr("host")
 	}
-	action, hasAction, actionKnown := literalString(t, "action")
-	_, hasTarget, targetKnown := literalString(t, "target")
-	_, hasSource, sourceKnown := literalString(t, "source")
+	action, hasAction, actionKnown := propString(t, "action")
+	_, hasTarget, targetKnown := propString(t, "target")
+	_, hasSource, sourceKnown := propString(t, "source")
 	if host == "run" {
 		switch {
 		case hasAction:
@@ -460,8 +460,8 @@ func (k *checker) startedBefore(t, run *Tag, certain bool) bool {
 		if e == t || !k.engineTag(e, "Execution") || k.enclosing(e, "WorkflowRun") != run || e.Span.End > t.Span.Start {
 			continue
 		}
-		host, _, hostKnown := literalString(e, "host")
-		action, _, actionKnown := literalString(e, "action")
+		host, _, hostKnown := propString(e, "host")
+		action, _, actionKnown := propString(e, "action")
 		if certain {
 			if host != "workflow" || action != "start" || !hostKnown || !actionKnown || e.Attr("source") != nil || e.Attr("target") == nil {
 				continue
@@ -491,8 +491,8 @@ func (k *checker) startedBefore(t, run *Tag, certain bool) bool {
 // (packages/core/src/execute.ts, documentWorkflow: validateProps of
 // "__root__"). Bound, the failure is the outcome the test reads.
 func (k *checker) checkChild(t *Tag) {
-	host, _, _ := literalString(t, "host")
-	target, hasTarget, ok := literalString(t, "target")
+	host, _, _ := propString(t, "host")
+	target, hasTarget, ok := propString(t, "target")
 	if t.Attr("as") != nil || host != "run" || !hasTarget || !ok || k.r.fsys == nil {
 		return
 	}
@@ -645,7 +645,7 @@ func (k *checker) checkTestAgents() {
 			k.checkScenarioMaps(t)
 		case k.engineTag(t, "AgentProvider"):
 			if k.bareTestRoot() && t.Attr("defaultAgent") == nil && k.enclosing(t, "AgentProvider") == nil && k.lexical(t, nil) {
-				name, _, _ := literalString(t, "name")
+				name, _, _ := propString(t, "name")
 				k.report(RuleTestAgent, t.NameSpan, fmt.Sprintf("<AgentProvider> without defaultAgent: `xmd test` installs no default agent, so the engine refuses it (\"<AgentProvider name=%q> has no default agent — set the defaultAgent prop, …\"); write defaultAgent=\"…\"", name))
 			}
 		case k.engineTag(t, "Prompt"), k.engineTag(t, "Agent"), k.engineTag(t, "Session"), k.engineTag(t, "Session.Launch"):
@@ -669,7 +669,7 @@ func (k *checker) checkScenario(t *Tag) {
 		k.report(RuleTestAgent, t.NameSpan, "<TestAgent.Scenario> is outside any <TestAgent>: the engine refuses it (\"<TestAgent.Scenario> is valid only inside <TestAgent>.\"); move it into the <TestAgent> whose prompts it answers")
 		return
 	}
-	src, present, known := literalString(t, "src")
+	src, present, known := propString(t, "src")
 	if !present || !known {
 		return
 	}
@@ -784,7 +784,7 @@ func evalImport(code string) string {
 func (k *checker) checkScenarioMaps(ta *Tag) {
 	defaultAgent := "test"
 	if a := ta.Attr("agent"); a != nil {
-		s, _, known := literalString(ta, "agent")
+		s, _, known := propString(ta, "agent")
 		if !known {
 			return
 		}
@@ -805,8 +805,8 @@ func (k *checker) checkScenarioMaps(ta *Tag) {
 		case k.engineTag(t, "TestAgent"):
 			return // a nested one declares its own
 		case k.engineTag(t, "TestAgent.Scenario"):
-			agent, _, agentKnown := literalString(t, "agent")
-			session, _, sessionKnown := literalString(t, "session")
+			agent, _, agentKnown := propString(t, "agent")
+			session, _, sessionKnown := propString(t, "session")
 			if !agentKnown || !sessionKnown {
 				return
 			}
@@ -817,7 +817,7 @@ func (k *checker) checkScenarioMaps(ta *Tag) {
 			// (Scenario refuses before it declares); one baton cannot
 			// read may declare.
 			key := [2]string{agent, session}
-			switch src, present, known := literalString(t, "src"); {
+			switch src, present, known := propString(t, "src"); {
 			case present && known && src == "":
 			case present && known && k.r.fsys != nil && !strings.HasPrefix(src, "/") && !k.r.isFile(path.Join(path.Dir(k.r.docPath), src)):
 			case present && known && k.r.fsys != nil:
@@ -833,8 +833,8 @@ func (k *checker) checkScenarioMaps(ta *Tag) {
 		}
 	}
 	for _, p := range prompts {
-		agent, _, agentKnown := literalString(p, "agent")
-		session, _, sessionKnown := literalString(p, "session")
+		agent, _, agentKnown := propString(p, "agent")
+		session, _, sessionKnown := propString(p, "session")
 		if !agentKnown || !sessionKnown {
 			continue
 		}
