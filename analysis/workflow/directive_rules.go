@@ -54,7 +54,10 @@ var (
 			"- `timeout=` with a value that is not a positive whole number of `ms`, `s`, `m` or `min` (bare " +
 			"digits are milliseconds): `timeout must be a duration like 500ms, 30s, or 5min` " +
 			"(packages/runtime/duration.ts, parseDuration); `timeout=30sec`, `timeout=1h`, `timeout=0` are refused;\n" +
-			"- `ephemeral` without the `eval` terminal, `service` not first, `service` without `exec`.\n\n" +
+			"- `ephemeral` without the `eval` terminal, `service` not first, `service` without `exec`;\n" +
+			"- in a workflow run (`xmd workflow start`: a document a workflow bundle applies to, or one " +
+			"`workflow.mode: workflow` names), any `service` block: the run installs a service provider that " +
+			"refuses every start (`workflow execution is not authorized to attach a native service`).\n\n" +
 			"The binding annotation `as=\"name\"` has one spelling (scanner.ts, takeBindingAnnotation): one of " +
 			"them, the last word, the name in double quotes, a legal binding name — `as=name` is refused (the " +
 			"quick fix quotes it). A bound block runs only `exec` wrapped by nothing but `timeout` " +
@@ -327,6 +330,13 @@ func (k *checker) checkExecInfo(cb *CodeBlock) {
 		}
 	}
 	k.checkTimeouts(chain, wordSpan)
+	if len(chain) > 0 && chain[0].name == "service" && k.r.mode == ModeWorkflow {
+		// A workflow run installs, where a host installs its service
+		// provider, one that refuses every start
+		// (packages/workflow/src/service-denial.ts).
+		k.report(RuleExecInfo, wordSpan(chain[0].word), "a workflow run attaches no native service: `xmd workflow start` refuses the block when it reaches it "+
+			"(\"workflow execution is not authorized to attach a native service\"); run the command as a plain exec block, or run the document with `xmd run`")
+	}
 }
 
 func hasModifier(chain []modifier, name string) bool {

@@ -226,8 +226,8 @@ type resolver struct {
 	// (SearchDirs); registered the names a host registers at run time.
 	search     []string
 	registered []string
-	// mode is how the engine runs the document (EnvMode), "" when told by
-	// the document.
+	// mode is how the engine runs the document (EnvMode), ModeWorkflow for
+	// a document a workflow bundle applies to, "" when nothing says.
 	mode string
 	// parsed, missing and cache are made on their first entry: most
 	// documents resolve one or two names through the workspace. The
@@ -252,6 +252,11 @@ func newResolver(fsys fs.FS, dirs *Dirs, docPath string, self *Component, compon
 	r := &resolver{fsys: fsys, dirs: dirs, docPath: docPath, self: self, registered: registered, mode: mode}
 	r.search = searchDirs(docPath, componentDirs, mode)
 	r.bundle = r.findBundle()
+	if mode == "" && r.bundle != nil {
+		// Only `xmd workflow start` reads a bundle: a document one applies
+		// to is the root or a component of a workflow run.
+		r.mode = ModeWorkflow
+	}
 	return r
 }
 

@@ -268,8 +268,14 @@ var (
 			"`CollectJournal` and its assertion table, bare `Assert` included (packages/testing/src/assertions.ts); " +
 			"`TestAgent` and `TestAgent.Scenario` (under `xmd test` alone), `WhenPrompt` (in a test agent's scripts) " +
 			"and `WebForm`; and the workflow host's `Repository`, `Worktree`, `Dir`, `Git.*`, `PullRequest`, " +
-			"`IssueTracker`, `Issue` (in a workflow run alone). A `workflow.mode` in `.baton.yaml` says how the engine " +
-			"runs a document; unset, all of them are taken as registered. " +
+			"`IssueTracker`, `Issue` (in a workflow run alone). A workflow run registers no agent component: " +
+			"`xmd workflow start` runs the document with no agent, and installs neither `Prompt` nor `Agent`, " +
+			"`Session`, `Session.Launch`, `AgentProvider`, `ApproveAll`, `AskPermission` (packages/cli/src/cli.ts: " +
+			"installAgentComponents is called only for `xmd run`'s agent or under `xmd test`), so `<Prompt>` there is " +
+			"`Cannot resolve component: Prompt (searched: )`. A `workflow.mode` in `.baton.yaml` says how the engine " +
+			"runs a document; unset, a document a workflow bundle applies to (its root, or a component it lists) is " +
+			"taken as run by `xmd workflow start`, since only that command reads a bundle, and for any other " +
+			"document all of them are taken as registered. " +
 			"A host can register more in TypeScript (`registerComponents`), which no static reading sees: name them " +
 			"under `workflow.registered` in `.baton.yaml` (`*` matches any run of characters). A registered name is " +
 			"only a default: a repository file of the same name is chosen ahead of it (select.ts: a repository-local " +

@@ -442,7 +442,14 @@ func searchedList(dirs []string) string {
 
 func (k *checker) reportUnresolved(t *Tag, res Resolution) {
 	var msg string
-	if r := k.r.bundle; r != nil && res.Path != "" {
+	if k.r.mode == ModeWorkflow && agentComponent(t.Name) {
+		why := "the configuration runs it with `xmd workflow start`"
+		if b := k.r.bundle; b != nil {
+			why = "only `xmd workflow start` reads the bundle of " + b.RootPath
+		}
+		msg = fmt.Sprintf("<%s> resolves to nothing in a workflow run (%s): `xmd workflow start` registers no agent component "+
+			"(Prompt, Agent, Session, Session.Launch, AgentProvider, ApproveAll, AskPermission), which `xmd run` and `xmd test` do, and searches no files", t.Name, why)
+	} else if r := k.r.bundle; r != nil && res.Path != "" {
 		msg = fmt.Sprintf("<%s> is declared in the workflow bundle as %s, which does not exist", t.Name, res.Path)
 	} else {
 		n := strings.ReplaceAll(t.Name, ".", "/")
