@@ -37,7 +37,8 @@ const maxComponents = 16
 // xmdFrontMatter says which key makes front matter XMD's ("" for none):
 // the keys its engine reserves (props, required, returns;
 // packages/core/src/frontmatter.ts) or a workflow root's
-// `workflow.components` bundle.
+// `workflow.components` bundle (`meta.workflow.components` beside a meta
+// mapping).
 func xmdFrontMatter(fm *markdown.FrontMatter) string {
 	if fm == nil {
 		return ""
@@ -48,6 +49,11 @@ func xmdFrontMatter(fm *markdown.FrontMatter) string {
 		}
 	}
 	w, _ := fm.Data["workflow"].(map[string]any)
+	if meta, ok := fm.Data["meta"].(map[string]any); ok {
+		// A meta mapping is the engine's meta, which declares the bundle
+		// (packages/core/src/frontmatter.ts, parseMeta).
+		w, _ = meta["workflow"].(map[string]any)
+	}
 	if _, ok := w["components"]; ok {
 		return "its front matter declares an XMD bundle (`workflow.components`)"
 	}

@@ -443,16 +443,32 @@ var (
 	}
 	RuleBundle = &analysis.Rule{
 		ID:       "workflow/bundle",
-		Summary:  "A `workflow.components` entry is invalid or names no file.",
+		Summary:  "A `workflow.components` declaration is invalid or names no file.",
 		Severity: analysis.Error,
 		Doc: "A workflow root declares the Markdown components its run is closed over:\n\n" +
 			"```yaml\nworkflow:\n  components:\n    Planning: ./Planning.md\n```\n\n" +
-			"Each path is relative to the root's folder, normalized, ends in `.md` and stays inside the folder " +
-			"tree (no `..`, no absolute path, URL or glob); a name may not claim structural syntax or one of " +
-			"core's own components (`Parse`, `SafeParse`, `Elicit`, `Glob`, `File`, `Json`, `TempDir`, `Fetch`, " +
-			"`Test`; packages/core/src/components/bundle.ts). A refused declaration fails before the root is " +
-			"imported. Any other name a package registers (`Prompt`, `WebForm`, …) a bundle may declare: in a " +
-			"workflow run its file answers for the name.",
+			"`xmd workflow start` reads the declaration before the run exists, and refuses the start " +
+			"(packages/cli/src/workflow-bundle.ts, declaredBundle, usableName, canonicalPath): `workflow` is a mapping with " +
+			"exactly one member, `components`; `components` is a mapping with at least one entry; each name is a component " +
+			"name (each dot-separated part `^[A-Z][A-Za-z0-9_]*$`: `planning`, `Plan-A`, `Plan.step` are not) and claims " +
+			"neither structural syntax nor one of core's own components (`Parse`, `SafeParse`, `Elicit`, `Glob`, `File`, " +
+			"`Json`, `TempDir`, `Fetch`, `Test`); each value is a string; and each path is written once, relative to the " +
+			"root's folder: not empty, no backslash, not absolute, no scheme (`c:Plan.md`, `https://…`), none of " +
+			"`*?[]{}`, one optional leading `./` and then no empty, `.` or `..` segment (`sub//Plan.md`, `sub/./Plan.md`; " +
+			"the quick fix writes the path once), no first segment starting `@` (a package), a `.md` file, in the " +
+			"workspace. Any other name a package registers (`Prompt`, `WebForm`, …) a bundle may declare: in a workflow " +
+			"run its file answers for the name.\n\n" +
+			"The declaration is the `workflow` of the document's meta (packages/core/src/frontmatter.ts, parseMeta): a " +
+			"front matter with a `meta` mapping declares it as `meta.workflow`, and its top-level `workflow` is read by " +
+			"nothing. A `workflow` that names no `components` (`workflow: true`) is another tool's key as far as `xmd run` " +
+			"is concerned, and is reported only where `workflow.mode: workflow` in `.baton.yaml` says the document is " +
+			"started by `xmd workflow start`.",
+		Follows: []string{
+			"executable.md packages/cli/src/workflow-bundle.ts declaredBundle (workflow, components)",
+			"executable.md packages/cli/src/workflow-bundle.ts usableName (component names, structural syntax, core's names)",
+			"executable.md packages/cli/src/workflow-bundle.ts canonicalPath (the paths)",
+			"executable.md packages/core/src/frontmatter.ts parseMeta (meta.workflow)",
+		},
 	}
 )
 
@@ -527,7 +543,8 @@ var engineVerdicts = map[*analysis.Rule]string{
 	RuleSyntax: "renders a tag never closed as text, differently from what was written, and says nothing — only " +
 		"baton reports it; malformed front matter fails the component the first time it is imported.",
 	RuleStrayClose: "renders the closing tag as text into the output, and says nothing: only baton reports it.",
-	RuleBundle:     "fails the workflow before its root is imported (packages/core/src/components/bundle.ts).",
+	RuleBundle: "fails `xmd workflow start` before the run exists (packages/cli/src/workflow-bundle.ts, declaredBundle), " +
+		"or before the root is imported (packages/core/src/components/bundle.ts).",
 }
 
 func init() {

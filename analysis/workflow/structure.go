@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -54,29 +53,7 @@ func (k *checker) checkFrontMatter() {
 			}
 		}
 	}
-	// The bundle of a workflow root.
-	for _, e := range c.Bundle {
-		if Structural[e.Name] {
-			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is structural syntax: a bundle cannot claim it", e.Name))
-			continue
-		}
-		if coreDefaults[e.Name] {
-			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is a component the engine supplies: a bundle adds names, it cannot replace core's", e.Name))
-			continue
-		}
-		root := "."
-		if k.c.Path != "" {
-			root = path.Dir(k.c.Path)
-		}
-		p, ok := NormalizeBundlePath(root, e.Path)
-		if !ok {
-			k.report(RuleBundle, e.PathSpan, fmt.Sprintf("%q is not a bundle path: a relative, normalized .md path inside the root's folder (no .., absolute path, URL or glob)", e.Path))
-			continue
-		}
-		if k.r.fsys != nil && !k.r.isFile(p) {
-			k.report(RuleBundle, e.PathSpan, fmt.Sprintf("%s: no such file in the workspace", p))
-		}
-	}
+	k.checkBundle()
 }
 
 // isBindingName matches ^[a-zA-Z_$][a-zA-Z0-9_$]*$ (ASCII only), without
