@@ -114,6 +114,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkStructure()
 	k.checkInvocations()
 	k.checkDirectives()
+	k.checkHostComponents()
 	k.checkSlots()
 	k.checkCycles()
 	k.checkTests()

@@ -70,6 +70,7 @@ var (
 			"executable.md packages/runtime/duration.ts parseDuration (timeout=)",
 			"executable.md packages/core/src/scanner.ts takeBindingAnnotation (as=\"name\")",
 			"executable.md packages/core/src/modifiers.ts refuseUnauthorizedBinding (a bound exec's chain)",
+			"executable.md packages/workflow/src/service-denial.ts useWorkflowServiceDenial (a service block in a workflow run)",
 		},
 	}
 )

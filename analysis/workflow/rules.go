@@ -295,6 +295,9 @@ var (
 			"file answers is reported too — declare it in the bundle. Without a workspace to read, baton does not " +
 			"report names it cannot look up. A tag that is never closed is text to the engine and is not looked up " +
 			"(workflow/syntax reports it).",
+		Follows: []string{
+			"executable.md packages/cli/src/cli.ts installDocumentComponents (no agent components in a workflow run)",
+		},
 	}
 	RuleOutputPlacement = &analysis.Rule{
 		ID:       "workflow/output-placement",
@@ -479,7 +482,7 @@ var Rules = []*analysis.Rule{
 	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
-	RuleAnswers, RuleExecInfo,
+	RuleAnswers, RuleExecInfo, RuleHostComponent,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
 }
@@ -545,6 +548,9 @@ var engineVerdicts = map[*analysis.Rule]string{
 	RuleStrayClose: "renders the closing tag as text into the output, and says nothing: only baton reports it.",
 	RuleBundle: "fails `xmd workflow start` before the run exists (packages/cli/src/workflow-bundle.ts, declaredBundle), " +
 		"or before the root is imported (packages/core/src/components/bundle.ts).",
+	RuleHostComponent: "fails the element when execution reaches it in a workflow run, before any Git command or tracker " +
+		"request: a printed error, or, for a Git operation or pull request outside a `<Repository>`, a failure no " +
+		"`<PrintErrors>` region catches.",
 }
 
 func init() {
