@@ -105,11 +105,19 @@ var (
 			"type than the schema's or in a schema with no type (`minLength` on an array, `items` without " +
 			"`type: array`: strictTypes), a union type other than a type and `\"null\"`, `nullable` without `type`, " +
 			"`then`/`else` without `if`, a `default` on a full schema's root, and a `required` naming a property its `properties` do not declare " +
-			"(strictRequired). A schema with a `$ref` is not read, nor what it refers to.",
+			"(strictRequired). A schema with a `$ref` is not read, nor what it refers to.\n\n" +
+			"The document a command starts gets a command-line option and an environment variable for each prop with a " +
+			"scalar (or scalar-array) schema: `topicName` is `--props-topic-name` and `XMD_PROPS_TOPIC_NAME`. `xmd run` and " +
+			"`xmd workflow start` refuse, before anything runs, a document two of whose props make the same one " +
+			"(packages/cli/src/props.ts, buildBindings: `properties \"topicName\" and \"topic_name\" both generate " +
+			"--props-topic-name`); rename one. A component's props make none, so this is checked only on the root of a " +
+			"workflow run (a document declaring a workflow bundle, or one `workflow.mode: workflow` names that no bundle " +
+			"lists), the one document baton knows a command starts.",
 		Follows: []string{
 			"executable.md packages/core/src/frontmatter.ts parsePropsSchema",
 			"executable.md packages/core/src/validate.ts enforceRootContract",
 			"executable.md packages/core/src/validate.ts compilePropsSchema (Ajv strict mode)",
+			"executable.md packages/cli/src/props.ts buildBindings (a root's props make one option and variable each)",
 		},
 	}
 	RuleUnknownProp = &analysis.Rule{
@@ -514,7 +522,8 @@ var engineVerdicts = map[*analysis.Rule]string{
 	RuleUndeclaredProp: "renders it differently, and says nothing: `{props.x}` renders as empty text, and " +
 		"`props.x` in an expression is `undefined`.",
 	RulePropsDeclaration: "fails the component when it loads (packages/core/src/frontmatter.ts, " +
-		"parsePropsSchema), before any invocation of it runs.",
+		"parsePropsSchema), before any invocation of it runs; two props of a root that make one option, the " +
+		"command that starts it, before anything runs.",
 	RuleUnknownProp: "fails the invocation's prop validation when execution reaches it " +
 		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
 	RuleMissingRequiredProp: "fails the invocation's prop validation when execution reaches it " +

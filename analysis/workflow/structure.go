@@ -53,6 +53,7 @@ func (k *checker) checkFrontMatter() {
 			}
 		}
 	}
+	k.checkPropBindings()
 	k.checkBundle()
 }
 
