@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +32,9 @@ func TestLineEndingsAndBOMDoNotChangeFindings(t *testing.T) {
 		checkLineEndingsAndBOM(t, append(files, corpus.Glob(t, "xmd/*/*.md")...))
 	})
 }
+
+// grayMatterLanguage is front matter opened by "---" and a language name.
+var grayMatterLanguage = regexp.MustCompile(`^\x{feff}?---[ \t]*[A-Za-z]`)
 
 // checkLineEndingsAndBOM lints each document of files (a txtar fixture, or
 // a Markdown file) in each variant and compares the findings.
@@ -75,6 +79,17 @@ func checkLineEndingsAndBOM(t *testing.T, files []string) {
 					continue
 				}
 				got := lint(reg, vt)
+				if vname == "CR" && grayMatterLanguage.MatchString(text) {
+					// gray-matter looks for the line break after "---lang" as
+					// a "\n": with lone CRs it reads no front matter, and the
+					// engine runs the document (recorded under Node with
+					// gray-matter 4.0.3), so the language is not refused.
+					got, base := dropRule(got, "workflow/syntax"), dropRule(base, "workflow/syntax")
+					if !slices.Equal(got, base) {
+						t.Errorf("%s %s with %s:\n got %q\nwant %q", name, f.Name, vname, got, base)
+					}
+					continue
+				}
 				if vname == "no final newline" {
 					// A finding about the last line may say it has no break.
 					got, base := dropRule(got, "packet/verdict-marker-position"), dropRule(base, "packet/verdict-marker-position")

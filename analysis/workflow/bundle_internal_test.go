@@ -159,3 +159,39 @@ func TestLiveDirsReadsOnlyWhatChanged(t *testing.T) {
 	}
 	look("the folder deleted")
 }
+
+// TestBundlePathsAsTheEngine: bundlePath refuses what the engine's
+// canonicalPath refuses, with its reason, and joins what it takes to the
+// root's folder (verdicts of declaredBundle, recorded under Node 20.20.2 at
+// 307ca55c; the fixtures under testdata/rules/host say so).
+func TestBundlePathsAsTheEngine(t *testing.T) {
+	for _, c := range []struct{ path, want, why string }{
+		{"./Plan.md", "wf/Plan.md", ""},
+		{"sub/Plan.md", "wf/sub/Plan.md", ""},
+		{"sub/@team/Plan.md", "wf/sub/@team/Plan.md", ""},
+		{"sub/c:Plan.md", "wf/sub/c:Plan.md", ""},
+		{"sub/a@b.md", "wf/sub/a@b.md", ""},
+		{"./sub/./Plan.md", "", "walks the tree"},
+		{"././Plan.md", "", "walks the tree"},
+		{"../Plan.md", "", "walks the tree"},
+		{"sub//Plan.md", "", "has an empty segment"},
+		{"@team/Plan.md", "", "is a package specifier"},
+		{"./@team/Plan.md", "", "is a package specifier"},
+		{"c:Plan.md", "", "is a URL"},
+		{"x:y.md", "", "is a URL"},
+		{"https://x/Plan.md", "", "is a URL"},
+		{"{a}.md", "", "contains glob syntax"},
+		{"a].md", "", "contains glob syntax"},
+		{"*.md", "", "contains glob syntax"},
+		{"sub/", "", "names a directory"},
+		{"", "", "is empty"},
+		{"/Plan.md", "", "is absolute"},
+		{`sub\Plan.md`, "", "contains a backslash"},
+		{"Plan.txt", "", "is not a Markdown file"},
+	} {
+		got, why := bundlePath("wf", c.path)
+		if got != c.want || (c.why == "") != (why == "") || !strings.Contains(why, c.why) {
+			t.Errorf("bundlePath(%q) = %q, %q; want %q, %q", c.path, got, why, c.want, c.why)
+		}
+	}
+}

@@ -115,6 +115,7 @@ func run(pass *analysis.Pass) *Model {
 	k.checkInvocations()
 	k.checkRegistered()
 	k.checkDirectives()
+	k.checkHostComponents()
 	k.checkSlots()
 	k.checkCycles()
 	k.checkTests()

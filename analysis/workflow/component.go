@@ -26,6 +26,10 @@ type Component struct {
 	Meta    []*Name // meta keys: the front matter's other keys and a `meta` mapping's entries
 	// Bundle is the `workflow.components` declaration of a workflow root.
 	Bundle []*BundleEntry
+	// bundleKey and bundleValue are the declaration the bundle is read
+	// from (readBundle), nil without one; bundleValue is nil for a
+	// declaration with no value.
+	bundleKey, bundleValue *yaml.Node
 
 	Body         []Node // the top-level nodes of the body
 	Tags         []*Tag // every tag, flattened in document order
@@ -117,6 +121,34 @@ type Returns struct {
 	schema *returnsSchema
 }
 
+// readBundle reads the workflow bundle from the declaration the engine
+// reads (packages/cli/src/workflow-bundle.ts, declaredBundle, of the
+// definition's meta): a `meta` mapping's `workflow` entry when the front
+// matter has a `meta` mapping (packages/core/src/frontmatter.ts, parseMeta:
+// its entries are the meta, and the top-level keys are not; an entry with a
+// `type` is its `default`), else the top-level `workflow`.
+func (c *Component) readBundle(root *yaml.Node) {
+	if _, meta := mapGet(root, "meta"); meta != nil && resolveAlias(meta).Kind == yaml.MappingNode {
+		c.bundleKey, c.bundleValue = nil, nil
+		if k, v := mapGet(resolveAlias(meta), "workflow"); k != nil {
+			v = resolveAlias(v)
+			if _, typ := mapGet(v, "type"); typ != nil {
+				_, v = mapGet(v, "default") // nil when there is none: no mapping
+				v = resolveAlias(v)
+			}
+			c.bundleKey, c.bundleValue = k, v
+		}
+	}
+	if _, comps := mapGet(c.bundleValue, "components"); comps != nil {
+		if comps = resolveAlias(comps); comps.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(comps.Content); j += 2 {
+				n, p := comps.Content[j], resolveAlias(comps.Content[j+1])
+				c.Bundle = append(c.Bundle, &BundleEntry{Name: n.Value, NameSpan: c.yamlSpan(n), Path: p.Value, PathSpan: c.yamlSpan(p), pathNode: p})
+			}
+		}
+	}
+}
+
 // BundleEntry is one `workflow.components` entry: a name and the file
 // that answers it, relative to the root's folder.
 type BundleEntry struct {
@@ -124,6 +156,8 @@ type BundleEntry struct {
 	NameSpan markdown.Span
 	Path     string // as written
 	PathSpan markdown.Span
+
+	pathNode *yaml.Node // the value as written: a string, or what is not one
 }
 
 // Parse parses an XMD document: its front matter (props, required,
@@ -297,19 +331,6 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// metaBundle is the workflow entry of a top-level meta mapping, as the
-// engine's parseMeta gives it: an entry that is a mapping with a type key
-// is a typed definition, and stands for its default.
-func metaBundle(meta *yaml.Node) *yaml.Node {
-	_, v := mapGet(meta, "workflow")
-	v = resolveAlias(v)
-	if k, _ := mapGet(v, "type"); k != nil {
-		_, d := mapGet(v, "default")
-		return resolveAlias(d)
-	}
-	return v
-}
-
 func (c *Component) readFrontMatter() {
 	fm := c.FrontMatter
 	doc := fm.node // already parsed by the analysis engine
@@ -330,13 +351,6 @@ func (c *Component) readFrontMatter() {
 		return
 	}
 	fm.root = root
-	// The bundle is the workflow entry of what the engine calls the
-	// document's meta (packages/cli/src/workflow-definition.ts hands
-	// declaredBundle parseMarkdownDefinition(...).meta): a top-level meta
-	// mapping's entries when there is one, else the other top-level keys
-	// (packages/core/src/frontmatter.ts, parseMeta).
-	var top, fromMeta *yaml.Node
-	inMeta := false
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], resolveAlias(root.Content[i+1])
 		switch k.Value {
@@ -355,31 +369,21 @@ func (c *Component) readFrontMatter() {
 		case "returns":
 			c.readReturns(k, v)
 		case "workflow":
-			top = v
+			if c.bundleKey == nil {
+				c.bundleKey, c.bundleValue = k, v
+			}
 		case "meta":
 			c.Meta = append(c.Meta, &Name{k.Value, c.yamlSpan(k)})
 			if v.Kind == yaml.MappingNode {
 				for j := 0; j+1 < len(v.Content); j += 2 {
 					c.Meta = append(c.Meta, &Name{v.Content[j].Value, c.yamlSpan(v.Content[j])})
 				}
-				fromMeta, inMeta = metaBundle(v), true
 			}
 		default:
 			c.Meta = append(c.Meta, &Name{k.Value, c.yamlSpan(k)})
 		}
 	}
-	bundle := top
-	if inMeta {
-		bundle = fromMeta
-	}
-	if _, comps := mapGet(bundle, "components"); comps != nil {
-		if comps = resolveAlias(comps); comps.Kind == yaml.MappingNode {
-			for j := 0; j+1 < len(comps.Content); j += 2 {
-				n, p := comps.Content[j], comps.Content[j+1]
-				c.Bundle = append(c.Bundle, &BundleEntry{Name: n.Value, NameSpan: c.yamlSpan(n), Path: p.Value, PathSpan: c.yamlSpan(p)})
-			}
-		}
-	}
+	c.readBundle(root)
 	// A map's props are required when `required` names them.
 	if c.Props.Form == PropsMap {
 		for _, r := range c.Required {

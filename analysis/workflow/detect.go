@@ -37,7 +37,8 @@ const maxComponents = 16
 // xmdFrontMatter says which key makes front matter XMD's ("" for none):
 // the keys its engine reserves (props, required, returns;
 // packages/core/src/frontmatter.ts) or a workflow root's
-// `workflow.components` bundle.
+// `workflow.components` bundle (`meta.workflow.components` beside a meta
+// mapping).
 func xmdFrontMatter(fm *markdown.FrontMatter) string {
 	if fm == nil {
 		return ""
@@ -47,16 +48,17 @@ func xmdFrontMatter(fm *markdown.FrontMatter) string {
 			return "its front matter has XMD's `" + k + "` key"
 		}
 	}
+	// Under a top-level meta mapping the engine's meta is that mapping, and
+	// the bundle is its workflow (packages/core/src/frontmatter.ts,
+	// parseMeta).
 	w, _ := fm.Data["workflow"].(map[string]any)
-	if _, ok := w["components"]; ok {
-		return "its front matter declares an XMD bundle (`workflow.components`)"
+	where := "workflow.components"
+	if meta, ok := fm.Data["meta"].(map[string]any); ok {
+		w, _ = meta["workflow"].(map[string]any)
+		where = "meta.workflow.components"
 	}
-	// Under a top-level meta mapping, the engine reads the bundle from
-	// meta.workflow (packages/core/src/frontmatter.ts, parseMeta).
-	meta, _ := fm.Data["meta"].(map[string]any)
-	w, _ = meta["workflow"].(map[string]any)
 	if _, ok := w["components"]; ok {
-		return "its front matter declares an XMD bundle (`meta.workflow.components`)"
+		return "its front matter declares an XMD bundle (`" + where + "`)"
 	}
 	return ""
 }

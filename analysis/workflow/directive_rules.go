@@ -67,7 +67,10 @@ var (
 			"- `ephemeral` without the `eval` terminal, `service` not first, `service` without `exec`;\n" +
 			"- a `service` that names no legal binding for its endpoint (packages/core/src/live-env.ts, " +
 			"validateServiceBinding, before the process starts): ```` ```bash service exec ```` (`service requires " +
-			"a binding name`), `service=`, `service=1api`, `service=let`; write `service=api`.\n\n" +
+			"a binding name`), `service=`, `service=1api`, `service=let`; write `service=api`;\n" +
+			"- in a workflow run (`xmd workflow start`: a document a workflow bundle applies to, or one " +
+			"`workflow.mode: workflow` names), any `service` block: the run installs a service provider that " +
+			"refuses every start (`workflow execution is not authorized to attach a native service`).\n\n" +
 			"The binding annotation `as=\"name\"` has one spelling (scanner.ts, takeBindingAnnotation): one of " +
 			"them, the last word, the name in double quotes, a legal binding name — `as=name` is refused (the " +
 			"quick fix quotes it). A bound block runs only `exec` wrapped by nothing but `timeout` " +
@@ -81,6 +84,7 @@ var (
 			"executable.md packages/core/src/scanner.ts takeBindingAnnotation (as=\"name\")",
 			"executable.md packages/core/src/modifiers.ts refuseUnauthorizedBinding (a bound exec's chain)",
 			"executable.md packages/core/src/live-env.ts validateServiceBinding (a service's binding name)",
+			"executable.md packages/workflow/src/service-denial.ts useWorkflowServiceDenial (a service block in a workflow run)",
 		},
 	}
 )
@@ -344,6 +348,12 @@ func (k *checker) checkExecInfo(cb *CodeBlock) {
 	if len(chain) > 0 && chain[0].name == "service" {
 		if why := serviceBindingRefusal(chain[0]); why != "" {
 			k.report(RuleExecInfo, wordSpan(chain[0].word), fmt.Sprintf("%s: the engine refuses the block when it reaches it, before the process starts (%q); name the binding the service's endpoint is bound to, service=api", chain[0].word, why))
+		} else if k.r.mode == ModeWorkflow {
+			// A workflow run installs, where a host installs its service
+			// provider, one that refuses every start
+			// (packages/workflow/src/service-denial.ts).
+			k.report(RuleExecInfo, wordSpan(chain[0].word), "a workflow run attaches no native service: `xmd workflow start` refuses the block when it reaches it "+
+				"(\"workflow execution is not authorized to attach a native service\"); run the command as a plain exec block, or run the document with `xmd run`")
 		}
 	}
 }

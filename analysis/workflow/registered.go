@@ -29,6 +29,12 @@ type RegisteredComponent struct {
 	// does not (packages/cli/src/cli.ts, installDocumentComponents); ""
 	// for every mode.
 	Only string `json:"only"`
+	// Except are the modes the engine does not register it in: "workflow"
+	// for the agent components, which `xmd workflow start` never installs
+	// (packages/cli/src/cli.ts: its execution's mode has no agent, and
+	// installAgentComponents is called only for an agent or under `xmd
+	// test`).
+	Except []string `json:"except"`
 	// Returns is true when the registration declares `returns`: a value
 	// component, invoked with `as`.
 	Returns bool `json:"returns"`
@@ -98,9 +104,11 @@ func (rc *RegisteredComponent) ExpectedChildren() bool {
 func (rc *RegisteredComponent) Component() *Component { return rc.component }
 
 // registeredIn reports whether the engine registers name when it runs a
-// document in mode (EnvMode; "" when the configuration does not say, and
-// every registration is taken): the workflow host's components only in a
-// workflow run, the test agent's only under `xmd test`.
+// document in mode (EnvMode, or ModeWorkflow for a document a workflow
+// bundle applies to; "" when nothing says, and every registration is
+// taken): the workflow host's components only in a workflow run, the test
+// agent's only under `xmd test`, the agent components in every run but a
+// workflow's.
 func registeredIn(name, mode string) bool {
 	reg, host := isRegistered(name)
 	switch {
@@ -111,8 +119,19 @@ func registeredIn(name, mode string) bool {
 	case host:
 		return mode == ModeWorkflow
 	}
-	if rc := RegisteredComponents[name]; rc != nil && rc.Only != "" {
+	rc := RegisteredComponents[name]
+	switch {
+	case rc == nil:
+		return true
+	case rc.Only != "":
 		return rc.Only == mode
 	}
-	return true
+	return !slices.Contains(rc.Except, mode)
+}
+
+// agentComponent reports a component the engine registers in every run
+// but a workflow's.
+func agentComponent(name string) bool {
+	rc := RegisteredComponents[name]
+	return rc != nil && slices.Contains(rc.Except, ModeWorkflow)
 }

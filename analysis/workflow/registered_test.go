@@ -218,6 +218,24 @@ func TestRegisteredAgainstEngine(t *testing.T) {
 			t.Errorf("%s is installed by %s, for xmd test alone", name, fn)
 		}
 	}
+	// What a workflow run does not install: installDocumentComponents calls
+	// installAgentComponents only under mode.testing or, through
+	// installAgentStack, mode.agent, and the workflow command's mode has
+	// no agent.
+	if w := strings.Index(cli, `case "workflow": {`); w < 0 {
+		t.Errorf("packages/cli/src/cli.ts: no workflow command")
+	} else if m := regexp.MustCompile(`\{ testing: false, props: execution\.props[^}]*\}`).FindString(cli[w:]); m == "" || strings.Contains(m, "agent") {
+		t.Errorf("packages/cli/src/cli.ts: the workflow command's mode is no longer { testing: false, … } without an agent: %q", m)
+	}
+	if strings.Count(cli, "installAgentComponents(") != 2 { // installAgentStack's and the testing branch's
+		t.Errorf("packages/cli/src/cli.ts: installAgentComponents is called elsewhere now")
+	}
+	for name, rc := range workflow.RegisteredComponents {
+		_, fn := split(rc.Registered)
+		if (fn == "installAgentComponents") != slices.Contains(rc.Except, workflow.ModeWorkflow) {
+			t.Errorf("%s: installed by %s, and the data's except is %v", name, fn, rc.Except)
+		}
+	}
 	for name, reg := range engine {
 		if workflow.RegisteredComponents[name] == nil {
 			t.Errorf("%s: registered in %s, but registered.json does not have it", name, reg.file)

@@ -226,8 +226,8 @@ type resolver struct {
 	// (SearchDirs); registered the names a host registers at run time.
 	search     []string
 	registered []string
-	// mode is how the engine runs the document (EnvMode), "" when told by
-	// the document.
+	// mode is how the engine runs the document (EnvMode), ModeWorkflow for
+	// a document a workflow bundle applies to, "" when nothing says.
 	mode string
 	// parsed, missing and cache are made on their first entry: most
 	// documents resolve one or two names through the workspace. The
@@ -252,7 +252,23 @@ func newResolver(fsys fs.FS, dirs *Dirs, docPath string, self *Component, compon
 	r := &resolver{fsys: fsys, dirs: dirs, docPath: docPath, self: self, registered: registered, mode: mode}
 	r.search = searchDirs(docPath, componentDirs, mode)
 	r.bundle = r.findBundle()
+	if mode == "" && r.bundle != nil {
+		// Only `xmd workflow start` reads a bundle: a document one applies
+		// to is the root or a component of a workflow run.
+		r.mode = ModeWorkflow
+	}
 	return r
+}
+
+// isRunRoot reports a document a run starts from, as far as the workspace
+// tells: one that declares the workflow bundle that applies to it, or one
+// no bundle lists (a component file reads only through a bundle in a
+// workflow run) in a workspace baton can search for the roots that would.
+func (r *resolver) isRunRoot() bool {
+	if r.bundle != nil {
+		return r.bundle.RootPath == r.docPath || (r.docPath == "" && len(r.self.Bundle) > 0)
+	}
+	return r.fsys != nil && r.docPath != ""
 }
 
 // docDir is the folder of the document, "." at the root of the FS.
@@ -264,20 +280,55 @@ func (r *resolver) docDir() string {
 }
 
 // NormalizeBundlePath normalizes a `workflow.components` path against the
-// root's folder; ok is false for a path the engine refuses (empty,
-// absolute, backslashed, a URL, a glob, escaping the root's folder, not
-// .md).
+// root's folder; ok is false for a path the engine refuses (bundlePath).
 func NormalizeBundlePath(rootDir, p string) (string, bool) {
-	if p == "" || strings.ContainsAny(p, "\\\x00*?[") || strings.HasPrefix(p, "/") || strings.Contains(p, "://") ||
-		!strings.HasSuffix(p, ".md") {
-		return "", false
+	n, why := bundlePath(rootDir, p)
+	return n, why == ""
+}
+
+// bundlePath is the path a `workflow.components` entry names, joined to the
+// root's folder, or why the engine refuses it ("" when it does not), in the
+// engine's order (packages/cli/src/workflow-bundle.ts, canonicalPath): not
+// empty, no NUL or backslash, not absolute, no scheme (`x:`), none of
+// `*?[]{}`, not a folder; one leading `./` dropped, then no empty, `.` or
+// `..` segment, no first segment starting `@`, and a .md file.
+func bundlePath(rootDir, p string) (string, string) {
+	switch {
+	case p == "":
+		return "", "is empty"
+	case strings.Contains(p, "\x00"):
+		return "", "contains a NUL"
+	case strings.Contains(p, "\\"):
+		return "", "is not POSIX: it contains a backslash"
+	case strings.HasPrefix(p, "/"):
+		return "", "is absolute, and a declaration is relative to the document beside it"
+	case hasScheme(p):
+		return "", "is a URL, and a declaration names a file in this repository"
+	case strings.ContainsAny(p, "*?[]{}"):
+		return "", "contains glob syntax, and a declaration names exactly one file"
+	case strings.HasSuffix(p, "/"):
+		return "", "names a directory, and a declaration names one Markdown file"
 	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == ".." {
-			return "", false
+	rel := strings.TrimPrefix(p, "./")
+	segs := strings.Split(rel, "/")
+	for _, seg := range segs {
+		switch seg {
+		case "":
+			return "", "has an empty segment"
+		case ".", "..":
+			return "", `walks the tree with a "." or ".." segment, and a declaration does not`
 		}
 	}
-	return path.Join(rootDir, p), true
+	switch {
+	case strings.HasPrefix(segs[0], "@"):
+		return "", "is a package specifier, and a declaration names a file in this repository"
+	case !strings.HasSuffix(rel, ".md"):
+		return "", "is not a Markdown file, and a bundled component is Markdown"
+	}
+	if rootDir == "" || rootDir == "." {
+		return rel, ""
+	}
+	return rootDir + "/" + rel, ""
 }
 
 func bundleOf(rootPath string, c *Component) *bundle {

@@ -111,12 +111,20 @@ var (
 			"`then`/`else` without `if`, a `default` on a full schema's root, a `required` naming a property its `properties` do not declare " +
 			"(strictRequired), a `properties`, `patternProperties`, `definitions` or `dependencies` that is not a " +
 			"mapping (the draft-07 meta-schema), and `$async` on a part of the schema Ajv compiles (`async schema " +
-			"in sync schema`). A schema with a `$ref` is not read, nor what it refers to.",
+			"in sync schema`). A schema with a `$ref` is not read, nor what it refers to.\n\n" +
+			"The document a command starts gets a command-line option and an environment variable for each prop with a " +
+			"scalar (or scalar-array) schema: `topicName` is `--props-topic-name` and `XMD_PROPS_TOPIC_NAME`. `xmd run` and " +
+			"`xmd workflow start` refuse, before anything runs, a document two of whose props make the same one " +
+			"(packages/cli/src/props.ts, buildBindings: `properties \"topicName\" and \"topic_name\" both generate " +
+			"--props-topic-name`); rename one. A component's props make none, so this is checked only on the root of a " +
+			"workflow run (a document declaring a workflow bundle, or one `workflow.mode: workflow` names that no bundle " +
+			"lists), the one document baton knows a command starts.",
 		Follows: []string{
 			"executable.md packages/core/src/frontmatter.ts parsePropsSchema",
 			"executable.md packages/core/src/frontmatter.ts parseRequiredNames",
 			"executable.md packages/core/src/validate.ts enforceRootContract",
 			"executable.md packages/core/src/validate.ts compilePropsSchema (Ajv strict mode)",
+			"executable.md packages/cli/src/props.ts buildBindings (a root's props make one option and variable each)",
 		},
 	}
 	RuleUnknownProp = &analysis.Rule{
@@ -312,8 +320,14 @@ var (
 			"`CollectJournal` and its assertion table, bare `Assert` included (packages/testing/src/assertions.ts); " +
 			"`TestAgent` and `TestAgent.Scenario` (under `xmd test` alone), `WhenPrompt` (in a test agent's scripts) " +
 			"and `WebForm`; and the workflow host's `Repository`, `Worktree`, `Dir`, `Git.*`, `PullRequest`, " +
-			"`IssueTracker`, `Issue` (in a workflow run alone). A `workflow.mode` in `.baton.yaml` says how the engine " +
-			"runs a document; unset, all of them are taken as registered. " +
+			"`IssueTracker`, `Issue` (in a workflow run alone). A workflow run registers no agent component: " +
+			"`xmd workflow start` runs the document with no agent, and installs neither `Prompt` nor `Agent`, " +
+			"`Session`, `Session.Launch`, `AgentProvider`, `ApproveAll`, `AskPermission` (packages/cli/src/cli.ts: " +
+			"installAgentComponents is called only for `xmd run`'s agent or under `xmd test`), so `<Prompt>` there is " +
+			"`Cannot resolve component: Prompt (searched: )`. A `workflow.mode` in `.baton.yaml` says how the engine " +
+			"runs a document; unset, a document a workflow bundle applies to (its root, or a component it lists) is " +
+			"taken as run by `xmd workflow start`, since only that command reads a bundle, and for any other " +
+			"document all of them are taken as registered. " +
 			"A host can register more in TypeScript (`registerComponents`), which no static reading sees: name them " +
 			"under `workflow.registered` in `.baton.yaml` (`*` matches any run of characters). A registered name is " +
 			"only a default: a repository file of the same name is chosen ahead of it (select.ts: a repository-local " +
@@ -333,6 +347,9 @@ var (
 			"file answers is reported too — declare it in the bundle. Without a workspace to read, baton does not " +
 			"report names it cannot look up. A tag that is never closed is text to the engine and is not looked up " +
 			"(workflow/syntax reports it).",
+		Follows: []string{
+			"executable.md packages/cli/src/cli.ts installDocumentComponents (no agent components in a workflow run)",
+		},
 	}
 	RuleOutputPlacement = &analysis.Rule{
 		ID:       "workflow/output-placement",
@@ -495,20 +512,32 @@ var (
 	}
 	RuleBundle = &analysis.Rule{
 		ID:       "workflow/bundle",
-		Summary:  "A `workflow.components` entry is invalid or names no file.",
+		Summary:  "A `workflow.components` declaration is invalid or names no file.",
 		Severity: analysis.Error,
 		Doc: "A workflow root declares the Markdown components its run is closed over:\n\n" +
 			"```yaml\nworkflow:\n  components:\n    Planning: ./Planning.md\n```\n\n" +
-			"The engine reads it from the document's meta (packages/cli/src/workflow-definition.ts, " +
-			"establishDefinition): when the front matter has a top-level `meta:` mapping, the meta is that " +
-			"mapping's entries (packages/core/src/frontmatter.ts, parseMeta), so the bundle is `meta.workflow` " +
-			"and a top-level `workflow` beside it declares nothing.\n\n" +
-			"Each path is relative to the root's folder, normalized, ends in `.md` and stays inside the folder " +
-			"tree (no `..`, no absolute path, URL or glob); a name may not claim structural syntax or one of " +
-			"core's own components (`Parse`, `SafeParse`, `Elicit`, `Glob`, `File`, `Json`, `TempDir`, `Fetch`, " +
-			"`Test`; packages/core/src/components/bundle.ts). A refused declaration fails before the root is " +
-			"imported. Any other name a package registers (`Prompt`, `WebForm`, …) a bundle may declare: in a " +
-			"workflow run its file answers for the name.",
+			"`xmd workflow start` reads the declaration before the run exists, and refuses the start " +
+			"(packages/cli/src/workflow-bundle.ts, declaredBundle, usableName, canonicalPath): `workflow` is a mapping with " +
+			"exactly one member, `components`; `components` is a mapping with at least one entry; each name is a component " +
+			"name (each dot-separated part `^[A-Z][A-Za-z0-9_]*$`: `planning`, `Plan-A`, `Plan.step` are not) and claims " +
+			"neither structural syntax nor one of core's own components (`Parse`, `SafeParse`, `Elicit`, `Glob`, `File`, " +
+			"`Json`, `TempDir`, `Fetch`, `Test`); each value is a string; and each path is written once, relative to the " +
+			"root's folder: not empty, no backslash, not absolute, no scheme (`c:Plan.md`, `https://…`), none of " +
+			"`*?[]{}`, one optional leading `./` and then no empty, `.` or `..` segment (`sub//Plan.md`, `sub/./Plan.md`; " +
+			"the quick fix writes the path once), no first segment starting `@` (a package), a `.md` file, in the " +
+			"workspace. Any other name a package registers (`Prompt`, `WebForm`, …) a bundle may declare: in a workflow " +
+			"run its file answers for the name.\n\n" +
+			"The declaration is the `workflow` of the document's meta (packages/core/src/frontmatter.ts, parseMeta): a " +
+			"front matter with a `meta` mapping declares it as `meta.workflow`, and its top-level `workflow` is read by " +
+			"nothing. A `workflow` that names no `components` (`workflow: true`) is another tool's key as far as `xmd run` " +
+			"is concerned, and is reported only where `workflow.mode: workflow` in `.baton.yaml` says the document is " +
+			"started by `xmd workflow start`.",
+		Follows: []string{
+			"executable.md packages/cli/src/workflow-bundle.ts declaredBundle (workflow, components)",
+			"executable.md packages/cli/src/workflow-bundle.ts usableName (component names, structural syntax, core's names)",
+			"executable.md packages/cli/src/workflow-bundle.ts canonicalPath (the paths)",
+			"executable.md packages/core/src/frontmatter.ts parseMeta (meta.workflow)",
+		},
 	}
 )
 
@@ -519,7 +548,7 @@ var Rules = []*analysis.Rule{
 	RuleUndefinedName, RuleUnknownPlaceholder, RuleInjectedName, RuleUnresolvedComponent, RuleOutputPlacement, RuleReturnPlacement,
 	RuleValueWithoutAs, RuleElsePlacement, RuleBreakOutsideLoop, RuleLoopWithoutMax, RuleCaptureRenamed,
 	RuleDirectiveForm, RuleSyntax, RuleStrayClose, RuleBundle,
-	RuleAnswers, RuleExecInfo,
+	RuleAnswers, RuleExecInfo, RuleHostComponent,
 	RuleFrontMatterJSON, RuleReturnsDeclaration,
 	RuleSlotName, RuleComponentCycle, RuleNoTests, RuleExpressionSyntax, RuleEvalSyntax, RuleCredential, RuleTSComponent,
 	RuleTestForm, RuleExecution, RuleTestAgent,
@@ -554,7 +583,8 @@ var engineVerdicts = map[*analysis.Rule]string{
 	RuleUndeclaredProp: "renders it differently, and says nothing: `{props.x}` renders as empty text, and " +
 		"`props.x` in an expression is `undefined`.",
 	RulePropsDeclaration: "fails the component when it loads (packages/core/src/frontmatter.ts, " +
-		"parsePropsSchema), before any invocation of it runs.",
+		"parsePropsSchema), before any invocation of it runs; two props of a root that make one option, the " +
+		"command that starts it, before anything runs.",
 	RuleUnknownProp: "fails the invocation's prop validation when execution reaches it " +
 		"(packages/core/src/validate.ts, validateProps): a printed error, or a failed run under a throwing error mode.",
 	RuleMissingRequiredProp: "fails the invocation's prop validation when execution reaches it " +
@@ -586,7 +616,11 @@ var engineVerdicts = map[*analysis.Rule]string{
 	RuleSyntax: "renders a tag never closed as text, differently from what was written, and says nothing — only " +
 		"baton reports it; malformed front matter fails the component the first time it is imported.",
 	RuleStrayClose: "renders the closing tag as text into the output, and says nothing: only baton reports it.",
-	RuleBundle:     "fails the workflow before its root is imported (packages/core/src/components/bundle.ts).",
+	RuleBundle: "fails `xmd workflow start` before the run exists (packages/cli/src/workflow-bundle.ts, declaredBundle), " +
+		"or before the root is imported (packages/core/src/components/bundle.ts).",
+	RuleHostComponent: "fails the element when execution reaches it in a workflow run, before any Git command or tracker " +
+		"request: a printed error, or, for a Git operation or pull request outside a `<Repository>`, a failure no " +
+		"`<PrintErrors>` region catches.",
 }
 
 func init() {

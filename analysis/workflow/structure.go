@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -44,29 +43,8 @@ func (k *checker) checkFrontMatter() {
 			k.report(RulePropsDeclaration, d.Span, fmt.Sprintf("%q is reserved (the engine consumes it before validation) and cannot be declared as a prop", d.Name))
 		}
 	}
-	// The bundle of a workflow root.
-	for _, e := range c.Bundle {
-		if Structural[e.Name] {
-			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is structural syntax: a bundle cannot claim it", e.Name))
-			continue
-		}
-		if coreDefaults[e.Name] {
-			k.report(RuleBundle, e.NameSpan, fmt.Sprintf("%s is a component the engine supplies: a bundle adds names, it cannot replace core's", e.Name))
-			continue
-		}
-		root := "."
-		if k.c.Path != "" {
-			root = path.Dir(k.c.Path)
-		}
-		p, ok := NormalizeBundlePath(root, e.Path)
-		if !ok {
-			k.report(RuleBundle, e.PathSpan, fmt.Sprintf("%q is not a bundle path: a relative, normalized .md path inside the root's folder (no .., absolute path, URL or glob)", e.Path))
-			continue
-		}
-		if k.r.fsys != nil && !k.r.isFile(p) {
-			k.report(RuleBundle, e.PathSpan, fmt.Sprintf("%s: no such file in the workspace", p))
-		}
-	}
+	k.checkPropBindings()
+	k.checkBundle()
 }
 
 // bindingName is the name an as or let attribute binds, as the engine
@@ -477,7 +455,14 @@ func searchedList(dirs []string) string {
 
 func (k *checker) reportUnresolved(t *Tag, res Resolution) {
 	var msg string
-	if r := k.r.bundle; r != nil && res.Path != "" {
+	if k.r.mode == ModeWorkflow && agentComponent(t.Name) {
+		why := "the configuration runs it with `xmd workflow start`"
+		if b := k.r.bundle; b != nil {
+			why = "only `xmd workflow start` reads the bundle of " + b.RootPath
+		}
+		msg = fmt.Sprintf("<%s> resolves to nothing in a workflow run (%s): `xmd workflow start` registers no agent component "+
+			"(Prompt, Agent, Session, Session.Launch, AgentProvider, ApproveAll, AskPermission), which `xmd run` and `xmd test` do, and searches no files", t.Name, why)
+	} else if r := k.r.bundle; r != nil && res.Path != "" {
 		msg = fmt.Sprintf("<%s> is declared in the workflow bundle as %s, which does not exist", t.Name, res.Path)
 	} else {
 		n := strings.ReplaceAll(t.Name, ".", "/")
