@@ -2,11 +2,13 @@ package check
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -176,27 +178,59 @@ func (c *checker) analyze(name, text string) *analysis.Result {
 // summary need beside.
 type fileResult struct {
 	report.File
-	path     string          // the file on disk; "" for standard input
-	original string          // the text as read
+	path string // the file on disk; "" for standard input
+	// original is the text as read, where the report needs it (a diff,
+	// standard input's fixed text); was is what it was, always.
+	original string
+	was      digest
 	count    int             // the findings of Doc, those past the cap of analysis.MaxFindings included
 	fixing   analysis.Fixing // what the safe fixes that made Doc fixed and left (--fix, --diff)
 }
 
+// keepOriginal is the largest file whose text as read --fix keeps beside
+// the fixed one (a file its fixes cannot be written to is then reported as
+// it was read, without reading it again).
+const keepOriginal = 1 << 20
+
+// A digest is what a text was, without the text: its length, its hash
+// and whether it began with a byte-order mark. --fix keeps it, not a
+// file's text, while the fixed text is analysed: a large file is then held
+// once, not twice.
+type digest struct {
+	n   int
+	sum [sha256.Size]byte
+	bom bool
+}
+
+func digestOf(s string) digest {
+	return digest{n: len(s), sum: sha256.Sum256(readOnlyBytes(s)), bom: strings.HasPrefix(s, bom)}
+}
+
+// is reports whether s is the text d was made of.
+func (d digest) is(s string) bool { return len(s) == d.n && sha256.Sum256(readOnlyBytes(s)) == d.sum }
+
 // newResult holds the analysis of a file whose text was original.
 func newResult(name, path, original string, res *analysis.Result) *fileResult {
-	return &fileResult{File: report.NewFile(name, res), path: path, original: original, count: res.Count()}
+	return &fileResult{File: report.NewFile(name, res), path: path, original: original, was: digestOf(original), count: res.Count()}
 }
 
 // changed reports whether fixing changed the text.
-func (r *fileResult) changed() bool { return r.Doc.Text != r.original }
+func (r *fileResult) changed() bool { return !r.was.is(r.Doc.Text) }
 
 // check analyses one document; with --fix or --diff, the text its safe fixes
 // make of it.
 func (c *checker) check(name, path, text string) *fileResult {
 	if c.fix.fixing() {
+		// The text as read is kept where the report shows it (a diff) or
+		// prints the fixed text of it (standard input), and for a file of
+		// at most keepOriginal bytes; a larger file --fix writes keeps its
+		// digest, and the text is let go while the fixed text is analysed.
+		was, keep := digestOf(text), ""
+		if c.fix.diff || path == "" || len(text) <= keepOriginal {
+			keep = text
+		}
 		res, fx := analysis.FixAllCount(func(t string) *analysis.Result { return c.analyze(name, t) }, text)
-		r := newResult(name, path, text, res)
-		r.fixing = fx
+		r := &fileResult{File: report.NewFile(name, res), path: path, original: keep, was: was, count: res.Count(), fixing: fx}
 		return r
 	}
 	return newResult(name, path, text, c.analyze(name, text))
@@ -236,7 +270,7 @@ func (p *reporter) file(c *checker, r *fileResult) {
 			p.code = ExitFindings
 		}
 	case c.fix.fix && r.path == "":
-		text = []byte(keepBOM(r.original, r.Doc.Text)) // as --fix writes a file
+		text = []byte(keepBOM(r.was.bom, r.Doc.Text)) // as --fix writes a file
 	}
 	if slices.ContainsFunc(r.Findings, func(f analysis.Finding) bool { return f.Severity == analysis.Error }) {
 		p.code = ExitFindings

@@ -11,11 +11,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/internal/safefile"
+	"github.com/baton-md/baton/markdown"
 )
 
 // FixOptions are the flags that apply safe fixes.
@@ -51,16 +53,35 @@ func (c *checker) writeFixed(r *fileResult, stderr io.Writer) bool {
 	if root, ok := c.linked[r.path]; ok {
 		if err := insideWalk(r.path, root); err != nil {
 			fmt.Fprintf(stderr, "baton: not writing the fixes of %s: %v\n", r.path, err)
-			*r = *newResult(r.Name, r.path, r.original, c.analyze(r.Name, r.original))
+			c.asItIs(r, stderr)
 			return false
 		}
 	}
-	if err := writeFileAtomic(r.path, []byte(r.original), []byte(keepBOM(r.original, r.Doc.Text))); err != nil {
+	// The fixed text is handed over as it is, not copied: writeFileAtomic
+	// only reads it.
+	if err := writeFileAtomic(r.path, r.was, readOnlyBytes(keepBOM(r.was.bom, r.Doc.Text))); err != nil {
 		fmt.Fprintf(stderr, "baton: writing the fixes of %s: %v\n", r.path, err)
-		*r = *newResult(r.Name, r.path, r.original, c.analyze(r.Name, r.original))
+		c.asItIs(r, stderr)
 		return false
 	}
 	return true
+}
+
+// asItIs sets r back to the file as it is on disk, with its findings, for
+// a file whose fixes were not written; a file that cannot be read again
+// keeps the findings of its fixed text, said on stderr.
+func (c *checker) asItIs(r *fileResult, stderr io.Writer) {
+	if r.original != "" || r.was.n == 0 {
+		*r = *newResult(r.Name, r.path, r.original, c.analyze(r.Name, r.original))
+		return
+	}
+	data, err := safefile.ReadFile(r.path, markdown.MaxDocumentBytes)
+	if err != nil {
+		fmt.Fprintf(stderr, "baton: reading %s again: %v\n", r.path, err)
+		return
+	}
+	text := string(data)
+	*r = *newResult(r.Name, r.path, text, c.analyze(r.Name, text))
 }
 
 // fixCount is what a --fix or --diff run fixed and left, for its summary.
@@ -122,12 +143,15 @@ func plural(n int, one string) string {
 // bom is the UTF-8 byte-order mark.
 const bom = "\ufeff"
 
+// readOnlyBytes is s's bytes, for a function that only reads them.
+func readOnlyBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
 // keepBOM gives fixed the byte-order mark original starts with. A fix
 // whose span starts at offset 0 (a first-line heading's) takes the mark
 // with the text it replaces; the file must keep it: some editors and
 // tools read the file's encoding from it.
-func keepBOM(original, fixed string) string {
-	if strings.HasPrefix(original, bom) && !strings.HasPrefix(fixed, bom) {
+func keepBOM(hadBOM bool, fixed string) string {
+	if hadBOM && !strings.HasPrefix(fixed, bom) {
 		return bom + fixed
 	}
 	return fixed
@@ -136,7 +160,7 @@ func keepBOM(original, fixed string) string {
 // unifiedDiff is the fix of a file as a unified diff from a/NAME to b/NAME,
 // or nil when nothing changed.
 func unifiedDiff(name, old, new string) []byte {
-	new = keepBOM(old, new) // what --fix would write
+	new = keepBOM(strings.HasPrefix(old, bom), new) // what --fix would write
 	n := filepath.ToSlash(name)
 	d := diff.Diff("a/"+n, []byte(old), "b/"+n, []byte(new))
 	if d == nil {
@@ -186,7 +210,7 @@ func insideWalk(path, root string) error {
 // new file and leave the other names on the old text. It refuses, as an editor does, a file no one may write
 // (mode 0444: the rename would replace it anyway), and a file that no
 // longer holds original: an edit saved meanwhile is never overwritten.
-func writeFileAtomic(path string, original, data []byte) (err error) {
+func writeFileAtomic(path string, original digest, data []byte) (err error) {
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return err
@@ -201,22 +225,26 @@ func writeFileAtomic(path string, original, data []byte) (err error) {
 	if info.Mode().Perm()&0o222 == 0 {
 		return &fs.PathError{Op: "write", Path: path, Err: fmt.Errorf("the file is read-only (mode %04o): not written", info.Mode().Perm())}
 	}
-	unchanged := func() error {
-		now, err := safefile.ReadFile(target, int64(len(original))+1)
+	// unchanged checks that the file still holds what baton read, and
+	// returns it.
+	unchanged := func() ([]byte, error) {
+		now, err := safefile.ReadFile(target, int64(original.n)+1)
 		if err != nil && !errors.Is(err, safefile.ErrTooLarge) {
-			return err
+			return nil, err
 		}
-		if err != nil || !bytes.Equal(now, original) {
-			return &fs.PathError{Op: "write", Path: path, Err: errors.New("the file changed since baton read it: not written (run baton again)")}
+		if err != nil || !original.is(unsafe.String(unsafe.SliceData(now), len(now))) {
+			return nil, &fs.PathError{Op: "write", Path: path, Err: errors.New("the file changed since baton read it: not written (run baton again)")}
 		}
-		return nil
+		return now, nil
 	}
-	if err := unchanged(); err != nil {
+	was, err := unchanged()
+	if err != nil {
 		return err
 	}
 	if links(info) > 1 {
-		return writeInPlace(target, original, data, unchanged)
+		return writeInPlace(target, was, data, func() error { _, err := unchanged(); return err })
 	}
+
 	dir := filepath.Dir(target)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".baton-*")
 	if err != nil {
@@ -243,7 +271,7 @@ func writeFileAtomic(path string, original, data []byte) (err error) {
 	}
 	// Once more, just before the rename: writing the temporary file took
 	// time, and an editor may have saved meanwhile.
-	if err = unchanged(); err != nil {
+	if _, err = unchanged(); err != nil {
 		return err
 	}
 	if err = os.Rename(tmp.Name(), target); err != nil {

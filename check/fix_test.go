@@ -315,7 +315,7 @@ func TestWriteFileAtomicRefuses(t *testing.T) {
 	if err := os.WriteFile(changed, []byte("the user's edit\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := writeFileAtomic(changed, []byte("as baton read it\n"), []byte("fixed\n"))
+	err := writeFileAtomic(changed, digestOf("as baton read it\n"), []byte("fixed\n"))
 	if err == nil || !strings.Contains(err.Error(), "the file changed since baton read it") {
 		t.Errorf("a file changed meanwhile: err = %v", err)
 	}
@@ -326,7 +326,7 @@ func TestWriteFileAtomicRefuses(t *testing.T) {
 	if err := os.WriteFile(ro, []byte("x\n"), 0o444); err != nil {
 		t.Fatal(err)
 	}
-	err = writeFileAtomic(ro, []byte("x\n"), []byte("fixed\n"))
+	err = writeFileAtomic(ro, digestOf("x\n"), []byte("fixed\n"))
 	if err == nil || !strings.Contains(err.Error(), "read-only (mode 0444)") {
 		t.Errorf("a read-only file: err = %v", err)
 	}
@@ -340,7 +340,7 @@ func TestWriteFileAtomicRefuses(t *testing.T) {
 	if err := os.WriteFile(ok, []byte("x\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeFileAtomic(ok, []byte("x\n"), []byte("fixed\n")); err != nil {
+	if err := writeFileAtomic(ok, digestOf("x\n"), []byte("fixed\n")); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(ok); string(b) != "fixed\n" {
