@@ -37,7 +37,7 @@ import (
 )
 
 // MaxFrameBytes bounds one message (one line) from the client. A text
-// argument is analysed up to analysis.MaxDocumentBytes, as a file is; the
+// argument is analysed up to markdown.MaxDocumentBytes, as a file is; the
 // line leaves room for JSON's escaping of such a text. A longer line is
 // answered with an invalid request, its rest read and dropped rather than
 // held (Transport).

@@ -101,7 +101,7 @@ func TestConfigWorkflowSection(t *testing.T) {
 	}
 }
 
-// A document over analysis.MaxDocumentBytes, opened in the editor, is not
+// A document over markdown.MaxDocumentBytes, opened in the editor, is not
 // parsed: one diagnostic says so, and the server goes on serving.
 func TestOpenTooLargeDocument(t *testing.T) {
 	c := start(t)
