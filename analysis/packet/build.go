@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -162,7 +163,7 @@ func finish(doc *markdown.Document, cfg *analysis.Config, m *Model, pt *proseTex
 	}
 	ph := phrasesFor(extra)
 	pt.ph = ph
-	for _, w := range windows(m.Packets, len(doc.Text)) {
+	for _, w := range windows(m.Packets, len(doc.Text), pt.top, pt.sorted) {
 		pt.window(doc, w.start, w.end)
 		// Where each list is asked about: auto-continue in every section,
 		// the others in one section of each packet (readConsistency).
@@ -208,31 +209,68 @@ func finish(doc *markdown.Document, cfg *analysis.Config, m *Model, pt *proseTex
 
 // A window is a stretch of the text of whole packets, read with its prose
 // at once (windowBytes): the first from the text's start, the last to its
-// end, each ending where the next packet starts.
+// end.
 type window struct {
 	start, end int
 	packets    []*Packet
 }
 
-// windows cuts the text of packets (ordered, their spans adjoining) into
-// windows of about windowBytes; a text without packets is one window.
-func windows(packets []*Packet, size int) []window {
+// windows cuts the text of packets (ordered by their first heading) into
+// windows of about windowBytes; a text without packets is one window. A
+// window reaches from the first byte to the last any of its packets' spans
+// covers (its sections' and their bodies', and the top-level blocks that
+// start in them): in an odd document these can reach past the next
+// packet's start, and windows then overlap.
+func windows(packets []*Packet, size int, top []topBlock, sorted bool) []window {
 	if len(packets) == 0 || size <= windowBytes {
 		return []window{{0, size, packets}}
 	}
 	var out []window
-	start, first := 0, 0
+	first := 0
 	for i := 1; i <= len(packets); i++ {
+		if i < len(packets) && packets[i].Span.Start-packets[first].Span.Start < windowBytes {
+			continue
+		}
+		w := window{start: size, end: 0, packets: packets[first:i]}
+		for _, p := range w.packets {
+			w.extend(p.Span)
+			for _, s := range p.Sections {
+				w.extend(s.Span)
+				w.extend(s.Body)
+				w.extend(s.Heading.Span)
+			}
+		}
+		// A block that starts in the window is read whole (a review item
+		// is a block, and a paragraph may run on past its section).
+		from := 0
+		if sorted { // then the blocks before the window are not looked at
+			from = sort.Search(len(top), func(k int) bool { return top[k].span.Start >= w.start })
+		}
+		for _, b := range top[from:] {
+			if sorted && b.span.Start >= w.end {
+				break
+			}
+			if b.span.Start >= w.start && b.span.Start < w.end {
+				w.end = max(w.end, b.span.End)
+			}
+		}
+		if first == 0 {
+			w.start = 0
+		}
 		if i == len(packets) {
-			out = append(out, window{start, size, packets[first:]})
-			break
+			w.end = size
 		}
-		if at := packets[i].Span.Start; at-start >= windowBytes {
-			out = append(out, window{start, at, packets[first:i]})
-			start, first = at, i
-		}
+		w.start, w.end = max(min(w.start, size), 0), min(max(w.end, w.start), size)
+		out = append(out, w)
+		first = i
 	}
 	return out
+}
+
+// extend widens the window to hold s.
+func (w *window) extend(s markdown.Span) {
+	w.start = min(w.start, s.Start)
+	w.end = max(w.end, s.End)
 }
 
 // parallelFrom is the prose length from which the packets of a document

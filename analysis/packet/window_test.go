@@ -65,3 +65,30 @@ func TestWindowsReadAsTheWhole(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWindows: any text reads the same whole and in windows of a packet.
+func FuzzWindows(f *testing.F) {
+	for _, s := range []string{
+		"## What I Just Did\n\nx\n\n## Why I Stopped\n\ny\n\n## What I Need From You\n\nReply approve.\n",
+		bench.PacketText(1, 2<<10) + "\n" + bench.PacketText(2, 2<<10),
+		"## What I Just Did\n```\n## Why I Stopped\n```\n## What Happens Next\n[a](b)\n## What I Just Did\n`x` <b>y</b>\n## Why I Stopped\n> q\n## What I Need From You\n?\n",
+	} {
+		f.Add(s)
+	}
+	defer func(w int) { windowBytes = w }(windowBytes)
+	f.Fuzz(func(t *testing.T, text string) {
+		doc := markdown.Parse("x.md", text)
+		read := func(w int) []*Consistency {
+			windowBytes = w
+			m := BuildWith(doc, nil)
+			out := []*Consistency{m.Message}
+			for _, p := range m.Packets {
+				out = append(out, p.Consistency)
+			}
+			return out
+		}
+		if d := cmp.Diff(read(1<<40), read(1)); d != "" {
+			t.Fatalf("whole and windows of a packet differ (-whole +windows):\n%s", d)
+		}
+	})
+}
