@@ -531,9 +531,16 @@ var (
 			"front matter with a `meta` mapping declares it as `meta.workflow`, and its top-level `workflow` is read by " +
 			"nothing. A `workflow` that names no `components` (`workflow: true`) is another tool's key as far as `xmd run` " +
 			"is concerned, and is reported only where `workflow.mode: workflow` in `.baton.yaml` says the document is " +
-			"started by `xmd workflow start`.",
+			"started by `xmd workflow start`.\n\n" +
+			"The start reads each component from the `HEAD` commit of the root's Git repository, never from the working " +
+			"tree (readComponent: `git cat-file blob HEAD:<path>`), and refuses it when the commit holds no file at the " +
+			"path: a component that is untracked, or staged but not committed, or a folder. Commit it. A component " +
+			"modified since the commit runs as committed, and one deleted from the working tree still runs; neither is " +
+			"reported. Where baton cannot tell what the commit holds (no repository, no commit yet, no `git`), it checks " +
+			"that the file is in the workspace.",
 		Follows: []string{
 			"executable.md packages/cli/src/workflow-bundle.ts declaredBundle (workflow, components)",
+			"executable.md packages/cli/src/workflow-bundle.ts readComponent (the component at HEAD)",
 			"executable.md packages/cli/src/workflow-bundle.ts usableName (component names, structural syntax, core's names)",
 			"executable.md packages/cli/src/workflow-bundle.ts canonicalPath (the paths)",
 			"executable.md packages/core/src/frontmatter.ts parseMeta (meta.workflow)",
