@@ -118,8 +118,18 @@ var (
 			"(packages/cli/src/props.ts, buildBindings: `properties \"topicName\" and \"topic_name\" both generate " +
 			"--props-topic-name`); rename one. A component's props make none, so this is checked only on the root of a " +
 			"workflow run (a document declaring a workflow bundle, or one `workflow.mode: workflow` names that no bundle " +
-			"lists), the one document baton knows a command starts.",
+			"lists), the one document baton knows a command starts.\n\n" +
+			"The same commands also read that root's whole props schema with zod's JSON Schema reader (packages/cli/src/props.ts, " +
+			"convertRoot: zod's `fromJSONSchema`, as draft-07 and then as 2020-12), which reads less than Ajv. They refuse the " +
+			"document (`cannot read the document's declared props: …`) for a `not` other than `not: {}`, an `if`, `then` or `else`, " +
+			"a `$ref` outside the document, or a `$ref` that names no member of `definitions` (`#/definitions/Name`; a `#/properties/…` " +
+			"pointer, or any reference beside a `$defs`, which zod looks the name up in), anywhere zod's reader goes: every " +
+			"property, item and `additionalProperties` schema, and a definition a `$ref` names. A root of type object that has " +
+			"`propertyNames`, `patternProperties`, `anyOf`, `oneOf`, a non-empty `allOf` or `readOnly: true` converts to something " +
+			"other than an object, which they refuse too (`the document's declared props must be an object schema`). Write " +
+			"the constraint another way (`enum`, `pattern`, a narrower type), or check it in the document.",
 		Follows: []string{
+			"executable.md packages/cli/src/props.ts convertRoot (zod's fromJSONSchema)",
 			"executable.md packages/core/src/frontmatter.ts parsePropsSchema",
 			"executable.md packages/core/src/frontmatter.ts parseRequiredNames",
 			"executable.md packages/core/src/validate.ts enforceRootContract",
