@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -108,8 +109,12 @@ func (c *Cache) files(top, commit string) map[string]bool {
 	return t.files
 }
 
+// runs counts the runs of git (the tests read it).
+var runs atomic.Int64
+
 // lsTree runs `git ls-tree -r` on commit; nil when it fails.
 func lsTree(top, commit string) map[string]bool {
+	runs.Add(1)
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "-C", top, "ls-tree", "-r", "-z", "--full-tree", commit)

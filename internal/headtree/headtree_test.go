@@ -59,3 +59,43 @@ func TestLinkedWorktree(t *testing.T) {
 		t.Error("a folder outside any repository knows its files")
 	}
 }
+
+// Git runs once per commit: asking again, from a new view of the same
+// HEAD (the editor's next keystroke), reads the list kept; a commit that
+// moves the branch is read anew.
+func TestOncePerCommit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(dir, "A.md"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "one")
+	c := New()
+	before := runs.Load()
+	for range 5 {
+		if held, known := c.For(dir, dir).Holds("A.md"); !held || !known {
+			t.Fatalf("A.md: %v, %v", held, known)
+		}
+	}
+	if n := runs.Load() - before; n != 1 {
+		t.Errorf("git ran %d times for one commit", n)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "B.md"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if held, _ := c.For(dir, dir).Holds("B.md"); held {
+		t.Error("B.md held before it is committed")
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "two")
+	if held, known := c.For(dir, dir).Holds("B.md"); !held || !known {
+		t.Errorf("B.md after its commit: %v, %v", held, known)
+	}
+	if n := runs.Load() - before; n != 2 {
+		t.Errorf("git ran %d times for two commits", n)
+	}
+}
