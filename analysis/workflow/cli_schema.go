@@ -24,7 +24,7 @@ import (
 // `propertyNames` (and ends), `patternProperties` (and ends), or an
 // `additionalProperties` schema; `type: array` visits its items; no type
 // visits nothing; and `definitions` only where a `$ref` leads. In what it
-// visits, zod throws on `not` (but `not: {}`), `if`, `then`, `else`, a
+// visits, zod throws on `not` (but `not: {}`), `if` (and `then` or `else`), a
 // `$ref` that is not local, and one that names no
 // member of the definitions the draft reads (`#/definitions/X` as
 // draft-07, `#/$defs/X` as 2020-12, either looked up in `$defs` when there
@@ -165,11 +165,11 @@ func (s *zodWalk) base(n, typ *yaml.Node) {
 			return
 		}
 	}
-	for _, key := range []string{"if", "then", "else"} {
-		if kk, _ := mapGet(n, key); kk != nil {
-			s.refuse(kk, "Conditional schemas (if/then/else) are not supported", "remove the conditional, or check the condition in the document")
-			return
-		}
+	// zod refuses then and else alone too, but Ajv's strict mode refuses
+	// them first, and baton reports that.
+	if kk, _ := mapGet(n, "if"); kk != nil {
+		s.refuse(kk, "Conditional schemas (if/then/else) are not supported", "remove the conditional, or check the condition in the document")
+		return
 	}
 	if kk, v := mapGet(n, "$ref"); kk != nil && jsTruthy(v) {
 		s.ref(resolveAlias(v))

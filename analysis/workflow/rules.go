@@ -121,7 +121,7 @@ var (
 			"lists), the one document baton knows a command starts.\n\n" +
 			"The same commands also read that root's whole props schema with zod's JSON Schema reader (packages/cli/src/props.ts, " +
 			"convertRoot: zod's `fromJSONSchema`, as draft-07 and then as 2020-12), which reads less than Ajv. They refuse the " +
-			"document (`cannot read the document's declared props: …`) for a `not` other than `not: {}`, an `if`, `then` or `else`, " +
+			"document (`cannot read the document's declared props: …`) for a `not` other than `not: {}`, an `if` (with its `then` and `else`), " +
 			"a `$ref` outside the document, or a `$ref` that names no member of `definitions` (`#/definitions/Name`; a `#/properties/…` " +
 			"pointer, or any reference beside a `$defs`, which zod looks the name up in), anywhere zod's reader goes: every " +
 			"property, item and `additionalProperties` schema, and a definition a `$ref` names. A root of type object that has " +
