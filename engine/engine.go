@@ -29,6 +29,7 @@ import (
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
+	"github.com/baton-md/baton/internal/headtree"
 	"github.com/baton-md/baton/internal/safefile"
 	"github.com/baton-md/baton/internal/workspace"
 )
@@ -58,6 +59,9 @@ type Sources struct {
 	// Specrew returns the state of the specrew workspace at root, for the
 	// conformance session ("" for the most recent).
 	Specrew func(root, session string) stopintent.State
+	// NoGit says the files the Git commit checked out holds are not read
+	// (see Env.Committed).
+	NoGit bool
 }
 
 // Engine builds environments from its Sources.
@@ -70,6 +74,7 @@ type Engine struct {
 	dirs       map[string]*workflow.Dirs
 	workspaces map[string]*stopintent.Workspace
 	states     map[string]stopintent.State // Static: each workspace's state, by root and session
+	heads      *headtree.Cache             // the files of each repository's HEAD commit
 }
 
 type loaded struct {
@@ -91,6 +96,9 @@ func New(src Sources) *Engine {
 	}
 	if e.src.Specrew == nil {
 		e.src.Specrew = e.specrewState
+	}
+	if !e.src.NoGit {
+		e.heads = headtree.New()
 	}
 	return e
 }
@@ -115,6 +123,13 @@ type Env struct {
 	WorkflowFS   fs.FS // the workspace, with the entry point's open documents
 	WorkflowPath string
 	Dirs         *workflow.Dirs
+	// Committed is what the commit checked out in the document's Git
+	// repository holds, where `xmd workflow start` reads a bundle's
+	// components from. The commit is named by reading .git's files for
+	// each environment; its files are listed by running git once per
+	// commit (headtree), and only when a bundle is checked. Nil, or not
+	// known, without a repository or git.
+	Committed *headtree.View
 
 	Overrides map[string]stopintent.Tri // stop-intent inputs given by hand (baton classify's flags)
 	// Boundary is the lifecycle boundary a stop message is checked at
@@ -189,6 +204,7 @@ func (e *Engine) Env(r Request) (*Env, error) {
 		}
 		env.WorkflowPath = workspace.Rel(env.Root, env.Path)
 		env.Dirs = e.src.Dirs(env.Root)
+		env.Committed = e.heads.For(filepath.Dir(env.Path), env.Root)
 	}
 	env.SpecrewRoot = r.SpecrewRoot
 	if env.SpecrewRoot == "" {
@@ -222,6 +238,9 @@ func (env *Env) Analysis() analysis.Env {
 		m[workflow.EnvFS] = env.WorkflowFS
 		m[workflow.EnvPath] = env.WorkflowPath
 		m[workflow.EnvDirs] = env.Dirs
+		if env.Committed != nil {
+			m[workflow.EnvCommitted] = env.Committed
+		}
 		env.File.AddWorkflowEnv(m, env.Root, env.Path)
 	}
 	if env.Specrew != nil {
@@ -239,7 +258,7 @@ func (env *Env) Analysis() analysis.Env {
 // Key changes when what the environment tells the analyzers does (for an
 // entry point that caches analyses), the file system's contents aside.
 func (env *Env) Key() string {
-	k := fmt.Sprintf("root %s cfg %p state %s boundary %q", env.Root, env.File, env.StateDir, env.Boundary)
+	k := fmt.Sprintf("root %s cfg %p state %s boundary %q head %s", env.Root, env.File, env.StateDir, env.Boundary, env.Committed.Key())
 	if env.Specrew != nil {
 		k += fmt.Sprintf(" specrew %v", *env.Specrew)
 	}

@@ -85,10 +85,34 @@ func (k *checker) checkBundle() {
 			k.report(RuleBundle, e.PathSpan, fmt.Sprintf("%q is not a bundle path: it %s (a relative path of a .md file inside the root's folder, written once: no empty, . or .. segment, URL, package or glob)", e.Path, why), opts...)
 			continue
 		}
+		if held, known := k.committed(p); known {
+			// `xmd workflow start` reads the component from the HEAD
+			// commit (readComponent), not from the working tree: a file
+			// the commit holds runs as committed, whatever the working
+			// tree has; one it does not hold refuses the start.
+			if !held {
+				msg := fmt.Sprintf("%s is not in the HEAD commit, which `xmd workflow start` reads a bundled component from: commit it (the start is refused: the component %q is not a file this workflow's commit holds)", p, e.Name)
+				if k.r.fsys != nil && !k.r.isFile(p) {
+					msg = fmt.Sprintf("%s: no such file in the workspace, nor in the HEAD commit `xmd workflow start` reads a bundled component from: create and commit it, or fix the path", p)
+				}
+				k.report(RuleBundle, e.PathSpan, msg)
+			}
+			continue
+		}
 		if k.r.fsys != nil && !k.r.isFile(p) {
 			k.report(RuleBundle, e.PathSpan, fmt.Sprintf("%s: no such file in the workspace", p))
 		}
 	}
+}
+
+// committed reports whether the commit checked out holds the file at p (a
+// path in the workspace), when the environment can tell (EnvCommitted).
+func (k *checker) committed(p string) (held, known bool) {
+	c, _ := k.pass.Env[EnvCommitted].(Committed)
+	if c == nil {
+		return false, false
+	}
+	return c.Holds(p)
 }
 
 // configuredWorkflowRoot reports a document the configuration says is run

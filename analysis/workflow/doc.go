@@ -67,6 +67,20 @@ const EnvPath = "workflow.path"
 // may declare a bundle is then read once per folder, not once per document.
 const EnvDirs = "workflow.dirs"
 
+// EnvCommitted is the Env key of a Committed: which files the commit
+// checked out in the document's Git repository holds, which is where
+// `xmd workflow start` reads a bundle's components from. Absent, or not
+// known, the bundle's files are checked in the workspace alone.
+const EnvCommitted = "workflow.committed"
+
+// Committed says which files the commit checked out (HEAD) holds.
+type Committed interface {
+	// Holds reports whether the commit holds a file at p, a slash path
+	// relative to the root of the EnvFS file system; known is false when
+	// that cannot be told (no repository, no commit, git unavailable).
+	Holds(p string) (held, known bool)
+}
+
 // EnvComponentDirs is the Env key of the []string of folders, slash paths
 // in the EnvFS file system, that component files are searched in; absent,
 // DefaultComponentDirs.

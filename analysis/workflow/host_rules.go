@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,7 +37,11 @@ var RuleHostComponent = &analysis.Rule{
 		"(deno/composition/repository.ts, worktree.ts: `incompatible-reuse`). A name is the run's identity for one place.\n" +
 		"- `<PullRequest>` in a run none of whose documents (the root and its bundle) writes a `<Git.Push />`: a pull request " +
 		"needs this run's own successful push of its branch (composition/push-evidence.ts: `this run holds no successful " +
-		"<Git.Push> result`).\n" +
+		"<Git.Push> result`); and one written after a `<Git.Commit>` in the same element with nothing between them but " +
+		"`<Git.Add>`s, more commits, text and code that is not run: the commit is one no push can have published yet, so the " +
+		"run's push of the branch names another commit (`this run published that branch at a different commit`) or there is " +
+		"none. Write `<Git.Push />` after the commit. Which branch and commit a push published otherwise depends on the " +
+		"checkout when the run reaches it (a `<Git.Switch>`, a component, an executed block, a branch not taken), and is not judged.\n" +
 		"- `<Issue>`'s form (Issue.ts, mode): `url` and `title` at once; a `url` with content, `tags` or `assignee`; a `title` " +
 		"with `provider` or without content; neither.\n" +
 		"- an `<Issue title>` upsert with no `<IssueTracker>` written around it (checked as a Git component's `<Repository>` is), " +
@@ -58,6 +63,7 @@ var RuleHostComponent = &analysis.Rule{
 		"executable.md packages/workflow/src/composition/components/PullRequest.ts PullRequest (a lexical <Repository>)",
 		"executable.md packages/workflow/src/composition/components/Worktree.ts Worktree (a lexical <Repository>)",
 		"executable.md packages/workflow/src/composition/push-evidence.ts admitPushEvidence (missing)",
+		"executable.md packages/workflow/src/composition/push-evidence.ts admitPushEvidence (conflicting: a commit after the push)",
 		"executable.md packages/workflow/src/deno/composition/locator.ts admitLocator",
 		"executable.md packages/workflow/src/deno/composition/repository.ts performRepository (incompatible-reuse)",
 		"executable.md packages/workflow/src/deno/composition/worktree.ts performWorktree (incompatible-reuse)",
@@ -496,6 +502,7 @@ func (k *checker) checkPushEvidence(prs []*Tag) {
 		}
 		for _, t := range c.Tags {
 			if t.Name == "Git.Push" {
+				k.checkCommitBeforePR(prs)
 				return
 			}
 		}
@@ -503,5 +510,52 @@ func (k *checker) checkPushEvidence(prs []*Tag) {
 	for _, t := range prs {
 		k.report(RuleHostComponent, t.NameSpan, "<PullRequest> needs this run's own push of its branch, and no document of the run writes <Git.Push />: "+
 			"write <Git.Push /> before it, in the same <Repository> (the host refuses \"this run holds no successful <Git.Push> result for the branch and commit\")")
+	}
+}
+
+// checkCommitBeforePR reports a <PullRequest> written after a <Git.Commit>
+// in the same element, with nothing between them but more <Git.Add>s and
+// <Git.Commit>s, text and plain code: the commit moves the checkout to a
+// commit no push of the run can have published yet, so whichever push came
+// before, the pull request's head is not one (push-evidence.ts: conflicting
+// when the run pushed that branch, missing when it did not). A commit that
+// fails stops the run before the pull request either way. Anything else
+// between them (a <Git.Push>, a <Git.Switch> back to a pushed branch, a
+// component, an executed block that could move the checkout) leaves it.
+func (k *checker) checkCommitBeforePR(prs []*Tag) {
+	for _, pr := range prs {
+		siblings := k.c.Body
+		if pr.Parent != nil {
+			siblings = pr.Parent.Children
+		}
+		i := slices.IndexFunc(siblings, func(n Node) bool { return n == Node(pr) })
+	scan:
+		for j := i - 1; j >= 0; j-- {
+			switch n := siblings[j].(type) {
+			case *Placeholder:
+				continue
+			case *CodeBlock:
+				if n.Exec || n.Eval {
+					break scan
+				}
+			case *Tag:
+				if !k.hostTag(n) {
+					break scan
+				}
+				switch n.Name {
+				case "Git.Add":
+					continue
+				case "Git.Commit":
+					k.report(RuleHostComponent, pr.NameSpan, fmt.Sprintf("<PullRequest> follows the <Git.Commit> on line %d with no <Git.Push /> after it: the commit is one no push of the run has "+
+						"published, so the host refuses the pull request (\"this run holds no successful <Git.Push> result for the branch and commit it would open a pull request from\", "+
+						"or \"this run published that branch at a different commit than the one the checkout is on now\"): write <Git.Push /> after the commit, before <PullRequest>", k.line(n.Span.Start)))
+					break scan
+				default:
+					break scan
+				}
+			default:
+				break scan
+			}
+		}
 	}
 }

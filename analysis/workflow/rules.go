@@ -118,8 +118,18 @@ var (
 			"(packages/cli/src/props.ts, buildBindings: `properties \"topicName\" and \"topic_name\" both generate " +
 			"--props-topic-name`); rename one. A component's props make none, so this is checked only on the root of a " +
 			"workflow run (a document declaring a workflow bundle, or one `workflow.mode: workflow` names that no bundle " +
-			"lists), the one document baton knows a command starts.",
+			"lists), the one document baton knows a command starts.\n\n" +
+			"The same commands also read that root's whole props schema with zod's JSON Schema reader (packages/cli/src/props.ts, " +
+			"convertRoot: zod's `fromJSONSchema`, as draft-07 and then as 2020-12), which reads less than Ajv. They refuse the " +
+			"document (`cannot read the document's declared props: …`) for a `not` other than `not: {}`, an `if` (with its `then` and `else`), " +
+			"a `$ref` outside the document, or a `$ref` that names no member of `definitions` (`#/definitions/Name`; a `#/properties/…` " +
+			"pointer, or any reference beside a `$defs`, which zod looks the name up in), anywhere zod's reader goes: every " +
+			"property, item and `additionalProperties` schema, and a definition a `$ref` names. A root of type object that has " +
+			"`propertyNames`, `patternProperties`, `anyOf`, `oneOf`, a non-empty `allOf` or `readOnly: true` converts to something " +
+			"other than an object, which they refuse too (`the document's declared props must be an object schema`). Write " +
+			"the constraint another way (`enum`, `pattern`, a narrower type), or check it in the document.",
 		Follows: []string{
+			"executable.md packages/cli/src/props.ts convertRoot (zod's fromJSONSchema)",
 			"executable.md packages/core/src/frontmatter.ts parsePropsSchema",
 			"executable.md packages/core/src/frontmatter.ts parseRequiredNames",
 			"executable.md packages/core/src/validate.ts enforceRootContract",
@@ -531,9 +541,16 @@ var (
 			"front matter with a `meta` mapping declares it as `meta.workflow`, and its top-level `workflow` is read by " +
 			"nothing. A `workflow` that names no `components` (`workflow: true`) is another tool's key as far as `xmd run` " +
 			"is concerned, and is reported only where `workflow.mode: workflow` in `.baton.yaml` says the document is " +
-			"started by `xmd workflow start`.",
+			"started by `xmd workflow start`.\n\n" +
+			"The start reads each component from the `HEAD` commit of the root's Git repository, never from the working " +
+			"tree (readComponent: `git cat-file blob HEAD:<path>`), and refuses it when the commit holds no file at the " +
+			"path: a component that is untracked, or staged but not committed, or a folder. Commit it. A component " +
+			"modified since the commit runs as committed, and one deleted from the working tree still runs; neither is " +
+			"reported. Where baton cannot tell what the commit holds (no repository, no commit yet, no `git`), it checks " +
+			"that the file is in the workspace.",
 		Follows: []string{
 			"executable.md packages/cli/src/workflow-bundle.ts declaredBundle (workflow, components)",
+			"executable.md packages/cli/src/workflow-bundle.ts readComponent (the component at HEAD)",
 			"executable.md packages/cli/src/workflow-bundle.ts usableName (component names, structural syntax, core's names)",
 			"executable.md packages/cli/src/workflow-bundle.ts canonicalPath (the paths)",
 			"executable.md packages/core/src/frontmatter.ts parseMeta (meta.workflow)",

@@ -44,6 +44,7 @@ func (k *checker) checkFrontMatter() {
 		}
 	}
 	k.checkPropBindings()
+	k.checkRootPropsReadable()
 	k.checkBundle()
 }
 
