@@ -241,11 +241,18 @@ var RuleExecution = &analysis.Rule{
 		"`xmd` runs in, the workspace root for baton; one that exists beside the document is not " +
 		"reported), or literal `props` the child's front matter refuses — a prop it does not declare, a " +
 		"value its schema refuses, a required prop with no default left out: `Prop validation failed for " +
-		"<__root__ />: …`, then `<Execution> ran a child that failed: …`.\n\n" +
+		"<__root__ />: …`, then `<Execution> ran a child that failed: …`; a `#selector` after the path " +
+		"that names no section of the child, several, or is no selector (packages/core/src/document-targets.ts, " +
+		"findTarget: `\"Setup\" matches no document target.` with the targets it offers, `… matches more " +
+		"than one document target.`, `… is not a valid document target selector.`). The child's targets are " +
+		"its static headings, addressed by the path of headings that reaches them, a sole outermost heading " +
+		"being its title and no level; `*` matches within a heading, `**` any number of levels. baton reads a " +
+		"heading's text only where it is plain: where a heading with emphasis, code, a link, an image, HTML, " +
+		"an escape or an entity could answer the selector, it says nothing.\n\n" +
 		"Props are read as the engine's scanner reads them (see workflow/prop-value): an expression is " +
 		"evaluated when the element runs, and is not checked. The checks of an `<Execution>`'s form are made " +
 		"where testing is active (a test document, `workflow.mode: test`, a `<Testing>` region): elsewhere " +
-		"a `<Test>` renders nothing and its body never runs. A `#selector` in `target` is not read.\n\n" +
+		"a `<Test>` renders nothing and its body never runs.\n\n" +
 		"**The engine** fails the element when execution reaches it, before the child's root is imported: " +
 		"the enclosing test fails, and `xmd test` with it.",
 	Follows: []string{
@@ -254,6 +261,7 @@ var RuleExecution = &analysis.Rule{
 		"executable.md packages/testing/src/execution-harness.ts declarationState (outside <Execution>; as)",
 		"executable.md packages/testing/src/execution-harness.ts readProfile (host, action, target, source, journal)",
 		"executable.md packages/cli/src/testing-host.ts runProfileChild (the child's root and props)",
+		"executable.md packages/core/src/document-targets.ts findTarget (the child's #selector)",
 	},
 }
 
@@ -496,7 +504,7 @@ func (k *checker) checkChild(t *Tag) {
 	if t.Attr("as") != nil || host != "run" || !hasTarget || !ok || k.r.fsys == nil {
 		return
 	}
-	ref, selector, _ := strings.Cut(target, "#")
+	ref, selector, hasSelector := strings.Cut(target, "#")
 	p, err := url.PathUnescape(ref)
 	if err != nil || p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
 		return
@@ -514,12 +522,32 @@ func (k *checker) checkChild(t *Tag) {
 		}
 		return
 	}
-	if selector != "" || !strings.HasSuffix(p, ".md") {
+	if !strings.HasSuffix(p, ".md") {
 		return
 	}
 	child, ok := k.r.readIfFile(p)
 	if !ok || child == nil {
 		return
+	}
+	if hasSelector {
+		// The selector names the section the child runs: the engine
+		// resolves it against the child's outline before anything runs
+		// (packages/core/src/execute.ts, durableImportComponent:
+		// resolveDocumentTarget), and fails the child when it names no
+		// section or several.
+		o, ok := documentOutline(child)
+		if !ok {
+			return
+		}
+		kind, msg, ok := o.targetVerdict(selector)
+		if !ok {
+			return
+		}
+		if kind != "" {
+			k.report(RuleExecution, ta.Span, fmt.Sprintf("%s: %s: the engine fails the child before it runs, and this unbound <Execution> with it (%q); %s",
+				k.c.Text[ta.Span.Start:ta.Span.End], targetFault(kind, selector, p), msg, targetAdvice(kind, o)))
+			return
+		}
 	}
 	props := map[string]any{}
 	var span = ta.Span
@@ -535,6 +563,28 @@ func (k *checker) checkChild(t *Tag) {
 		k.report(RuleExecution, span, fmt.Sprintf("%s refuses these props as its root's: the engine fails the child before it runs, and this unbound <Execution> with it (\"Prop validation failed for <__root__ />: %s\"); pass what its front matter declares",
 			p, strings.Join(why, "; ")))
 	}
+}
+
+// targetFault says what is wrong with a selector the engine refuses.
+func targetFault(kind, selector, doc string) string {
+	switch kind {
+	case "invalid-selector":
+		return fmt.Sprintf("#%s is no document target selector", selector)
+	case "multiple-matches":
+		return fmt.Sprintf("#%s names more than one section of %s", selector, doc)
+	}
+	return fmt.Sprintf("#%s names no section of %s", selector, doc)
+}
+
+// targetAdvice says what to write instead.
+func targetAdvice(kind string, o targetOutline) string {
+	if kind == "multiple-matches" {
+		return "name one of them by its path of headings (Parent/Section)"
+	}
+	if len(o.entries) == 0 {
+		return "the document has no section a target can name: leave out the #selector to run all of it"
+	}
+	return "name one of its sections by its heading (a path of headings for a nested one, * or ** to match)"
 }
 
 // rootPropsRefusal is what the engine's validation of a root's props says
