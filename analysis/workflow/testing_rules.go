@@ -662,7 +662,10 @@ var RuleTestAgent = &analysis.Rule{
 		"template the parser refuses (packages/core/src/template.ts, parseTemplate); an executable block " +
 		"with `exec` (`process access is denied in behavior documents`), a `<Fetch>` (network), a `<Glob>` " +
 		"(filesystem globbing), an eval block with an `import` (`eval blocks in behavior documents are " +
-		"inline-only — …`). These are reported on the `src` that names the document.\n\n" +
+		"inline-only — …`), a component tag that resolves to a TypeScript file (`TypeScript components are " +
+		"not supported in behavior documents: components/Name.ts`: the worker resolves names in the folders " +
+		"`components` and `.` of the behavior document's own folder, Name.md ahead of Name.ts). These are " +
+		"reported on the `src` that names the document.\n\n" +
 		"A test document with an eval block is not judged by the first two: an eval block may compose around " +
 		"the Agent Api (`yield* Agent.around(…)`) as a host does, and answer the prompts itself. " +
 		"An `agent`, `session` or `src` written as an expression is evaluated when the element runs, and is " +
@@ -677,7 +680,7 @@ var RuleTestAgent = &analysis.Rule{
 		"executable.md packages/test-agent/src/components.ts Scenario (outside <TestAgent>; src)",
 		"executable.md packages/test-agent/src/components.ts provision (no scenario, duplicate scenarios)",
 		"executable.md packages/test-agent/src/worker/when-prompt.ts WhenPrompt (template)",
-		"executable.md packages/test-agent/src/worker/profile.ts installWorkerProfile (behavior documents)",
+		"executable.md packages/test-agent/src/worker/profile.ts installWorkerProfile (behavior documents; readTextFile of a .ts component)",
 	},
 }
 
@@ -741,7 +744,7 @@ func (k *checker) checkScenario(t *Tag) {
 	}
 	if strings.HasSuffix(p, ".md") {
 		if behavior, ok := k.r.readIfFile(p); ok && behavior != nil && behavior != k.c {
-			for _, why := range behaviorRefusals(behavior) {
+			for _, why := range append(behaviorRefusals(behavior), k.behaviorTypeScript(p, behavior)...) {
 				k.report(RuleTestAgent, a.Span, fmt.Sprintf("%s, the behavior document this scenario runs, %s", p, why))
 			}
 		}
@@ -799,6 +802,40 @@ func behaviorRefusals(c *Component) []string {
 				out = append(out, at(cb.Span.Start)+": an eval block with "+kind+": the worker refuses it (\"eval blocks in behavior documents are inline-only — "+kind+" is not allowed\")")
 			}
 		}
+	}
+	return out
+}
+
+// behaviorTypeScript are the component tags of the behavior document at p
+// that resolve to a TypeScript file, which the worker refuses to read
+// (packages/test-agent/src/worker/profile.ts, installWorkerProfile:
+// readTextFile). The worker runs the document from a virtual root at its
+// folder with no component folders configured (worker/run.ts: execute with
+// its path alone), so its names resolve through the engine's default
+// folders, components and ".", of that folder; a Markdown candidate ahead
+// of the .ts one wins.
+func (k *checker) behaviorTypeScript(p string, behavior *Component) []string {
+	dir := path.Dir(p)
+	br := &resolver{fsys: k.r.fsys, dirs: k.r.dirs, docPath: p, self: behavior, mode: ModeRun,
+		search: []string{path.Join(dir, "components"), dir}}
+	lines := markdown.NewLineIndex(behavior.Text)
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range behavior.Tags {
+		if !t.Closed || seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		res := br.resolve(t.Name)
+		if res.Kind != ResolveFile || !strings.HasSuffix(res.Path, ".ts") {
+			continue
+		}
+		rel := res.Path
+		if dir != "." {
+			rel = strings.TrimPrefix(rel, dir+"/")
+		}
+		out = append(out, fmt.Sprintf("line %d: <%s> resolves to %s, a TypeScript component: the worker refuses to read it (\"TypeScript components are not supported in behavior documents: %s\"); write the component in Markdown (%s) for the behavior document, or answer without it",
+			lines.LineOf(t.Span.Start)+1, t.Name, res.Path, rel, strings.TrimSuffix(res.Path, ".ts")+".md"))
 	}
 	return out
 }
