@@ -241,11 +241,18 @@ var RuleExecution = &analysis.Rule{
 		"`xmd` runs in, the workspace root for baton; one that exists beside the document is not " +
 		"reported), or literal `props` the child's front matter refuses — a prop it does not declare, a " +
 		"value its schema refuses, a required prop with no default left out: `Prop validation failed for " +
-		"<__root__ />: …`, then `<Execution> ran a child that failed: …`.\n\n" +
+		"<__root__ />: …`, then `<Execution> ran a child that failed: …`; a `#selector` after the path " +
+		"that names no section of the child, several, or is no selector (packages/core/src/document-targets.ts, " +
+		"findTarget: `\"Setup\" matches no document target.` with the targets it offers, `… matches more " +
+		"than one document target.`, `… is not a valid document target selector.`). The child's targets are " +
+		"its static headings, addressed by the path of headings that reaches them, a sole outermost heading " +
+		"being its title and no level; `*` matches within a heading, `**` any number of levels. baton reads a " +
+		"heading's text only where it is plain: where a heading with emphasis, code, a link, an image, HTML, " +
+		"an escape or an entity could answer the selector, it says nothing.\n\n" +
 		"Props are read as the engine's scanner reads them (see workflow/prop-value): an expression is " +
 		"evaluated when the element runs, and is not checked. The checks of an `<Execution>`'s form are made " +
 		"where testing is active (a test document, `workflow.mode: test`, a `<Testing>` region): elsewhere " +
-		"a `<Test>` renders nothing and its body never runs. A `#selector` in `target` is not read.\n\n" +
+		"a `<Test>` renders nothing and its body never runs.\n\n" +
 		"**The engine** fails the element when execution reaches it, before the child's root is imported: " +
 		"the enclosing test fails, and `xmd test` with it.",
 	Follows: []string{
@@ -254,6 +261,7 @@ var RuleExecution = &analysis.Rule{
 		"executable.md packages/testing/src/execution-harness.ts declarationState (outside <Execution>; as)",
 		"executable.md packages/testing/src/execution-harness.ts readProfile (host, action, target, source, journal)",
 		"executable.md packages/cli/src/testing-host.ts runProfileChild (the child's root and props)",
+		"executable.md packages/core/src/document-targets.ts findTarget (the child's #selector)",
 	},
 }
 
@@ -496,7 +504,7 @@ func (k *checker) checkChild(t *Tag) {
 	if t.Attr("as") != nil || host != "run" || !hasTarget || !ok || k.r.fsys == nil {
 		return
 	}
-	ref, selector, _ := strings.Cut(target, "#")
+	ref, selector, hasSelector := strings.Cut(target, "#")
 	p, err := url.PathUnescape(ref)
 	if err != nil || p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
 		return
@@ -514,12 +522,32 @@ func (k *checker) checkChild(t *Tag) {
 		}
 		return
 	}
-	if selector != "" || !strings.HasSuffix(p, ".md") {
+	if !strings.HasSuffix(p, ".md") {
 		return
 	}
 	child, ok := k.r.readIfFile(p)
 	if !ok || child == nil {
 		return
+	}
+	if hasSelector {
+		// The selector names the section the child runs: the engine
+		// resolves it against the child's outline before anything runs
+		// (packages/core/src/execute.ts, durableImportComponent:
+		// resolveDocumentTarget), and fails the child when it names no
+		// section or several.
+		o, ok := documentOutline(child)
+		if !ok {
+			return
+		}
+		kind, msg, ok := o.targetVerdict(selector)
+		if !ok {
+			return
+		}
+		if kind != "" {
+			k.report(RuleExecution, ta.Span, fmt.Sprintf("%s: %s: the engine fails the child before it runs, and this unbound <Execution> with it (%q); %s",
+				k.c.Text[ta.Span.Start:ta.Span.End], targetFault(kind, selector, p), msg, targetAdvice(kind, o)))
+			return
+		}
 	}
 	props := map[string]any{}
 	var span = ta.Span
@@ -535,6 +563,28 @@ func (k *checker) checkChild(t *Tag) {
 		k.report(RuleExecution, span, fmt.Sprintf("%s refuses these props as its root's: the engine fails the child before it runs, and this unbound <Execution> with it (\"Prop validation failed for <__root__ />: %s\"); pass what its front matter declares",
 			p, strings.Join(why, "; ")))
 	}
+}
+
+// targetFault says what is wrong with a selector the engine refuses.
+func targetFault(kind, selector, doc string) string {
+	switch kind {
+	case "invalid-selector":
+		return fmt.Sprintf("#%s is no document target selector", selector)
+	case "multiple-matches":
+		return fmt.Sprintf("#%s names more than one section of %s", selector, doc)
+	}
+	return fmt.Sprintf("#%s names no section of %s", selector, doc)
+}
+
+// targetAdvice says what to write instead.
+func targetAdvice(kind string, o targetOutline) string {
+	if kind == "multiple-matches" {
+		return "name one of them by its path of headings (Parent/Section)"
+	}
+	if len(o.entries) == 0 {
+		return "the document has no section a target can name: leave out the #selector to run all of it"
+	}
+	return "name one of its sections by its heading (a path of headings for a nested one, * or ** to match)"
 }
 
 // rootPropsRefusal is what the engine's validation of a root's props says
@@ -612,7 +662,10 @@ var RuleTestAgent = &analysis.Rule{
 		"template the parser refuses (packages/core/src/template.ts, parseTemplate); an executable block " +
 		"with `exec` (`process access is denied in behavior documents`), a `<Fetch>` (network), a `<Glob>` " +
 		"(filesystem globbing), an eval block with an `import` (`eval blocks in behavior documents are " +
-		"inline-only — …`). These are reported on the `src` that names the document.\n\n" +
+		"inline-only — …`), a component tag that resolves to a TypeScript file (`TypeScript components are " +
+		"not supported in behavior documents: components/Name.ts`: the worker resolves names in the folders " +
+		"`components` and `.` of the behavior document's own folder, Name.md ahead of Name.ts). These are " +
+		"reported on the `src` that names the document.\n\n" +
 		"A test document with an eval block is not judged by the first two: an eval block may compose around " +
 		"the Agent Api (`yield* Agent.around(…)`) as a host does, and answer the prompts itself. " +
 		"An `agent`, `session` or `src` written as an expression is evaluated when the element runs, and is " +
@@ -627,7 +680,7 @@ var RuleTestAgent = &analysis.Rule{
 		"executable.md packages/test-agent/src/components.ts Scenario (outside <TestAgent>; src)",
 		"executable.md packages/test-agent/src/components.ts provision (no scenario, duplicate scenarios)",
 		"executable.md packages/test-agent/src/worker/when-prompt.ts WhenPrompt (template)",
-		"executable.md packages/test-agent/src/worker/profile.ts installWorkerProfile (behavior documents)",
+		"executable.md packages/test-agent/src/worker/profile.ts installWorkerProfile (behavior documents; readTextFile of a .ts component)",
 	},
 }
 
@@ -691,7 +744,7 @@ func (k *checker) checkScenario(t *Tag) {
 	}
 	if strings.HasSuffix(p, ".md") {
 		if behavior, ok := k.r.readIfFile(p); ok && behavior != nil && behavior != k.c {
-			for _, why := range behaviorRefusals(behavior) {
+			for _, why := range append(behaviorRefusals(behavior), k.behaviorTypeScript(p, behavior)...) {
 				k.report(RuleTestAgent, a.Span, fmt.Sprintf("%s, the behavior document this scenario runs, %s", p, why))
 			}
 		}
@@ -749,6 +802,40 @@ func behaviorRefusals(c *Component) []string {
 				out = append(out, at(cb.Span.Start)+": an eval block with "+kind+": the worker refuses it (\"eval blocks in behavior documents are inline-only — "+kind+" is not allowed\")")
 			}
 		}
+	}
+	return out
+}
+
+// behaviorTypeScript are the component tags of the behavior document at p
+// that resolve to a TypeScript file, which the worker refuses to read
+// (packages/test-agent/src/worker/profile.ts, installWorkerProfile:
+// readTextFile). The worker runs the document from a virtual root at its
+// folder with no component folders configured (worker/run.ts: execute with
+// its path alone), so its names resolve through the engine's default
+// folders, components and ".", of that folder; a Markdown candidate ahead
+// of the .ts one wins.
+func (k *checker) behaviorTypeScript(p string, behavior *Component) []string {
+	dir := path.Dir(p)
+	br := &resolver{fsys: k.r.fsys, dirs: k.r.dirs, docPath: p, self: behavior, mode: ModeRun,
+		search: []string{path.Join(dir, "components"), dir}}
+	lines := markdown.NewLineIndex(behavior.Text)
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range behavior.Tags {
+		if !t.Closed || seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		res := br.resolve(t.Name)
+		if res.Kind != ResolveFile || !strings.HasSuffix(res.Path, ".ts") {
+			continue
+		}
+		rel := res.Path
+		if dir != "." {
+			rel = strings.TrimPrefix(rel, dir+"/")
+		}
+		out = append(out, fmt.Sprintf("line %d: <%s> resolves to %s, a TypeScript component: the worker refuses to read it (\"TypeScript components are not supported in behavior documents: %s\"); write the component in Markdown (%s) for the behavior document, or answer without it",
+			lines.LineOf(t.Span.Start)+1, t.Name, res.Path, rel, strings.TrimSuffix(res.Path, ".ts")+".md"))
 	}
 	return out
 }
