@@ -21,6 +21,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // Timeout bounds one run of git.
@@ -154,6 +156,13 @@ func gitEnv() []string {
 // find walks up from dir to the folder holding .git (a folder, or a file
 // naming one: a linked worktree, a submodule) and returns it and the Git
 // folder.
+// The bounds of what is read of a Git folder's files: a .git file, HEAD, a
+// ref or commondir is a line; packed-refs lists every ref.
+const (
+	smallFile  = 64 << 10
+	packedRefs = 64 << 20
+)
+
 func find(dir string) (top, gitDir string, ok bool) {
 	for d := filepath.Clean(dir); ; {
 		dotgit := filepath.Join(d, ".git")
@@ -161,7 +170,7 @@ func find(dir string) (top, gitDir string, ok bool) {
 			if fi.IsDir() {
 				return d, dotgit, true
 			}
-			b, err := os.ReadFile(dotgit)
+			b, err := safefile.ReadFile(dotgit, smallFile)
 			if err != nil {
 				return "", "", false
 			}
@@ -189,7 +198,7 @@ func find(dir string) (top, gitDir string, ok bool) {
 // cannot be read so: an unborn branch, a reftable repository, a symbolic
 // ref that is not a branch.
 func headCommit(gitDir string) string {
-	b, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	b, err := safefile.ReadFile(filepath.Join(gitDir, "HEAD"), smallFile)
 	if err != nil {
 		return ""
 	}
@@ -203,18 +212,18 @@ func headCommit(gitDir string) string {
 		return ""
 	}
 	common := gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+	if b, err := safefile.ReadFile(filepath.Join(gitDir, "commondir"), smallFile); err == nil {
 		common = strings.TrimSpace(string(b))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(gitDir, common)
 		}
 	}
 	for _, d := range []string{gitDir, common} {
-		if b, err := os.ReadFile(filepath.Join(d, filepath.FromSlash(ref))); err == nil {
+		if b, err := safefile.ReadFile(filepath.Join(d, filepath.FromSlash(ref)), smallFile); err == nil {
 			return objectID(strings.TrimSpace(string(b)))
 		}
 	}
-	b, err = os.ReadFile(filepath.Join(common, "packed-refs"))
+	b, err = safefile.ReadFile(filepath.Join(common, "packed-refs"), packedRefs)
 	if err != nil {
 		return ""
 	}
