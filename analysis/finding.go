@@ -89,12 +89,21 @@ func ApplyEdits(text string, edits []Edit) (string, error) {
 	slices.SortStableFunc(sorted, func(a, b Edit) int {
 		return cmp.Or(cmp.Compare(a.Span.Start, b.Span.Start), cmp.Compare(a.Span.End, b.Span.End))
 	})
-	var b strings.Builder
-	last := 0
+	last, size := 0, len(text)
 	for _, e := range sorted {
 		if e.Span.Start < last || e.Span.End < e.Span.Start || e.Span.End > len(text) {
 			return "", fmt.Errorf("edit %d-%d overlaps another or lies outside the text (%d bytes)", e.Span.Start, e.Span.End, len(text))
 		}
+		size += len(e.NewText) - (e.Span.End - e.Span.Start)
+		last = e.Span.End
+	}
+	// The result is made in one buffer of its size: grown by doubling, a
+	// large document's fixed text took up to twice its length, and as much
+	// again in the buffers it outgrew.
+	var b strings.Builder
+	b.Grow(size)
+	last = 0
+	for _, e := range sorted {
 		b.WriteString(text[last:e.Span.Start])
 		b.WriteString(e.NewText)
 		last = e.Span.End

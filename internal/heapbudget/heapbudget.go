@@ -5,7 +5,7 @@
 // and `baton mcp` all use it, so that one large document costs about what
 // its analysis holds rather than what the collector's default pace lets
 // the heap grow to (docs/performance.md: a 16 MB document of stop packets
-// holds about 6 bytes a byte at its peak: its text, goldmark's tree and
+// holds about 6.5 bytes a byte at its peak: its text, goldmark's tree and
 // the findings).
 //
 // A GOMEMLIMIT in the environment wins: then nothing is set.
@@ -25,7 +25,7 @@ const (
 	Base = 32 << 20
 	// PerByte is the room a document gets per byte of its text while it is
 	// analysed.
-	PerByte = 6
+	PerByte = 5
 )
 
 var state struct {
