@@ -72,22 +72,29 @@ const idleAfter = time.Second
 // work (opening 1,000 documents, a run of edits) grows the heap to about
 // twice what is live, and an idle editor's language server should hold
 // only what is live. One collection per burst, when nothing waits on it,
-// and one more when that one queued finalizers: an object with a finalizer
-// (a recycled text buffer, server/texts.go) outlives the collection that
-// finds it unreachable, and only the next one frees it.
+// and more while finalizers are pending: an object with a finalizer (a
+// recycled text buffer, server/texts.go) outlives the collection that
+// finds it unreachable, and only a collection after its finalizer has run
+// frees it; on a loaded machine the finalizers may run a period late.
 func returnMemoryWhenIdle(ctx context.Context, period time.Duration) {
-	samples := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/finalizers/queued:finalizers"}}
-	read := func() (allocs, finalizers uint64) {
+	samples := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/finalizers/queued:finalizers"}, {Name: "/gc/finalizers/executed:finalizers"}}
+	// read gives the bytes allocated so far, the finalizers queued so far
+	// and those queued that have not run yet.
+	read := func() (allocs, queued, pending uint64) {
 		metrics.Read(samples)
-		for i, v := range []*uint64{&allocs, &finalizers} {
+		var v [3]uint64
+		for i := range samples {
 			if samples[i].Value.Kind() == metrics.KindUint64 {
-				*v = samples[i].Value.Uint64()
+				v[i] = samples[i].Value.Uint64()
 			}
 		}
-		return allocs, finalizers
+		return v[0], v[1], v[1] - min(v[2], v[1])
 	}
-	last, _ := read()
-	returned := true
+	// maxRounds bounds the collections of one idle spell that wait on
+	// finalizers: one that never runs does not keep the collector busy.
+	const maxRounds = 8
+	last, _, _ := read()
+	returned, rounds := true, 0
 	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
@@ -96,16 +103,18 @@ func returnMemoryWhenIdle(ctx context.Context, period time.Duration) {
 			return
 		case <-t.C:
 		}
-		switch now, _ := read(); {
+		switch now, _, _ := read(); {
 		case now != last:
-			last, returned = now, false
+			last, returned, rounds = now, false, 0
 		case !returned:
-			_, before := read()
+			_, before, _ := read()
 			debug.FreeOSMemory()
-			var after uint64
-			last, after = read()
-			// What this collection found to finalize is freed by the next.
-			returned = after == before
+			rounds++
+			var after, pending uint64
+			last, after, pending = read()
+			// What this collection found to finalize (after > before), or
+			// what waits for its finalizer yet, the next one frees.
+			returned = after == before && pending == 0 || rounds >= maxRounds
 		}
 	}
 }
