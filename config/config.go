@@ -438,7 +438,7 @@ func (p *parser) overrides(n *yaml.Node) {
 			case "rules":
 				o.Rules, o.RulePatterns = p.rules(v, what+".rules")
 			case "kind":
-				k, ok := kindNamed[v.Value]
+				k, ok := markdown.KindOfID(v.Value)
 				if v.Kind != yaml.ScalarNode || !ok {
 					p.errorf(v, "%s.kind must be packet, handoff, workflow or other, not %s", what, describe(v))
 					return
@@ -455,10 +455,6 @@ func (p *parser) overrides(n *yaml.Node) {
 		p.f.Overrides = append(p.f.Overrides, o)
 	}
 }
-
-// kindNamed are the kinds an override may force, by the names the JSON
-// output gives them.
-var kindNamed = map[string]markdown.Kind{"packet": markdown.KindPacket, "handoff": markdown.KindHandoff, "workflow": markdown.KindWorkflow, "other": markdown.KindOther}
 
 // checkPattern returns a files pattern as it is matched.
 func checkPattern(pat string) (string, error) {

@@ -27,6 +27,24 @@ var kindNames = [...]string{KindOther: "other", KindPacket: "stop packet", KindH
 
 func (k Kind) String() string { return kindNames[k] }
 
+// kindIDs are the kinds' names in check's JSON, MCP's results and a
+// .baton.yaml override's kind.
+var kindIDs = [...]string{KindOther: "other", KindPacket: "packet", KindHandoff: "handoff", KindWorkflow: "workflow"}
+
+// ID is the kind's name where programs read it: check's JSON, MCP's
+// results and a .baton.yaml override's kind.
+func (k Kind) ID() string { return kindIDs[k] }
+
+// KindOfID is the kind an ID names (Kind.ID), and false for none.
+func KindOfID(id string) (Kind, bool) {
+	for k, s := range kindIDs {
+		if s == id {
+			return Kind(k), true
+		}
+	}
+	return KindOther, false
+}
+
 // Span is a half-open range of byte offsets into a document's text.
 type Span struct {
 	Start, End int

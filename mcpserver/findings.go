@@ -80,19 +80,6 @@ func fixedText(res *analysis.Result, analyze func(string) *analysis.Result) stri
 	return fixed
 }
 
-// kindName names a document kind as check's JSON does.
-func kindName(k markdown.Kind) string {
-	switch k {
-	case markdown.KindPacket:
-		return "packet"
-	case markdown.KindHandoff:
-		return "handoff"
-	case markdown.KindWorkflow:
-		return "workflow"
-	}
-	return "other"
-}
-
 // count counts findings at error and warning severity.
 func count(fs []analysis.Finding) (errs, warns int) {
 	for _, f := range fs {

@@ -349,7 +349,7 @@ func (s *Server) checkDocument(ctx context.Context, in DocumentInput) (string, D
 		} else {
 			res = eng.Analyze(env, d.name, d.text)
 		}
-		out = DocumentOutput{Path: d.name, Kind: kindName(res.Doc.Kind), KindReason: res.Doc.KindWhy, Findings: findingsOf(res.Doc, res.Findings)}
+		out = DocumentOutput{Path: d.name, Kind: res.Doc.Kind.ID(), KindReason: res.Doc.KindWhy, Findings: findingsOf(res.Doc, res.Findings)}
 		out.Errors, out.Warnings = count(res.Findings)
 		// The fixed text of a larger document would not fit an agent's
 		// context, and making it analyses the document again and again:
@@ -420,7 +420,7 @@ func (s *Server) handoffFiles(ctx context.Context, in DocumentInput) (string, Ha
 			return "", out, fmt.Errorf("%s is a brief carrying a clio-task-memory snapshot, not clio's /handoff review document: it lists no files to check against a read ledger (%s reports what clio refuses of the snapshot)", d.name, ToolCheckDocument)
 		}
 		if res.Doc.Kind != markdown.KindHandoff || m == nil {
-			return "", out, fmt.Errorf("%s is not a handoff document (it reads as %s): a handoff opens with \"# Handoff\" and a **Goal:** line", d.name, kindName(res.Doc.Kind))
+			return "", out, fmt.Errorf("%s is not a handoff document (it reads as %s): a handoff opens with \"# Handoff\" and a **Goal:** line", d.name, res.Doc.Kind.ID())
 		}
 		doc := m.Doc
 		if doc.SessionID == "" || !session.ValidID(doc.SessionID) {

@@ -55,19 +55,6 @@ type (
 	}
 )
 
-// kindID names a document kind in the JSON format.
-func kindID(k markdown.Kind) string {
-	switch k {
-	case markdown.KindPacket:
-		return "packet"
-	case markdown.KindHandoff:
-		return "handoff"
-	case markdown.KindWorkflow:
-		return "workflow"
-	}
-	return "other"
-}
-
 func jsonPos(doc *markdown.Document, offset int) jsonPosition {
 	p := doc.Lines.Position(offset, markdown.UTF8)
 	return jsonPosition{Line: p.Line + 1, Column: p.Character + 1, Offset: offset}
@@ -122,7 +109,7 @@ type jsonFormatter struct {
 }
 
 func (j *jsonFormatter) File(r *File) error {
-	jf := jsonFile{Path: r.Name, Kind: kindID(r.Doc.Kind), Reason: r.Doc.KindWhy, Findings: []jsonFinding{}}
+	jf := jsonFile{Path: r.Name, Kind: r.Doc.Kind.ID(), Reason: r.Doc.KindWhy, Findings: []jsonFinding{}}
 	for _, f := range r.Findings {
 		jf.Findings = append(jf.Findings, jsonFindingOf(r.Doc, f))
 	}

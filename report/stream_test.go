@@ -116,7 +116,7 @@ func TestJSONStreamIsOneDocument(t *testing.T) {
 		for i, text := range texts {
 			r := analyzed(t, reg, fmt.Sprintf("f%d.md", i), text)
 			results = append(results, r)
-			jf := jsonFile{Path: r.Name, Kind: kindID(r.Doc.Kind), Reason: r.Doc.KindWhy, Findings: []jsonFinding{}}
+			jf := jsonFile{Path: r.Name, Kind: r.Doc.Kind.ID(), Reason: r.Doc.KindWhy, Findings: []jsonFinding{}}
 			for _, f := range r.Findings {
 				jf.Findings = append(jf.Findings, jsonFindingOf(r.Doc, f))
 			}

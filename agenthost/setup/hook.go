@@ -363,25 +363,10 @@ func HookStatus(env hostsettings.Env, asJSON bool, stdout, stderr io.Writer) int
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(struct {
-			Project string                `json:"project"`
-			Home    string                `json:"home"`
-			Hosts   []hostsettings.Report `json:"hosts"`
-		}{env.Project, env.Home, reports}); err != nil {
-			fmt.Fprintf(stderr, "baton: %v\n", err)
-			return ExitUsage
-		}
-		return ExitOK
+		return writeStatusJSON(env, reports, stdout, stderr)
 	}
 	for _, scope := range scopes {
-		root := env.Project
-		if scope == hostsettings.User {
-			root = env.Home
-		}
-		fmt.Fprintf(stdout, "%s (%s):\n", scope, root)
+		fmt.Fprintf(stdout, "%s (%s):\n", scope, scopeRoot(env, scope))
 		// The hosts' rows are aligned as a table; each row's details
 		// follow it, indented, outside the table, so that a long detail
 		// does not widen the columns.
@@ -416,6 +401,32 @@ func HookStatus(env hostsettings.Env, asJSON bool, stdout, stderr io.Writer) int
 		}
 	}
 	return ExitOK
+}
+
+// writeStatusJSON prints a status report, the hosts' rows in hosts, as
+// JSON on stdout, and returns the exit status.
+func writeStatusJSON[R any](env hostsettings.Env, hosts []R, stdout, stderr io.Writer) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(struct {
+		Project string `json:"project"`
+		Home    string `json:"home"`
+		Hosts   []R    `json:"hosts"`
+	}{env.Project, env.Home, hosts}); err != nil {
+		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return ExitUsage
+	}
+	return ExitOK
+}
+
+// scopeRoot is the folder a scope's settings are under: the project's, or
+// the home folder.
+func scopeRoot(env hostsettings.Env, scope hostsettings.Scope) string {
+	if scope == hostsettings.User {
+		return env.Home
+	}
+	return env.Project
 }
 
 // statusDetails are the lines status prints under a host's row: what its

@@ -1,7 +1,6 @@
 package setup
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -133,25 +132,10 @@ func MCPStatus(env hostsettings.Env, asJSON bool, stdout, stderr io.Writer) int 
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(struct {
-			Project string          `json:"project"`
-			Home    string          `json:"home"`
-			Hosts   []mcpStatusJSON `json:"hosts"`
-		}{env.Project, env.Home, rows}); err != nil {
-			fmt.Fprintf(stderr, "baton: %v\n", err)
-			return ExitUsage
-		}
-		return ExitOK
+		return writeStatusJSON(env, rows, stdout, stderr)
 	}
 	for _, scope := range scopes {
-		root := env.Project
-		if scope == hostsettings.User {
-			root = env.Home
-		}
-		fmt.Fprintf(stdout, "%s (%s):\n", scope, root)
+		fmt.Fprintf(stdout, "%s (%s):\n", scope, scopeRoot(env, scope))
 		tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 		for _, r := range rows {
 			if r.Scope != string(scope) {

@@ -48,15 +48,7 @@ func TestWindowsReadAsTheWhole(t *testing.T) {
 	defer func(w int) { windowBytes = w }(windowBytes)
 	for i, text := range docs {
 		doc := markdown.Parse("x.md", text)
-		read := func(w int) []*Consistency {
-			windowBytes = w
-			m := BuildWith(doc, nil)
-			out := []*Consistency{m.Message}
-			for _, p := range m.Packets {
-				out = append(out, p.Consistency)
-			}
-			return out
-		}
+		read := func(w int) []*Consistency { return readInWindows(doc, w) }
 		whole := read(1 << 40)
 		for _, w := range []int{1, 4 << 10} {
 			if d := cmp.Diff(whole, read(w)); d != "" {
@@ -78,17 +70,21 @@ func FuzzWindows(f *testing.F) {
 	defer func(w int) { windowBytes = w }(windowBytes)
 	f.Fuzz(func(t *testing.T, text string) {
 		doc := markdown.Parse("x.md", text)
-		read := func(w int) []*Consistency {
-			windowBytes = w
-			m := BuildWith(doc, nil)
-			out := []*Consistency{m.Message}
-			for _, p := range m.Packets {
-				out = append(out, p.Consistency)
-			}
-			return out
-		}
+		read := func(w int) []*Consistency { return readInWindows(doc, w) }
 		if d := cmp.Diff(read(1<<40), read(1)); d != "" {
 			t.Fatalf("whole and windows of a packet differ (-whole +windows):\n%s", d)
 		}
 	})
+}
+
+// readInWindows is the contract of each packet of doc (the message's
+// first) read in windows of w bytes.
+func readInWindows(doc *markdown.Document, w int) []*Consistency {
+	windowBytes = w
+	m := BuildWith(doc, nil)
+	out := []*Consistency{m.Message}
+	for _, p := range m.Packets {
+		out = append(out, p.Consistency)
+	}
+	return out
 }
