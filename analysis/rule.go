@@ -3,10 +3,11 @@ package analysis
 import (
 	"fmt"
 	"log/slog"
-	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 )
@@ -118,7 +119,7 @@ type Registry struct {
 	log       *slog.Logger // where an analyzer's panic is logged; nil discards
 }
 
-var ruleID = regexp.MustCompile(`^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$`)
+var ruleID = lazyre.New(`^[a-z]+/[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // NewRegistry checks that every rule is well formed and its ID unique, and
 // orders the analyzers so that each runs after those it requires (keeping

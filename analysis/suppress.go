@@ -2,9 +2,10 @@ package analysis
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -101,9 +102,9 @@ type entry struct {
 }
 
 var (
-	htmlComment   = regexp.MustCompile(`(?s)<!--(.*?)-->`)
-	batonKeyword  = regexp.MustCompile(`^\s*(baton-[A-Za-z0-9-]*)`)
-	directiveToks = regexp.MustCompile(`[^\s,]+`)
+	htmlComment   = lazyre.New(`(?s)<!--(.*?)-->`)
+	batonKeyword  = lazyre.New(`^\s*(baton-[A-Za-z0-9-]*)`)
+	directiveToks = lazyre.New(`[^\s,]+`)
 )
 
 // parseDirectives finds the suppression comments of doc, in order.

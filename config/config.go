@@ -42,11 +42,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -236,7 +237,7 @@ func parse(path string, data []byte) (*File, []Problem, error) {
 	return p.f, p.problems, nil
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 // yamlProblem keeps the line of a YAML syntax error.
 func yamlProblem(err error) Problem {

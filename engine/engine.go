@@ -125,9 +125,10 @@ type Env struct {
 	Dirs         *workflow.Dirs
 	// Committed is what the commit checked out in the document's Git
 	// repository holds, where `xmd workflow start` reads a bundle's
-	// components from. The commit is named by reading .git's files for
-	// each environment; its files are listed by running git once per
-	// commit (headtree), and only when a bundle is checked. Nil, or not
+	// components from. The commit is named by reading .git's files when
+	// the view is first asked (a bundle's check, the server's cache key);
+	// its files are listed by running git once per commit (headtree), and
+	// only when a bundle is checked. Nil, or not
 	// known, without a repository or git.
 	Committed *headtree.View
 

@@ -7,10 +7,11 @@
 package handoff
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -422,8 +423,8 @@ func (p *parser) goal(line markdown.Span) {
 }
 
 var (
-	sessionExact = regexp.MustCompile("^Carried from session `([^`]*)`\\.$")
-	sessionLoose = regexp.MustCompile("^Carried from session:?[ \t]+(`+)?[ \t]*([^`\\s]+?)[ \t]*`*[ \t]*\\.?$")
+	sessionExact = lazyre.New("^Carried from session `([^`]*)`\\.$")
+	sessionLoose = lazyre.New("^Carried from session:?[ \t]+(`+)?[ \t]*([^`\\s]+?)[ \t]*`*[ \t]*\\.?$")
 )
 
 // matchSessionExact is sessionExact.FindStringSubmatchIndex(s) without the
@@ -723,8 +724,8 @@ func (p *parser) pathItem(it *Item) {
 }
 
 var (
-	listNote = regexp.MustCompile(`^(decisions|facts|files|commands|openQuestions): kept (\d{1,9}) of (\d{1,9}); the rest were dropped by the (decisions|facts|files|commands|openQuestions) bound$`)
-	cutNote  = regexp.MustCompile(`^(\d{1,9}) (entry was|entries were) cut to 512 bytes and marked with …\[truncated\]$`)
+	listNote = lazyre.New(`^(decisions|facts|files|commands|openQuestions): kept (\d{1,9}) of (\d{1,9}); the rest were dropped by the (decisions|facts|files|commands|openQuestions) bound$`)
+	cutNote  = lazyre.New(`^(\d{1,9}) (entry was|entries were) cut to 512 bytes and marked with …\[truncated\]$`)
 )
 
 // parseNote reads a Bounds applied line clio writes, or returns nil.

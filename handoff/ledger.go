@@ -3,9 +3,10 @@ package handoff
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -243,7 +244,7 @@ func expectedSummary(b *session.Decision) string {
 	return s
 }
 
-var codeSpan = regexp.MustCompile("`([^`\r\n]+)`")
+var codeSpan = lazyre.New("`([^`\r\n]+)`")
 
 // mentions flags backticked paths in decisions, facts and command whys
 // that the session never touched.
@@ -292,8 +293,8 @@ func mentionFields(it *Item, buf *[2]Field) []Field {
 }
 
 var (
-	lineSuffix = regexp.MustCompile(`(:\d+)+$|#L\d+(-L?\d+)?$`)
-	extension  = regexp.MustCompile(`^[^/]*[A-Za-z0-9_\-]\.([A-Za-z0-9]{1,10})$`)
+	lineSuffix = lazyre.New(`(:\d+)+$|#L\d+(-L?\d+)?$`)
+	extension  = lazyre.New(`^[^/]*[A-Za-z0-9_\-]\.([A-Za-z0-9]{1,10})$`)
 )
 
 // codeExtensions are file extensions a backticked token without a "/" must

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/baton-md/baton/internal/lazyre"
+
 	"github.com/baton-md/baton/markdown"
 
 	"github.com/yuin/goldmark/ast"
@@ -35,7 +37,7 @@ const clioNotFound = "no structured task-memory snapshot found in the newest han
 // snapshot with, byte for byte: without the m flag, ^ and $ are the ends of
 // the text, so the fence starts a line after a line feed, its JSON is one
 // line, and the closing fence is followed by a line feed or the end.
-var snapshotFence = regexp.MustCompile("(?:^|\n)```" + regexp.QuoteMeta(TaskMemoryLanguage) + "\r?\n([^\r\n]+)\r?\n```(?:$|\n)")
+var snapshotFence = lazyre.New("(?:^|\n)```" + regexp.QuoteMeta(TaskMemoryLanguage) + "\r?\n([^\r\n]+)\r?\n```(?:$|\n)")
 
 // findSnapshot is the first match of clio's pattern in text: the opening
 // fence's line and the JSON line it reads.

@@ -5,8 +5,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -167,8 +168,8 @@ func sarifRegionOf(doc *markdown.Document, span markdown.Span) sarifRegion {
 // leading "v"; numericLeadingZero is a pre-release identifier it lets
 // through though semver forbids it.
 var (
-	semverRE           = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
-	numericLeadingZero = regexp.MustCompile(`^0[0-9]+$`)
+	semverRE           = lazyre.New(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+	numericLeadingZero = lazyre.New(`^0[0-9]+$`)
 )
 
 // develVersion stands for the version of a build that has none

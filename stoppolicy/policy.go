@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/engine"
@@ -76,7 +77,7 @@ func packetPresent(msg string) bool {
 
 // intakeQuestion is specrew's provider's intake-question pattern
 // (specrew-conformance-provider.ps1, #1): asking the person what to build.
-var intakeQuestion = regexp.MustCompile(`(?i)\bwhat\b[^.?!]{0,60}\b(?:do you want|would you like|are you looking|should we|are we|can i help you)\b[^.?!]{0,40}\b(?:build|create|make|work on)\b|\bwhat\b[^.?!]{0,40}\b(?:feature|app|project|product)\b[^.?!]{0,40}\b(?:build|create|want|like)\b|\bwhat (?:do you want|would you like) to build\b`)
+var intakeQuestion = lazyre.New(`(?i)\bwhat\b[^.?!]{0,60}\b(?:do you want|would you like|are you looking|should we|are we|can i help you)\b[^.?!]{0,40}\b(?:build|create|make|work on)\b|\bwhat\b[^.?!]{0,40}\b(?:feature|app|project|product)\b[^.?!]{0,40}\b(?:build|create|want|like)\b|\bwhat (?:do you want|would you like) to build\b`)
 
 // activeSpec is the first specs/*/spec.md of a specrew project (a feature
 // in flight), or "".
@@ -91,7 +92,7 @@ func activeSpec(root string) string {
 // verdictMarker is the marker as specrew's capture reads it
 // (Get-SpecrewCapturedBoundaryPacket): case-insensitive, anywhere in the
 // text; the first one of a message counts.
-var verdictMarker = regexp.MustCompile(`(?i)SPECREW-VERDICT-BOUNDARY:\s*([a-z-]+)\s*(?:->|→|to)\s*([a-z-]+)`)
+var verdictMarker = lazyre.New(`(?i)SPECREW-VERDICT-BOUNDARY:\s*([a-z-]+)\s*(?:->|→|to)\s*([a-z-]+)`)
 
 // minPacketChars is specrew's -MinPacketChars: a marker in a shorter
 // message is a marker without substance, not a rendered packet.

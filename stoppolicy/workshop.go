@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 )
 
 // A design workshop in progress makes a material stop an intermediate one:
@@ -20,11 +21,11 @@ import (
 // nothing, and the ordinary rules apply.
 
 var (
-	featureRefPattern = regexp.MustCompile(`^[0-9]{3}-[a-z0-9][a-z0-9-]{0,63}$`)
-	iterationPattern  = regexp.MustCompile(`^[0-9]{3,}$`)
-	lensPattern       = regexp.MustCompile(`^[a-z][a-z0-9-]{1,63}$`)
-	bindingName       = regexp.MustCompile(`^[a-z][a-z0-9.-]{0,63}$`)
-	bindingValue      = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`)
+	featureRefPattern = lazyre.New(`^[0-9]{3}-[a-z0-9][a-z0-9-]{0,63}$`)
+	iterationPattern  = lazyre.New(`^[0-9]{3,}$`)
+	lensPattern       = lazyre.New(`^[a-z][a-z0-9-]{1,63}$`)
+	bindingName       = lazyre.New(`^[a-z][a-z0-9.-]{0,63}$`)
+	bindingValue      = lazyre.New(`^[a-z0-9][a-z0-9._-]{0,127}$`)
 )
 
 // bindingConflict is a load-bearing decision two lenses recorded differently.

@@ -5,9 +5,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/internal/safefile"
 	"github.com/baton-md/baton/transcript"
@@ -154,10 +155,10 @@ func lastAssistantIn(data []byte) string {
 type History struct{ Path string }
 
 var (
-	assistantLine = regexp.MustCompile(`"type"\s*:\s*"assistant"`)
-	userLine      = regexp.MustCompile(`"type"\s*:\s*"user"`)
-	messageID     = regexp.MustCompile(`"id"\s*:\s*"(msg_[^"]*)"`)
-	metaLine      = regexp.MustCompile(`"isMeta"\s*:\s*true`)
+	assistantLine = lazyre.New(`"type"\s*:\s*"assistant"`)
+	userLine      = lazyre.New(`"type"\s*:\s*"user"`)
+	messageID     = lazyre.New(`"id"\s*:\s*"(msg_[^"]*)"`)
+	metaLine      = lazyre.New(`"isMeta"\s*:\s*true`)
 )
 
 // StepsSincePerson is Get-SpecrewLongTurnSignal's count: over the last 200

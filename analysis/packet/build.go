@@ -2,12 +2,13 @@ package packet
 
 import (
 	"bytes"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -359,14 +360,14 @@ func ownerOf(doc *markdown.Document, m *Model, span markdown.Span) *Packet {
 }
 
 var (
-	verdictLike = regexp.MustCompile(`(?i)verdict[\s_-]*boundary`)
+	verdictLike = lazyre.New(`(?i)verdict[\s_-]*boundary`)
 	// A comment holding the marker as specrew's capture reads it
 	// (ConversationCaptureAccessor.ps1: this pattern, RegexOptions.IgnoreCase,
 	// anywhere in the text; the names lower-cased) is a marker: "Clarify ->
 	// Plan" is clarify -> plan, and so is a marker over several lines.
-	verdictValid = regexp.MustCompile(`(?i)SPECREW-VERDICT-BOUNDARY:\s*([a-z-]+)\s*(?:->|→|to)\s*([a-z-]+)`)
-	validName    = regexp.MustCompile(`^[a-z-]+$`)
-	verdictNames = regexp.MustCompile(`(?i)verdict[\s_-]*boundary\s*:?\s*([a-z][\w-]*?)\s*(?:-+>|→|=>|\s+to\s+)\s*([a-z][\w-]*)`)
+	verdictValid = lazyre.New(`(?i)SPECREW-VERDICT-BOUNDARY:\s*([a-z-]+)\s*(?:->|→|to)\s*([a-z-]+)`)
+	validName    = lazyre.New(`^[a-z-]+$`)
+	verdictNames = lazyre.New(`(?i)verdict[\s_-]*boundary\s*:?\s*([a-z][\w-]*?)\s*(?:-+>|→|=>|\s+to\s+)\s*([a-z][\w-]*)`)
 )
 
 // findMarkers returns the verdict markers written as the document's own

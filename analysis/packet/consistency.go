@@ -1,9 +1,10 @@
 package packet
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -92,7 +93,7 @@ func (c *Consistency) Verdict() (bool, string) {
 }
 
 var (
-	quotedReply = regexp.MustCompile("\"[^\"\\n]{2,}\"|“[^”\\n]{2,}”|`[^`\\n]{2,}`|'[^'\\n]{3,}'")
+	quotedReply = lazyre.New("\"[^\"\\n]{2,}\"|“[^”\\n]{2,}”|`[^`\\n]{2,}`|'[^'\\n]{3,}'")
 )
 
 // readConsistency reads the contract's inputs from a packet.

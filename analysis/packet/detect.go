@@ -2,7 +2,8 @@ package packet
 
 import (
 	"fmt"
-	"regexp"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -41,7 +42,7 @@ func StopMessageWhy(d *markdown.Document) string {
 	return "a stop-intent marker"
 }
 
-var stopIntentLike = regexp.MustCompile(`(?i)<!--[^>]*stop[\s_-]*intent`)
+var stopIntentLike = lazyre.New(`(?i)<!--[^>]*stop[\s_-]*intent`)
 
 // hasStopIntentMarker reports a stop-intent marker (or a near miss) in the
 // document's own HTML.

@@ -1,8 +1,9 @@
 package packet
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -26,11 +27,11 @@ import (
 // or "I"/"we"), a send-back, a rejection, or a request to discuss. specrew
 // takes the last three anywhere in the reply; here they start the line too,
 // so that a log line that mentions a rejection is not read as an option.
-var verdictReply = regexp.MustCompile(`^(?:[-*+•]\s+)?(?:(?:option\s*)?\d+\s*[.):\-–—]\s*)?(?:(?:yes|confirmed)\s*[,;:\-–—]\s*)?(?:(?:i|we)\s+)?(?:approv(?:e|ed|es)|send\s*back|reject(?:ed|ing)?|discuss)\b`)
+var verdictReply = lazyre.New(`^(?:[-*+•]\s+)?(?:(?:option\s*)?\d+\s*[.):\-–—]\s*)?(?:(?:yes|confirmed)\s*[,;:\-–—]\s*)?(?:(?:i|we)\s+)?(?:approv(?:e|ed|es)|send\s*back|reject(?:ed|ing)?|discuss)\b`)
 
 // deferredApproval is an approval put off ("approve once the tests pass"):
 // specrew's reader does not take it as one.
-var deferredApproval = regexp.MustCompile(`\bapprov\w*\b[^.!?]{0,16}\b(?:later|after|once|when|unless)\b`)
+var deferredApproval = lazyre.New(`\bapprov\w*\b[^.!?]{0,16}\b(?:later|after|once|when|unless)\b`)
 
 // isVerdictReply reports whether a line of code is a verdict reply. A
 // question is not one: specrew's reader never takes an approval that asks.

@@ -1,8 +1,9 @@
 package stopintent
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -39,8 +40,8 @@ type Marker struct {
 }
 
 var (
-	stopIntentish = regexp.MustCompile(`(?i)stop[\s_-]*intent`)
-	intentWord    = regexp.MustCompile(`(?i)stop[\s_-]*intent\s*[:=]?\s*([A-Za-z_-]*)`)
+	stopIntentish = lazyre.New(`(?i)stop[\s_-]*intent`)
+	intentWord    = lazyre.New(`(?i)stop[\s_-]*intent\s*[:=]?\s*([A-Za-z_-]*)`)
 )
 
 // findMarkers returns every stop-intent-like comment of the document, in

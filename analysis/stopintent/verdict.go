@@ -5,9 +5,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 )
 
 // The reading of a pending verdict follows specrew's Get-SpecrewPendingVerdictState
@@ -24,23 +25,23 @@ import (
 var boundaryOrder = []string{"specify", "clarify", "plan", "tasks", "before-implement", "review-signoff", "retro", "iteration-closeout", "feature-closeout"}
 
 var (
-	nonName   = regexp.MustCompile(`[^a-z0-9\-]+`)
-	spaceRuns = regexp.MustCompile(`\s+`)
+	nonName   = lazyre.New(`[^a-z0-9\-]+`)
+	spaceRuns = lazyre.New(`\s+`)
 	aliases   = []struct {
-		re   *regexp.Regexp
+		re   *lazyre.Regexp
 		name string
 	}{
-		{regexp.MustCompile(`^specify(?:-boundary)?$`), "specify"},
-		{regexp.MustCompile(`^clarify(?:-boundary)?$`), "clarify"},
-		{regexp.MustCompile(`^plan(?:ning)?(?:-boundary)?$`), "plan"},
-		{regexp.MustCompile(`^tasks?(?:-boundary(?:-entry)?)?$`), "tasks"},
-		{regexp.MustCompile(`^before-implement(?:-boundary(?:-entry)?)?$`), "before-implement"},
-		{regexp.MustCompile(`^implementation(?:-boundary(?:-entry)?)?$`), "before-implement"},
-		{regexp.MustCompile(`^review(?:-boundary)?$`), "review-signoff"},
-		{regexp.MustCompile(`^review-signoff(?:-boundary)?$`), "review-signoff"},
-		{regexp.MustCompile(`^retro(?:spective)?(?:-boundary)?$`), "retro"},
-		{regexp.MustCompile(`^iteration-closeout(?:-boundary)?$`), "iteration-closeout"},
-		{regexp.MustCompile(`^feature-closeout(?:-boundary)?$`), "feature-closeout"},
+		{lazyre.New(`^specify(?:-boundary)?$`), "specify"},
+		{lazyre.New(`^clarify(?:-boundary)?$`), "clarify"},
+		{lazyre.New(`^plan(?:ning)?(?:-boundary)?$`), "plan"},
+		{lazyre.New(`^tasks?(?:-boundary(?:-entry)?)?$`), "tasks"},
+		{lazyre.New(`^before-implement(?:-boundary(?:-entry)?)?$`), "before-implement"},
+		{lazyre.New(`^implementation(?:-boundary(?:-entry)?)?$`), "before-implement"},
+		{lazyre.New(`^review(?:-boundary)?$`), "review-signoff"},
+		{lazyre.New(`^review-signoff(?:-boundary)?$`), "review-signoff"},
+		{lazyre.New(`^retro(?:spective)?(?:-boundary)?$`), "retro"},
+		{lazyre.New(`^iteration-closeout(?:-boundary)?$`), "iteration-closeout"},
+		{lazyre.New(`^feature-closeout(?:-boundary)?$`), "feature-closeout"},
 	}
 )
 
@@ -276,7 +277,7 @@ func shapeIssues(be map[string]any) []string {
 	return issues
 }
 
-var unsafeSession = regexp.MustCompile(`[^a-zA-Z0-9-]+`)
+var unsafeSession = lazyre.New(`[^a-zA-Z0-9-]+`)
 
 // SessionDir is the name of the folder under
 // .specrew/runtime/conformance-sessions/ where specrew's stop provider keeps
@@ -326,10 +327,10 @@ var evidenceContract = map[string]struct {
 // The clarify boundary owes content in spec.md: a dated session block
 // under its Clarifications section, or a recorded skip with reasons.
 var (
-	clarificationsHeading = regexp.MustCompile(`(?m)^##[ \t]+Clarifications[ \t]*\r?$`)
-	nextSection           = regexp.MustCompile(`(?m)^##[ \t]`)
-	sessionBlock          = regexp.MustCompile(`(?m)^###[ \t]+Session[ \t]+\d{4}-\d{2}-\d{2}`)
-	clarifySkip           = regexp.MustCompile(`(?im)^[ \t]*[-*][ \t]+\*\*Clarify Disposition\*\*[ \t]*:[ \t]*skip\b[^\r\n]{20,}`)
+	clarificationsHeading = lazyre.New(`(?m)^##[ \t]+Clarifications[ \t]*\r?$`)
+	nextSection           = lazyre.New(`(?m)^##[ \t]`)
+	sessionBlock          = lazyre.New(`(?m)^###[ \t]+Session[ \t]+\d{4}-\d{2}-\d{2}`)
+	clarifySkip           = lazyre.New(`(?im)^[ \t]*[-*][ \t]+\*\*Clarify Disposition\*\*[ \t]*:[ \t]*skip\b[^\r\n]{20,}`)
 )
 
 // clarified is specrew's two patterns; the first may not cross into the
@@ -350,7 +351,7 @@ func clarified(text []byte) bool {
 	return false
 }
 
-var treeID = regexp.MustCompile(`^[0-9a-fA-F]{40,64}$`)
+var treeID = lazyre.New(`^[0-9a-fA-F]{40,64}$`)
 
 // stageEvidence checks the evidence the crossing into target owes in tree;
 // nil when it is there or the stage owes nothing checkable.

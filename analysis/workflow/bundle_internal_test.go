@@ -195,3 +195,37 @@ func TestBundlePathsAsTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestRunDirsReadsEachFileOnce: the resolvers of one run (a NewDirs) read
+// a bundle root and a component file once, however many documents of the
+// folder invoke it; resolvers without a Dirs read them for each document.
+func TestRunDirsReadsEachFileOnce(t *testing.T) {
+	fsys := &countFS{MapFS: fstest.MapFS{
+		"w/root.md": {Data: []byte("---\nworkflow:\n  components:\n    B: b.md\n---\n<B />\n")},
+		"w/b.md":    {Data: []byte("---\nprops: {}\n---\nb\n")},
+		"w/A.md":    {Data: []byte("---\nprops: {}\n---\na\n")},
+		"w/x.md":    {Data: []byte("<A />\n")},
+		"w/y.md":    {Data: []byte("<A />\n")},
+	}, opened: map[string]int{}}
+	resolveIn := func(d *Dirs, doc string) {
+		t.Helper()
+		r := newResolver(fsys, d, doc, &Component{}, nil, nil, "")
+		if res := r.resolve("A"); res.Kind != ResolveFile || res.Path != "w/A.md" || res.Component == nil {
+			t.Fatalf("%s: <A> resolves to %+v, want the file w/A.md", doc, res)
+		}
+	}
+	d := NewDirs()
+	resolveIn(d, "w/x.md")
+	if fsys.opened["w/A.md"] == 0 || fsys.opened["w/root.md"] == 0 {
+		t.Fatalf("the first document opened %v, want w/A.md and w/root.md", fsys.opened)
+	}
+	fsys.opened = map[string]int{}
+	resolveIn(d, "w/y.md")
+	if len(fsys.opened) != 0 {
+		t.Errorf("the second document of the run opened %v again", fsys.opened)
+	}
+	resolveIn(nil, "w/y.md")
+	if fsys.opened["w/A.md"] == 0 || fsys.opened["w/root.md"] == 0 {
+		t.Errorf("without a Dirs: opened %v, want w/A.md and w/root.md read again", fsys.opened)
+	}
+}

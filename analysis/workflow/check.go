@@ -2,10 +2,11 @@ package workflow
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -427,9 +428,9 @@ func (k *checker) bind(name string, span markdown.Span, kind BindingKind, t *Tag
 }
 
 var (
-	evalDecl    = regexp.MustCompile(`(?:^|[^\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)`)
-	evalDestr   = regexp.MustCompile(`(?:^|[^\w$.])(?:const|let|var)\s*([{\[])`)
-	evalFuncCls = regexp.MustCompile(`(?:^|[^\w$.])(?:function\s*\*?|class)\s+([A-Za-z_$][\w$]*)`)
+	evalDecl    = lazyre.New(`(?:^|[^\w$.])(?:const|let|var)\s+([A-Za-z_$][\w$]*)`)
+	evalDestr   = lazyre.New(`(?:^|[^\w$.])(?:const|let|var)\s*([{\[])`)
+	evalFuncCls = lazyre.New(`(?:^|[^\w$.])(?:function\s*\*?|class)\s+([A-Za-z_$][\w$]*)`)
 )
 
 // decl is a name an eval block declares, at an offset in its code.
@@ -443,7 +444,7 @@ type decl struct {
 func (k *checker) bindEval(cb *CodeBlock) {
 	code := k.c.Text[cb.Content.Start:cb.Content.End]
 	var decls []decl
-	for _, re := range []*regexp.Regexp{evalDecl, evalFuncCls} {
+	for _, re := range []*lazyre.Regexp{evalDecl, evalFuncCls} {
 		for _, m := range re.FindAllStringSubmatchIndex(code, -1) {
 			decls = append(decls, decl{code[m[2]:m[3]], m[2]})
 		}

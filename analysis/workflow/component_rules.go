@@ -3,8 +3,9 @@ package workflow
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/analysis"
 )
@@ -89,7 +90,7 @@ func (k *checker) checkContentPlacement(t *Tag) {
 }
 
 // slotName is the engine's SLOT_NAME_RE (expand.ts).
-var slotName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_-]*$`)
+var slotName = lazyre.New(`^[a-zA-Z][a-zA-Z0-9_-]*$`)
 
 // checkSlots checks the slot names of the children passed to components
 // whose bodies project them.

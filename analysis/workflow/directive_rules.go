@@ -3,9 +3,10 @@ package workflow
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -203,9 +204,9 @@ func boolText(s string) string {
 var modifiers = set("exec", "silent", "eval", "persist", "timeout", "daemon", "ephemeral", "service")
 
 // duration is the engine's duration grammar (packages/runtime/duration.ts).
-var duration = regexp.MustCompile(`^(\d+)(ms|s|min|m)?$`)
+var duration = lazyre.New(`^(\d+)(ms|s|min|m)?$`)
 
-var bindingAnnotation = regexp.MustCompile(`^as="([^"]*)"$`)
+var bindingAnnotation = lazyre.New(`^as="([^"]*)"$`)
 
 type modifier struct {
 	name, params string
@@ -409,8 +410,8 @@ func isDuration(s string) bool {
 }
 
 var (
-	captureHole      = regexp.MustCompile(`^\{\?[A-Za-z_$][A-Za-z0-9_$]*\}`)
-	bindingHole      = regexp.MustCompile(`^\{[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*\}`)
+	captureHole      = lazyre.New(`^\{\?[A-Za-z_$][A-Za-z0-9_$]*\}`)
+	bindingHole      = lazyre.New(`^\{[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*\}`)
 	malformedCapture = "{?"
 )
 

@@ -2,8 +2,9 @@ package workflow
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -71,7 +72,7 @@ func (k *checker) checkExpressions() {
 			continue
 		case ResolveRegistered:
 			if !res.Configured {
-				reg = RegisteredComponents[t.Name]
+				reg = RegisteredComponents()[t.Name]
 			}
 		}
 		checked := false
@@ -234,7 +235,7 @@ func evalBlockError(src string) string {
 // parser takes them anywhere in a block and hoists them (acorn's
 // allowImportExportEverywhere); the parser baton uses takes them only at
 // a module's top. Each is blanked before the block is parsed.
-var importDecl = regexp.MustCompile(`(?m)^[ \t]*import(?:[ \t]+type)?[ \t]+(?:[\w$]+[ \t]*,?[ \t]*)?(?:\*[ \t]*as[ \t]+[\w$]+|\{[^{}]*\})?[ \t]*(?:from[ \t]*)?(?:"[^"\n]*"|'[^'\n]*')[ \t]*(?:with[ \t]*\{[^{}]*\}[ \t]*)?;?`)
+var importDecl = lazyre.New(`(?m)^[ \t]*import(?:[ \t]+type)?[ \t]+(?:[\w$]+[ \t]*,?[ \t]*)?(?:\*[ \t]*as[ \t]+[\w$]+|\{[^{}]*\})?[ \t]*(?:from[ \t]*)?(?:"[^"\n]*"|'[^'\n]*')[ \t]*(?:with[ \t]*\{[^{}]*\}[ \t]*)?;?`)
 
 // hoistImports is src with its import declarations blanked (line breaks
 // kept, so that positions hold), and whether baton reads the block: an

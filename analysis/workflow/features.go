@@ -165,7 +165,7 @@ func registeredOf(res Resolution, name string) *RegisteredComponent {
 	if res.Kind != ResolveRegistered || res.Configured {
 		return nil
 	}
-	return RegisteredComponents[name]
+	return RegisteredComponents()[name]
 }
 
 // registeredSummary lists a registered component's props, as the engine
@@ -186,7 +186,7 @@ func registeredSummary(rc *RegisteredComponent) string {
 	if rc.Returns {
 		b.WriteString("\n\n**Returns** a value: invoke it with `as`.")
 	}
-	fmt.Fprintf(&b, "\n\nRegistered in %s; props declared in %s (%s).", rc.Registered, rc.Declared, RegisteredEngine)
+	fmt.Fprintf(&b, "\n\nRegistered in %s; props declared in %s (%s).", rc.Registered, rc.Declared, RegisteredEngine())
 	return b.String()
 }
 
@@ -422,7 +422,7 @@ func Complete(res *analysis.Result, off int) *analysis.Completion {
 		})
 	}
 	// A registered component's captures are props too, after its schema's.
-	if rc := RegisteredComponents[name]; rc != nil && rc.component == c {
+	if rc := RegisteredComponents()[name]; rc != nil && rc.component == c {
 		for i, p := range rc.Captures {
 			if written[p] {
 				continue

@@ -2,10 +2,11 @@ package workflow
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/markdown"
@@ -110,9 +111,9 @@ var keywordCounterpart = map[string]string{"minLength": "minItems", "maxLength":
 // js-yaml 3's timestamp patterns (its type/timestamp.js): a plain scalar
 // matching one is a Date to gray-matter. Go's YAML reads more as dates.
 var (
-	yamlDate      = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-	yamlTimestamp = regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?$`)
-	yamlNonFinite = regexp.MustCompile(`^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	yamlDate      = lazyre.New(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+	yamlTimestamp = lazyre.New(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?$`)
+	yamlNonFinite = lazyre.New(`^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
 )
 
 // checkDeclarations checks the front matter as the engine's
@@ -140,8 +141,8 @@ func (k *checker) checkDeclarations() {
 // type/float.js, without the forms with "_", base 60, .inf and .nan, which
 // baton leaves alone), and its null and boolean words.
 var (
-	jsYAMLInt   = regexp.MustCompile(`^[-+]?(?:0|[1-9][0-9]*|0[0-7]+|0x[0-9a-fA-F]+|0b[01]+)$`)
-	jsYAMLFloat = regexp.MustCompile(`^(?:[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?)$`)
+	jsYAMLInt   = lazyre.New(`^[-+]?(?:0|[1-9][0-9]*|0[0-7]+|0x[0-9a-fA-F]+|0b[01]+)$`)
+	jsYAMLFloat = lazyre.New(`^(?:[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9]+(?:[eE][-+]?[0-9]+)?)$`)
 )
 
 // jsYAMLKind is what the engine's YAML (js-yaml 3, through gray-matter)

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 )
 
 // The engine's scanner resolves an attribute to a JSON value before
@@ -19,9 +20,9 @@ var (
 	// The scanner's two rewrites before JSON.parse, in its order: a bare
 	// key after "{" or "," is quoted, and a single-quoted value after ":"
 	// double-quoted.
-	literalKey    = regexp.MustCompile(`(\{|,)\s*([A-Za-z_]\w*)\s*:`)
-	literalSingle = regexp.MustCompile(`:\s*'([^']*)'`)
-	literalNumber = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
+	literalKey    = lazyre.New(`(\{|,)\s*([A-Za-z_]\w*)\s*:`)
+	literalSingle = lazyre.New(`:\s*'([^']*)'`)
+	literalNumber = lazyre.New(`^-?\d+(\.\d+)?$`)
 )
 
 // literalValue is the value attribute a of tag t has before anything runs,

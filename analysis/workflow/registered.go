@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // registeredData is the props every component the engine or one of its
@@ -60,13 +61,20 @@ type RegisteredComponent struct {
 }
 
 // RegisteredEngine names the engine version the data was read from.
-var RegisteredEngine string
+func RegisteredEngine() string { return registered().engine }
 
 // RegisteredComponents are the components the engine and its hosts
-// register, by name.
-var RegisteredComponents = readRegistered(registeredData)
+// register, by name. Read when first asked, not at the program's start.
+func RegisteredComponents() map[string]*RegisteredComponent { return registered().components }
 
-func readRegistered(data []byte) map[string]*RegisteredComponent {
+var registered = sync.OnceValue(func() registeredSet { return readRegistered(registeredData) })
+
+type registeredSet struct {
+	engine     string
+	components map[string]*RegisteredComponent
+}
+
+func readRegistered(data []byte) registeredSet {
 	var doc struct {
 		Engine     string                 `json:"engine"`
 		Components []*RegisteredComponent `json:"components"`
@@ -74,7 +82,6 @@ func readRegistered(data []byte) map[string]*RegisteredComponent {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		panic(fmt.Sprintf("registered.json: %v", err))
 	}
-	RegisteredEngine = doc.Engine
 	out := make(map[string]*RegisteredComponent, len(doc.Components))
 	for _, rc := range doc.Components {
 		if _, dup := out[rc.Name]; dup {
@@ -84,7 +91,7 @@ func readRegistered(data []byte) map[string]*RegisteredComponent {
 		rc.component = Parse("---\nprops: " + string(rc.Props) + "\n---\n")
 		out[rc.Name] = rc
 	}
-	return out
+	return registeredSet{engine: doc.Engine, components: out}
 }
 
 // captures reports a prop the component captures.
@@ -119,7 +126,7 @@ func registeredIn(name, mode string) bool {
 	case host:
 		return mode == ModeWorkflow
 	}
-	rc := RegisteredComponents[name]
+	rc := RegisteredComponents()[name]
 	switch {
 	case rc == nil:
 		return true
@@ -132,6 +139,6 @@ func registeredIn(name, mode string) bool {
 // agentComponent reports a component the engine registers in every run
 // but a workflow's.
 func agentComponent(name string) bool {
-	rc := RegisteredComponents[name]
+	rc := RegisteredComponents()[name]
 	return rc != nil && slices.Contains(rc.Except, ModeWorkflow)
 }

@@ -2,9 +2,10 @@ package workflow
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/markdown"
@@ -147,7 +148,7 @@ func (k *checker) checkGlob(t *Tag) {
 	}
 }
 
-var windowsAbsolute = regexp.MustCompile(`^[A-Za-z]:[\\/]`)
+var windowsAbsolute = lazyre.New(`^[A-Za-z]:[\\/]`)
 
 // literalStrings is the strings of a literal array prop, in order; nil
 // for a prop that is no literal array.
@@ -190,7 +191,7 @@ func (k *checker) checkFilePath(t *Tag) {
 	}
 }
 
-var windowsDrive = regexp.MustCompile(`^[A-Za-z]:`)
+var windowsDrive = lazyre.New(`^[A-Za-z]:`)
 
 // leavesFolder reports a relative slash path whose .. segments leave the folder
 // it is relative to.

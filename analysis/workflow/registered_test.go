@@ -21,21 +21,21 @@ import (
 // as and slot), a capture is no schema property, each says where it comes
 // from, and the value components are those declaring returns.
 func TestRegisteredData(t *testing.T) {
-	if !strings.Contains(workflow.RegisteredEngine, "executable.md @ ") {
-		t.Errorf("engine version %q", workflow.RegisteredEngine)
+	if !strings.Contains(workflow.RegisteredEngine(), "executable.md @ ") {
+		t.Errorf("engine version %q", workflow.RegisteredEngine())
 	}
 	for name := range workflow.Registered {
-		if workflow.RegisteredComponents[name] == nil {
+		if workflow.RegisteredComponents()[name] == nil {
 			t.Errorf("%s is registered but has no props in registered.json", name)
 		}
 	}
 	for name := range workflow.HostRegistered {
-		if rc := workflow.RegisteredComponents[name]; rc == nil || !rc.Host {
+		if rc := workflow.RegisteredComponents()[name]; rc == nil || !rc.Host {
 			t.Errorf("%s is registered by the workflow host but registered.json does not say so", name)
 		}
 	}
 	origin := regexp.MustCompile(`^packages/[a-z-]+/src/[A-Za-z/.-]+\.ts, [A-Za-z_]+$`)
-	for name, rc := range workflow.RegisteredComponents {
+	for name, rc := range workflow.RegisteredComponents() {
 		if !workflow.Registered[name] && !workflow.HostRegistered[name] {
 			t.Errorf("%s has props in registered.json but is not a registered name", name)
 		}
@@ -92,20 +92,20 @@ func TestRegisteredData(t *testing.T) {
 		if rc.Only != "" && rc.Only != workflow.ModeTest {
 			t.Errorf("%s: only %q", name, rc.Only)
 		}
-		_, value := workflow.RegisteredValues[name]
+		_, value := workflow.RegisteredValues()[name]
 		if value != rc.Returns {
 			t.Errorf("%s: a value component %v, returns %v", name, value, rc.Returns)
 		}
 	}
 	// What the engine's registrations say of a few, read by hand.
-	file := workflow.RegisteredComponents["File"].Component()
+	file := workflow.RegisteredComponents()["File"].Component()
 	if p := file.Props.Prop("path"); p == nil || !p.Required || p.Type != "string" {
 		t.Errorf("File's path: %+v", p)
 	}
-	if p := workflow.RegisteredComponents["PullRequest"].Component().Props.Prop("number"); p == nil || p.Type != "integer" {
+	if p := workflow.RegisteredComponents()["PullRequest"].Component().Props.Prop("number"); p == nil || p.Type != "integer" {
 		t.Errorf("PullRequest's number: %+v", p)
 	}
-	if got := workflow.RegisteredComponents["AssertEquals"].Captures; !slices.Equal(got, []string{"actual", "expected"}) {
+	if got := workflow.RegisteredComponents()["AssertEquals"].Captures; !slices.Equal(got, []string{"actual", "expected"}) {
 		t.Errorf("AssertEquals captures %v", got)
 	}
 }
@@ -136,7 +136,7 @@ func TestRegisteredAgainstEngine(t *testing.T) {
 	// Every registration in the files the data names.
 	engine := map[string]engineRegistration{}
 	files := map[string]bool{}
-	for _, rc := range workflow.RegisteredComponents {
+	for _, rc := range workflow.RegisteredComponents() {
 		file, _ := split(rc.Registered)
 		files[file] = true
 	}
@@ -145,7 +145,7 @@ func TestRegisteredAgainstEngine(t *testing.T) {
 			engine[name] = reg
 		}
 	}
-	for name, rc := range workflow.RegisteredComponents {
+	for name, rc := range workflow.RegisteredComponents() {
 		reg, ok := engine[name]
 		if !ok {
 			t.Errorf("%s: the engine no longer registers it in %s", name, rc.Registered)
@@ -209,7 +209,7 @@ func TestRegisteredAgainstEngine(t *testing.T) {
 	if branch == "" {
 		t.Errorf("packages/cli/src/cli.ts: no testing branch in installDocumentComponents")
 	}
-	for name, rc := range workflow.RegisteredComponents {
+	for name, rc := range workflow.RegisteredComponents() {
 		_, fn := split(rc.Registered)
 		if rc.Only == workflow.ModeTest && !strings.Contains(branch, fn+"(") {
 			t.Errorf("%s: %s is no longer installed for xmd test alone", name, fn)
@@ -230,14 +230,14 @@ func TestRegisteredAgainstEngine(t *testing.T) {
 	if strings.Count(cli, "installAgentComponents(") != 2 { // installAgentStack's and the testing branch's
 		t.Errorf("packages/cli/src/cli.ts: installAgentComponents is called elsewhere now")
 	}
-	for name, rc := range workflow.RegisteredComponents {
+	for name, rc := range workflow.RegisteredComponents() {
 		_, fn := split(rc.Registered)
 		if (fn == "installAgentComponents") != slices.Contains(rc.Except, workflow.ModeWorkflow) {
 			t.Errorf("%s: installed by %s, and the data's except is %v", name, fn, rc.Except)
 		}
 	}
 	for name, reg := range engine {
-		if workflow.RegisteredComponents[name] == nil {
+		if workflow.RegisteredComponents()[name] == nil {
 			t.Errorf("%s: registered in %s, but registered.json does not have it", name, reg.file)
 		}
 	}

@@ -399,12 +399,47 @@ func (r *resolver) read(p string) *Component {
 	if r.missing[p] || r.fsys == nil {
 		return nil
 	}
-	data, err := readRegular(r.fsys, p)
-	if err != nil || len(data) > maxRead {
+	c, _ := r.load(p)
+	if c == nil {
 		r.setMissing(p)
-		return nil
 	}
-	return r.parsedFile(p, data)
+	return c
+}
+
+// load reads and parses the file at p, as a run's Dirs remembers it
+// (Dirs.file), and notes it in the resolver: parsed, or missing when a
+// file is there that was not parsed (too large, unreadable). file says
+// whether a regular file is there, as far as the read told.
+func (r *resolver) load(p string) (c *Component, file bool) {
+	c, file = r.dirs.file(p, func() (*Component, bool, bool) { return readComponent(r.fsys, p) })
+	switch {
+	case c != nil:
+		if r.parsed == nil {
+			r.parsed = map[string]*Component{}
+		}
+		r.parsed[p] = c
+	case file:
+		r.setMissing(p)
+	}
+	return c, file
+}
+
+// readComponent reads and parses the file at p. file says whether a
+// regular file is there: true for one too large to parse, false for one
+// absent; an error that says neither (a folder, an unreadable file) asks
+// its kind. small is whether the component is one parseShared keeps.
+func readComponent(fsys fs.FS, p string) (c *Component, file, small bool) {
+	data, err := readRegular(fsys, p)
+	switch {
+	case err == nil && len(data) <= maxRead:
+		return parseShared(p, data), true, len(data) <= sharedMaxFile
+	case err == nil, errors.Is(err, errTooLarge):
+		return nil, true, true // too large to parse: it is there, its props are not checked
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, true
+	}
+	st, serr := fs.Stat(fsys, p)
+	return nil, serr == nil && st.Mode().IsRegular(), true
 }
 
 // errTooLarge is readRegular's answer for a file over maxRead.
@@ -433,16 +468,6 @@ func (r *resolver) setMissing(p string) {
 	r.missing[p] = true
 }
 
-// parsedFile parses the file p read as data, and remembers it.
-func (r *resolver) parsedFile(p string, data []byte) *Component {
-	c := parseShared(p, data)
-	if r.parsed == nil {
-		r.parsed = map[string]*Component{}
-	}
-	r.parsed[p] = c
-	return c
-}
-
 // readIfFile is isFile(p), and read(p) when it is a file. It reads the
 // file outright: reading it tells whether it is one, where a Stat and then
 // a read walked the workspace twice for every component a document
@@ -461,20 +486,7 @@ func (r *resolver) readIfFile(p string) (*Component, bool) {
 	if r.missing[p] {
 		return nil, r.isFile(p)
 	}
-	data, err := readRegular(r.fsys, p)
-	switch {
-	case err == nil && len(data) <= maxRead:
-		return r.parsedFile(p, data), true
-	case err == nil, errors.Is(err, errTooLarge):
-		r.setMissing(p) // too large to parse: it is there, its props are not checked
-		return nil, true
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, false
-	case !r.isFile(p):
-		return nil, false
-	}
-	r.setMissing(p)
-	return nil, true
+	return r.load(p)
 }
 
 // shared holds the components parsed from files, by path, with the content
@@ -738,6 +750,57 @@ type Dirs struct {
 	now  func() time.Time
 	// names are, for a NewDirs, each folder's entries (mayHold).
 	names map[string]map[string]bool
+	// files are, for a NewDirs, the files the run's resolvers read (file).
+	files map[string]*staticFile
+}
+
+// staticFile is a file a NewDirs's run read: read once, by the first
+// resolver that asks (those asking meanwhile wait for its answer).
+type staticFile struct {
+	once sync.Once
+	c    *Component // nil: not parsed
+	file bool       // a regular file is there
+	big  bool       // too large to keep: read again by each resolver
+}
+
+// maxStaticFiles bounds the files a run's Dirs keeps; those past it are
+// read by each resolver that asks, as a live Dirs's are.
+const maxStaticFiles = sharedMax
+
+// file is read(), once per run for a NewDirs: every workflow of a folder
+// invokes the same components and is listed by the same bundle root, and
+// each read walked the workspace to the file (os.Root's lookups) again.
+// The files of a run do not change meanwhile. A component larger than
+// parseShared keeps is not kept either. A live or nil Dirs reads each time.
+func (d *Dirs) file(p string, read func() (c *Component, file, small bool)) (*Component, bool) {
+	if d == nil || d.m == nil {
+		c, file, _ := read()
+		return c, file
+	}
+	d.mu.Lock()
+	if d.files == nil {
+		d.files = map[string]*staticFile{}
+	}
+	f := d.files[p]
+	if f == nil && len(d.files) < maxStaticFiles {
+		f = &staticFile{}
+		d.files[p] = f
+	}
+	d.mu.Unlock()
+	if f == nil {
+		c, file, _ := read()
+		return c, file
+	}
+	f.once.Do(func() {
+		var small bool
+		f.c, f.file, small = read()
+		f.big = !small
+	})
+	if f.big {
+		c, file, _ := read()
+		return c, file
+	}
+	return f.c, f.file
 }
 
 // NewDirs returns an empty Dirs, for one run over one file system root.

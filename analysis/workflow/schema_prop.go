@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/analysis"
 	"go.yaml.in/yaml/v3"
@@ -441,7 +442,7 @@ func (r *refResolver) visit(n *yaml.Node, path string, bad func(ref, path string
 
 // plainRef is a reference Ajv resolves as a URI without complaint: a
 // relative path or an http(s) URL, with a fragment or not.
-var plainRef = regexp.MustCompile(`^(?:https?://[A-Za-z0-9.-]+(?::[0-9]+)?)?[A-Za-z0-9._~/-]*(?:#[A-Za-z0-9._~/-]*)?$`)
+var plainRef = lazyre.New(`^(?:https?://[A-Za-z0-9.-]+(?::[0-9]+)?)?[A-Za-z0-9._~/-]*(?:#[A-Za-z0-9._~/-]*)?$`)
 
 // resolve follows a JSON pointer (after "#/") from the root: the node it
 // reaches, or missing when a mapping or an array on the way has nothing

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/baton-md/baton/internal/lazyre"
 )
 
 // The rules of secretlint's recommended preset (13.0.4, the version
@@ -187,11 +189,11 @@ var (
 	databaseIgnored = []string{"localhost", "127.0.0.1", "example.com", "example.org", "test.com", "password", "username",
 		"secret", "mypassword", "myusername", "root", "admin", "user", "pass", "{password}", "${password}", "{{password}}",
 		"{username}", "${username}", "{{username}}", "YOUR_PASSWORD", "YOUR_USERNAME", "REPLACE_WITH_PASSWORD"}
-	basicAuthVariables = []*regexp.Regexp{
-		regexp.MustCompile(`\$\{[^}]{1,50}\}`), regexp.MustCompile(`\{\{[^}]{1,50}\}\}`), regexp.MustCompile(`\{[^}]{1,50}\}`),
-		regexp.MustCompile(`%[A-Z_]{1,30}%`), regexp.MustCompile(`\$[A-Z_]{1,30}`),
+	basicAuthVariables = []*lazyre.Regexp{
+		lazyre.New(`\$\{[^}]{1,50}\}`), lazyre.New(`\{\{[^}]{1,50}\}\}`), lazyre.New(`\{[^}]{1,50}\}`),
+		lazyre.New(`%[A-Z_]{1,30}%`), lazyre.New(`\$[A-Z_]{1,30}`),
 	}
-	databaseVariables = append(slices.Clip(basicAuthVariables), regexp.MustCompile(`\$\([^)]{1,50}\)`))
+	databaseVariables = append(slices.Clip(basicAuthVariables), lazyre.New(`\$\([^)]{1,50}\)`))
 )
 
 // onePasswordToken is the 1Password rule's test of a match's payload: ey,
@@ -248,7 +250,7 @@ func latin1(b []byte) []byte {
 	return out
 }
 
-func variableLike(s string, patterns []*regexp.Regexp) bool {
+func variableLike(s string, patterns []*lazyre.Regexp) bool {
 	for _, p := range patterns {
 		if p.MatchString(s) {
 			return true

@@ -3,9 +3,10 @@ package workflow
 import (
 	"fmt"
 	"math/bits"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -65,24 +66,24 @@ const jsSpace = `[\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{2
 var (
 	// The engine's FIELD_HEAD: a credential-named field and the separator
 	// before its value; a name's parts joined by nothing, -, _ or a space.
-	fieldHead = regexp.MustCompile(`(?i)\\?["']?\b(?:api[-_ ]?key|access[-_ ]?token|refresh[-_ ]?token|client[-_ ]?secret|session[-_ ]?token|secret[-_ ]?key|private[-_ ]?key|auth[-_ ]?token|authorization|password|passwd|apikey)\b\\?["']?` + jsSpace + `*[:=]` + jsSpace + `*`)
-	bareValue = regexp.MustCompile(`^[^\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff},}"'\\]+`)
+	fieldHead = lazyre.New(`(?i)\\?["']?\b(?:api[-_ ]?key|access[-_ ]?token|refresh[-_ ]?token|client[-_ ]?secret|session[-_ ]?token|secret[-_ ]?key|private[-_ ]?key|auth[-_ ]?token|authorization|password|passwd|apikey)\b\\?["']?` + jsSpace + `*[:=]` + jsSpace + `*`)
+	bareValue = lazyre.New(`^[^\t\n\v\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff},}"'\\]+`)
 	// What BEARER's lookbehind reads before a token.
-	authHead   = regexp.MustCompile(`(?i)authorization\\?["']?`)
-	bearerHead = regexp.MustCompile(`(?i)\bBearer` + jsSpace)
-	bearerRest = regexp.MustCompile(`(?i)^(?:Bearer` + jsSpace + `+)?([A-Za-z0-9._~+/=-]{16,})`)
-	scheme     = regexp.MustCompile(`(?i)^(?:Bearer|Token|Basic|ApiKey)` + jsSpace + `+`)
+	authHead   = lazyre.New(`(?i)authorization\\?["']?`)
+	bearerHead = lazyre.New(`(?i)\bBearer` + jsSpace)
+	bearerRest = lazyre.New(`(?i)^(?:Bearer` + jsSpace + `+)?([A-Za-z0-9._~+/=-]{16,})`)
+	scheme     = lazyre.New(`(?i)^(?:Bearer|Token|Basic|ApiKey)` + jsSpace + `+`)
 
-	explicitForms = []*regexp.Regexp{
-		regexp.MustCompile(`^\$\{[^}]*\}$`),
-		regexp.MustCompile(`^\$[A-Za-z_][A-Za-z0-9_]*$`),
-		regexp.MustCompile(`^<[^>]*>$`),
-		regexp.MustCompile(`^\{\{[^}]*\}\}$`),
-		regexp.MustCompile(`(?i)^x+$`),
-		regexp.MustCompile(`^\*+$`),
-		regexp.MustCompile(`^-+$`),
-		regexp.MustCompile(`^\.+$`),
-		regexp.MustCompile(`(?i)^(none|null|undefined|empty|unset|omitted|redacted|changeme)$`),
+	explicitForms = []*lazyre.Regexp{
+		lazyre.New(`^\$\{[^}]*\}$`),
+		lazyre.New(`^\$[A-Za-z_][A-Za-z0-9_]*$`),
+		lazyre.New(`^<[^>]*>$`),
+		lazyre.New(`^\{\{[^}]*\}\}$`),
+		lazyre.New(`(?i)^x+$`),
+		lazyre.New(`^\*+$`),
+		lazyre.New(`^-+$`),
+		lazyre.New(`^\.+$`),
+		lazyre.New(`(?i)^(none|null|undefined|empty|unset|omitted|redacted|changeme)$`),
 	}
 	placeholderWords = set("example", "placeholder", "redacted", "dummy", "sample", "changeme", "todo", "fixme", "test",
 		"fake", "your", "my", "here", "goes", "insert", "replace", "some", "xxx")
@@ -90,7 +91,7 @@ var (
 		"secret", "password", "passwd", "pwd", "pass", "auth", "authorization", "bearer", "client", "access", "refresh",
 		"session", "id", "name", "user", "username", "account", "value", "string", "text", "code", "docs",
 		"documentation", "credential", "credentials", "openai", "anthropic", "github", "gitlab", "aws", "gcp", "azure")
-	phraseWords = regexp.MustCompile(`^[a-z]{1,15}(?:[-_ .][a-z]{1,15})*$`)
+	phraseWords = lazyre.New(`^[a-z]{1,15}(?:[-_ .][a-z]{1,15})*$`)
 )
 
 // scanCredentials runs the engine's credential rule (xmdCredentialRule:

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -510,7 +511,7 @@ func (k *checker) checkInvocations() {
 		if res.Kind == ResolveRegistered && !res.Configured {
 			// The engine's own registration: its props schema is data
 			// (RegisteredComponents), checked as a component file's is.
-			if reg = RegisteredComponents[t.Name]; reg != nil {
+			if reg = RegisteredComponents()[t.Name]; reg != nil {
 				callee, where = reg.component, "registered, "+reg.Declared
 			}
 		}
@@ -576,7 +577,7 @@ func (k *checker) checkInvocations() {
 
 // functionExpr matches an expression that is, as a whole, a function:
 // an arrow, a function or class expression, possibly in parentheses.
-var functionExpr = regexp.MustCompile(`^(?:async\s+)?(?:function\b|class\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)`)
+var functionExpr = lazyre.New(`^(?:async\s+)?(?:function\b|class\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)`)
 
 // checkFunctionProps reports an expression prop that is a function: the
 // engine evaluates a component's expression props and refuses one that is

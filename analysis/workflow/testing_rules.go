@@ -138,7 +138,7 @@ func (k *checker) checkTestForms() {
 		case k.engineTag(t, "AssertThrows"):
 			k.checkAssertThrows(t)
 		default:
-			if rc := RegisteredComponents[t.Name]; rc != nil && rc.Assertion != "" && k.engineTag(t, t.Name) {
+			if rc := RegisteredComponents()[t.Name]; rc != nil && rc.Assertion != "" && k.engineTag(t, t.Name) {
 				k.checkAssertion(t, rc)
 			}
 		}

@@ -2,8 +2,9 @@ package workflow
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/analysis"
 	"go.yaml.in/yaml/v3"
@@ -66,11 +67,11 @@ type tsFacts struct {
 }
 
 var (
-	tsDefault  = regexp.MustCompile(`\bexport\s+default\b|\bas\s+(?:default\b|"default"|'default')|\bexport\s*\{[^}]*\bdefault\b`)
-	tsProps    = regexp.MustCompile(`\bexport\s+(?:const|let|var)\s+props\b|\bexport\s+(?:async\s+)?function\s*\*?\s*props\b|\bexport\s*\{[^}]*\bprops\b`)
-	tsReturns  = regexp.MustCompile(`\bexport\s+(?:const|let|var)\s+returns\b|\bexport\s*\{[^}]*\breturns\b`)
-	tsReexport = regexp.MustCompile(`\bexport\s*\*`)
-	tsExport   = regexp.MustCompile(`\bexport\b`)
+	tsDefault  = lazyre.New(`\bexport\s+default\b|\bas\s+(?:default\b|"default"|'default')|\bexport\s*\{[^}]*\bdefault\b`)
+	tsProps    = lazyre.New(`\bexport\s+(?:const|let|var)\s+props\b|\bexport\s+(?:async\s+)?function\s*\*?\s*props\b|\bexport\s*\{[^}]*\bprops\b`)
+	tsReturns  = lazyre.New(`\bexport\s+(?:const|let|var)\s+returns\b|\bexport\s*\{[^}]*\breturns\b`)
+	tsReexport = lazyre.New(`\bexport\s*\*`)
+	tsExport   = lazyre.New(`\bexport\b`)
 )
 
 // tsComponent reads the TypeScript component at p, once for the document.

@@ -1,15 +1,17 @@
 package workflow
 
+import "sync"
+
 // RegisteredValues are the components the engine or one of its hosts
 // registers with `returns` declared (RegisteredComponents), each with where
 // it is registered: they render nothing and must be invoked with `as`
 // (packages/core/src/expand.ts: "declares `returns`, so it renders nothing
 // and must be invoked with `as`").
-var RegisteredValues = registeredValues()
+var RegisteredValues = sync.OnceValue(registeredValues)
 
 func registeredValues() map[string]string {
 	out := map[string]string{}
-	for name, rc := range RegisteredComponents {
+	for name, rc := range RegisteredComponents() {
 		if rc.Returns {
 			out[name] = rc.Registered
 		}
@@ -20,6 +22,6 @@ func registeredValues() map[string]string {
 // isRegisteredValue reports the registered components that declare
 // `returns` (RegisteredValues).
 func isRegisteredValue(name string) bool {
-	_, ok := RegisteredValues[name]
+	_, ok := RegisteredValues()[name]
 	return ok
 }

@@ -45,12 +45,16 @@ type tree struct {
 func New() *Cache { return &Cache{trees: map[string]*tree{}} }
 
 // View is what one document's environment knows of its repository's
-// commit. The zero-cost parts (finding the repository and the commit id)
-// are done when it is made; the file list when Holds is first asked.
+// commit. Finding the repository and the commit id is done when the view
+// is first asked (most documents never are: only a bundle's check asks),
+// the file list when Holds is first asked.
 type View struct {
-	c      *Cache
+	c    *Cache
+	dir  string // the document's folder
+	root string // the workspace root paths are relative to
+
+	once   sync.Once
 	top    string // the repository's working tree, "" for none
-	root   string // the workspace root paths are relative to
 	commit string // the commit HEAD names, "" when not known
 }
 
@@ -60,20 +64,28 @@ func (c *Cache) For(dir, root string) *View {
 	if c == nil {
 		return nil
 	}
-	v := &View{c: c, root: root}
-	top, gitDir, ok := find(dir)
-	if !ok {
-		return v
-	}
-	v.top = top
-	v.commit = headCommit(gitDir)
-	return v
+	return &View{c: c, dir: dir, root: root}
+}
+
+// head finds the repository and the commit its HEAD names, once.
+func (v *View) head() {
+	v.once.Do(func() {
+		top, gitDir, ok := find(v.dir)
+		if !ok {
+			return
+		}
+		v.top = top
+		v.commit = headCommit(gitDir)
+	})
 }
 
 // Key names the commit the view reads ("" when none is known): it changes
 // when HEAD or the ref it names does.
 func (v *View) Key() string {
-	if v == nil || v.commit == "" {
+	if v == nil {
+		return ""
+	}
+	if v.head(); v.commit == "" {
 		return ""
 	}
 	return v.top + "@" + v.commit
@@ -83,7 +95,10 @@ func (v *View) Key() string {
 // path relative to the workspace root; known is false when that cannot be
 // told.
 func (v *View) Holds(p string) (held, known bool) {
-	if v == nil || v.commit == "" {
+	if v == nil {
+		return false, false
+	}
+	if v.head(); v.commit == "" {
 		return false, false
 	}
 	rel, err := filepath.Rel(v.top, filepath.Join(v.root, filepath.FromSlash(p)))

@@ -6,8 +6,9 @@ import (
 	"maps"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/BurntSushi/toml"
 )
@@ -286,17 +287,17 @@ func jsonState(text []byte, servers *node) (ServerState, string) {
 
 // tomlTable is the header of baton's table in config.toml, in any of the
 // key's spellings, with its line.
-var tomlTable = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:baton|"baton"|'baton')[ \t]*\][ \t]*(?:#[^\r\n]*)?\r?$`)
+var tomlTable = lazyre.New(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:baton|"baton"|'baton')[ \t]*\][ \t]*(?:#[^\r\n]*)?\r?$`)
 
 // tomlHeader is any table header line.
-var tomlHeader = regexp.MustCompile(`(?m)^[ \t]*\[`)
+var tomlHeader = lazyre.New(`(?m)^[ \t]*\[`)
 
 // tomlServersKey is mcp_servers written as a key (an inline table, dotted
 // keys): a [mcp_servers.baton] table cannot be added to what it defines.
-var tomlServersKey = regexp.MustCompile(`(?m)^[ \t]*(?:mcp_servers|"mcp_servers")[ \t]*[.=]`)
+var tomlServersKey = lazyre.New(`(?m)^[ \t]*(?:mcp_servers|"mcp_servers")[ \t]*[.=]`)
 
 // tomlSubtable is the header of a table inside baton's ([mcp_servers.baton.env]).
-var tomlSubtable = regexp.MustCompile(`^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:baton|"baton"|'baton')[ \t]*\.`)
+var tomlSubtable = lazyre.New(`^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:baton|"baton"|'baton')[ \t]*\.`)
 
 func decodeTOML(path string, text []byte) (map[string]any, error) {
 	m := map[string]any{}

@@ -29,6 +29,9 @@ func (d *dirFS) open() (*os.Root, error) {
 	return d.root, d.err
 }
 
+// OpensWithoutBlocking says every Open is O_NONBLOCK (NonBlockingFS).
+func (d *dirFS) OpensWithoutBlocking() bool { return true }
+
 // check refuses the names fs.FS does not take (absolute, "..", empty
 // elements), before os.Root, which would read some of them as paths.
 func check(op, name string) error {

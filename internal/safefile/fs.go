@@ -13,7 +13,17 @@ import (
 // file is asked first (a Stat never blocks on a named pipe) and again of
 // the file opened. Only a regular file swapped for a named pipe between
 // the two, by someone racing baton on purpose, still blocks the open.
+// An fsys that says its opens never block (NonBlockingFS: DirFS, and views
+// over it) is opened outright, and the kind asked of the file opened: one
+// lookup of the name, not two.
 func OpenFS(fsys fs.FS, name string) (fs.File, fs.FileInfo, error) {
+	if nb, ok := fsys.(NonBlockingFS); ok && nb.OpensWithoutBlocking() {
+		f, err := fsys.Open(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		return regularFile(f, name)
+	}
 	fi, err := fs.Stat(fsys, name)
 	if err != nil {
 		return nil, nil, err
@@ -26,6 +36,13 @@ func OpenFS(fsys fs.FS, name string) (fs.File, fs.FileInfo, error) {
 		return nil, nil, err
 	}
 	return regularFile(f, name)
+}
+
+// NonBlockingFS is an fs.FS that can say its Open never blocks, not even
+// on a named pipe (a file opened O_NONBLOCK).
+type NonBlockingFS interface {
+	fs.FS
+	OpensWithoutBlocking() bool
 }
 
 func regularFile(f fs.File, name string) (fs.File, fs.FileInfo, error) {

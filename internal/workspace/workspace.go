@@ -87,6 +87,7 @@ func (l *lazyFS) view() overlayFS {
 	return l.fs
 }
 
+func (l *lazyFS) OpensWithoutBlocking() bool                 { return true } // as overlayFS
 func (l *lazyFS) InMemory(name string) bool                  { return l.view().InMemory(name) }
 func (l *lazyFS) Open(name string) (fs.File, error)          { return l.view().Open(name) }
 func (l *lazyFS) Stat(name string) (fs.FileInfo, error)      { return l.view().Stat(name) }
@@ -102,6 +103,12 @@ type overlayFS struct {
 func (o overlayFS) InMemory(name string) bool {
 	_, ok := o.m[name]
 	return ok
+}
+
+// OpensWithoutBlocking: texts in memory, and the disk's DirFS.
+func (o overlayFS) OpensWithoutBlocking() bool {
+	nb, ok := o.disk.(safefile.NonBlockingFS)
+	return ok && nb.OpensWithoutBlocking()
 }
 
 func (o overlayFS) Open(name string) (fs.File, error) {

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/internal/lazyre"
+
 	"github.com/baton-md/baton/markdown"
 
 	"github.com/baton-md/baton/analysis"
@@ -33,20 +35,20 @@ var boundaryPhrases = map[string][]string{
 }
 
 var (
-	nonAlnum      = regexp.MustCompile(`[^a-z0-9]+`)
+	nonAlnum      = lazyre.New(`[^a-z0-9]+`)
 	boundaryForms = []struct {
-		re   *regexp.Regexp
+		re   *lazyre.Regexp
 		name string
 	}{
-		{regexp.MustCompile(`^planning$`), "planning"},
-		{regexp.MustCompile(`^hardening-gate(?:-and-implementation-auth)?$`), "hardening-gate-and-implementation-auth"},
-		{regexp.MustCompile(`^hardening-gate-sign-?off$`), "hardening-gate-signoff"},
-		{regexp.MustCompile(`^implementation(?:-authorization)?$`), "implementation"},
-		{regexp.MustCompile(`^review(?:-boundary)?$`), "review-boundary"},
-		{regexp.MustCompile(`^review-verdict-signoff$`), "review-verdict-signoff"},
-		{regexp.MustCompile(`^retro(?:spective)?(?:-boundary)?$`), "retro-boundary"},
-		{regexp.MustCompile(`^iteration-closeout$`), "iteration-closeout"},
-		{regexp.MustCompile(`^feature-closeout$`), "feature-closeout"},
+		{lazyre.New(`^planning$`), "planning"},
+		{lazyre.New(`^hardening-gate(?:-and-implementation-auth)?$`), "hardening-gate-and-implementation-auth"},
+		{lazyre.New(`^hardening-gate-sign-?off$`), "hardening-gate-signoff"},
+		{lazyre.New(`^implementation(?:-authorization)?$`), "implementation"},
+		{lazyre.New(`^review(?:-boundary)?$`), "review-boundary"},
+		{lazyre.New(`^review-verdict-signoff$`), "review-verdict-signoff"},
+		{lazyre.New(`^retro(?:spective)?(?:-boundary)?$`), "retro-boundary"},
+		{lazyre.New(`^iteration-closeout$`), "iteration-closeout"},
+		{lazyre.New(`^feature-closeout$`), "feature-closeout"},
 	}
 )
 
@@ -128,24 +130,24 @@ func boundaryChecks(m *message, need, why string) {
 }
 
 var (
-	fileURIRe    = regexp.MustCompile("(?i)file:///[^\\s)`\"'<>]+")
-	markdownLink = regexp.MustCompile(`(?i)\[[^\]\r\n]*\]\((file:///[^\s)]+)\)`)
-	inlineCode   = regexp.MustCompile("`[^`\r\n]+`")                       // blankInlineCode's pattern, for its test
-	anyURL       = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s)]+`) // blankURLs'
-	exemptLines  = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)^(?:ps>|cmd>|info:|warn:|error:|trace:|\[[A-Z]+\])`),
-		regexp.MustCompile(`(?i)^\s*[\{\[].*[:=].*[\\/].*[\}\]]?\s*$`),
-		regexp.MustCompile(`(?i)^\s*[\w\.\-"]+\s*:\s*["']?.+[\\/].*$`),
-		regexp.MustCompile(`(?i)^\s*/.+/[a-z]*\s*$`),
-		regexp.MustCompile(`(?i)\b(?:git|pwsh|powershell|npm|node|python|go|dotnet|gh|curl|Get-ChildItem|Select-String|Resolve-Path)\b.+(?:[\\/]|[\*\?])`),
+	fileURIRe    = lazyre.New("(?i)file:///[^\\s)`\"'<>]+")
+	markdownLink = lazyre.New(`(?i)\[[^\]\r\n]*\]\((file:///[^\s)]+)\)`)
+	inlineCode   = lazyre.New("`[^`\r\n]+`")                       // blankInlineCode's pattern, for its test
+	anyURL       = lazyre.New(`(?i)\b[a-z][a-z0-9+.-]*://[^\s)]+`) // blankURLs'
+	exemptLines  = []*lazyre.Regexp{
+		lazyre.New(`(?i)^(?:ps>|cmd>|info:|warn:|error:|trace:|\[[A-Z]+\])`),
+		lazyre.New(`(?i)^\s*[\{\[].*[:=].*[\\/].*[\}\]]?\s*$`),
+		lazyre.New(`(?i)^\s*[\w\.\-"]+\s*:\s*["']?.+[\\/].*$`),
+		lazyre.New(`(?i)^\s*/.+/[a-z]*\s*$`),
+		lazyre.New(`(?i)\b(?:git|pwsh|powershell|npm|node|python|go|dotnet|gh|curl|Get-ChildItem|Select-String|Resolve-Path)\b.+(?:[\\/]|[\*\?])`),
 	}
 	// The candidates of Get-BarePathMatches; (?<![\w./\\-]) is the
 	// leading group, the path the last.
-	barePathRes = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)()((?:[A-Za-z]:[\\/]|\.{1,2}[\\/])[A-Za-z0-9_.\\/-]+)`),
-		regexp.MustCompile(`(?i)(^|[^\pL\pN_./\\-])((?:specs|\.specrew|\.squad|\.specify|\.github|\.claude|\.codex|\.cursor|\.agents|tests|scripts|extensions|hosts|docs|templates|bin)[\\/][A-Za-z0-9_.\\/-]+)`),
-		regexp.MustCompile(`(?i)(^|[^\pL\pN_./\\-])((?:[A-Za-z0-9_.-]+[\\/])+[A-Za-z0-9_.-]+\.[A-Za-z0-9]+)`),
-		regexp.MustCompile(`(?i)(^|[^\pL\pN_./\\-])(README\.md)(?:$|[^\pL\pN_./\\-])`),
+	barePathRes = []*lazyre.Regexp{
+		lazyre.New(`(?i)()((?:[A-Za-z]:[\\/]|\.{1,2}[\\/])[A-Za-z0-9_.\\/-]+)`),
+		lazyre.New(`(?i)(^|[^\pL\pN_./\\-])((?:specs|\.specrew|\.squad|\.specify|\.github|\.claude|\.codex|\.cursor|\.agents|tests|scripts|extensions|hosts|docs|templates|bin)[\\/][A-Za-z0-9_.\\/-]+)`),
+		lazyre.New(`(?i)(^|[^\pL\pN_./\\-])((?:[A-Za-z0-9_.-]+[\\/])+[A-Za-z0-9_.-]+\.[A-Za-z0-9]+)`),
+		lazyre.New(`(?i)(^|[^\pL\pN_./\\-])(README\.md)(?:$|[^\pL\pN_./\\-])`),
 	}
 )
 
@@ -397,10 +399,10 @@ func existing(fsys fs.FS, root, p string) (string, bool) {
 }
 
 var (
-	gateVerdictShape = regexp.MustCompile(`(?i)approved for plan with option\b`)
-	gateInlineCode   = regexp.MustCompile("`[^`]*`")
-	gateFileURL      = regexp.MustCompile(`(?i)file:///\S+`)
-	gateBarePath     = regexp.MustCompile(`(^|[^\pL\pN_./])((?:specs|\.specrew|\.squad|tests)[\\/]\S)`) // case-sensitive
+	gateVerdictShape = lazyre.New(`(?i)approved for plan with option\b`)
+	gateInlineCode   = lazyre.New("`[^`]*`")
+	gateFileURL      = lazyre.New(`(?i)file:///\S+`)
+	gateBarePath     = lazyre.New(`(^|[^\pL\pN_./])((?:specs|\.specrew|\.squad|tests)[\\/]\S)`) // case-sensitive
 )
 
 // designGate is Test-SpecrewDesignAnalysisGatePacket beyond its sections
@@ -412,7 +414,7 @@ func designGate(pass *analysis.Pass, p *packet.Packet) {
 			"a design-analysis gate packet must name the verdict shape `approved for plan with Option <X>` (in `verdict_shape:` or the text): specrew refuses to save or use it without")
 	}
 	b := []byte(doc.Text)
-	for _, re := range []*regexp.Regexp{fences, gateInlineCode, gateFileURL} {
+	for _, re := range []*lazyre.Regexp{fences, gateInlineCode, gateFileURL} {
 		for _, loc := range re.FindAllIndex(b, -1) {
 			blank(b, loc[0], loc[1])
 		}

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"io/fs"
 	"iter"
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -22,44 +23,44 @@ var (
 		"no files changed", "blocked", "waiting", "pending", "stopped", "open", "remaining")
 	nextStepWords = newWordList("next step", "no further action needed", "review", "approve", "confirm", "run", "provide", "reply", "authorize", "sign off", "continue", "restart")
 	reviewCue     = newWordList("review")
-	windowsPath   = regexp.MustCompile("(?i)\\b[A-Z]:[\\\\/][^\\s`]+")
-	fileURIAny    = regexp.MustCompile(`(?i)file:///`)
+	windowsPath   = lazyre.New("(?i)\\b[A-Z]:[\\\\/][^\\s`]+")
+	fileURIAny    = lazyre.New(`(?i)file:///`)
 
 	// Opaque references (Get-AuthoredParagraphs, Get-OpaqueReferenceCount).
-	fences     = regexp.MustCompile("(?s)```.*?```")
-	commandEnv = regexp.MustCompile(`(?s)<command\b[^>]*>.*?</command>`)
-	opaqueRef  = regexp.MustCompile(`(?i)\b(?:feature\s+\d+|iteration\s+\d+|T\d{3,}|FR-\d+|TG-[A-Za-z0-9-]+|[0-9a-f]{7,40})\b`)
+	fences     = lazyre.New("(?s)```.*?```")
+	commandEnv = lazyre.New(`(?s)<command\b[^>]*>.*?</command>`)
+	opaqueRef  = lazyre.New(`(?i)\b(?:feature\s+\d+|iteration\s+\d+|T\d{3,}|FR-\d+|TG-[A-Za-z0-9-]+|[0-9a-f]{7,40})\b`)
 	// The descriptor forms that make a paragraph "described inline"; nil
 	// in notAfter: the form has no lookahead.
-	descriptors = []struct{ re, after *regexp.Regexp }{
-		{regexp.MustCompile(`(?i)\bfeature\s+\d+,\s+\w`), nil},
-		{regexp.MustCompile(`(?i)\biteration\s+\d+,\s+\w`), nil},
-		{regexp.MustCompile(`(?i)\(T\d{3,}\s+(?:and|through|-)\s*T\d{3,}\)`), nil},
-		{regexp.MustCompile(`(?i)\bT\d{3,}(?:\s+(?:and|through|-)\s*T\d{3,})?,\s+`), describedWord},
-		{regexp.MustCompile(`(?i)\(FR-\d+\s+(?:and|through|-)\s*FR-\d+\)`), nil},
-		{regexp.MustCompile(`(?i)\bFR-\d+(?:\s+(?:and|through|-)\s*FR-\d+)?,\s+`), describedWord},
-		{regexp.MustCompile(`(?i)\bTG-[A-Za-z0-9-]+,\s+\w`), nil},
-		{regexp.MustCompile(`(?i)\b[0-9a-f]{7,40},\s+`), describedWord},
+	descriptors = []struct{ re, after *lazyre.Regexp }{
+		{lazyre.New(`(?i)\bfeature\s+\d+,\s+\w`), nil},
+		{lazyre.New(`(?i)\biteration\s+\d+,\s+\w`), nil},
+		{lazyre.New(`(?i)\(T\d{3,}\s+(?:and|through|-)\s*T\d{3,}\)`), nil},
+		{lazyre.New(`(?i)\bT\d{3,}(?:\s+(?:and|through|-)\s*T\d{3,})?,\s+`), describedWord},
+		{lazyre.New(`(?i)\(FR-\d+\s+(?:and|through|-)\s*FR-\d+\)`), nil},
+		{lazyre.New(`(?i)\bFR-\d+(?:\s+(?:and|through|-)\s*FR-\d+)?,\s+`), describedWord},
+		{lazyre.New(`(?i)\bTG-[A-Za-z0-9-]+,\s+\w`), nil},
+		{lazyre.New(`(?i)\b[0-9a-f]{7,40},\s+`), describedWord},
 	}
 	// describedWord is (?!T\d|FR-\d|TG-|[0-9a-f]{7,40}\b)(?:the|\w{3,}).
-	describedWord = regexp.MustCompile(`(?i)^(?:the|\w{3,})`)
-	anotherRef    = regexp.MustCompile(`(?i)^(?:T\d|FR-\d|TG-|[0-9a-f]{7,40}\b)`)
+	describedWord = lazyre.New(`(?i)^(?:the|\w{3,})`)
+	anotherRef    = lazyre.New(`(?i)^(?:T\d|FR-\d|TG-|[0-9a-f]{7,40}\b)`)
 
 	// The lead sentence (Get-LeadSentence, Get-GovernanceHitCount).
-	leadLabel      = regexp.MustCompile(`(?i)^(?:\*\*)?(Current progress status|Recommended next step|Owner|Reference)(?:\*\*)?$`)
-	leadMarkupOnly = regexp.MustCompile("^[#>*`\\-\\s]+$")
-	leadSentence   = regexp.MustCompile(`^.+?(?:[.!?](?:\s|$)|$)`)
-	governanceRes  = []*regexp.Regexp{ // governanceHits' patterns, for its test
-		regexp.MustCompile(`(?i)before-implement`),
-		regexp.MustCompile(`(?i)hardening-gate`),
-		regexp.MustCompile(`(?i)approval ref`),
-		regexp.MustCompile(`(?i)implementation approval`),
-		regexp.MustCompile(`(?i)traceability`),
-		regexp.MustCompile(`(?i)schema`),
-		regexp.MustCompile(`\bFR-\d+\b`),           // case-sensitive
-		regexp.MustCompile(`\bTG-[A-Za-z0-9-]+\b`), // case-sensitive
-		regexp.MustCompile(`(?i)\bgate\b`),
-		regexp.MustCompile(`(?i)\bvalidator\b`),
+	leadLabel      = lazyre.New(`(?i)^(?:\*\*)?(Current progress status|Recommended next step|Owner|Reference)(?:\*\*)?$`)
+	leadMarkupOnly = lazyre.New("^[#>*`\\-\\s]+$")
+	leadSentence   = lazyre.New(`^.+?(?:[.!?](?:\s|$)|$)`)
+	governanceRes  = []*lazyre.Regexp{ // governanceHits' patterns, for its test
+		lazyre.New(`(?i)before-implement`),
+		lazyre.New(`(?i)hardening-gate`),
+		lazyre.New(`(?i)approval ref`),
+		lazyre.New(`(?i)implementation approval`),
+		lazyre.New(`(?i)traceability`),
+		lazyre.New(`(?i)schema`),
+		lazyre.New(`\bFR-\d+\b`),           // case-sensitive
+		lazyre.New(`\bTG-[A-Za-z0-9-]+\b`), // case-sensitive
+		lazyre.New(`(?i)\bgate\b`),
+		lazyre.New(`(?i)\bvalidator\b`),
 	}
 	plainLeads = []string{"we need", "you need", "review ", "approve", "confirm", "run ", "manually", "updated", "completed", "finished", "i updated", "i completed", "i finished", "this slice", "next step", "provide"}
 
@@ -67,21 +68,21 @@ var (
 	disclosesWord = newWordList("because", "cannot", "needs", "waiting", "until", "confidence", "risk", "blocked", "skipped", "failed")
 
 	placeholderActions = []string{"Nothing yet", "No action needed", "No action required", "Nothing to do", "No further action needed"}
-	userActionVerb     = regexp.MustCompile(`(?i)\b(review|approve|confirm|run|provide|reply|authorize|sign off|restart|test)\b`)
-	transitionalWord   = regexp.MustCompile(`(?i)\b(waiting|in progress|still running|background|transition|paused for now|slice is complete)\b`)
+	userActionVerb     = lazyre.New(`(?i)\b(review|approve|confirm|run|provide|reply|authorize|sign off|restart|test)\b`)
+	transitionalWord   = lazyre.New(`(?i)\b(waiting|in progress|still running|background|transition|paused for now|slice is complete)\b`)
 
-	decisionID    = regexp.MustCompile(`(?i)\b(?:authorization|decision|sign-off)-[a-z0-9-]+\b`)
-	identifierRes = []*regexp.Regexp{ // identifiers' patterns, for its test
-		regexp.MustCompile(`(?i)\bFR-\d+\b`),
-		regexp.MustCompile(`(?i)\bT\d{3,}\b`),
-		regexp.MustCompile(`(?i)\b[a-f0-9]{7,40}\b`),
-		regexp.MustCompile(`(?i)\b(?:authorization|decision|sign-off)-[a-z0-9-]+\b`),
-		regexp.MustCompile(`(?i)file:///[^\s)]+`),
+	decisionID    = lazyre.New(`(?i)\b(?:authorization|decision|sign-off)-[a-z0-9-]+\b`)
+	identifierRes = []*lazyre.Regexp{ // identifiers' patterns, for its test
+		lazyre.New(`(?i)\bFR-\d+\b`),
+		lazyre.New(`(?i)\bT\d{3,}\b`),
+		lazyre.New(`(?i)\b[a-f0-9]{7,40}\b`),
+		lazyre.New(`(?i)\b(?:authorization|decision|sign-off)-[a-z0-9-]+\b`),
+		lazyre.New(`(?i)file:///[^\s)]+`),
 	}
-	wordRe     = regexp.MustCompile(`[\pL\pN](?:[\pL\pN\-/]*[\pL\pN])?`)
-	verdictCue = regexp.MustCompile(`(?i)\b(approve|reject|authorize|sign off|confirm|accept|decline|pass|needs-work|blocked)\b`)
+	wordRe     = lazyre.New(`[\pL\pN](?:[\pL\pN\-/]*[\pL\pN])?`)
+	verdictCue = lazyre.New(`(?i)\b(approve|reject|authorize|sign off|confirm|accept|decline|pass|needs-work|blocked)\b`)
 
-	promptsPlanQuestion = regexp.MustCompile(`(?i)Before I plan from this spec, is there anything you want corrected, constrained, expanded, or discussed\?`)
+	promptsPlanQuestion = lazyre.New(`(?i)Before I plan from this spec, is there anything you want corrected, constrained, expanded, or discussed\?`)
 	promptsContext      = newWordList("context", "because", "decision", "assumption", "risk", "tradeoff", "uncertain", "triggered", "scope", "package", "architecture", "release-blocking")
 	promptsDefault      = newWordList("default", "recommend", "recommended", "consequence", "changing direction", "if we change", "if you change", "otherwise")
 )

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/baton-md/baton/internal/lazyre"
+
 	"github.com/baton-md/baton/internal/safefile"
 )
 
@@ -14,16 +16,16 @@ import (
 // .specrew/config.yml: the bare-path exemptions the project approved, and
 // what in the file it could not use.
 type settings struct {
-	exemptions []*regexp.Regexp
+	exemptions []*lazyre.Regexp
 	issues     []string
 }
 
 var (
-	cfgSeverity  = regexp.MustCompile(`(?i)^\s{2}bare_path_boundary_handoff_severity:\s*(\S.*?)\s*$`)
-	cfgExemption = regexp.MustCompile(`(?i)^\s{2}exemption_extensions:\s*$`)
-	cfgID        = regexp.MustCompile(`(?i)^\s{4}-\s*id:\s*(\S.*?)\s*$`)
-	cfgField     = regexp.MustCompile(`(?i)^\s{6}(pattern|approver|rationale):\s*(\S.*?)\s*$`)
-	cfgTop       = regexp.MustCompile(`(?i)^interaction_model:\s*$`)
+	cfgSeverity  = lazyre.New(`(?i)^\s{2}bare_path_boundary_handoff_severity:\s*(\S.*?)\s*$`)
+	cfgExemption = lazyre.New(`(?i)^\s{2}exemption_extensions:\s*$`)
+	cfgID        = lazyre.New(`(?i)^\s{4}-\s*id:\s*(\S.*?)\s*$`)
+	cfgField     = lazyre.New(`(?i)^\s{6}(pattern|approver|rationale):\s*(\S.*?)\s*$`)
+	cfgTop       = lazyre.New(`(?i)^interaction_model:\s*$`)
 )
 
 // readSettings reads .specrew/config.yml of the workspace; no file is no
@@ -100,7 +102,7 @@ func readSettings(fsys fs.FS) settings {
 			st.issues = append(st.issues, fmt.Sprintf("interaction_model exemption extension '%s': baton cannot read its pattern (%v), so it exempts nothing here.", e.id, err))
 			continue
 		}
-		st.exemptions = append(st.exemptions, re)
+		st.exemptions = append(st.exemptions, lazyre.Of(re))
 	}
 	return st
 }

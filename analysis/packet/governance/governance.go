@@ -15,9 +15,9 @@ package governance
 
 import (
 	"io/fs"
-	"regexp"
 	"strings"
 
+	"github.com/baton-md/baton/internal/lazyre"
 	"github.com/baton-md/baton/markdown"
 
 	"github.com/baton-md/baton/analysis"
@@ -225,7 +225,7 @@ func frontMatter(doc *markdown.Document, key string) (string, bool) {
 }
 
 // any reports whether text matches any of res.
-func anyMatch(text string, res ...*regexp.Regexp) bool {
+func anyMatch(text string, res ...*lazyre.Regexp) bool {
 	for _, re := range res {
 		if re.MatchString(text) {
 			return true

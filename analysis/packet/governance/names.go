@@ -5,8 +5,9 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/internal/safefile"
 )
@@ -15,8 +16,8 @@ import (
 // templates write them: "- **FR-008**: System MUST …" in spec.md and
 // "- [ ] T009 [P] [US1] Update …" in tasks.md.
 var (
-	requirementLine = regexp.MustCompile(`(?m)^\s*-\s*\*\*(FR-\d+)\*\*:\s*(.+)$`)
-	taskLine        = regexp.MustCompile(`(?m)^\s*-\s*\[[ xX]\]\s*(T\d{3,})\s+(?:\[[^\]\n]*\]\s*)*(.+)$`)
+	requirementLine = lazyre.New(`(?m)^\s*-\s*\*\*(FR-\d+)\*\*:\s*(.+)$`)
+	taskLine        = lazyre.New(`(?m)^\s*-\s*\[[ xX]\]\s*(T\d{3,})\s+(?:\[[^\]\n]*\]\s*)*(.+)$`)
 )
 
 // names maps the ids of the specrew project's active feature (the
@@ -47,7 +48,7 @@ func names(fsys fs.FS, root string) map[string]string {
 	out := map[string]string{}
 	for _, f := range []struct {
 		name string
-		re   *regexp.Regexp
+		re   *lazyre.Regexp
 	}{{"spec.md", requirementLine}, {"tasks.md", taskLine}} {
 		data, err := readSmall(fsys, path.Join(filepath.ToSlash(rel), f.name))
 		if err != nil {
