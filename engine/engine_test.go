@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/baton-md/baton/handoff/session"
 	"github.com/baton-md/baton/markdown"
 
 	"github.com/baton-md/baton/analysis"
@@ -141,6 +142,39 @@ func TestStaticRootIsWorkspaceRoot(t *testing.T) {
 		}
 		if want := workspace.Root(path); env.Root != want {
 			t.Errorf("%s: root %s, want %s (workspace.Root)", doc, env.Root, want)
+		}
+	}
+}
+
+// TestStaticFindsEachSessionOnce: the ForFiles engine of a run (Static)
+// looks a session up once, for every handoff document that names it (a
+// session removed during the run is still the one found); one not Static
+// looks again.
+func TestStaticFindsEachSessionOnce(t *testing.T) {
+	for _, static := range []bool{true, false} {
+		state := t.TempDir()
+		sess := filepath.Join(state, "sessions", "bucket", "s1")
+		write(t, sess, map[string]string{
+			"current.jsonl": `{"type":"session","version":3,"id":"s1","timestamp":"2026-08-21T14:00:00.000Z","cwd":"/p"}` + "\n",
+			"meta.json":     `{"cwd":"/p","pinnedLeafTurnId":null}`,
+		})
+		e := engine.ForFiles(engine.FilesOptions{Registry: engine.Registry(), Store: session.NewStore(), StateDir: state, Static: static})
+		env, err := e.Env(engine.Request{Path: filepath.Join(t.TempDir(), "h.md")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lk := env.Ledger("s1"); lk.Err != nil || lk.Ledger == nil {
+			t.Fatalf("static %v: %+v", static, lk)
+		}
+		if err := os.RemoveAll(sess); err != nil {
+			t.Fatal(err)
+		}
+		env, err = e.Env(engine.Request{Path: filepath.Join(t.TempDir(), "h2.md")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lk := env.Ledger("s1"); (lk.Err == nil) != static {
+			t.Errorf("static %v: after the session went: %+v", static, lk)
 		}
 	}
 }

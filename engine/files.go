@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"os"
 	"runtime"
+	"sync"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/config"
@@ -34,11 +35,16 @@ type FilesOptions struct {
 // and each call of baton mcp. The editor server, which reads open
 // documents and watches its files, builds its own Sources.
 func ForFiles(o FilesOptions) *Engine {
+	finds := &lookups{m: map[string]*lookup{}}
 	src := Sources{
 		Registry: o.Registry,
 		Static:   o.Static,
 		Ledger: func(fromConfig string) handoff.Resolver {
-			return Sessions(o.Store, func() []string { return StateDirs(cmp.Or(o.StateDir, fromConfig)) }, nil)
+			r := Sessions(o.Store, func() []string { return StateDirs(cmp.Or(o.StateDir, fromConfig)) }, nil)
+			if o.Static {
+				r = finds.once(cmp.Or(o.StateDir, fromConfig), r)
+			}
+			return r
 		},
 	}
 	if o.Config != nil {
@@ -57,4 +63,34 @@ func StateDirs(first string) []string {
 		dirs = append([]string{first}, dirs...)
 	}
 	return dirs
+}
+
+// lookups remembers, for a Static engine's run, each session's Lookup:
+// the handoff documents of a run name a few sessions many times, and
+// finding one lists every state folder's sessions. The Store beneath
+// keeps each ledger; a run's files do not change meanwhile.
+type lookups struct {
+	mu sync.Mutex
+	m  map[string]*lookup
+}
+
+type lookup struct {
+	once sync.Once
+	lk   handoff.Lookup
+}
+
+// once is r, asked once per session id and state folder.
+func (ls *lookups) once(stateDir string, r handoff.Resolver) handoff.Resolver {
+	return func(id string) handoff.Lookup {
+		key := stateDir + "\x00" + id
+		ls.mu.Lock()
+		l := ls.m[key]
+		if l == nil {
+			l = &lookup{}
+			ls.m[key] = l
+		}
+		ls.mu.Unlock()
+		l.once.Do(func() { l.lk = r(id) })
+		return l.lk
+	}
 }

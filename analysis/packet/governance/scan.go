@@ -35,6 +35,18 @@ var factWords = func() map[string]uint8 {
 	return m
 }()
 
+// factShapes says, by a word's first byte (folded) and its length, whether
+// any of factWords has that shape: most words of a message have none, and
+// are passed over without hashing them for the map.
+var factShapes = func() (t [256]uint32) {
+	for w := range factWords {
+		if len(w) < 32 {
+			t[w[0]] |= 1 << len(w)
+		}
+	}
+	return t
+}()
+
 func scanFacts(text string) facts {
 	f := facts{blocker: [2]int{-1, -1}}
 	blocking := [2]int{-1, -1}
@@ -51,7 +63,7 @@ func scanFacts(text string) facts {
 		if refAt(text, i) > i {
 			f.refs++
 		}
-		if j-i <= len(buf) {
+		if j-i < len(buf) && factShapes[lowerASCII(text[i])]&(1<<(j-i)) != 0 {
 			n := copy(buf[:], text[i:j])
 			for k := range n {
 				if c := buf[k]; c >= 'A' && c <= 'Z' {
@@ -93,4 +105,11 @@ func scanFacts(text string) facts {
 		}
 	}
 	return f
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c | 0x20
+	}
+	return c
 }

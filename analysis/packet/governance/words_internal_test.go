@@ -159,3 +159,21 @@ func TestScanFactsMatchesThePatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestFactShapesHoldEveryWord: the shape filter of scanFacts passes every
+// word of the lists (lower case, under 32 bytes), so none is passed over.
+func TestFactShapesHoldEveryWord(t *testing.T) {
+	for w := range factWords {
+		if len(w) >= 32 || strings.ToLower(w) != w {
+			t.Errorf("%q: scanFacts reads words of under 32 bytes, folded to lower case", w)
+			continue
+		}
+		if factShapes[w[0]]&(1<<len(w)) == 0 {
+			t.Errorf("%q is filtered out", w)
+		}
+		upper := strings.ToUpper(w[:1]) + w[1:]
+		if f := scanFacts("x " + upper + " y"); w == "blocker" && f.blocker[0] != 2 {
+			t.Errorf("%q in a sentence: %+v", upper, f)
+		}
+	}
+}
