@@ -21,8 +21,10 @@ import (
 const (
 	// Base is the limit with nothing in flight: what the process needs
 	// beside the documents (its tables, caches, the collector's working
-	// room).
-	Base = 32 << 20
+	// room). 28 MiB since the rules' patterns and tables are made when
+	// first used: the generated corpus peaked at 45–47 MiB with 32, at
+	// 41–43 with 28 for 2.5% more CPU (docs/performance.md).
+	Base = 28 << 20
 	// PerByte is the room a document gets per byte of its text while it is
 	// analysed.
 	PerByte = 5
