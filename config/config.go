@@ -672,25 +672,8 @@ func Discover(start string) (string, error) {
 		dir = filepath.Dir(dir)
 	}
 	for {
-		path := filepath.Join(dir, FileName)
-		// A .baton.yaml that is there but is no file (a folder, a
-		// dangling symlink, a pipe) is an error, not silently skipped:
-		// the user meant it to configure baton.
-		_, err := os.Lstat(path)
-		switch {
-		case err == nil:
-			fi, serr := os.Stat(path)
-			switch {
-			case serr != nil && errors.Is(serr, fs.ErrNotExist):
-				return "", fmt.Errorf("%s is a symbolic link to nothing (%s)", path, readlink(path))
-			case serr != nil:
-				return "", fmt.Errorf("look for %s: %w", FileName, serr)
-			case !fi.Mode().IsRegular():
-				return "", fmt.Errorf("%s is %s, not a configuration file", path, safefile.What(fi.Mode()))
-			}
-			return path, nil
-		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return "", fmt.Errorf("look for %s: %w", FileName, err)
+		if path, found, err := DiscoverHere(dir); found || err != nil {
+			return path, err
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -698,6 +681,32 @@ func Discover(start string) (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// DiscoverHere is one step of Discover: the .baton.yaml of the folder dir
+// (an absolute path) itself, found false when it has none.
+func DiscoverHere(dir string) (path string, found bool, err error) {
+	path = filepath.Join(dir, FileName)
+	// A .baton.yaml that is there but is no file (a folder, a
+	// dangling symlink, a pipe) is an error, not silently skipped:
+	// the user meant it to configure baton.
+	_, err = os.Lstat(path)
+	switch {
+	case err == nil:
+		fi, serr := os.Stat(path)
+		switch {
+		case serr != nil && errors.Is(serr, fs.ErrNotExist):
+			return "", true, fmt.Errorf("%s is a symbolic link to nothing (%s)", path, readlink(path))
+		case serr != nil:
+			return "", true, fmt.Errorf("look for %s: %w", FileName, serr)
+		case !fi.Mode().IsRegular():
+			return "", true, fmt.Errorf("%s is %s, not a configuration file", path, safefile.What(fi.Mode()))
+		}
+		return path, true, nil
+	case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+		return "", true, fmt.Errorf("look for %s: %w", FileName, err)
+	}
+	return "", false, nil
 }
 
 func readlink(path string) string {

@@ -285,7 +285,7 @@ func SpecrewRoot(dir string) string {
 		return ""
 	}
 	for d := filepath.Clean(dir); ; {
-		if fi, err := os.Stat(filepath.Join(d, ".specrew")); err == nil && fi.IsDir() {
+		if specrewHere(d) {
 			return d
 		}
 		parent := filepath.Dir(d)
@@ -294,6 +294,12 @@ func SpecrewRoot(dir string) string {
 		}
 		d = parent
 	}
+}
+
+// specrewHere reports whether the folder d holds a .specrew folder.
+func specrewHere(d string) bool {
+	fi, err := os.Stat(filepath.Join(d, ".specrew"))
+	return err == nil && fi.IsDir()
 }
 
 // dirFacts is what walking up from one folder found (Static engines).
@@ -321,19 +327,32 @@ func (e *Engine) facts(dir string) *dirFacts {
 	return f
 }
 
-// discover is config.Discover, once per folder when Static.
+// discover is config.Discover, once per folder when Static: a folder's
+// answer is its own .baton.yaml, else its parent's (each folder of a tree
+// looked at once, not walked up from every folder). The file system is
+// asked without the engine's lock held: the workers of a run do not wait
+// on each other's stat calls.
 func (e *Engine) discover(dir string) (string, error) {
 	if !e.src.Static {
 		return config.Discover(dir)
 	}
+	dir = filepath.Clean(dir)
 	e.mu.Lock()
 	f := e.facts(dir)
-	if f.have&haveConfig == 0 {
-		f.config, f.configErr = config.Discover(dir)
-		f.have |= haveConfig
+	if f.have&haveConfig != 0 {
+		e.mu.Unlock()
+		return f.config, f.configErr
 	}
 	e.mu.Unlock()
-	return f.config, f.configErr
+	path, found, err := config.DiscoverHere(dir)
+	if parent := filepath.Dir(dir); !found && err == nil && parent != dir {
+		path, err = e.discover(parent)
+	}
+	e.mu.Lock()
+	f.config, f.configErr = path, err
+	f.have |= haveConfig
+	e.mu.Unlock()
+	return path, err
 }
 
 // root is workspace.RootFor, its walk once per folder when Static.
@@ -372,19 +391,32 @@ func (e *Engine) markedLocked(dir string) string {
 	return f.root
 }
 
-// specrewRoot is SpecrewRoot, once per folder when Static.
+// specrewRoot is SpecrewRoot, once per folder when Static (a folder's
+// answer is its own, else its parent's), without the lock held while the
+// file system is asked.
 func (e *Engine) specrewRoot(dir string) string {
-	if !e.src.Static {
+	if !e.src.Static || dir == "" {
 		return SpecrewRoot(dir)
 	}
+	dir = filepath.Clean(dir)
 	e.mu.Lock()
 	f := e.facts(dir)
-	if f.have&haveSpecrew == 0 {
-		f.specrewRoot = SpecrewRoot(dir)
-		f.have |= haveSpecrew
+	if f.have&haveSpecrew != 0 {
+		e.mu.Unlock()
+		return f.specrewRoot
 	}
 	e.mu.Unlock()
-	return f.specrewRoot
+	root := ""
+	if specrewHere(dir) {
+		root = dir
+	} else if parent := filepath.Dir(dir); parent != dir {
+		root = e.specrewRoot(parent)
+	}
+	e.mu.Lock()
+	f.specrewRoot = root
+	f.have |= haveSpecrew
+	e.mu.Unlock()
+	return root
 }
 
 // nearestConfig is the default Config: the nearest .baton.yaml above

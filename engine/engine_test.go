@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff/session"
 	"github.com/baton-md/baton/markdown"
 
@@ -128,13 +129,16 @@ func TestStaticRootIsWorkspaceRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, marker := range []string{"a/.git", "m/n/.baton.yaml", "a/b/c/.baton.yaml"} {
+	for _, marker := range []string{"a/.git", "m/n/.baton.yaml", "a/b/c/.baton.yaml", "m/n/o/.specrew/x"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(top, marker)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(top, marker), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	e := engine.New(engine.Sources{Registry: engine.Registry(), Static: true})
-	for _, doc := range []string{"a/b/c/d.md", "a/b/d.md", "a/x/d.md", "a/d.md", "m/n/o/p/d.md", "m/d.md", "q/d.md", "d.md", "a/b/c/e.md"} {
+	for _, doc := range []string{"a/b/c/d.md", "a/b/d.md", "a/x/d.md", "a/d.md", "m/n/o/p/d.md", "m/d.md", "q/d.md", "d.md", "a/b/c/e.md", "m/n/d.md"} {
 		path := filepath.Join(top, doc)
 		env, err := e.Env(engine.Request{Path: path})
 		if err != nil {
@@ -142,6 +146,18 @@ func TestStaticRootIsWorkspaceRoot(t *testing.T) {
 		}
 		if want := workspace.Root(path); env.Root != want {
 			t.Errorf("%s: root %s, want %s (workspace.Root)", doc, env.Root, want)
+		}
+		// The configuration and the specrew workspace, found from the
+		// parent's answer, are those found walking up from the folder.
+		want, err := config.Discover(filepath.Dir(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := env.File; (got == nil) != (want == "") || got != nil && got.Path != want {
+			t.Errorf("%s: configuration %+v, want %q (config.Discover)", doc, got, want)
+		}
+		if want := engine.SpecrewRoot(filepath.Dir(path)); env.SpecrewRoot != want {
+			t.Errorf("%s: specrew root %q, want %q", doc, env.SpecrewRoot, want)
 		}
 	}
 }

@@ -2,10 +2,15 @@ package workflow
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/baton-md/baton/internal/safefile"
 )
 
 // TestMayDeclareBundle: only a file whose front matter names components
@@ -227,5 +232,29 @@ func TestRunDirsReadsEachFileOnce(t *testing.T) {
 	resolveIn(nil, "w/y.md")
 	if fsys.opened["w/A.md"] == 0 || fsys.opened["w/root.md"] == 0 {
 		t.Errorf("without a Dirs: opened %v, want w/A.md and w/root.md read again", fsys.opened)
+	}
+}
+
+// TestRootsOnDisk: on disk a folder's files are read from the folder
+// opened once, and a link to a root elsewhere in the workspace is still
+// read as a root.
+func TestRootsOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	root := "---\nworkflow:\n  components:\n    A: a.md\n---\n"
+	for name, text := range map[string]string{"w/root.md": root, "w/a.md": "---\nprops: {}\n---\n", "other/real.md": root, "w/plain.md": "# x\n"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../other/real.md", filepath.Join(dir, "w", "linked.md")); err != nil {
+		t.Fatal(err)
+	}
+	got := NewDirs().roots(safefile.DirFS(dir), "w")
+	if want := []string{"w/linked.md", "w/root.md"}; !slices.Equal(got, want) {
+		t.Errorf("roots = %v, want %v", got, want)
 	}
 }

@@ -862,8 +862,21 @@ func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 	}
 	list := func() []string {
 		var out []string
-		for _, p := range markdownFiles(fsys, dir) {
-			if mayDeclareBundle(fsys, p) {
+		// The folder is opened once and its files read from it: on disk,
+		// a path is otherwise looked up a folder at a time, for each file.
+		// A link is read by its path from the root: one leading out of the
+		// folder may lead to a file of the workspace.
+		sub, done, ok := safefile.Sub(fsys, dir)
+		if ok {
+			defer done()
+		}
+		entries, _ := fs.ReadDir(fsys, dir)
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+				continue
+			}
+			p := path.Join(dir, e.Name())
+			if ok && e.Type()&fs.ModeSymlink == 0 && mayDeclareBundle(sub, e.Name()) || (!ok || e.Type()&fs.ModeSymlink != 0) && mayDeclareBundle(fsys, p) {
 				out = append(out, p)
 			}
 		}

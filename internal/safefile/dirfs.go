@@ -3,6 +3,7 @@ package safefile
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -102,4 +103,41 @@ func (d *dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	list, err := dir.ReadDir(-1)
 	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return list, err
+}
+
+// Sub is the folder dir of fsys, a DirFS, as a DirFS of its own, opened
+// beneath fsys's folder (os.Root.OpenRoot, so a link out of it is refused
+// as any name is): a name in it is then one lookup, where a name of fsys
+// is one lookup per folder of its path. For reading many files of one
+// folder (a listing, then each file's start). ok is false for any other
+// fs.FS; done closes the folder.
+func Sub(fsys fs.FS, dir string) (sub fs.FS, done func(), ok bool) {
+	d, isDir := fsys.(*dirFS)
+	if !isDir {
+		return nil, nil, false
+	}
+	if dir == "." {
+		return d, func() {}, true
+	}
+	s := &dirFS{dir: filepath.Join(d.dir, filepath.FromSlash(dir))}
+	s.once.Do(func() {
+		if err := check("open", dir); err != nil {
+			s.err = err
+			return
+		}
+		r, err := d.open()
+		if err != nil {
+			s.err = err
+			return
+		}
+		s.root, s.err = r.OpenRoot(dir)
+		if s.err != nil {
+			s.err = rootError(r, dir, s.err)
+		}
+	})
+	return s, func() {
+		if s.root != nil {
+			s.root.Close()
+		}
+	}, true
 }

@@ -139,3 +139,48 @@ func TestFSRefusesSpecialFilesWithoutBlocking(t *testing.T) {
 		}
 	}
 }
+
+// TestSubReadsBeneathItsFolder: Sub's files are those of the folder, and
+// a link out of the folder is refused as a link out of the root is.
+func TestSubReadsBeneathItsFolder(t *testing.T) {
+	top := t.TempDir()
+	root := filepath.Join(top, "root")
+	for name, text := range map[string]string{"a/b/x.md": "x\n", "a/y.md": "y\n"} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../y.md", filepath.Join(root, "a/b/up.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(top, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	fsys := DirFS(root)
+	sub, done, ok := Sub(fsys, "a/b")
+	if !ok {
+		t.Fatal("a DirFS has no Sub")
+	}
+	defer done()
+	if data, err := ReadFileFS(sub, "x.md", 1<<10); err != nil || string(data) != "x\n" {
+		t.Errorf("x.md: %q, %v", data, err)
+	}
+	if _, err := ReadFileFS(sub, "up.md", 1<<10); !errors.Is(err, ErrOutside) {
+		t.Errorf("a link out of the folder: %v, want ErrOutside", err)
+	}
+	if data, err := ReadFileFS(fsys, "a/b/up.md", 1<<10); err != nil || string(data) != "y\n" {
+		t.Errorf("the same link from the root: %q, %v", data, err)
+	}
+	outSub, done2, _ := Sub(fsys, "out")
+	defer done2()
+	if _, err := ReadFileFS(outSub, "root/a/y.md", 1<<10); !errors.Is(err, ErrOutside) {
+		t.Errorf("a Sub through a link out of the root: %v, want ErrOutside", err)
+	}
+	if _, _, ok := Sub(os.DirFS(root), "a"); ok {
+		t.Error("os.DirFS has a Sub")
+	}
+}
