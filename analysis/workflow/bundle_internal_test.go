@@ -28,8 +28,10 @@ func TestMayDeclareBundle(t *testing.T) {
 		"unclosed.md":  {Data: []byte("---\nworkflow: {components: {A: a.md}}\n")},
 		"bodyonly.md":  {Data: []byte("---\n---\nworkflow: {components: {A: a.md}}\n")},
 		"longplain.md": {Data: []byte("---\n" + long + "---\n")},
+		"title.md":     {Data: []byte("---\ntitle: \"Common components (e.g. <div>)\"\n---\n<Intro />\n")},
+		"meta.md":      {Data: []byte("---\nmeta:\n  workflow:\n    components: {A: a.md}\n---\n")},
 	}
-	want := map[string]bool{"root.md": true, "crlf.md": true, "long.md": true, "escaped.md": true}
+	want := map[string]bool{"root.md": true, "crlf.md": true, "long.md": true, "escaped.md": true, "meta.md": true}
 	for name := range fsys {
 		if got := mayDeclareBundle(fsys, name); got != want[name] {
 			t.Errorf("mayDeclareBundle(%s) = %v, want %v", name, got, want[name])

@@ -699,10 +699,11 @@ func (r *resolver) resolveUncached(name string) Resolution {
 	return Resolution{Kind: ResolveUnresolved, Looked: looked, Searched: r.search}
 }
 
-// mayDeclareBundle reports whether the file at p may be a workflow root with
-// `workflow.components`: its front matter names "components" (or has an
-// escape, which could spell it). Finding the bundle reads every Markdown
-// file of the document's folder and those above it, for every document
+// mayDeclareBundle reports whether the file at p may be a workflow root
+// with `workflow.components`: its front matter names "workflow" and
+// "components" (or has an escape, which could spell them). Finding the
+// bundle reads every Markdown file of the document's folder and those
+// above it, for every document
 // analysed; a folder of hundreds of workflows made that hundreds of full
 // reads and parses per document. Only the start of each file is read.
 func mayDeclareBundle(fsys fs.FS, p string) bool {
@@ -727,7 +728,11 @@ func mayDeclareBundle(fsys fs.FS, p string) bool {
 		}
 		if fm, body := detectFrontMatter(text); fm != nil {
 			yaml := text[body.Start:body.End]
-			return strings.Contains(yaml, "components") || strings.Contains(yaml, "\\")
+			// The declaration is a `workflow` mapping's `components` key
+			// (under `meta` or not): both words are there as written,
+			// unless an escape spells one. A page whose title says
+			// "components" is no root.
+			return strings.Contains(yaml, "components") && strings.Contains(yaml, "workflow") || strings.Contains(yaml, "\\")
 		}
 		if err != nil {
 			return false // the end, and the front matter never closed: no front matter
