@@ -678,6 +678,9 @@ func (r *resolver) resolveUncached(name string) Resolution {
 		return Resolution{Kind: ResolveUnknown}
 	}
 	for _, dir := range r.search {
+		if r.dirs.static() && !r.dirs.mayHold(r.fsys, []string{dir}, name) {
+			continue // the run's listing of the folder holds no candidate
+		}
 		for _, c := range candidates(dir, name) {
 			if strings.HasSuffix(c, ".md") {
 				if comp, ok := r.readIfFile(c); ok {
@@ -807,6 +810,9 @@ func (d *Dirs) file(p string, read func() (c *Component, file, small bool)) (*Co
 	}
 	return f.c, f.file
 }
+
+// static reports a Dirs of one run (NewDirs), whose folders are listed once.
+func (d *Dirs) static() bool { return d != nil && d.m != nil }
 
 // NewDirs returns an empty Dirs, for one run over one file system root.
 func NewDirs() *Dirs { return &Dirs{m: map[string]*staticDir{}} }
