@@ -47,20 +47,30 @@ var factShapes = func() (t [256]uint32) {
 	return t
 }()
 
+// wordByte is isWord as a table; refStart the bytes a reference can start
+// with (refAt: feature, iteration, T…, FR-, TG- or a hex digit).
+var wordByte, refStart = func() (w, r [256]bool) {
+	for c := range 256 {
+		w[c] = isWord(byte(c))
+		r[c] = isHex(byte(c)) || strings.IndexByte("fFiItT", byte(c)) >= 0
+	}
+	return w, r
+}()
+
 func scanFacts(text string) facts {
 	f := facts{blocker: [2]int{-1, -1}}
 	blocking := [2]int{-1, -1}
 	var buf [32]byte
 	for i := 0; i < len(text); {
-		if !isWord(text[i]) {
+		if !wordByte[text[i]] {
 			i++
 			continue
 		}
-		j := i
-		for j < len(text) && isWord(text[j]) {
+		j := i + 1
+		for j < len(text) && wordByte[text[j]] {
 			j++
 		}
-		if refAt(text, i) > i {
+		if refStart[text[i]] && refAt(text, i) > i {
 			f.refs++
 		}
 		if j-i < len(buf) && factShapes[lowerASCII(text[i])]&(1<<(j-i)) != 0 {

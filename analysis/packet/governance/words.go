@@ -136,7 +136,24 @@ func refAt(p string, i int) int {
 		}
 		return j
 	}
-	hasPrefix := func(s string) bool { return len(p)-i >= len(s) && strings.EqualFold(p[i:i+len(s)], s) }
+	// s is lower-case ASCII: a byte of p matches it folded (EqualFold's
+	// answer, as no rune outside ASCII folds to one of its letters), and
+	// most words differ at their second byte.
+	hasPrefix := func(s string) bool {
+		if len(p)-i < len(s) {
+			return false
+		}
+		for k := range len(s) {
+			c := p[i+k]
+			if c >= 'A' && c <= 'Z' {
+				c |= 0x20
+			}
+			if c != s[k] {
+				return false
+			}
+		}
+		return true
+	}
 	switch p[i] | 0x20 {
 	case 'f', 'i', 't':
 	default:
@@ -144,7 +161,7 @@ func refAt(p string, i int) int {
 			return i // no reference starts so
 		}
 	}
-	for _, w := range []string{"feature", "iteration"} {
+	for _, w := range [...]string{"feature", "iteration"} {
 		if hasPrefix(w) {
 			j := i + len(w)
 			k := j
