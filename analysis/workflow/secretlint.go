@@ -133,25 +133,29 @@ var presetRules = sync.OnceValue(func() *presetSet {
 			r.anchored = regexp.MustCompile(`^(?:` + r.re.String() + `)`)
 		}
 	}
-	set := &presetSet{rules: rules, lits: map[uint16][]litRef{}, gates: map[uint16][]litRef{}}
+	set := &presetSet{rules: rules, lists: [][]litRef{nil}}
+	add := func(at *[1 << 16]uint16, k uint16, ref litRef) {
+		if at[k] == 0 {
+			at[k] = uint16(len(set.lists))
+			set.lists = append(set.lists, nil)
+		}
+		set.lists[at[k]] = append(set.lists[at[k]], ref)
+	}
 	// The words one of which the engine's own rule needs (credentialWords),
 	// looked for in the same pass: rule -1.
 	for _, w := range credentialWords {
 		k := uint16(w[0])<<8 | uint16(w[1])
-		set.gateBit[k] = true
-		set.gates[k] = append(set.gates[k], litRef{-1, w})
+		add(&set.gates, k, litRef{-1, w})
 	}
 	for ri, r := range rules {
 		for _, l := range r.lits {
 			k := uint16(l[0])<<8 | uint16(l[1])
-			set.litBit[k] = true
-			set.lits[k] = append(set.lits[k], litRef{ri, l})
+			add(&set.lits, k, litRef{ri, l})
 		}
 		for _, g := range r.gate {
 			g = strings.ToLower(g)
 			k := uint16(g[0])<<8 | uint16(g[1])
-			set.gateBit[k] = true
-			set.gates[k] = append(set.gates[k], litRef{ri, g})
+			add(&set.gates, k, litRef{ri, g})
 		}
 	}
 	return set
@@ -161,9 +165,12 @@ var presetRules = sync.OnceValue(func() *presetSet {
 // two bytes (lower-cased, for the gates), so that one pass over the
 // content finds where every rule may match.
 type presetSet struct {
-	rules           []*presetRule
-	litBit, gateBit [1 << 16]bool
-	lits, gates     map[uint16][]litRef
+	rules []*presetRule
+	// lits and gates index lists (0: none) by a literal's or a gate
+	// word's first two bytes: a table, where a map's lookup for every
+	// pair of bytes that starts one was a third of the pass.
+	lits, gates [1 << 16]uint16
+	lists       [][]litRef
 }
 
 type litRef struct {
@@ -325,15 +332,15 @@ func scanPreset(content string) (hits []presetHit, credentialWord bool) {
 	gated := make([]bool, len(set.rules))
 	for i := 0; i+1 < len(content); i++ {
 		k := uint16(content[i])<<8 | uint16(content[i+1])
-		if set.litBit[k] {
-			for _, l := range set.lits[k] {
+		if li := set.lits[k]; li != 0 {
+			for _, l := range set.lists[li] {
 				if strings.HasPrefix(content[i:], l.text) {
 					at[l.rule] = append(at[l.rule], i)
 				}
 			}
 		}
-		if kl := uint16(lowerASCII(content[i]))<<8 | uint16(lowerASCII(content[i+1])); set.gateBit[kl] {
-			for _, g := range set.gates[kl] {
+		if gi := set.gates[uint16(lowerASCII(content[i]))<<8|uint16(lowerASCII(content[i+1]))]; gi != 0 {
+			for _, g := range set.lists[gi] {
 				switch {
 				case g.rule < 0:
 					credentialWord = credentialWord || hasFoldAt(content, i, g.text)
