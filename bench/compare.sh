@@ -8,6 +8,13 @@
 #
 # First on the generated corpus (N documents, default 1000, seed 1), then on
 # each TREE (an upstream checkout, given by path). RUNS rounds (default 5).
+# docs/performance.md runs it on specrew's tree (every kind of stop packet
+# and prompt file) and on react.dev (a documentation site written in MDX,
+# with components on most pages and none of baton's kinds):
+#
+#   git clone --depth 1 https://github.com/alonf/specrew
+#   git clone --depth 1 https://github.com/reactjs/react.dev
+#   MDL_MAX=0 RUNS=7 bench/compare.sh 1000 specrew react.dev
 #
 # The peers are installed as a user would, once, into $BATON_BENCH_CACHE
 # (default ~/.cache/baton-bench): markdownlint-cli2 and rumdl from npm,

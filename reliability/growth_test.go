@@ -92,6 +92,11 @@ var growthShapes = []struct {
 	{"bare ids in one paragraph of a boundary packet", 5_000, func(n int) string {
 		return boundaryPacket + strings.Repeat("T001, FR-2, ", n) + "\n"
 	}, nil},
+	// Each line that may hold a bare path is found by a search over the
+	// text: the search for the one slash at the end is made once.
+	{"lines each with a backslash, then prose, one slash at the end, in a boundary packet", 1_000, func(n int) string {
+		return boundaryPacket + strings.Repeat("a\\b\n"+strings.Repeat("word ", 40)+"\n", n) + "end/x\n"
+	}, nil},
 	{"Markdown file links and URLs on one line of a boundary packet", 5_000, func(n int) string {
 		return boundaryPacket + strings.Repeat("[a](file:///x/y.md) file:///z ", n) + "\n"
 	}, nil},

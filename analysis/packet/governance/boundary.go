@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io/fs"
+	"iter"
 	"math"
 	"net/url"
 	"path"
@@ -313,14 +314,11 @@ func barePaths(m *message) {
 	text := string(b)
 	fsys, _ := m.pass.Env[EnvFS].(fs.FS)
 	root, _ := m.pass.Env[EnvRoot].(string)
-	off := 0
-	for _, line := range strings.SplitAfter(text, "\n") {
-		start := off
-		off += len(line)
+	// Every candidate pattern needs a slash or README.md: most lines have
+	// neither, and only the lines that do are read (candidateLines).
+	for start, line := range candidateLines(text) {
 		t := strings.TrimSpace(line)
-		// Every candidate pattern needs a slash or README.md: most lines
-		// have neither, and need no pattern run on them.
-		if t == "" || !strings.ContainsAny(t, `/\`) && !containsFold(t, "readme.md") || exempt(t) {
+		if t == "" || exempt(t) {
 			continue
 		}
 		// Every pattern's paths, the widest first where they start
@@ -359,6 +357,55 @@ func barePaths(m *message) {
 			}
 			m.pass.Report(RuleBarePath, m.span(start+ps, start+pe),
 				fmt.Sprintf("%s is a bare path: write it as a file:/// URL (or in code, if it is part of a command)", p), opts...)
+		}
+	}
+}
+
+// candidateLines yields each line of text (with its line break) that holds
+// a slash, a backslash or "readme.md" in any case, and its offset, in
+// order: the three are found with searches over the whole text, not a
+// test of every line.
+func candidateLines(text string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		// Where the next slash and backslash are, each searched for again
+		// only once passed: every byte is read once by each search.
+		at := [2]int{-2, -2}
+		next := func(from int) int { // the next candidate byte at or after from, or -1
+			k := -1
+			for n, c := range [...]byte{'/', '\\'} {
+				if at[n] != -1 && at[n] < from {
+					at[n] = -1
+					if i := strings.IndexByte(text[from:], c); i >= 0 {
+						at[n] = from + i
+					}
+				}
+				if at[n] >= 0 && (k < 0 || at[n] < k) {
+					k = at[n]
+				}
+			}
+			limit := len(text)
+			if k >= 0 {
+				limit = k
+			}
+			if i := indexFoldASCII(text[from:limit], "readme.md"); i >= 0 {
+				k = from + i
+			}
+			return k
+		}
+		for from := 0; from < len(text); {
+			k := next(from)
+			if k < 0 {
+				return
+			}
+			start := strings.LastIndexByte(text[:k], '\n') + 1
+			end := len(text)
+			if e := strings.IndexByte(text[k:], '\n'); e >= 0 {
+				end = k + e + 1
+			}
+			if !yield(start, text[start:end]) {
+				return
+			}
+			from = end
 		}
 	}
 }

@@ -68,8 +68,10 @@ var (
 	disclosesWord = newWordList("because", "cannot", "needs", "waiting", "until", "confidence", "risk", "blocked", "skipped", "failed")
 
 	placeholderActions = []string{"Nothing yet", "No action needed", "No action required", "Nothing to do", "No further action needed"}
-	userActionVerb     = lazyre.New(`(?i)\b(review|approve|confirm|run|provide|reply|authorize|sign off|restart|test)\b`)
-	transitionalWord   = lazyre.New(`(?i)\b(waiting|in progress|still running|background|transition|paused for now|slice is complete)\b`)
+	// (?i)\b(…)\b alternations, read word by word (wordList): as patterns
+	// they took most of the check of a long "What I Need From You".
+	userActionVerb   = newWordList("review", "approve", "confirm", "run", "provide", "reply", "authorize", "sign off", "restart", "test")
+	transitionalWord = newWordList("waiting", "in progress", "still running", "background", "transition", "paused for now", "slice is complete")
 
 	decisionID    = lazyre.New(`(?i)\b(?:authorization|decision|sign-off)-[a-z0-9-]+\b`)
 	identifierRes = []*lazyre.Regexp{ // identifiers' patterns, for its test
@@ -100,7 +102,7 @@ func validate(m *message) {
 		pass.Report(RuleMissingNextStep, first, `the message names no next step: say the one next step ("Next step: review …", "approve …", "run …")`)
 	}
 	if f.review && !m.has("file:///") {
-		if loc := windowsPath.FindStringIndex(text); loc != nil {
+		if loc := findWindowsPath(text); loc != nil {
 			pass.Report(RuleReviewPath, m.span(loc[0], loc[1]),
 				fmt.Sprintf("a review request names %s as a path: give it as a file:/// URL, which the reader can open (file:///%s)", text[loc[0]:loc[1]], strings.ReplaceAll(text[loc[0]:loc[1]], `\`, "/")))
 		}
@@ -120,10 +122,10 @@ func validate(m *message) {
 		if emptyAction(need) {
 			pass.Report(RuleEmptyUserAction, m.at(packet.NeedFromYou),
 				`"What I Need From You" asks for no action: name the one thing the user does now (review, approve, confirm, run, provide, reply, authorize, sign off, restart, test)`)
-			if loc := transitionalWord.FindStringIndex(why); loc != nil {
+			if s, e := transitionalWord.index(why); s >= 0 {
 				_, at := m.body(packet.WhyStopped)
-				pass.Report(RuleTransitional, markdown.Span{Start: at + loc[0], End: at + loc[1]},
-					fmt.Sprintf("the stop is explained as transitional (%q) and asks nothing of the user: keep such an update to one progress line, and render a packet only for a real blocker or the end of long work", why[loc[0]:loc[1]]))
+				pass.Report(RuleTransitional, markdown.Span{Start: at + s, End: at + e},
+					fmt.Sprintf("the stop is explained as transitional (%q) and asks nothing of the user: keep such an update to one progress line, and render a packet only for a real blocker or the end of long work", why[s:e]))
 			}
 		}
 		if m.boundary {
@@ -191,7 +193,28 @@ func emptyAction(need string) bool {
 			return true
 		}
 	}
-	return !userActionVerb.MatchString(need)
+	return !userActionVerb.match(need)
+}
+
+// findWindowsPath is windowsPath.FindStringIndex, the pattern run only on
+// a text that holds what every match holds: a colon, a slash or
+// backslash after it, and before it a letter that starts a word (or a
+// byte of a letter outside ASCII, which (?i) may fold to one). URLs
+// (https://) have a letter before the colon, but inside a word.
+func findWindowsPath(text string) []int {
+	for i := 0; ; {
+		k := strings.IndexByte(text[i:], ':')
+		if k < 0 {
+			return nil
+		}
+		c := i + k
+		if c > 0 && c+1 < len(text) && (text[c+1] == '\\' || text[c+1] == '/') {
+			if p := text[c-1]; p >= 0x80 || p|0x20 >= 'a' && p|0x20 <= 'z' && (c < 2 || !isWord(text[c-2])) {
+				return windowsPath.FindStringIndex(text)
+			}
+		}
+		i = c + 1
+	}
 }
 
 // promptsCompliant is Test-DiscussionPromptsCompliant.

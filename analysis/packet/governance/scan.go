@@ -9,7 +9,7 @@ import "strings"
 type facts struct {
 	progress, nextStep, review, discloses bool
 	blocker                               [2]int // the first blocker word's span; -1, -1 for none
-	refs                                  int    // references found at word starts (at least as many as the validator counts)
+	refs                                  int    // references found at word starts, up to 3 (at least as many as the validator counts, up to 3)
 }
 
 const (
@@ -35,6 +35,46 @@ var factWords = func() map[string]uint8 {
 	return m
 }()
 
+// factByFirst holds factWords by their first byte: a word of the text is
+// compared, folded, with the few of its length there, where hashing it
+// for the map was a sixth of the scan.
+var factByFirst = func() (t [256][]factWord) {
+	for w, bits := range factWords {
+		t[w[0]] = append(t[w[0]], factWord{w, bits})
+	}
+	return t
+}()
+
+type factWord struct {
+	w    string
+	bits uint8
+}
+
+// factBits is factWords[w folded to lower case] (ASCII letters only).
+func factBits(w string) uint8 {
+	for _, fw := range factByFirst[lowerASCII(w[0])] {
+		if len(fw.w) == len(w) && foldedIs(w, fw.w) {
+			return fw.bits
+		}
+	}
+	return 0
+}
+
+// foldedIs reports whether s, its ASCII letters folded to lower case, is
+// lower.
+func foldedIs(s, lower string) bool {
+	for k := range len(s) {
+		c := s[k]
+		if c >= 'A' && c <= 'Z' {
+			c |= 0x20
+		}
+		if c != lower[k] {
+			return false
+		}
+	}
+	return true
+}
+
 // factShapes says, by a word's first byte (folded) and its length, whether
 // any of factWords has that shape: most words of a message have none, and
 // are passed over without hashing them for the map.
@@ -47,20 +87,38 @@ var factShapes = func() (t [256]uint32) {
 	return t
 }()
 
-// wordByte is isWord as a table; refStart the bytes a reference can start
-// with (refAt: feature, iteration, T…, FR-, TG- or a hex digit).
-var wordByte, refStart = func() (w, r [256]bool) {
+// wordByte is isWord as a table.
+var wordByte = func() (w [256]bool) {
 	for c := range 256 {
 		w[c] = isWord(byte(c))
-		r[c] = isHex(byte(c)) || strings.IndexByte("fFiItT", byte(c)) >= 0
 	}
-	return w, r
+	return w
 }()
 
+// mayStartRef reports whether refAt can find a reference at the word w
+// (all of it: refAt's references end at a word's end): two bytes that
+// start FR- or TG-, T and digits, "feature" or "iteration" (a number
+// follows), or 7 to 40 bytes of which the first, second and last are hex
+// digits. Most words are none of these, and refAt is not asked.
+func mayStartRef(w string) bool {
+	n, c := len(w), w[0]|0x20
+	switch {
+	case n == 2:
+		return c == 'f' && w[1]|0x20 == 'r' || c == 't' && w[1]|0x20 == 'g'
+	case c == 't' && n >= 4 && w[1] >= '0' && w[1] <= '9':
+		return true
+	case n == 7 && c == 'f' && foldedIs(w, "feature"), n == 9 && c == 'i' && foldedIs(w, "iteration"):
+		return true
+	}
+	return n >= 7 && n <= 40 && isHex(w[0]) && isHex(w[1]) && isHex(w[n-1])
+}
+
+// scanFacts reads text's words once, and stops once every fact is known:
+// the validator only asks whether there are three references or more, so
+// they are counted up to three.
 func scanFacts(text string) facts {
 	f := facts{blocker: [2]int{-1, -1}}
 	blocking := [2]int{-1, -1}
-	var buf [32]byte
 	for i := 0; i < len(text); {
 		if !wordByte[text[i]] {
 			i++
@@ -70,18 +128,11 @@ func scanFacts(text string) facts {
 		for j < len(text) && wordByte[text[j]] {
 			j++
 		}
-		if refStart[text[i]] && refAt(text, i) > i {
+		if f.refs < 3 && mayStartRef(text[i:j]) && refAt(text, i) > i {
 			f.refs++
 		}
-		if j-i < len(buf) && factShapes[lowerASCII(text[i])]&(1<<(j-i)) != 0 {
-			n := copy(buf[:], text[i:j])
-			for k := range n {
-				if c := buf[k]; c >= 'A' && c <= 'Z' {
-					buf[k] = c | 0x20
-				}
-			}
-			w := buf[:n]
-			bits := factWords[string(w)]
+		if j-i < 32 && factShapes[lowerASCII(text[i])]&(1<<(j-i)) != 0 {
+			bits := factBits(text[i:j])
 			f.progress = f.progress || bits&fProgress != 0
 			f.nextStep = f.nextStep || bits&fNextStep != 0
 			f.review = f.review || bits&fReview != 0
@@ -90,12 +141,16 @@ func scanFacts(text string) facts {
 				f.blocker = [2]int{i, j}
 			}
 		}
-		// (?<!non-)blocking\b, with no \b before: "blocking" ending a word.
-		if blocking[0] < 0 && j-i >= 8 && strings.EqualFold(text[j-8:j], "blocking") {
+		// (?<!non-)blocking\b, with no \b before: "blocking" ending a word
+		// (only asked while no blocker word is found: one wins over it).
+		if blocking[0] < 0 && f.blocker[0] < 0 && j-i >= 8 && strings.EqualFold(text[j-8:j], "blocking") {
 			s := j - 8
 			if s < 4 || !strings.EqualFold(text[s-4:s], "non-") {
 				blocking = [2]int{s, j}
 			}
+		}
+		if f.refs >= 3 && f.progress && f.nextStep && f.review && f.discloses && f.blocker[0] >= 0 {
+			break // every fact is known
 		}
 		i = j
 	}
