@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unsafe"
 
+	"github.com/baton-md/baton/internal/ascii"
 	"github.com/baton-md/baton/markdown"
 )
 
@@ -459,7 +460,7 @@ func (p *phrases) scanWords(text string, toggles []uint64, from, keep, to int, f
 	var prev uint64 // the word bytes of the previous eight, as wordBytes has them
 	i0 := from &^ 7
 	if i0 >= 8 {
-		prev = wordBytes(binary.LittleEndian.Uint64(bytes[i0-8:]))
+		prev = ascii.WordBytes(binary.LittleEndian.Uint64(bytes[i0-8:]))
 	}
 	for i := i0; i < to; i += 8 {
 		var x uint64
@@ -470,7 +471,7 @@ func (p *phrases) scanWords(text string, toggles []uint64, from, keep, to int, f
 			copy(b[:], bytes[i:])
 			x = binary.LittleEndian.Uint64(b[:])
 		}
-		m := wordBytes(x)
+		m := ascii.WordBytes(x)
 		before := m<<8 | prev>>56 // byte k's bit: byte k-1 is a word byte
 		prev = m
 		for ev := m &^ before; ev != 0; ev &= ev - 1 { // where a word starts
@@ -667,19 +668,4 @@ func hashWord(w string) uint32 {
 		h = (h ^ uint32(w[i])) * 16777619
 	}
 	return h
-}
-
-// wordBytes has bit 7 of byte k set when byte k of x is a word byte
-// (wordByte: a letter, a digit or '_').
-func wordBytes(x uint64) uint64 {
-	low := x &^ highs // each byte's low seven bits: no carry between bytes below
-	// A byte is >= c when adding 0x80-c sets its bit 7, and > c when adding
-	// 0x7f-c does. With the case bit set, exactly the letters of either
-	// case are 'a' to 'z'. (No closure here: this is inlined.)
-	folded := low | 0x20*ones
-	letter := (folded + (0x80-'a')*ones) &^ (folded + (0x7f-'z')*ones)
-	digit := (low + (0x80-'0')*ones) &^ (low + (0x7f-'9')*ones)
-	y := low ^ '_'*ones
-	underscore := ^((y + 0x7f*ones) | y) // bit 7 set where y's byte is 0
-	return (letter | digit | underscore) &^ x & highs
 }

@@ -3,6 +3,8 @@ package packet
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/baton-md/baton/internal/ascii"
 )
 
 // The eight-bytes-at-a-time passes must agree with their byte-at-a-time
@@ -16,7 +18,7 @@ func TestWordBytes(t *testing.T) {
 			if wordByte[c] {
 				want = 0x80 << (8 * k)
 			}
-			if got := wordBytes(x); got != want { // the other bytes, zero, are not word bytes
+			if got := ascii.WordBytes(x); got != want { // the other bytes, zero, are not word bytes
 
 				t.Fatalf("byte %#x at %d: got %#x, want %#x", c, k, got, want)
 			}

@@ -29,3 +29,23 @@ func TestContainsFold(t *testing.T) {
 		}
 	}
 }
+
+// TestWordEnd: the end of every run of word bytes is the byte-at-a-time
+// answer, for every byte value and start, across the eight-byte steps.
+func TestWordEnd(t *testing.T) {
+	var all []byte
+	for c := range 256 {
+		all = append(all, byte(c), 'a', 'Z', '9', '_')
+	}
+	for _, s := range []string{string(all), "", "a", "abcdefghijklmnopqrstuvwxyz_0123456789 x", "é_x", "\x80a", strings.Repeat("word ", 20)} {
+		for i := range len(s) + 1 {
+			want := i
+			for want < len(s) && isWordByte(s[want]) {
+				want++
+			}
+			if got := WordEnd(s, i); got != want {
+				t.Fatalf("WordEnd(%q, %d) = %d, want %d", s, i, got, want)
+			}
+		}
+	}
+}

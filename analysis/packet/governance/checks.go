@@ -94,7 +94,18 @@ func validate(m *message) {
 	pass, text := m.pass, m.text
 	first := m.p.Sections[0].Heading.Span
 
-	f := scanFacts(text)
+	// A long message's facts are read while the checks that do not need
+	// them run (an editor's analysis of one large document has the other
+	// CPU free); the findings are sorted, so their order is the same.
+	var f facts
+	if len(text) >= parallelFacts {
+		done := make(chan struct{})
+		go func() { f = scanFacts(text); close(done) }()
+		independent(m)
+		<-done
+	} else {
+		f = scanFacts(text)
+	}
 	if !f.progress {
 		pass.Report(RuleMissingProgress, first, "the message states no progress: say where the work stands (what was completed, updated or verified, or what is blocked or pending)")
 	}
@@ -110,12 +121,27 @@ func validate(m *message) {
 	if f.refs >= 3 {
 		opaque(m)
 	}
-	jargonLead(m)
 	if start, end := f.blocker[0], f.blocker[1]; start >= 0 && !f.discloses {
 		pass.Report(RuleHiddenBlocker, m.span(start, end),
 			fmt.Sprintf("%q names a blocker or a risk without saying why or what it needs: state it plainly (because …, needs …, until …)", text[start:end]))
 	}
 
+	if len(text) < parallelFacts {
+		independent(m)
+	}
+	for _, issue := range m.settings.issues {
+		pass.Report(RuleConfigIssue, first, "the project's .specrew/config.yml: "+issue)
+	}
+}
+
+// parallelFacts is the message length from which scanFacts runs beside
+// the other checks.
+var parallelFacts = 64 << 10
+
+// independent makes the checks of validate that do not read the facts.
+func independent(m *message) {
+	pass := m.pass
+	jargonLead(m)
 	if m.stopFormat {
 		need, _ := m.body(packet.NeedFromYou)
 		why, _ := m.body(packet.WhyStopped)
@@ -141,9 +167,6 @@ func validate(m *message) {
 	brokenURLs(m)
 	markdownLinks(m)
 	barePaths(m)
-	for _, issue := range m.settings.issues {
-		pass.Report(RuleConfigIssue, first, "the project's .specrew/config.yml: "+issue)
-	}
 }
 
 // blockerNamed is where the message names a blocker or risk: a word of
