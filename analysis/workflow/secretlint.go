@@ -3,7 +3,6 @@ package workflow
 import (
 	"encoding/base64"
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -28,7 +27,7 @@ import (
 // presetRule is one preset pattern.
 type presetRule struct {
 	id string // the secretlint rule, for the message
-	re *regexp.Regexp
+	re *lazyre.Regexp
 	// notAfterLetter: the match may not follow a Unicode letter.
 	notAfterLetter bool
 	// notBefore: the match may not be followed by a byte of this set.
@@ -50,7 +49,7 @@ type presetRule struct {
 	lits     []string
 	boundary bool
 	gate     []string
-	anchored *regexp.Regexp
+	anchored *lazyre.Regexp
 }
 
 const (
@@ -59,78 +58,78 @@ const (
 	alnumDash  = alnum + "_-"
 )
 
-// presetRules are compiled when a document is first scanned, not when the
-// program starts: most runs of baton check no workflow.
+// presetRules are made when a document is first scanned, not when the
+// program starts: most runs of baton check no workflow. A rule whose
+// pattern starts with a literal lists it in lits (TestPresetLiterals holds
+// them to the patterns' literal prefixes).
 var presetRules = sync.OnceValue(func() *presetSet {
 	rules := []*presetRule{
-		{id: "aws", re: regexp.MustCompile(`["']?(?:AWS|aws|Aws)?_?(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)["']?` + jsSpace + `*(?::|=>|=)` + jsSpace + `*["']?([A-Za-z0-9/\+=]{40})["']?\b`),
+		{id: "aws", re: lazyre.New(`["']?(?:AWS|aws|Aws)?_?(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)["']?` + jsSpace + `*(?::|=>|=)` + jsSpace + `*["']?([A-Za-z0-9/\+=]{40})["']?\b`),
 			gate: []string{"SECRET", "secret", "Secret"}, group: 1, keep: func(m string) bool { return m != "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" }},
-		{id: "npm", re: regexp.MustCompile(`npm_[A-Za-z0-9_]{36}`), notAfterLetter: true, notBefore: alnumUnder},
-		{id: "slack", re: regexp.MustCompile(`\b(?:xoxb|xoxp|xapp|xoxa|xoxo|xoxr)-(?:\d-)?(?:[a-zA-Z0-9]{1,40}-)+[a-zA-Z0-9]{1,40}\b`),
+		{id: "npm", re: lazyre.New(`npm_[A-Za-z0-9_]{36}`), lits: []string{"npm_"}, notAfterLetter: true, notBefore: alnumUnder},
+		{id: "slack", re: lazyre.New(`\b(?:xoxb|xoxp|xapp|xoxa|xoxo|xoxr)-(?:\d-)?(?:[a-zA-Z0-9]{1,40}-)+[a-zA-Z0-9]{1,40}\b`),
 			lits: []string{"xoxb-", "xoxp-", "xapp-", "xoxa-", "xoxo-", "xoxr-"}, boundary: true},
-		{id: "slack", re: regexp.MustCompile(`(?i)https://hooks\.slack\.com/services/T[a-zA-Z0-9]{1,40}/B[a-zA-Z0-9]{1,40}/[a-zA-Z0-9]{1,40}`),
+		{id: "slack", re: lazyre.New(`(?i)https://hooks\.slack\.com/services/T[a-zA-Z0-9]{1,40}/B[a-zA-Z0-9]{1,40}/[a-zA-Z0-9]{1,40}`),
 			gate: []string{"hooks.slack.com"}},
-		{id: "openai", re: regexp.MustCompile(`sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}`),
+		{id: "openai", re: lazyre.New(`sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}`),
 			lits: []string{"sk-"}},
 		// [A-Za-z0-9_-]{90,128}AA(?![A-Za-z0-9_-]): the run of those
 		// characters ends in AA, 90 to 128 of them before it.
-		{id: "anthropic", re: regexp.MustCompile(`sk-ant-api0\d-[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
+		{id: "anthropic", re: lazyre.New(`sk-ant-api0\d-[A-Za-z0-9_-]+`), lits: []string{"sk-ant-api0"}, notAfterLetter: true, notBefore: alnumDash,
 			keep: func(m string) bool {
 				run := len(m) - len("sk-ant-api03-")
 				return strings.HasSuffix(m, "AA") && run-2 >= 90 && run-2 <= 128
 			}},
-		{id: "groq", re: regexp.MustCompile(`gsk_[a-zA-Z0-9]{52}`), notAfterLetter: true, notBefore: alnum},
-		{id: "huggingface", re: regexp.MustCompile(`hf_[a-zA-Z]{34}`), notAfterLetter: true, notBefore: alnum[:52]},
-		{id: "linear", re: regexp.MustCompile(`lin_api_[a-zA-Z0-9_]{32,128}`), notAfterLetter: true, notBefore: alnumUnder},
-		{id: "notion", re: regexp.MustCompile(`ntn_[0-9]{11}[A-Za-z0-9]{35}`), notAfterLetter: true, notBefore: alnum},
-		{id: "sendgrid", re: regexp.MustCompile(`SG\.\w{1,128}\.\w{1,128}[-_]?\w{1,128}`), notAfterLetter: true, notBefore: alnumUnder,
+		{id: "groq", re: lazyre.New(`gsk_[a-zA-Z0-9]{52}`), lits: []string{"gsk_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "huggingface", re: lazyre.New(`hf_[a-zA-Z]{34}`), lits: []string{"hf_"}, notAfterLetter: true, notBefore: alnum[:52]},
+		{id: "linear", re: lazyre.New(`lin_api_[a-zA-Z0-9_]{32,128}`), lits: []string{"lin_api_"}, notAfterLetter: true, notBefore: alnumUnder},
+		{id: "notion", re: lazyre.New(`ntn_[0-9]{11}[A-Za-z0-9]{35}`), lits: []string{"ntn_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "sendgrid", re: lazyre.New(`SG\.\w{1,128}\.\w{1,128}[-_]?\w{1,128}`), lits: []string{"SG."}, notAfterLetter: true, notBefore: alnumUnder,
 			keep: func(m string) bool { return utf8.RuneCountInString(m) == 69 }},
-		{id: "shopify", re: regexp.MustCompile(`(?:shppa|shpca|shpat|shpss)_[a-zA-Z0-9]{32,64}`), lits: []string{"shppa_", "shpca_", "shpat_", "shpss_"}, notAfterLetter: true, notBefore: alnum},
-		{id: "stripe", re: regexp.MustCompile(`(?:sk_live|sk_test|rk_live|rk_test)_[a-zA-Z0-9]{24,99}`), lits: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, notAfterLetter: true, notBefore: alnum},
-		{id: "github", re: regexp.MustCompile(`(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{36}`), lits: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, notAfterLetter: true, notBefore: alnumUnder},
-		{id: "github", re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{82}`), notAfterLetter: true, notBefore: alnumUnder},
-		{id: "github", re: regexp.MustCompile(`ghs_[0-9]{1,20}_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
+		{id: "shopify", re: lazyre.New(`(?:shppa|shpca|shpat|shpss)_[a-zA-Z0-9]{32,64}`), lits: []string{"shppa_", "shpca_", "shpat_", "shpss_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "stripe", re: lazyre.New(`(?:sk_live|sk_test|rk_live|rk_test)_[a-zA-Z0-9]{24,99}`), lits: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "github", re: lazyre.New(`(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{36}`), lits: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, notAfterLetter: true, notBefore: alnumUnder},
+		{id: "github", re: lazyre.New(`github_pat_[A-Za-z0-9_]{82}`), lits: []string{"github_pat_"}, notAfterLetter: true, notBefore: alnumUnder},
+		{id: "github", re: lazyre.New(`ghs_[0-9]{1,20}_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`), lits: []string{"ghs_"}, notAfterLetter: true, notBefore: alnumDash,
 			keep: func(m string) bool {
 				parts := strings.Split(m[strings.IndexByte(m[4:], '_')+5:], ".")
 				return len(parts) == 3 && len(parts[0]) <= 1000 && len(parts[1]) <= 10000 && len(parts[2]) <= 1000
 			}},
-		{id: "gitlab", re: regexp.MustCompile(`glpat-[A-Za-z0-9_-]{20,128}`), notAfterLetter: true, notBefore: alnumDash},
-		{id: "grafana", re: regexp.MustCompile(`glc_[A-Za-z0-9+/]+={0,2}`), notAfterLetter: true, notBefore: alnum + "+/=",
+		{id: "gitlab", re: lazyre.New(`glpat-[A-Za-z0-9_-]{20,128}`), lits: []string{"glpat-"}, notAfterLetter: true, notBefore: alnumDash},
+		{id: "grafana", re: lazyre.New(`glc_[A-Za-z0-9+/]+={0,2}`), lits: []string{"glc_"}, notAfterLetter: true, notBefore: alnum + "+/=",
 			keep: func(m string) bool { n := len(strings.TrimRight(m, "=")) - len("glc_"); return n >= 32 && n <= 400 }},
-		{id: "grafana", re: regexp.MustCompile(`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`), notAfterLetter: true, notBefore: "0123456789ABCDEFabcdef"},
-		{id: "hashicorp-vault", re: regexp.MustCompile(`hvs\.[A-Za-z0-9_-]{90,120}`), notAfterLetter: true, notBefore: alnumDash},
-		{id: "hashicorp-vault", re: regexp.MustCompile(`hvb\.[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
+		{id: "grafana", re: lazyre.New(`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`), lits: []string{"glsa_"}, notAfterLetter: true, notBefore: "0123456789ABCDEFabcdef"},
+		{id: "hashicorp-vault", re: lazyre.New(`hvs\.[A-Za-z0-9_-]{90,120}`), lits: []string{"hvs."}, notAfterLetter: true, notBefore: alnumDash},
+		{id: "hashicorp-vault", re: lazyre.New(`hvb\.[A-Za-z0-9_-]+`), lits: []string{"hvb."}, notAfterLetter: true, notBefore: alnumDash,
 			keep: func(m string) bool { return len(m)-4 >= 138 && len(m)-4 <= 300 }},
-		{id: "hashicorp-vault", re: regexp.MustCompile(`hvr\.[A-Za-z0-9_-]{90,120}`), notAfterLetter: true, notBefore: alnumDash},
-		{id: "vercel", re: regexp.MustCompile(`(?:vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,60}`), lits: []string{"vcp_", "vci_", "vca_", "vcr_", "vck_"}, notAfterLetter: true, notBefore: alnum},
-		{id: "databricks", re: regexp.MustCompile(`dapi[A-Fa-f0-9]{32}(?:-[0-9])?`), notAfterLetter: true, notBefore: "0123456789ABCDEFabcdef"},
-		{id: "docker", re: regexp.MustCompile(`dckr_pat_[a-zA-Z0-9_-]{27}`), notAfterLetter: true, notBefore: alnumDash},
-		{id: "figma", re: regexp.MustCompile(`figd_[A-Za-z0-9_-]+`), notAfterLetter: true, notBefore: alnumDash,
+		{id: "hashicorp-vault", re: lazyre.New(`hvr\.[A-Za-z0-9_-]{90,120}`), lits: []string{"hvr."}, notAfterLetter: true, notBefore: alnumDash},
+		{id: "vercel", re: lazyre.New(`(?:vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,60}`), lits: []string{"vcp_", "vci_", "vca_", "vcr_", "vck_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "databricks", re: lazyre.New(`dapi[A-Fa-f0-9]{32}(?:-[0-9])?`), lits: []string{"dapi"}, notAfterLetter: true, notBefore: "0123456789ABCDEFabcdef"},
+		{id: "docker", re: lazyre.New(`dckr_pat_[a-zA-Z0-9_-]{27}`), lits: []string{"dckr_pat_"}, notAfterLetter: true, notBefore: alnumDash},
+		{id: "figma", re: lazyre.New(`figd_[A-Za-z0-9_-]+`), lits: []string{"figd_"}, notAfterLetter: true, notBefore: alnumDash,
 			keep: func(m string) bool { return len(m)-5 >= 40 && len(m)-5 <= 200 }},
-		{id: "cloudflare", re: regexp.MustCompile(`(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}`), lits: []string{"cfk_", "cfut_", "cfat_"}, notAfterLetter: true, notBefore: alnum},
+		{id: "cloudflare", re: lazyre.New(`(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}`), lits: []string{"cfk_", "cfut_", "cfat_"}, notAfterLetter: true, notBefore: alnum},
 		// ops_(ey[A-Za-z0-9+/=]{100,1280}fQ={0,2})(?![A-Za-z0-9+/=]): the run
 		// ends in fQ and at most two =, and decodes to a JSON object.
-		{id: "1password", re: regexp.MustCompile(`ops_(ey[A-Za-z0-9+/=]+)`), notAfterLetter: true, notBefore: alnum + "+/=",
+		{id: "1password", re: lazyre.New(`ops_(ey[A-Za-z0-9+/=]+)`), lits: []string{"ops_ey"}, notAfterLetter: true, notBefore: alnum + "+/=",
 			keep: onePasswordToken},
 		// Credentials in a URL, judged as the rules judge them.
-		{id: "basicauth", re: regexp.MustCompile(`(?:https?|ftp|ftps)://([-a-zA-Z0-9_]{1,256}):([-a-zA-Z0-9_]{1,256})@[-a-zA-Z0-9%._+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b`),
+		{id: "basicauth", re: lazyre.New(`(?:https?|ftp|ftps)://([-a-zA-Z0-9_]{1,256}):([-a-zA-Z0-9_]{1,256})@[-a-zA-Z0-9%._+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b`),
 			lits: []string{"http://", "https://", "ftp://", "ftps://"}, judge: basicAuthReal},
-		{id: "database-connection-string", re: regexp.MustCompile(`(?i)mongodb(?:\+srv)?://(?:(` + notColonSlashSpace + `{1,100}):(` + notAtSlashSpace + `{1,200})@)?` + dbRest),
+		{id: "database-connection-string", re: lazyre.New(`(?i)mongodb(?:\+srv)?://(?:(` + notColonSlashSpace + `{1,100}):(` + notAtSlashSpace + `{1,200})@)?` + dbRest),
 			gate: []string{"mongodb"}, judge: databaseReal},
-		{id: "database-connection-string", re: regexp.MustCompile(`(?i)(?:jdbc:)?mysql(?:x)?://(?:(` + notColonSlashSpace + `{1,100}):(` + notAtSlashSpace + `{1,200})@)?` + dbRest),
+		{id: "database-connection-string", re: lazyre.New(`(?i)(?:jdbc:)?mysql(?:x)?://(?:(` + notColonSlashSpace + `{1,100}):(` + notAtSlashSpace + `{1,200})@)?` + dbRest),
 			gate: []string{"mysql"}, judge: databaseReal},
-		{id: "database-connection-string", re: regexp.MustCompile(`(?i)postgres(?:ql)?://(?:(` + notColonSlashSpace + `{1,100}):(` + notAtSlashSpace + `{1,200})@)?` + dbRest),
+		{id: "database-connection-string", re: lazyre.New(`(?i)postgres(?:ql)?://(?:(` + notColonSlashSpace + `{1,100}):(` + notAtSlashSpace + `{1,200})@)?` + dbRest),
 			gate: []string{"postgres"}, judge: databaseReal},
-		{id: "tailscale", re: regexp.MustCompile(`tskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}`), notAfterLetter: true, notBefore: alnumUnder},
+		{id: "tailscale", re: lazyre.New(`tskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}`), lits: []string{"tskey-"}, notAfterLetter: true, notBefore: alnumUnder},
 	}
+	// A rule's patterns are compiled when a document first holds one of
+	// its literals or gate words (lazyre): compiling all of them held
+	// every worker of a run for 3 ms on the first workflow.
 	for _, r := range rules {
-		if r.lits == nil {
-			if p, _ := r.re.LiteralPrefix(); p != "" {
-				r.lits = []string{p}
-			}
-		}
 		if r.lits != nil {
-			r.anchored = regexp.MustCompile(`^(?:` + r.re.String() + `)`)
+			r.anchored = lazyre.New(`^(?:` + r.re.String() + `)`)
 		}
 	}
 	set := &presetSet{rules: rules, lists: [][]litRef{nil}}
