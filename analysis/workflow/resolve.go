@@ -706,9 +706,9 @@ func (r *resolver) resolveUncached(name string) Resolution {
 // with `workflow.components`: its front matter names "workflow" and
 // "components" (or has an escape, which could spell them). Finding the
 // bundle reads every Markdown file of the document's folder and those
-// above it, for every document
-// analysed; a folder of hundreds of workflows made that hundreds of full
-// reads and parses per document. Only the start of each file is read.
+// above it, for every document analysed; a folder of hundreds of
+// workflows made that hundreds of full reads and parses per document.
+// Only the start of each file is read.
 func mayDeclareBundle(fsys fs.FS, p string) bool {
 	f, _, err := safefile.OpenFS(fsys, p) // a named pipe beside a workflow must not block its analysis
 	if err != nil {
