@@ -239,3 +239,41 @@ func TestFindWindowsPathIsThePattern(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScans holds the hand-written scans to what they stand for on any
+// text: scanFacts to the word lists and patterns, candidateLines to a
+// test of every line, findWindowsPath to its pattern.
+func FuzzScans(f *testing.F) {
+	for _, s := range []string{"No files changed. Next step: review T123, FR-9 and deadbeef1.", "blocked because C:\\x\nreadme.md a/b\n", "https://x.y/z\nK:/x", "non-blocking\r\nsign off"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fc := scanFacts(text)
+		bs, be := blockerNamed(text)
+		if fc.progress != progressWords.match(text) || fc.nextStep != nextStepWords.match(text) || fc.review != reviewCue.match(text) ||
+			fc.discloses != disclosesWord.match(text) || fc.blocker != [2]int{bs, be} || fc.refs < min(len(opaqueRefs(text)), 3) {
+			t.Fatalf("%q: facts %+v", text, fc)
+		}
+		var want []int
+		off := 0
+		for _, line := range strings.SplitAfter(text, "\n") {
+			if strings.ContainsAny(line, `/\`) || containsFold(line, "readme.md") {
+				want = append(want, off)
+			}
+			off += len(line)
+		}
+		var got []int
+		for start, line := range candidateLines(text) {
+			if !strings.HasPrefix(text[start:], line) {
+				t.Fatalf("%q: line %q is not at %d", text, line, start)
+			}
+			got = append(got, start)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: candidate lines at %v, want %v", text, got, want)
+		}
+		if g, w := findWindowsPath(text), windowsPath.FindStringIndex(text); !slices.Equal(g, w) {
+			t.Fatalf("%q: findWindowsPath %v, the pattern %v", text, g, w)
+		}
+	})
+}
