@@ -96,13 +96,30 @@ func (d *dirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	defer f.Close()
-	dir, ok := f.(fs.ReadDirFile)
+	dir, ok := f.(*os.File)
 	if !ok {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
 	}
-	list, err := dir.ReadDir(-1)
+	r, _ := d.open()
+	list, err := readDirIn(r, name, dir)
 	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return list, err
+}
+
+// rootEntry is an entry of a folder listed in a Root, whose Info is asked
+// of the Root (beneath it, as every name is), when asked.
+type rootEntry struct {
+	fs.DirEntry
+	root *os.Root
+	path string
+}
+
+func (e rootEntry) Info() (fs.FileInfo, error) {
+	fi, err := e.root.Lstat(e.path)
+	if err != nil {
+		return nil, rootError(e.root, e.path, err)
+	}
+	return fi, nil
 }
 
 // Sub is the folder dir of fsys, a DirFS, as a DirFS of its own, opened

@@ -2,7 +2,9 @@ package safefile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -129,4 +131,38 @@ func TestDirFSSwapRace(t *testing.T) {
 	close(stop)
 	<-done
 	t.Logf("5000 reads while the link was swapped: %d inside, %d refused, none outside", inside, refused)
+}
+
+// TestDirFSReadDir: a listing has each entry's kind, and its Info is the
+// entry's own (a link's, not its target's), read beneath the root.
+func TestDirFSReadDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "f", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f", "a.md"), []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "f", "out.md")); err != nil {
+		t.Fatal(err)
+	}
+	list, err := fs.ReadDir(DirFS(dir), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range list {
+		fi, err := e.Info()
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		if fi.Mode().Type() != e.Type() || fi.Name() != e.Name() {
+			t.Errorf("%s: Info %v %s, entry %v", e.Name(), fi.Mode().Type(), fi.Name(), e.Type())
+		}
+		got[e.Name()] = fmt.Sprintf("%v %d", e.Type(), map[bool]int64{true: fi.Size()}[e.Type().IsRegular()])
+	}
+	want := map[string]string{"a.md": "---------- 3", "out.md": "L--------- 0", "sub": "d--------- 0"}
+	if !maps.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
 }
