@@ -21,7 +21,7 @@ const TaskMemoryLanguage = "clio-task-memory"
 // clio's reader does not see). A line that only looks like such a fence,
 // inside another code block, is not one.
 func TaskMemoryFences(d *markdown.Document) []*ast.FencedCodeBlock {
-	if d.Root == nil || !strings.Contains(d.Text, TaskMemoryLanguage) {
+	if d.Root == nil || !holdsTaskMemoryLanguage(d.Text) {
 		return nil
 	}
 	var out []*ast.FencedCodeBlock
@@ -44,6 +44,25 @@ func TaskMemoryFences(d *markdown.Document) []*ast.FencedCodeBlock {
 		return ast.WalkContinue, nil
 	})
 	return out
+}
+
+// holdsTaskMemoryLanguage is strings.Contains(text, TaskMemoryLanguage),
+// searched from its hyphen: every document is asked, and a search from
+// the "c" stopped at most words of a long one.
+func holdsTaskMemoryLanguage(text string) bool {
+	const rest = "-task-memory"
+	head := TaskMemoryLanguage[:len(TaskMemoryLanguage)-len(rest)]
+	for from := len(head); from <= len(text); {
+		i := strings.Index(text[from:], rest)
+		if i < 0 {
+			return false
+		}
+		if at := from + i; text[at-len(head):at] == head {
+			return true
+		}
+		from += i + 1
+	}
+	return false
 }
 
 // IsTaskMemoryHandoff recognises the brief clio-coder's context-handoff

@@ -57,3 +57,13 @@ func FuzzTaskMemory(f *testing.F) {
 		}
 	})
 }
+
+// TestHoldsTaskMemoryLanguage is strings.Contains.
+func TestHoldsTaskMemoryLanguage(t *testing.T) {
+	for _, text := range []string{"", "clio-task-memory", "x clio-task-memory y", "-task-memory", "clio-task-memor", "cli-task-memory clio-task-memory",
+		"lio-task-memory", "clio--task-memory", "clio-task-memoryclio-task-memory", "a-task-memory-task-memory clio"} {
+		if got, want := holdsTaskMemoryLanguage(text), strings.Contains(text, TaskMemoryLanguage); got != want {
+			t.Errorf("%q: %v, want %v", text, got, want)
+		}
+	}
+}

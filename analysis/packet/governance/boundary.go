@@ -9,10 +9,10 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/baton-md/baton/internal/ascii"
 	"github.com/baton-md/baton/internal/lazyre"
 
 	"github.com/baton-md/baton/markdown"
@@ -75,8 +75,10 @@ func mentions(text, boundary string) bool {
 	if !ok {
 		return strings.Contains(strings.ToLower(text), nb)
 	}
+	// (?i)\b<phrase>\b, each phrase a word or words joined by spaces and
+	// hyphens: read as phraseIndex reads one, not compiled for every call.
 	for _, p := range phrases {
-		if regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(p) + `\b`).MatchString(text) {
+		if phraseIndex(text, p) >= 0 {
 			return true
 		}
 	}
@@ -118,7 +120,7 @@ func boundaryChecks(m *message, need, why string) {
 	if !mentions(need, name) {
 		missing = append(missing, "the boundary's name ("+name+")")
 	}
-	if !fileURIAny.MatchString(need) {
+	if !ascii.ContainsFold(need, "file:///") {
 		missing = append(missing, "a file:/// link to what to inspect")
 	}
 	if !verdictCue.MatchString(need) {

@@ -24,7 +24,6 @@ var (
 	nextStepWords = newWordList("next step", "no further action needed", "review", "approve", "confirm", "run", "provide", "reply", "authorize", "sign off", "continue", "restart")
 	reviewCue     = newWordList("review")
 	windowsPath   = lazyre.New("(?i)\\b[A-Z]:[\\\\/][^\\s`]+")
-	fileURIAny    = lazyre.New(`(?i)file:///`)
 
 	// Opaque references (Get-AuthoredParagraphs, Get-OpaqueReferenceCount).
 	fences     = lazyre.New("(?s)```.*?```")

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"unicode"
+
+	"github.com/baton-md/baton/internal/ascii"
 )
 
 // wordList finds, in a text, the first of a list of words and phrases as
@@ -335,6 +337,24 @@ func wordCountUpTo(s string, limit int) int {
 	return n
 }
 
+func allDigits(s string) bool {
+	for k := range len(s) {
+		if s[k] < '0' || s[k] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func allHex(s string) bool {
+	for k := range len(s) {
+		if !isHex(s[k]) {
+			return false
+		}
+	}
+	return true
+}
+
 // identifiers counts, up to limit, the validator's concrete identifiers
 // (Get-IdentifierCount: the matches of (?i)\bFR-\d+\b, (?i)\bT\d{3,}\b,
 // (?i)\b[a-f0-9]{7,40}\b, (?i)\b(?:authorization|decision|sign-off)-[a-z0-9-]+\b
@@ -342,36 +362,30 @@ func wordCountUpTo(s string, limit int) int {
 func identifiers(s string, limit int) int {
 	n := 0
 	boundary := func(e int) bool { return e == len(s) || !isWord(s[e]) }
-	for i := 0; i < len(s) && n < limit; i++ {
-		if !isWord(s[i]) || i > 0 && isWord(s[i-1]) {
+	// Word by word (each pattern's match is a whole word, or FR and the
+	// number after its hyphen): a word is at most one identifier.
+	for i := 0; i < len(s) && n < limit; {
+		if !isWord(s[i]) {
+			i++
 			continue
 		}
-		j := i
+		j := ascii.WordEnd(s, i+1)
+		w := s[i:j]
 		switch {
-		case len(s)-i > 3 && strings.EqualFold(s[i:i+3], "fr-"):
-			j = i + 3
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
+		case len(w) == 2 && w[0]|0x20 == 'f' && w[1]|0x20 == 'r' && j < len(s) && s[j] == '-':
+			k := j + 1
+			for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+				k++
 			}
-			if j > i+3 && boundary(j) {
+			if k > j+1 && boundary(k) {
 				n++
 			}
-		case s[i] == 'T' || s[i] == 't':
-			j = i + 1
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			if j-i-1 >= 3 && boundary(j) {
-				n++
-			}
-		}
-		e := i
-		for e < len(s) && isHex(s[e]) {
-			e++
-		}
-		if k := e - i; k >= 7 && k <= 40 && boundary(e) {
+		case (w[0] == 'T' || w[0] == 't') && len(w) >= 4 && allDigits(w[1:]):
+			n++
+		case len(w) >= 7 && len(w) <= 40 && allHex(w):
 			n++
 		}
+		i = j
 	}
 	for from := 0; n < limit; {
 		k := indexFold(s[from:], "file:///")

@@ -275,5 +275,30 @@ func FuzzScans(f *testing.F) {
 		if g, w := findWindowsPath(text), windowsPath.FindStringIndex(text); !slices.Equal(g, w) {
 			t.Fatalf("%q: findWindowsPath %v, the pattern %v", text, g, w)
 		}
+		want2 := 0
+		for _, re := range identifierRes {
+			want2 += len(re.FindAllStringIndex(text, -1))
+		}
+		if got := identifiers(text, math.MaxInt); got != want2 {
+			t.Fatalf("%q: identifiers %d, the patterns %d", text, got, want2)
+		}
 	})
+}
+
+// TestMentionsIsThePattern: mentions reads each boundary phrase as the
+// validator's (?i)\b<phrase>\b does.
+func TestMentionsIsThePattern(t *testing.T) {
+	texts := []string{"", "Enter planning now", "the planning-boundary", "xplanning boundary", "PLANNING BOUNDARY.", "review-boundary_x",
+		"the review boundary", "hardening gate sign-off", "Hardening-Gate-Signoff!", "feature closeout", "feature-closeoutx", "implementation"}
+	for nb, phrases := range boundaryPhrases {
+		for _, text := range texts {
+			want := false
+			for _, p := range phrases {
+				want = want || regexp.MustCompile(`(?i)\b`+regexp.QuoteMeta(p)+`\b`).MatchString(text)
+			}
+			if got := mentions(text, nb); got != want && strings.TrimSpace(text) != "" {
+				t.Errorf("mentions(%q, %s) = %v, the pattern %v", text, nb, got, want)
+			}
+		}
+	}
 }
