@@ -228,19 +228,26 @@ func (p *cssParser) parseIdentifier() (string, bool) {
 			out = append(out, uint16(p.chr()))
 			p.next()
 		case p.is('\\'):
-			p.next()
-			p.assert(!p.eof(), "Unexpected end of input.")
-			if cssHex(p.chr()) {
-				out = append(out, p.parseHex()...)
-			} else {
-				out = append(out, uint16(p.chr()))
-				p.next()
-			}
+			out = p.escape(out)
 		default:
 			return string(utf16.Decode(out)), true
 		}
 	}
 	return string(utf16.Decode(out)), true
+}
+
+// escape reads the escape at the backslash p is at, in an identifier or a
+// pseudo-class's string, and appends what it stands for to out: a hex
+// escape's code point, else the character after the backslash.
+func (p *cssParser) escape(out []uint16) []uint16 {
+	p.next()
+	p.assert(!p.eof(), "Unexpected end of input.")
+	if cssHex(p.chr()) {
+		return append(out, p.parseHex()...)
+	}
+	out = append(out, uint16(p.chr()))
+	p.next()
+	return out
 }
 
 // ident is parseIdentifier's answer as JavaScript tests it: an empty
@@ -257,14 +264,7 @@ func (p *cssParser) parsePseudoClassString() bool {
 			break
 		}
 		if p.is('\\') {
-			p.next()
-			p.assert(!p.eof(), "Unexpected end of input.")
-			if cssHex(p.chr()) {
-				out = append(out, p.parseHex()...)
-			} else {
-				out = append(out, uint16(p.chr()))
-				p.next()
-			}
+			out = p.escape(out)
 			continue
 		}
 		out = append(out, uint16(p.chr()))

@@ -264,15 +264,7 @@ func (k *checker) checkExecInfo(cb *CodeBlock) {
 	}
 	// The binding annotation, read first: a refused one is reported before
 	// the chain is composed (expand.ts, bindingRefusal).
-	var chain []modifier
-	var as []modifier
-	for _, m := range mods {
-		if m.name == "as" {
-			as = append(as, m)
-		} else {
-			chain = append(chain, m)
-		}
-	}
+	chain, as := splitAs(mods)
 	if len(as) > 0 {
 		last := mods[len(mods)-1]
 		a := as[0]
@@ -455,4 +447,17 @@ func templateRefusal(src string) string {
 		i++
 	}
 	return ""
+}
+
+// splitAs parts an info string's modifiers into the chain and the `as`
+// binding annotations, each in order.
+func splitAs(mods []modifier) (chain, as []modifier) {
+	for _, m := range mods {
+		if m.name == "as" {
+			as = append(as, m)
+		} else {
+			chain = append(chain, m)
+		}
+	}
+	return chain, as
 }

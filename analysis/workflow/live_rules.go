@@ -127,15 +127,7 @@ func (k *checker) followLive(nodes []Node, env liveEnv) {
 // records what it binds.
 func (k *checker) liveBlock(cb *CodeBlock, env liveEnv) {
 	mods := parseInfo(cb.Info)
-	var chain []modifier
-	var as []modifier
-	for _, m := range mods {
-		if m.name == "as" {
-			as = append(as, m)
-		} else {
-			chain = append(chain, m)
-		}
-	}
+	chain, as := splitAs(mods)
 	if !cb.Exec && !cb.Eval || !knownChain(chain) || k.refusedTimeout(chain) {
 		return // no executable block, or one exec-info refuses
 	}
