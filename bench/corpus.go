@@ -175,6 +175,18 @@ func Generate(n int, seed uint64) *Corpus {
 	return c
 }
 
+// Texts are the texts of the corpus's documents of kind k, and their bytes
+// all told (for a benchmark of one kind's scan).
+func (c *Corpus) Texts(k markdown.Kind) (texts []string, bytes int) {
+	for _, f := range c.Files {
+		if f.Kind == k {
+			texts = append(texts, f.Text)
+			bytes += len(f.Text)
+		}
+	}
+	return texts, bytes
+}
+
 // Write writes the corpus under dir (the documents, and the state folder
 // under dir/clio-state).
 func (c *Corpus) Write(dir string) error {
