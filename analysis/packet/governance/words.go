@@ -2,6 +2,7 @@ package governance
 
 import (
 	"bytes"
+	"iter"
 	"math"
 	"strings"
 	"unicode"
@@ -337,6 +338,24 @@ func wordCountUpTo(s string, limit int) int {
 	return n
 }
 
+// words yields the start and end of each word of s (a run of isWord
+// bytes), in order.
+func words(s string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(s); {
+			if !isWord(s[i]) {
+				i++
+				continue
+			}
+			j := ascii.WordEnd(s, i+1)
+			if !yield(i, j) {
+				return
+			}
+			i = j
+		}
+	}
+}
+
 func allDigits(s string) bool {
 	for k := range len(s) {
 		if s[k] < '0' || s[k] > '9' {
@@ -364,12 +383,10 @@ func identifiers(s string, limit int) int {
 	boundary := func(e int) bool { return e == len(s) || !isWord(s[e]) }
 	// Word by word (each pattern's match is a whole word, or FR and the
 	// number after its hyphen): a word is at most one identifier.
-	for i := 0; i < len(s) && n < limit; {
-		if !isWord(s[i]) {
-			i++
-			continue
+	for i, j := range words(s) {
+		if n >= limit {
+			break
 		}
-		j := ascii.WordEnd(s, i+1)
 		w := s[i:j]
 		switch {
 		case len(w) == 2 && w[0]|0x20 == 'f' && w[1]|0x20 == 'r' && j < len(s) && s[j] == '-':
@@ -385,7 +402,6 @@ func identifiers(s string, limit int) int {
 		case len(w) >= 7 && len(w) <= 40 && allHex(w):
 			n++
 		}
-		i = j
 	}
 	for from := 0; n < limit; {
 		k := indexFold(s[from:], "file:///")
@@ -424,18 +440,10 @@ func governanceHits(s string) int {
 	}
 	// Each pattern's matches are counted on their own, as each regular
 	// expression is run on its own: they may overlap one another.
-	for i := 0; i < len(s); i++ {
-		if !isWord(s[i]) || i > 0 && isWord(s[i-1]) {
-			continue
-		}
-		j := i
-		for j < len(s) && isWord(s[j]) {
-			j++
-		}
+	for i, j := range words(s) {
 		if w := s[i:j]; strings.EqualFold(w, "gate") || strings.EqualFold(w, "validator") {
 			n++
 		}
-		i = j - 1
 	}
 	for _, prefix := range []string{"FR-", "TG-"} {
 		for i := 0; i+len(prefix) <= len(s); i++ {
