@@ -138,26 +138,32 @@ func check(t *testing.T, reg *analysis.Registry, analyzer *analysis.Analyzer, ar
 	}
 
 	if fixed, ok := files["fixed.md"]; ok {
-		// The first fix of every finding; findings offering the same fix
-		// (a transition escaping two checkpoints) contribute it once.
-		var edits []analysis.Edit
-		seen := map[string]bool{}
-		for _, f := range res.Findings {
-			if len(f.Fixes) == 0 {
-				continue
-			}
-			if key := fmt.Sprint(f.Fixes[0].Edits); !seen[key] {
-				seen[key] = true
-				edits = append(edits, f.Fixes[0].Edits...)
-			}
+		CompareFixed(t, input, res.Findings, fixed)
+	}
+}
+
+// CompareFixed applies the first fix of every finding to input (findings
+// offering the same fix, a transition escaping two checkpoints, give it
+// once) and compares the text with fixed.
+func CompareFixed(t testing.TB, input string, findings []analysis.Finding, fixed string) {
+	t.Helper()
+	var edits []analysis.Edit
+	seen := map[string]bool{}
+	for _, f := range findings {
+		if len(f.Fixes) == 0 {
+			continue
 		}
-		out, err := analysis.ApplyEdits(input, edits)
-		if err != nil {
-			t.Fatalf("applying fixes: %v", err)
+		if key := fmt.Sprint(f.Fixes[0].Edits); !seen[key] {
+			seen[key] = true
+			edits = append(edits, f.Fixes[0].Edits...)
 		}
-		if d := cmp.Diff(fixed, out); d != "" {
-			t.Errorf("fixed document (-want +got):\n%s", d)
-		}
+	}
+	out, err := analysis.ApplyEdits(input, edits)
+	if err != nil {
+		t.Fatalf("applying fixes: %v", err)
+	}
+	if d := cmp.Diff(fixed, out); d != "" {
+		t.Errorf("fixed document (-want +got):\n%s", d)
 	}
 }
 

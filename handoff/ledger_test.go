@@ -13,7 +13,6 @@ import (
 	"github.com/baton-md/baton/analysistest"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
-	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -85,19 +84,7 @@ func TestLedgerRules(t *testing.T) {
 			}
 			analysistest.Compare(t, doc, res.Findings, fs["want-ledger"])
 			if fixed, ok := fs["fixed-ledger.md"]; ok {
-				var edits []analysis.Edit
-				for _, f := range res.Findings {
-					if len(f.Fixes) > 0 {
-						edits = append(edits, f.Fixes[0].Edits...)
-					}
-				}
-				out, err := analysis.ApplyEdits(input, edits)
-				if err != nil {
-					t.Fatalf("applying fixes: %v", err)
-				}
-				if d := cmp.Diff(fixed, out); d != "" {
-					t.Errorf("fixed document (-want +got):\n%s", d)
-				}
+				analysistest.CompareFixed(t, input, res.Findings, fixed)
 			}
 		})
 	}
