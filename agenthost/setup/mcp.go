@@ -14,14 +14,8 @@ import (
 // works reports whether this baton serves MCP at all. It returns the exit
 // status.
 func MCPInstall(e Edit, h *hostsettings.MCPHost, works func() bool, stdout, stderr io.Writer) int {
-	path := h.File(e.Env, e.Scope)
-	name := e.display(path)
-	c, err := h.PlanInstall(e.Env, path)
-	if err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
-		return ExitUsage
-	}
-	if c.Changed() && !e.apply(c.Change, stdout, stderr) {
+	c, name, ok := e.planMCP(h, h.PlanInstall, stdout, stderr)
+	if !ok {
 		return ExitUsage
 	}
 	switch c.Was {
@@ -47,17 +41,28 @@ func MCPInstall(e Edit, h *hostsettings.MCPHost, works func() bool, stdout, stde
 	return ExitOK
 }
 
+// planMCP plans a change of h's MCP settings file where e says, and
+// applies it (unless e is a dry run); name is the file as messages show
+// it. ok is false when the plan or the write failed, said on stderr.
+func (e *Edit) planMCP(h *hostsettings.MCPHost, plan func(hostsettings.Env, string) (*hostsettings.ServerChange, error), stdout, stderr io.Writer) (c *hostsettings.ServerChange, name string, ok bool) {
+	path := h.File(e.Env, e.Scope)
+	name = e.display(path)
+	c, err := plan(e.Env, path)
+	if err != nil {
+		fmt.Fprintf(stderr, "baton: %v\n", err)
+		return nil, name, false
+	}
+	if c.Changed() && !e.apply(c.Change, stdout, stderr) {
+		return nil, name, false
+	}
+	return c, name, true
+}
+
 // MCPUninstall takes baton's MCP server out of host h's MCP settings
 // where e says, and nothing else. It returns the exit status.
 func MCPUninstall(e Edit, h *hostsettings.MCPHost, stdout, stderr io.Writer) int {
-	path := h.File(e.Env, e.Scope)
-	name := e.display(path)
-	c, err := h.PlanUninstall(e.Env, path)
-	if err != nil {
-		fmt.Fprintf(stderr, "baton: %v\n", err)
-		return ExitUsage
-	}
-	if c.Changed() && !e.apply(c.Change, stdout, stderr) {
+	c, name, ok := e.planMCP(h, h.PlanUninstall, stdout, stderr)
+	if !ok {
 		return ExitUsage
 	}
 	switch c.Was {
