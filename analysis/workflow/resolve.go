@@ -781,7 +781,7 @@ const maxStaticFiles = sharedMax
 // The files of a run do not change meanwhile. A component larger than
 // parseShared keeps is not kept either. A live or nil Dirs reads each time.
 func (d *Dirs) file(p string, read func() (c *Component, file, small bool)) (*Component, bool) {
-	if d == nil || d.m == nil {
+	if !d.static() {
 		c, file, _ := read()
 		return c, file
 	}
@@ -887,7 +887,11 @@ func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 				continue
 			}
 			p := path.Join(dir, e.Name())
-			if ok && e.Type()&fs.ModeSymlink == 0 && mayDeclareBundle(sub, e.Name()) || (!ok || e.Type()&fs.ModeSymlink != 0) && mayDeclareBundle(fsys, p) {
+			in, name := fsys, p
+			if ok && e.Type()&fs.ModeSymlink == 0 {
+				in, name = sub, e.Name()
+			}
+			if mayDeclareBundle(in, name) {
 				out = append(out, p)
 			}
 		}
@@ -937,7 +941,7 @@ func (d *Dirs) entries(fsys fs.FS, dir string) map[string]bool {
 		}
 		return m
 	}
-	if d == nil || d.m == nil {
+	if !d.static() {
 		return list()
 	}
 	d.mu.Lock()
