@@ -57,26 +57,11 @@ type factWord struct {
 // factBits is factWords[w folded to lower case] (ASCII letters only).
 func factBits(w string) uint8 {
 	for _, fw := range factByFirst[lowerASCII(w[0])] {
-		if len(fw.w) == len(w) && foldedIs(w, fw.w) {
+		if len(fw.w) == len(w) && equalFoldASCII(w, fw.w) {
 			return fw.bits
 		}
 	}
 	return 0
-}
-
-// foldedIs reports whether s, its ASCII letters folded to lower case, is
-// lower.
-func foldedIs(s, lower string) bool {
-	for k := range len(s) {
-		c := s[k]
-		if c >= 'A' && c <= 'Z' {
-			c |= 0x20
-		}
-		if c != lower[k] {
-			return false
-		}
-	}
-	return true
 }
 
 // factShapes says, by a word's first byte (folded) and its length, whether
@@ -122,7 +107,7 @@ func mayStartRef(w string) bool {
 		return c == 'f' && w[1]|0x20 == 'r' || c == 't' && w[1]|0x20 == 'g'
 	case c == 't' && n >= 4 && w[1] >= '0' && w[1] <= '9':
 		return true
-	case n == 7 && c == 'f' && foldedIs(w, "feature"), n == 9 && c == 'i' && foldedIs(w, "iteration"):
+	case n == 7 && c == 'f' && equalFoldASCII(w, "feature"), n == 9 && c == 'i' && equalFoldASCII(w, "iteration"):
 		return true
 	case n < 7 || n > 40:
 		return false
@@ -207,7 +192,7 @@ type factPhrase struct {
 // word w): phraseIndex's answer there.
 func phraseBits(text string, i int, w string) (bits uint8) {
 	for _, fp := range factPhrases {
-		if len(fp.first) == len(w) && foldedIs(w, fp.first) && len(text)-i >= len(fp.phrase) && foldedIs(text[i:i+len(fp.phrase)], fp.phrase) &&
+		if len(fp.first) == len(w) && equalFoldASCII(w, fp.first) && len(text)-i >= len(fp.phrase) && equalFoldASCII(text[i:i+len(fp.phrase)], fp.phrase) &&
 			(i+len(fp.phrase) == len(text) || !isWord(text[i+len(fp.phrase)])) {
 			bits |= fp.bit
 		}

@@ -142,21 +142,7 @@ func refAt(p string, i int) int {
 	// s is lower-case ASCII: a byte of p matches it folded (EqualFold's
 	// answer, as no rune outside ASCII folds to one of its letters), and
 	// most words differ at their second byte.
-	hasPrefix := func(s string) bool {
-		if len(p)-i < len(s) {
-			return false
-		}
-		for k := range len(s) {
-			c := p[i+k]
-			if c >= 'A' && c <= 'Z' {
-				c |= 0x20
-			}
-			if c != s[k] {
-				return false
-			}
-		}
-		return true
-	}
+	hasPrefix := func(s string) bool { return len(p)-i >= len(s) && equalFoldASCII(p[i:i+len(s)], s) }
 	switch p[i] | 0x20 {
 	case 'f', 'i', 't':
 	default:
