@@ -340,8 +340,9 @@ func (e *Engine) discover(dir string) (string, error) {
 	e.mu.Lock()
 	f := e.facts(dir)
 	if f.have&haveConfig != 0 {
+		path, err := f.config, f.configErr // read under the lock: another worker may be writing them
 		e.mu.Unlock()
-		return f.config, f.configErr
+		return path, err
 	}
 	e.mu.Unlock()
 	path, found, err := config.DiscoverHere(dir)
@@ -402,8 +403,9 @@ func (e *Engine) specrewRoot(dir string) string {
 	e.mu.Lock()
 	f := e.facts(dir)
 	if f.have&haveSpecrew != 0 {
+		root := f.specrewRoot // read under the lock: another worker may be writing it
 		e.mu.Unlock()
-		return f.specrewRoot
+		return root
 	}
 	e.mu.Unlock()
 	root := ""

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/baton-md/baton/config"
@@ -192,5 +193,38 @@ func TestStaticFindsEachSessionOnce(t *testing.T) {
 		if lk := env.Ledger("s1"); (lk.Err == nil) != static {
 			t.Errorf("static %v: after the session went: %+v", static, lk)
 		}
+	}
+}
+
+// TestStaticEnvAtOnce: the environments of a run's documents, asked by
+// several workers at once for the folders of one tree, are those asked
+// one at a time (the race detector watches the engine's per-folder facts).
+func TestStaticEnvAtOnce(t *testing.T) {
+	top := t.TempDir()
+	write(t, top, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "a/.baton.yaml": "", "a/b/.specrew/x": ""})
+	var paths []string
+	for _, d := range []string{"a/b/c/d", "a/b/c/e", "a/b/f", "a/g", "h/i"} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, filepath.Join(top, d, "x.md"))
+	}
+	for round := range 200 {
+		e := engine.New(engine.Sources{Registry: engine.Registry(), Static: true})
+		var wg sync.WaitGroup
+		for w := range 16 {
+			wg.Go(func() {
+				p := paths[(w/4+round)%len(paths)]
+				env, err := e.Env(engine.Request{Path: p})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if want := engine.SpecrewRoot(filepath.Dir(p)); env.SpecrewRoot != want {
+					t.Errorf("%s: specrew root %q, want %q", p, env.SpecrewRoot, want)
+				}
+			})
+		}
+		wg.Wait()
 	}
 }
