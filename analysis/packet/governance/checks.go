@@ -344,14 +344,20 @@ func jargonLead(m *message) {
 
 // leadOf is Get-LeadSentence over a section's text: the first sentence of
 // its first line that is neither a label nor markup alone, and where it
-// starts in the text.
+// starts in the text. The lines are read one by one up to that one: a
+// section may be long, and most leads are on its first line.
 func leadOf(body string) (string, int) {
-	off := 0
-	for _, line := range strings.SplitAfter(body, "\n") {
+	for off := 0; off <= len(body); {
+		line := body[off:]
+		if j := strings.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j+1]
+		}
 		start := off
-		off += len(line)
+		if off += len(line); len(line) == 0 {
+			off++ // the empty last line
+		}
 		t := strings.TrimSpace(line)
-		if t == "" || leadLabel.MatchString(t) || leadMarkupOnly.MatchString(t) {
+		if t == "" || markupOnly(t) || len(t) <= maxLeadLabel && leadLabel.MatchString(t) {
 			continue
 		}
 		c := strings.TrimRight(strings.TrimLeft(t, "*"), "*")
@@ -359,6 +365,22 @@ func leadOf(body string) (string, int) {
 		return strings.TrimSpace(firstSentence(c)), start
 	}
 	return "", 0
+}
+
+// maxLeadLabel is more than the longest text leadLabel matches: 27 bytes,
+// and a few more for letters (?i) folds to two-byte ones (ſ for s).
+const maxLeadLabel = 64
+
+// markupOnly is leadMarkupOnly: ^[#>*`\-\s]+$.
+func markupOnly(t string) bool {
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '#', '>', '*', '`', '-', ' ', '\t', '\n', '\f', '\r':
+		default:
+			return false
+		}
+	}
+	return t != ""
 }
 
 func blank(b []byte, start, end int) {

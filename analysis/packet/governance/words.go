@@ -411,54 +411,84 @@ func identifiers(s string, limit int) int {
 }
 
 // governanceHits is Get-GovernanceHitCount: the matches in a lead
-// sentence of the governance terms.
+// sentence of the governance terms, each pattern's counted on its own, as
+// each regular expression is run on its own (they may overlap one
+// another). One pass: a lead is read for every section of every message.
 func governanceHits(s string) int {
-	n := 0
-	for _, lit := range []string{"before-implement", "hardening-gate", "approval ref", "implementation approval", "traceability", "schema"} {
-		for from := 0; ; {
-			k := indexFold(s[from:], lit)
-			if k < 0 {
-				break
-			}
-			n++
-			from += k + len(lit)
+	n, refFrom := 0, 0 // refFrom: where the next FR-/TG- match may start
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c|0x20 < 'a' || c|0x20 > 'z' {
+			continue
 		}
-	}
-	// Each pattern's matches are counted on their own, as each regular
-	// expression is run on its own: they may overlap one another.
-	for i, j := range words(s) {
-		if w := s[i:j]; strings.EqualFold(w, "gate") || strings.EqualFold(w, "validator") {
-			n++
+		switch c | 0x20 {
+		case 'b':
+			n += hasFoldAt(s, i, "before-implement")
+		case 'h':
+			n += hasFoldAt(s, i, "hardening-gate")
+		case 'a':
+			n += hasFoldAt(s, i, "approval ref")
+		case 'i':
+			n += hasFoldAt(s, i, "implementation approval")
+		case 't':
+			n += hasFoldAt(s, i, "traceability")
+		case 's':
+			n += hasFoldAt(s, i, "schema")
+		case 'g':
+			n += wordFoldAt(s, i, "gate")
+		case 'v':
+			n += wordFoldAt(s, i, "validator")
 		}
-	}
-	for _, prefix := range []string{"FR-", "TG-"} {
-		for i := 0; i+len(prefix) <= len(s); i++ {
-			if s[i:i+len(prefix)] != prefix || i > 0 && isWord(s[i-1]) {
-				continue
-			}
-			j := i + len(prefix)
-			e := j
-			if prefix == "FR-" {
-				for e < len(s) && s[e] >= '0' && s[e] <= '9' {
-					e++
-				}
-				if e > j && (e == len(s) || !isWord(s[e])) {
-					n++
-					i = e - 1
-				}
-				continue
-			}
-			for e < len(s) && (isWord(s[e]) && s[e] != '_' || s[e] == '-') {
-				e++
-			}
-			for ; e > j; e-- {
-				if (e == len(s) || !isWord(s[e])) != !isWord(s[e-1]) {
-					n++
-					i = e - 1
-					break
-				}
+		if (c == 'F' || c == 'T') && i >= refFrom && (i == 0 || !isWord(s[i-1])) {
+			if e := lifecycleRefEnd(s, i); e > 0 {
+				n++
+				refFrom = e
 			}
 		}
 	}
 	return n
+}
+
+// hasFoldAt is 1 when s holds lower at i, ASCII letters folded, else 0.
+func hasFoldAt(s string, i int, lower string) int {
+	if i+len(lower) <= len(s) && equalFoldASCII(s[i:i+len(lower)], lower) {
+		return 1
+	}
+	return 0
+}
+
+// wordFoldAt is hasFoldAt of a whole word: (?i)\blower\b.
+func wordFoldAt(s string, i int, lower string) int {
+	if e := i + len(lower); (i == 0 || !isWord(s[i-1])) && (e >= len(s) || !isWord(s[e])) {
+		return hasFoldAt(s, i, lower)
+	}
+	return 0
+}
+
+// lifecycleRefEnd is the end of \bFR-\d+\b or \bTG-[A-Za-z0-9-]+\b
+// (case-sensitive) at i, which a word boundary precedes, or 0.
+func lifecycleRefEnd(s string, i int) int {
+	switch {
+	case strings.HasPrefix(s[i:], "FR-"):
+		j := i + 3
+		e := j
+		for e < len(s) && s[e] >= '0' && s[e] <= '9' {
+			e++
+		}
+		if e > j && (e == len(s) || !isWord(s[e])) {
+			return e
+		}
+	case strings.HasPrefix(s[i:], "TG-"):
+		j := i + 3
+		e := j
+		for e < len(s) && (isWord(s[e]) && s[e] != '_' || s[e] == '-') {
+			e++
+		}
+		for ; e > j; e-- { // back to the last word boundary
+			if (e == len(s) || !isWord(s[e])) != !isWord(s[e-1]) {
+				return e
+			}
+		}
+	}
+	return 0
 }

@@ -113,7 +113,7 @@ func TestScansMatchThePatterns(t *testing.T) {
 // identifiers and governanceHits count what the validator's patterns
 // count.
 func TestCountsMatchThePatterns(t *testing.T) {
-	pieces := []string{"FR-", "fr-", "T", "t", "TG-", "tg", "12", "3456", "abcdef0", "deadbeef", "decision-", "sign-off-", "x", "file:///", "a b", ")", " ", "\n", "-", "_", "gate", "Gate", "validator", "schema", "before-implement", "hardening-gate", "approval ref", ",", "é"}
+	pieces := []string{"FR-", "fr-", "T", "t", "TG-", "tg", "12", "3456", "abcdef0", "deadbeef", "decision-", "sign-off-", "x", "file:///", "a b", ")", " ", "\n", "-", "_", "gate", "Gate", "validator", "schema", "before-implement", "hardening-gate", "approval ref", ",", "é", "\r", "\x00", "before\rimplement", "approval\x00ref"}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 5000 {
 		var sb strings.Builder
@@ -299,6 +299,41 @@ func TestMentionsIsThePattern(t *testing.T) {
 			if got := mentions(text, nb); got != want && strings.TrimSpace(text) != "" {
 				t.Errorf("mentions(%q, %s) = %v, the pattern %v", text, nb, got, want)
 			}
+		}
+	}
+}
+
+// leadOf finds the line the validator's Get-LeadSentence does: its lines
+// split on "\n", the label and markup-only lines passed over by their
+// patterns.
+func TestLeadOfMatchesThePatterns(t *testing.T) {
+	pieces := []string{"\n", " ", "**", "Owner", "owner", "Reference", "Current progress status", "#", ">", "-", "`", "\t", "\r", "a", "Done.", " b", "é", "ſ"}
+	reference := func(body string) (string, int) {
+		off := 0
+		for _, line := range strings.SplitAfter(body, "\n") {
+			start := off
+			off += len(line)
+			t := strings.TrimSpace(line)
+			if t == "" || leadLabel.MatchString(t) || leadMarkupOnly.MatchString(t) {
+				continue
+			}
+			c := strings.TrimRight(strings.TrimLeft(t, "*"), "*")
+			start += strings.Index(line, c)
+			return strings.TrimSpace(firstSentence(c)), start
+		}
+		return "", 0
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 20000 {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		body := sb.String()
+		gotLead, gotAt := leadOf(body)
+		wantLead, wantAt := reference(body)
+		if gotLead != wantLead || gotAt != wantAt {
+			t.Fatalf("leadOf(%q) = %q at %d, the patterns %q at %d", body, gotLead, gotAt, wantLead, wantAt)
 		}
 	}
 }
