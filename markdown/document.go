@@ -233,7 +233,7 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 			}
 		}
 	}
-	d.nestingCut = capNesting(d.Source, own) + 1
+	d.nestingCut = capNesting(d.Source, lines.starts, own) + 1
 	d.Root = parseMarkdown(d.Source)
 	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {

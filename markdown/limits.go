@@ -1,8 +1,6 @@
 package markdown
 
 import (
-	"bytes"
-
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -46,8 +44,10 @@ const MaxNestingIndent = 64
 // the parser's copy of the text: the rest of the line is then a
 // paragraph's text. Offsets do not change. src is read only: before its
 // first change it is replaced by own(), a copy it may write. It returns
-// the offset of the first marker so cut, or -1.
-func capNesting(src []byte, own func() []byte) (cut int) {
+// the offset of the first marker so cut, or -1. starts are where src's
+// lines start (a LineIndex's: its breaks are src's LFs, the lone CRs the
+// parser's copy has made LFs included).
+func capNesting(src []byte, starts []int32, own func() []byte) (cut int) {
 	cut = -1
 	mark := func(j int) {
 		src = own()
@@ -56,13 +56,15 @@ func capNesting(src []byte, own func() []byte) (cut int) {
 			cut = j
 		}
 	}
-	for start := 0; start < len(src); {
-		end := start + bytesIndexNL(src[start:])
+	for li, s32 := range starts {
+		start, end := int(s32), len(src)
+		if li+1 < len(starts) {
+			end = int(starts[li+1]) - 1 // its LF
+		}
 		if j, col := indentEnd(src, start, end); col > MaxNestingIndent {
 			if markerEnd(src, j, end) >= 0 {
 				mark(j)
 			}
-			start = end + 1
 			continue
 		}
 		i, depth := start, 0
@@ -84,7 +86,6 @@ func capNesting(src []byte, own func() []byte) (cut int) {
 				i++
 			}
 		}
-		start = end + 1
 	}
 	return cut
 }
@@ -105,14 +106,6 @@ func indentEnd(src []byte, start, end int) (int, int) {
 		}
 	}
 	return end, col
-}
-
-// bytesIndexNL is the length of b's first line (without its '\n').
-func bytesIndexNL(b []byte) int {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return i
-	}
-	return len(b)
 }
 
 // markerEnd returns where a container marker at i ends (just past it), or

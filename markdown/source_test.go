@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -44,5 +45,40 @@ func TestParseLeavesTextAlone(t *testing.T) {
 				t.Errorf("the parser's copy is the text unchanged: no copy was needed")
 			}
 		})
+	}
+}
+
+// TestCapNestingOnEveryLineEnding: the caps find the same markers whether
+// the lines end in LF, CRLF or a lone CR (which the parser's copy makes an
+// LF), at the start, in the middle and on the last line of the text.
+func TestCapNestingOnEveryLineEnding(t *testing.T) {
+	lines := []string{
+		strings.Repeat("> ", MaxLineNesting+2) + "x",
+		"text",
+		strings.Repeat(" ", MaxNestingIndent+4) + "- deep",
+		"",
+		strings.Repeat("- ", MaxLineNesting+1) + "last",
+	}
+	cut := func(text string) (marks []int) {
+		d := Parse("file:///t.md", text)
+		line := 0
+		for i := range len(text) {
+			if d.Source[i] == 'x' && text[i] != 'x' {
+				marks = append(marks, line)
+			}
+			if text[i] == '\n' || text[i] == '\r' && (i+1 == len(text) || text[i+1] != '\n') {
+				line++
+			}
+		}
+		return marks
+	}
+	want := []int{0, 2, 4}
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		for _, end := range []string{"", eol} {
+			text := strings.Join(lines, eol) + end
+			if got := cut(text); !slices.Equal(got, want) {
+				t.Errorf("%q: markers cut on lines %v, want %v", text, got, want)
+			}
+		}
 	}
 }
