@@ -25,7 +25,7 @@ func (k *checker) checkPropBindings() {
 	byOption, byEnv := map[string]string{}, map[string]string{}
 	for _, d := range p.List {
 		schema, ok := props[d.Name]
-		if !ok || !ascii(d.Name) || !(bindingScalar(schema, root, nil) || bindingScalarArray(schema, root)) {
+		if !ok || !isASCII(d.Name) || !(bindingScalar(schema, root, nil) || bindingScalarArray(schema, root)) {
 			continue
 		}
 		option, env := "--props-"+kebab(d.Name), "XMD_PROPS_"+strings.ToUpper(strings.ReplaceAll(kebab(d.Name), "-", "_"))
@@ -57,15 +57,6 @@ func yamlJSON(s *propSchemas) (map[string]any, bool) {
 		m = map[string]any{"type": "object", "properties": m}
 	}
 	return m, true
-}
-
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // kebab is props.ts's kebab for an ASCII name: a hyphen between a lower

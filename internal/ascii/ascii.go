@@ -5,6 +5,7 @@ package ascii
 import (
 	"encoding/binary"
 	"math/bits"
+	"strings"
 	"unsafe"
 )
 
@@ -67,4 +68,25 @@ func ContainsFold[T ~string | ~[]byte](s T, lower string) bool {
 		}
 	}
 	return false
+}
+
+// Index is strings.Index(s, sub), searching for sub's byte at pivot
+// rather than its first: for a marker whose first byte is common in prose
+// ("secretlint-disable": 's'; "baton-": 'b') and which holds a rarer one
+// ('-'), strings.Index stops at every common byte first; this stops only at
+// the rare one. pivot must be an index of sub.
+func Index(s, sub string, pivot int) int {
+	c := sub[pivot]
+	for i := pivot; i < len(s); {
+		j := strings.IndexByte(s[i:], c)
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if start := i - pivot; start+len(sub) <= len(s) && s[start:start+len(sub)] == sub {
+			return start
+		}
+		i++
+	}
+	return -1
 }

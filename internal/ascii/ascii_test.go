@@ -49,3 +49,28 @@ func TestWordEnd(t *testing.T) {
 		}
 	}
 }
+
+// Index finds what strings.Index finds, whichever byte it pivots on.
+func TestIndexIsStringsIndex(t *testing.T) {
+	subs := []string{"secretlint-disable", "baton-", "-", "a-a", "--"}
+	pieces := []string{"secretlint-disable", "secretlint", "-disable", "baton", "-", "a", "b", " ", "baton-", "\n"}
+	seed := uint64(1)
+	next := func(n int) int { // a small LCG: the test needs no more
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int(seed>>33) % n
+	}
+	for range 20000 {
+		var sb strings.Builder
+		for range next(8) {
+			sb.WriteString(pieces[next(len(pieces))])
+		}
+		s := sb.String()
+		for _, sub := range subs {
+			for pivot := range len(sub) {
+				if got, want := Index(s, sub, pivot), strings.Index(s, sub); got != want {
+					t.Fatalf("Index(%q, %q, %d) = %d, strings.Index %d", s, sub, pivot, got, want)
+				}
+			}
+		}
+	}
+}
