@@ -143,6 +143,19 @@ func TestJournaledIsJSON(t *testing.T) {
 	}
 }
 
+// A text that is not UTF-8 is journaled as Node decodes it: each byte that
+// is not part of a character becomes U+FFFD, written as it is.
+func TestJournaledNotUTF8(t *testing.T) {
+	text := "not UTF-8: \xff \"x\"\xc3\n é"
+	content, back := journaled(text)
+	if want := `{"type":"import","source":"not UTF-8: ` + "\uFFFD" + ` \"x\"` + "\uFFFD" + `\n é"}`; content != want {
+		t.Errorf("journaled(%q) = %s, want %s", text, content, want)
+	}
+	if got := back(len(content) - 2); got != len(text) {
+		t.Errorf("the end maps back to %d, want %d", got, len(text))
+	}
+}
+
 // mayHoldCredential is what the scan's one pass decides of the engine's
 // rule's words, written plainly, for the test to hold the pass to.
 func mayHoldCredential(text string) bool {
