@@ -74,6 +74,7 @@ type Engine struct {
 	dirs       map[string]*workflow.Dirs
 	workspaces map[string]*stopintent.Workspace
 	states     map[string]stopintent.State // Static: each workspace's state, by root and session
+	rootFS     map[string]fs.FS            // Static: each workspace's view, opened once a run
 	heads      *headtree.Cache             // the files of each repository's HEAD commit
 }
 
@@ -87,7 +88,7 @@ type loaded struct {
 // and specrew workspaces kept per root. src.Ledger has no default: nil
 // checks no handoff document against a session.
 func New(src Sources) *Engine {
-	e := &Engine{src: src, byDir: map[string]*dirFacts{}, configs: map[string]*loaded{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}, states: map[string]stopintent.State{}}
+	e := &Engine{src: src, byDir: map[string]*dirFacts{}, configs: map[string]*loaded{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}, states: map[string]stopintent.State{}, rootFS: map[string]fs.FS{}}
 	if e.src.Config == nil {
 		e.src.Config = e.nearestConfig
 	}
@@ -201,7 +202,7 @@ func (e *Engine) Env(r Request) (*Env, error) {
 			root, overlay := env.Root, r.Overlay
 			env.WorkflowFS = workspace.LazyFS(root, func() map[string]string { return overlay(root) })
 		} else {
-			env.WorkflowFS = workspace.FS(env.Root, nil)
+			env.WorkflowFS = e.workspaceFS(env.Root)
 		}
 		env.WorkflowPath = workspace.Rel(env.Root, env.Path)
 		env.Dirs = e.src.Dirs(env.Root)
@@ -457,6 +458,24 @@ func (e *Engine) rootDirs(root string) *workflow.Dirs {
 		e.dirs[root] = d
 	}
 	return d
+}
+
+// workspaceFS is the view of the workspace at root, without open
+// documents: one a run when Static (each view opens root once, when first
+// read: every stop packet's analysis reads the workspace's specrew
+// settings), one an analysis otherwise.
+func (e *Engine) workspaceFS(root string) fs.FS {
+	if !e.src.Static {
+		return workspace.FS(root, nil)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v := e.rootFS[root]
+	if v == nil {
+		v = workspace.FS(root, nil)
+		e.rootFS[root] = v
+	}
+	return v
 }
 
 func (e *Engine) specrewState(root, session string) stopintent.State {

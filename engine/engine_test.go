@@ -121,6 +121,34 @@ func TestStaticFindsOncePerFolder(t *testing.T) {
 	}
 }
 
+// TestStaticWorkspaceViewOnceARun: a Static engine gives the documents of
+// one workspace one view of it (opened once a run); an editor's engine a
+// view for each analysis, which sees the files as they are then.
+func TestStaticWorkspaceViewOnceARun(t *testing.T) {
+	for _, static := range []bool{true, false} {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "a.md": "# a\n", "sub/b.md": "# b\n"})
+		e := engine.New(engine.Sources{Registry: engine.Registry(), Static: static})
+		a, err := e.Env(engine.Request{Path: filepath.Join(dir, "a.md")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := e.Env(engine.Request{Path: filepath.Join(dir, "sub", "b.md")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Root != b.Root || a.WorkflowFS == nil {
+			t.Fatalf("static %v: roots %s and %s, view %v", static, a.Root, b.Root, a.WorkflowFS)
+		}
+		if same := a.WorkflowFS == b.WorkflowFS; same != static {
+			t.Errorf("static %v: one view for both documents: %v", static, same)
+		}
+		if data, err := fs.ReadFile(b.WorkflowFS, "a.md"); err != nil || string(data) != "# a\n" {
+			t.Errorf("static %v: a.md through b's view: %q, %v", static, data, err)
+		}
+	}
+}
+
 // TestStaticRootIsWorkspaceRoot: a Static engine finds each folder's root
 // once, from its parent's, and finds the root workspace.Root finds.
 func TestStaticRootIsWorkspaceRoot(t *testing.T) {
