@@ -133,48 +133,50 @@ var presetRules = sync.OnceValue(func() *presetSet {
 		}
 	}
 	set := &presetSet{rules: rules, lists: [][]litRef{nil}}
-	add := func(at *[1 << 16]uint16, k uint16, ref litRef) {
-		if at[k] == 0 {
-			at[k] = uint16(len(set.lists))
+	add := func(ref litRef) {
+		k := uint16(lowerASCII(ref.text[0]))<<8 | uint16(lowerASCII(ref.text[1]))
+		if set.at[k] == 0 {
+			set.at[k] = uint16(len(set.lists))
 			set.lists = append(set.lists, nil)
 		}
-		set.lists[at[k]] = append(set.lists[at[k]], ref)
+		set.lists[set.at[k]] = append(set.lists[set.at[k]], ref)
 	}
 	// The words one of which the engine's own rule needs (credentialWords),
 	// looked for in the same pass: rule -1.
 	for _, w := range credentialWords {
-		k := uint16(w[0])<<8 | uint16(w[1])
-		add(&set.gates, k, litRef{-1, w})
+		add(litRef{rule: -1, text: w, fold: true})
 	}
 	for ri, r := range rules {
 		for _, l := range r.lits {
-			k := uint16(l[0])<<8 | uint16(l[1])
-			add(&set.lits, k, litRef{ri, l})
+			add(litRef{rule: ri, text: l})
 		}
 		for _, g := range r.gate {
-			g = strings.ToLower(g)
-			k := uint16(g[0])<<8 | uint16(g[1])
-			add(&set.gates, k, litRef{ri, g})
+			add(litRef{rule: ri, text: strings.ToLower(g), fold: true})
 		}
 	}
 	return set
 })
 
 // presetSet is the rules, and their literals and gate words by their first
-// two bytes (lower-cased, for the gates), so that one pass over the
-// content finds where every rule may match.
+// two bytes lower-cased, so that one pass over the content finds where
+// every rule may match.
 type presetSet struct {
 	rules []*presetRule
-	// lits and gates index lists (0: none) by a literal's or a gate
-	// word's first two bytes: a table, where a map's lookup for every
-	// pair of bytes that starts one was a third of the pass.
-	lits, gates [1 << 16]uint16
-	lists       [][]litRef
+	// at indexes lists (0: none) by the first two bytes of a literal or a
+	// gate word, lower-cased: a table, where a map's lookup for every pair
+	// of bytes that starts one was a third of the pass, and one table, where
+	// two (exact literals, folded gate words) were a lookup more for every
+	// byte of every workflow.
+	at    [1 << 16]uint16
+	lists [][]litRef
 }
 
+// litRef is a literal of rule (matched exactly) or a gate word of it
+// (fold: matched with ASCII case folded; rule -1: the engine's rule's).
 type litRef struct {
 	rule int
 	text string
+	fold bool
 }
 
 // JavaScript's [^:\/\s], [^@\/\s], [^\/\s?], [^?\s] and [^\s], and the
@@ -330,22 +332,20 @@ func scanPreset(content string) (hits []presetHit, credentialWord bool) {
 	at := make([][]int, len(set.rules))
 	gated := make([]bool, len(set.rules))
 	for i := 0; i+1 < len(content); i++ {
-		k := uint16(content[i])<<8 | uint16(content[i+1])
-		if li := set.lits[k]; li != 0 {
-			for _, l := range set.lists[li] {
+		li := set.at[uint16(lowerByte[content[i]])<<8|uint16(lowerByte[content[i+1]])]
+		if li == 0 {
+			continue
+		}
+		for _, l := range set.lists[li] {
+			switch {
+			case !l.fold:
 				if strings.HasPrefix(content[i:], l.text) {
 					at[l.rule] = append(at[l.rule], i)
 				}
-			}
-		}
-		if gi := set.gates[uint16(lowerASCII(content[i]))<<8|uint16(lowerASCII(content[i+1]))]; gi != 0 {
-			for _, g := range set.lists[gi] {
-				switch {
-				case g.rule < 0:
-					credentialWord = credentialWord || hasFoldAt(content, i, g.text)
-				case !gated[g.rule] && hasFoldAt(content, i, g.text):
-					gated[g.rule] = true
-				}
+			case l.rule < 0:
+				credentialWord = credentialWord || hasFoldAt(content, i, l.text)
+			case !gated[l.rule] && hasFoldAt(content, i, l.text):
+				gated[l.rule] = true
 			}
 		}
 	}
@@ -359,6 +359,14 @@ func scanPreset(content string) (hits []presetHit, credentialWord bool) {
 	}
 	return hits, credentialWord
 }
+
+// lowerByte is lowerASCII of every byte.
+var lowerByte = func() (t [256]byte) {
+	for c := range 256 {
+		t[c] = lowerASCII(byte(c))
+	}
+	return t
+}()
 
 func lowerASCII(c byte) byte {
 	if c >= 'A' && c <= 'Z' {
