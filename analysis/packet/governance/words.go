@@ -421,23 +421,10 @@ func governanceHits(s string) int {
 		if c|0x20 < 'a' || c|0x20 > 'z' {
 			continue
 		}
-		switch c | 0x20 {
-		case 'b':
-			n += hasFoldAt(s, i, "before-implement")
-		case 'h':
-			n += hasFoldAt(s, i, "hardening-gate")
-		case 'a':
-			n += hasFoldAt(s, i, "approval ref")
-		case 'i':
-			n += hasFoldAt(s, i, "implementation approval")
-		case 't':
-			n += hasFoldAt(s, i, "traceability")
-		case 's':
-			n += hasFoldAt(s, i, "schema")
-		case 'g':
-			n += wordFoldAt(s, i, "gate")
-		case 'v':
-			n += wordFoldAt(s, i, "validator")
+		if t := governanceTerms[c|0x20-'a']; t.whole {
+			n += wordFoldAt(s, i, t.text)
+		} else if t.text != "" {
+			n += hasFoldAt(s, i, t.text)
 		}
 		if (c == 'F' || c == 'T') && i >= refFrom && (i == 0 || !isWord(s[i-1])) {
 			if e := lifecycleRefEnd(s, i); e > 0 {
@@ -447,6 +434,22 @@ func governanceHits(s string) int {
 		}
 	}
 	return n
+}
+
+// governanceTerms are the validator's case-insensitive governance terms
+// by their first letter (no two share one); whole: only as a whole word.
+var governanceTerms = [26]struct {
+	text  string
+	whole bool
+}{
+	'b' - 'a': {text: "before-implement"},
+	'h' - 'a': {text: "hardening-gate"},
+	'a' - 'a': {text: "approval ref"},
+	'i' - 'a': {text: "implementation approval"},
+	't' - 'a': {text: "traceability"},
+	's' - 'a': {text: "schema"},
+	'g' - 'a': {text: "gate", whole: true},
+	'v' - 'a': {text: "validator", whole: true},
 }
 
 // hasFoldAt is 1 when s holds lower at i, ASCII letters folded, else 0.
