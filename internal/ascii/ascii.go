@@ -1,5 +1,6 @@
-// Package ascii holds byte-level text checks that ignore ASCII case, for
-// the analyzers' quick rejections before a regular expression runs.
+// Package ascii holds byte-level text checks (most ignoring ASCII case) for
+// the analyzers' quick rejections before a regular expression or a full
+// scan runs.
 package ascii
 
 import (
