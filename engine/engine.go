@@ -30,6 +30,7 @@ import (
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
 	"github.com/baton-md/baton/internal/headtree"
+	"github.com/baton-md/baton/internal/memo"
 	"github.com/baton-md/baton/internal/safefile"
 	"github.com/baton-md/baton/internal/workspace"
 )
@@ -69,13 +70,13 @@ type Engine struct {
 	src Sources
 
 	mu         sync.Mutex
-	byDir      map[string]*dirFacts // Static: what walking up from each folder found
-	configs    map[string]*loaded
+	byDir      map[string]*dirFacts     // Static: what walking up from each folder found
+	configs    memo.Map[string, loaded] // each .baton.yaml, loaded and validated once
 	dirs       map[string]*workflow.Dirs
 	workspaces map[string]*stopintent.Workspace
-	states     map[string]stopintent.State // Static: each workspace's state, by root and session
-	rootFS     map[string]fs.FS            // Static: each workspace's view, opened once a run
-	heads      *headtree.Cache             // the files of each repository's HEAD commit
+	states     memo.Map[string, stopintent.State] // Static: each workspace's state, by root and session
+	rootFS     memo.Map[string, fs.FS]            // Static: each workspace's view, opened once a run
+	heads      *headtree.Cache                    // the files of each repository's HEAD commit
 }
 
 type loaded struct {
@@ -88,7 +89,7 @@ type loaded struct {
 // and specrew workspaces kept per root. src.Ledger has no default: nil
 // checks no handoff document against a session.
 func New(src Sources) *Engine {
-	e := &Engine{src: src, byDir: map[string]*dirFacts{}, configs: map[string]*loaded{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}, states: map[string]stopintent.State{}, rootFS: map[string]fs.FS{}}
+	e := &Engine{src: src, byDir: map[string]*dirFacts{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}}
 	if e.src.Config == nil {
 		e.src.Config = e.nearestConfig
 	}
@@ -429,14 +430,11 @@ func (e *Engine) nearestConfig(path string) (*config.File, error) {
 	if err != nil || p == "" {
 		return nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if l, ok := e.configs[p]; ok {
-		return l.f, l.err
-	}
-	f, err := LoadConfig(p, e.src.Registry)
-	e.configs[p] = &loaded{f, err}
-	return f, err
+	l := e.configs.Get(p, func() loaded {
+		f, err := LoadConfig(p, e.src.Registry)
+		return loaded{f, err}
+	})
+	return l.f, l.err
 }
 
 // LoadConfig reads the configuration file at path and validates it against
@@ -468,14 +466,7 @@ func (e *Engine) workspaceFS(root string) fs.FS {
 	if !e.src.Static {
 		return workspace.FS(root, nil)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	v := e.rootFS[root]
-	if v == nil {
-		v = workspace.FS(root, nil)
-		e.rootFS[root] = v
-	}
-	return v
+	return e.rootFS.Get(root, func() fs.FS { return workspace.FS(root, nil) })
 }
 
 func (e *Engine) specrewState(root, session string) stopintent.State {
@@ -485,22 +476,14 @@ func (e *Engine) specrewState(root, session string) stopintent.State {
 		ws = stopintent.NewWorkspace(root)
 		e.workspaces[root] = ws
 	}
-	key := root + "\x00" + session
-	st, ok := e.states[key]
 	e.mu.Unlock()
-	if ok {
-		return st // Static: read once a run
+	if !e.src.Static {
+		return ws.State(session)
 	}
-	st = ws.State(session)
-	if e.src.Static {
-		// One run over files that do not change: the workspace's state
-		// files are read once, not stat'ed and compared for every packet
-		// (a fifth of check's time on specrew's own tree).
-		e.mu.Lock()
-		e.states[key] = st
-		e.mu.Unlock()
-	}
-	return st
+	// One run over files that do not change: the workspace's state files
+	// are read once, not stat'ed and compared for every packet (a fifth
+	// of check's time on specrew's own tree).
+	return e.states.Get(root+"\x00"+session, func() stopintent.State { return ws.State(session) })
 }
 
 // Explicit wraps a configuration file given by hand (--config) as a Config

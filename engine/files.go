@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"os"
 	"runtime"
-	"sync"
 
 	"github.com/baton-md/baton/analysis"
 	"github.com/baton-md/baton/config"
 	"github.com/baton-md/baton/handoff"
 	"github.com/baton-md/baton/handoff/session"
+	"github.com/baton-md/baton/internal/memo"
 )
 
 // FilesOptions are what an entry point that reads the files as they are
@@ -35,14 +35,17 @@ type FilesOptions struct {
 // and each call of baton mcp. The editor server, which reads open
 // documents and watches its files, builds its own Sources.
 func ForFiles(o FilesOptions) *Engine {
-	finds := &lookups{m: map[string]*lookup{}}
+	var finds memo.Map[string, handoff.Lookup] // Static: each session's Lookup, by state folder and id
 	src := Sources{
 		Registry: o.Registry,
 		Static:   o.Static,
 		Ledger: func(fromConfig string) handoff.Resolver {
 			r := Sessions(o.Store, func() []string { return StateDirs(cmp.Or(o.StateDir, fromConfig)) }, nil)
 			if o.Static {
-				r = finds.once(cmp.Or(o.StateDir, fromConfig), r)
+				// The handoff documents of a run name a few sessions many
+				// times, and finding one lists every state folder's
+				// sessions; the Store beneath keeps each ledger.
+				r = once(&finds, cmp.Or(o.StateDir, fromConfig), r)
 			}
 			return r
 		},
@@ -65,32 +68,9 @@ func StateDirs(first string) []string {
 	return dirs
 }
 
-// lookups remembers, for a Static engine's run, each session's Lookup:
-// the handoff documents of a run name a few sessions many times, and
-// finding one lists every state folder's sessions. The Store beneath
-// keeps each ledger; a run's files do not change meanwhile.
-type lookups struct {
-	mu sync.Mutex
-	m  map[string]*lookup
-}
-
-type lookup struct {
-	once sync.Once
-	lk   handoff.Lookup
-}
-
 // once is r, asked once per session id and state folder.
-func (ls *lookups) once(stateDir string, r handoff.Resolver) handoff.Resolver {
+func once(finds *memo.Map[string, handoff.Lookup], stateDir string, r handoff.Resolver) handoff.Resolver {
 	return func(id string) handoff.Lookup {
-		key := stateDir + "\x00" + id
-		ls.mu.Lock()
-		l := ls.m[key]
-		if l == nil {
-			l = &lookup{}
-			ls.m[key] = l
-		}
-		ls.mu.Unlock()
-		l.once.Do(func() { l.lk = r(id) })
-		return l.lk
+		return finds.Get(stateDir+"\x00"+id, func() handoff.Lookup { return r(id) })
 	}
 }

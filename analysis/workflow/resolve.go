@@ -13,6 +13,7 @@ import (
 	"github.com/baton-md/baton/markdown"
 
 	"github.com/baton-md/baton/analysis"
+	"github.com/baton-md/baton/internal/memo"
 	"github.com/baton-md/baton/internal/safefile"
 )
 
@@ -753,20 +754,24 @@ func mayDeclareBundle(fsys fs.FS, p string) bool {
 // workspace whose files change under it (the language server): see there.
 type Dirs struct {
 	mu   sync.Mutex
-	m    map[string]*staticDir
 	live map[string]*liveDir // NewLiveDirs: what each folder held when last looked at
 	now  func() time.Time
-	// names are, for a NewDirs, each folder's entries (mayHold).
-	names map[string]map[string]bool
-	// files are, for a NewDirs, the files the run's resolvers read (file).
-	files map[string]*staticFile
+	// run is, for a NewDirs, what the run reads once.
+	run *runDirs
 }
 
-// staticFile is a file a NewDirs's run read: read once, by the first
-// resolver that asks (those asking meanwhile wait for its answer).
+// runDirs is what a NewDirs's run reads once (by the first resolver that
+// asks; those asking meanwhile wait for its answer rather than read it
+// too).
+type runDirs struct {
+	roots   memo.Map[string, []string]        // each folder's files that may declare a bundle
+	entries memo.Map[string, map[string]bool] // each folder's names (mayHold)
+	files   memo.Map[string, staticFile]      // the files the run's resolvers read (file)
+}
+
+// staticFile is a file a NewDirs's run read.
 type staticFile struct {
-	once sync.Once
-	c    *Component // nil: not parsed
+	c    *Component // nil: not parsed, or too large to keep
 	file bool       // a regular file is there
 	big  bool       // too large to keep: read again by each resolver
 }
@@ -785,26 +790,19 @@ func (d *Dirs) file(p string, read func() (c *Component, file, small bool)) (*Co
 		c, file, _ := read()
 		return c, file
 	}
-	d.mu.Lock()
-	if d.files == nil {
-		d.files = map[string]*staticFile{}
-	}
-	f := d.files[p]
-	if f == nil && len(d.files) < maxStaticFiles {
-		f = &staticFile{}
-		d.files[p] = f
-	}
-	d.mu.Unlock()
-	if f == nil {
-		c, file, _ := read()
-		return c, file
-	}
-	f.once.Do(func() {
-		var small bool
-		f.c, f.file, small = read()
-		f.big = !small
+	var fresh *staticFile // what this call read, if it was the one
+	f := d.run.files.Get(p, func() staticFile {
+		c, file, small := read()
+		fresh = &staticFile{c: c, file: file}
+		if !small {
+			return staticFile{file: file, big: true}
+		}
+		return *fresh
 	})
-	if f.big {
+	switch {
+	case fresh != nil:
+		return fresh.c, fresh.file
+	case f.big:
 		c, file, _ := read()
 		return c, file
 	}
@@ -812,17 +810,11 @@ func (d *Dirs) file(p string, read func() (c *Component, file, small bool)) (*Co
 }
 
 // static reports a Dirs of one run (NewDirs), whose folders are listed once.
-func (d *Dirs) static() bool { return d != nil && d.m != nil }
+func (d *Dirs) static() bool { return d != nil && d.run != nil }
 
 // NewDirs returns an empty Dirs, for one run over one file system root.
-func NewDirs() *Dirs { return &Dirs{m: map[string]*staticDir{}} }
-
-// staticDir is a folder of a NewDirs: listed once, by the first document
-// that asks (those asking meanwhile wait for its answer, rather than read
-// the folder's files too).
-type staticDir struct {
-	once  sync.Once
-	roots []string
+func NewDirs() *Dirs {
+	return &Dirs{run: &runDirs{files: memo.Map[string, staticFile]{Max: maxStaticFiles}}}
 }
 
 // NewLiveDirs returns an empty Dirs for one file system root whose files
@@ -897,18 +889,10 @@ func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 		}
 		return out
 	}
-	if d == nil {
+	if !d.static() {
 		return list()
 	}
-	d.mu.Lock()
-	sd := d.m[dir]
-	if sd == nil {
-		sd = &staticDir{}
-		d.m[dir] = sd
-	}
-	d.mu.Unlock()
-	sd.once.Do(func() { sd.roots = list() })
-	return sd.roots
+	return d.run.roots.Get(dir, list)
 }
 
 // mayHold reports whether one of dirs holds an entry a component file of
@@ -944,17 +928,7 @@ func (d *Dirs) entries(fsys fs.FS, dir string) map[string]bool {
 	if !d.static() {
 		return list()
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.names == nil {
-		d.names = map[string]map[string]bool{}
-	}
-	m, ok := d.names[dir]
-	if !ok {
-		m = list()
-		d.names[dir] = m
-	}
-	return m
+	return d.run.entries.Get(dir, list)
 }
 
 // markdownFiles lists the paths of dir's .md files.
