@@ -69,9 +69,13 @@ type Sources struct {
 type Engine struct {
 	src Sources
 
-	mu         sync.Mutex
-	byDir      map[string]*dirFacts     // Static: what walking up from each folder found
-	configs    memo.Map[string, loaded] // each .baton.yaml, loaded and validated once
+	mu sync.Mutex
+	// Static: what walking up from each folder found, each folder asked
+	// once (its own answer, else its parent's: see fromParent).
+	configAt   memo.Map[string, discovered] // the nearest .baton.yaml
+	markedAt   memo.Map[string, string]     // the nearest marked folder (workspace.Marked), "" for none
+	specrewAt  memo.Map[string, string]     // the nearest folder holding .specrew, "" for none
+	configs    memo.Map[string, loaded]     // each .baton.yaml, loaded and validated once
 	dirs       map[string]*workflow.Dirs
 	workspaces map[string]*stopintent.Workspace
 	states     memo.Map[string, stopintent.State] // Static: each workspace's state, by root and session
@@ -89,7 +93,7 @@ type loaded struct {
 // and specrew workspaces kept per root. src.Ledger has no default: nil
 // checks no handoff document against a session.
 func New(src Sources) *Engine {
-	e := &Engine{src: src, byDir: map[string]*dirFacts{}, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}}
+	e := &Engine{src: src, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}}
 	if e.src.Config == nil {
 		e.src.Config = e.nearestConfig
 	}
@@ -304,58 +308,40 @@ func specrewHere(d string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// dirFacts is what walking up from one folder found (Static engines).
-type dirFacts struct {
-	config      string // the nearest .baton.yaml's path, "" for none
-	configErr   error
-	root        string // the nearest marked folder at or above it (markedLocked), "" for none
-	specrewRoot string
-	have        uint8 // which of the above are known: haveConfig, haveRoot, haveSpecrew
+// fromParent is, once per folder of m, the answer here gives for dir, or
+// when it has none, dir's parent's (the zero V at the top): each folder of
+// a tree is asked once, not walked up from every folder, and the file
+// system is asked without the engine's lock held.
+func fromParent[V any](m *memo.Map[string, V], dir string, here func(dir string) (V, bool)) V {
+	dir = filepath.Clean(dir)
+	return m.Get(dir, func() V {
+		if v, ok := here(dir); ok {
+			return v
+		}
+		if parent := filepath.Dir(dir); parent != dir {
+			return fromParent(m, parent, here)
+		}
+		var none V
+		return none
+	})
 }
 
-const (
-	haveConfig = 1 << iota
-	haveRoot
-	haveSpecrew
-)
-
-// facts returns dir's entry, creating it; the caller holds e.mu.
-func (e *Engine) facts(dir string) *dirFacts {
-	f := e.byDir[dir]
-	if f == nil {
-		f = &dirFacts{}
-		e.byDir[dir] = f
-	}
-	return f
+// discovered is what config.Discover finds.
+type discovered struct {
+	path string
+	err  error
 }
 
-// discover is config.Discover, once per folder when Static: a folder's
-// answer is its own .baton.yaml, else its parent's (each folder of a tree
-// looked at once, not walked up from every folder). The file system is
-// asked without the engine's lock held: the workers of a run do not wait
-// on each other's stat calls.
+// discover is config.Discover, once per folder when Static.
 func (e *Engine) discover(dir string) (string, error) {
 	if !e.src.Static {
 		return config.Discover(dir)
 	}
-	dir = filepath.Clean(dir)
-	e.mu.Lock()
-	f := e.facts(dir)
-	if f.have&haveConfig != 0 {
-		path, err := f.config, f.configErr // read under the lock: another worker may be writing them
-		e.mu.Unlock()
-		return path, err
-	}
-	e.mu.Unlock()
-	path, found, err := config.DiscoverHere(dir)
-	if parent := filepath.Dir(dir); !found && err == nil && parent != dir {
-		path, err = e.discover(parent)
-	}
-	e.mu.Lock()
-	f.config, f.configErr = path, err
-	f.have |= haveConfig
-	e.mu.Unlock()
-	return path, err
+	d := fromParent(&e.configAt, dir, func(dir string) (discovered, bool) {
+		path, found, err := config.DiscoverHere(dir)
+		return discovered{path, err}, found || err != nil
+	})
+	return d.path, d.err
 }
 
 // root is workspace.RootFor, its walk once per folder when Static.
@@ -369,58 +355,20 @@ func (e *Engine) root(path, configDir string) string {
 		return workspace.Root(path)
 	}
 	dir := filepath.Dir(path)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if m := e.markedLocked(dir); m != "" {
+	// A tree of 800 folders was thousands of stat calls, each folder
+	// walking up to the top.
+	if m := fromParent(&e.markedAt, dir, func(dir string) (string, bool) { return dir, workspace.Marked(dir) }); m != "" {
 		return m
 	}
 	return dir // as workspace.Root: no marked folder above, the document's own
 }
 
-// markedLocked is the nearest folder at or above dir that workspace.Marked,
-// "" for none, each folder looked at once: a tree of 800 folders was
-// thousands of stat calls, each folder walking up to the top. e.mu is held.
-func (e *Engine) markedLocked(dir string) string {
-	f := e.facts(dir)
-	if f.have&haveRoot == 0 {
-		switch parent := filepath.Dir(dir); {
-		case workspace.Marked(dir):
-			f.root = dir
-		case parent != dir:
-			f.root = e.markedLocked(parent)
-		}
-		f.have |= haveRoot
-	}
-	return f.root
-}
-
-// specrewRoot is SpecrewRoot, once per folder when Static (a folder's
-// answer is its own, else its parent's), without the lock held while the
-// file system is asked.
+// specrewRoot is SpecrewRoot, once per folder when Static.
 func (e *Engine) specrewRoot(dir string) string {
 	if !e.src.Static || dir == "" {
 		return SpecrewRoot(dir)
 	}
-	dir = filepath.Clean(dir)
-	e.mu.Lock()
-	f := e.facts(dir)
-	if f.have&haveSpecrew != 0 {
-		root := f.specrewRoot // read under the lock: another worker may be writing it
-		e.mu.Unlock()
-		return root
-	}
-	e.mu.Unlock()
-	root := ""
-	if specrewHere(dir) {
-		root = dir
-	} else if parent := filepath.Dir(dir); parent != dir {
-		root = e.specrewRoot(parent)
-	}
-	e.mu.Lock()
-	f.specrewRoot = root
-	f.have |= haveSpecrew
-	e.mu.Unlock()
-	return root
+	return fromParent(&e.specrewAt, dir, func(dir string) (string, bool) { return dir, specrewHere(dir) })
 }
 
 // nearestConfig is the default Config: the nearest .baton.yaml above
