@@ -2,10 +2,15 @@ package check
 
 import (
 	"bytes"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/baton-md/baton/bench"
 	"github.com/google/go-cmp/cmp"
@@ -65,8 +70,17 @@ func TestCheckHoldsABoundedWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	most, window, emitted := 0, 0, 0
-	aheadHook = func(ahead, w int) { most, window, emitted = max(most, ahead), w, emitted+1 }
+	largest := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			largest = max(largest, int(fi.Size()))
+		}
+		return nil
+	})
+	most, window, emitted, mostHeld := 0, 0, 0, 0
+	aheadHook = func(ahead, w, held int) {
+		most, window, emitted, mostHeld = max(most, ahead), w, emitted+1, max(mostHeld, held)
+	}
 	defer func() { aheadHook = nil }()
 	var stdout, stderr bytes.Buffer
 	run([]string{"--state-dir", filepath.Join(dir, bench.StateDir), dir}, nil, &stdout, &stderr)
@@ -78,5 +92,71 @@ func TestCheckHoldsABoundedWindow(t *testing.T) {
 	}
 	if most < 2 {
 		t.Errorf("the workers never ran ahead (%d): the files were analysed one at a time", most)
+	}
+	// Each worker may finish one file past the bound before it stops.
+	if limit := heldBytes + 4*largest; mostHeld > limit {
+		t.Errorf("%d bytes of text analysed and waiting to be reported, past %d", mostHeld, limit)
+	}
+}
+
+// TestCheckHoldsBoundedBytes: however many files the window allows, the
+// text analysed and waiting to be reported stays within heldBytes and one
+// file a worker.
+func TestCheckHoldsBoundedBytes(t *testing.T) {
+	dir := t.TempDir()
+	doc := "# Notes\n\n" + strings.Repeat("A line of plain notes, none of baton's kinds.\n", 40)
+	for i := range 300 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("n%03d.md", i)), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func(b int) { heldBytes = b }(heldBytes)
+	heldBytes = 4 * len(doc)
+	mostHeld, emitted := 0, 0
+	aheadHook = func(_, _, held int) { mostHeld, emitted = max(mostHeld, held), emitted+1 }
+	defer func() { aheadHook = nil }()
+	var stdout, stderr bytes.Buffer
+	run([]string{dir}, nil, &stdout, &stderr)
+	if emitted != 300 {
+		t.Fatalf("%d files reported, want 300 (stderr: %s)", emitted, stderr.String())
+	}
+	if limit := heldBytes + 4*len(doc); mostHeld > limit {
+		t.Errorf("%d bytes analysed and waiting to be reported, past %d (%d files)", mostHeld, limit, mostHeld/len(doc))
+	}
+}
+
+// TestCheckRunsPastALongFile: while one worker analyses a long file, the
+// others go on with the files after it (up to the window), rather than
+// waiting for it to be reported: the generated corpus's 900 KB stop packet
+// took its worker 12 ms, and the other stopped after eight files.
+func TestCheckRunsPastALongFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := bench.Generate(120, 9).Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defer func(b int) { heldBytes = b }(heldBytes)
+	heldBytes = 1 << 30 // the window alone (TestCheckHoldsBoundedBytes tests the bytes)
+	var started atomic.Int32
+	const past = 24 // files the other worker analyses while the first is held
+	timedOut, got := false, int32(0)
+	startHook = func(i int) {
+		started.Add(1)
+		if i != 0 {
+			return
+		}
+		for deadline := time.Now().Add(10 * time.Second); started.Load() <= past; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				timedOut, got = true, started.Load()-1
+				return
+			}
+		}
+	}
+	defer func() { startHook = nil }()
+	var stdout, stderr bytes.Buffer
+	run([]string{"--state-dir", filepath.Join(dir, bench.StateDir), dir}, nil, &stdout, &stderr)
+	if timedOut {
+		t.Errorf("while the first file was analysed, the other worker started only %d files (want more than %d)", got, past)
 	}
 }

@@ -92,13 +92,26 @@ type File struct {
 	Name     string             // as printed; "<stdin>" for standard input
 	Doc      *markdown.Document // the text the findings are about (fixed, with --fix or --diff)
 	Findings []analysis.Finding // in output order (sortForOutput)
+	// Length is the length of Doc's text in bytes, kept by Light.
+	Length int
 }
 
 // NewFile is the report of a document's analysis under name: res's
 // findings, put in output order in place.
 func NewFile(name string, res *analysis.Result) File {
 	sortForOutput(res.Doc, res.Findings)
-	return File{Name: name, Doc: res.Doc, Findings: res.Findings}
+	return File{Name: name, Doc: res.Doc, Findings: res.Findings, Length: len(res.Doc.Text)}
+}
+
+// Light lets go of the text of a file with no findings, which no format
+// reads: what it keeps of the document is its kind and why (the JSON
+// report's) and its length (SARIF's). A run that reports files in order
+// holds many such results while a long file before them is analysed.
+func (r *File) Light() {
+	if len(r.Findings) > 0 || r.Doc == nil {
+		return
+	}
+	r.Doc = &markdown.Document{URI: r.Doc.URI, Kind: r.Doc.Kind, KindWhy: r.Doc.KindWhy, KindSpan: r.Doc.KindSpan, Lines: markdown.NewLineIndex("")}
 }
 
 // sortForOutput orders a file's findings by line, column, rule ID and

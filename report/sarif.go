@@ -260,7 +260,7 @@ func (s *sarifFormatter) File(fr *File) error {
 	uri := artifactURI(fr.Name)
 	s.artifacts = append(s.artifacts, sarifArtifact{
 		Location:       sarifArtifactLocation{URI: uri},
-		Length:         len(fr.Doc.Text),
+		Length:         fr.Length,
 		SourceLanguage: "markdown",
 		Roles:          []string{"analysisTarget"},
 	})

@@ -153,3 +153,40 @@ func TestSummaryLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLightChangesNoReport: a file with no findings reports the same in
+// every format once Light has let go of its text; one with findings keeps
+// its document.
+func TestLightChangesNoReport(t *testing.T) {
+	reg := engine.Registry()
+	// A stop packet with no findings: its kind and why are reported.
+	clean := "Task 3 of 7 is done, é; starting task 4, which the approved plan covers.\n\n<!-- SPECREW-STOP-INTENT: continue -->\n"
+	packet := reporttest.MissingSection
+	for _, format := range machineFormats {
+		t.Run(format, func(t *testing.T) {
+			var outs [2]bytes.Buffer
+			for i := range outs {
+				files := []*File{analyzed(t, reg, "a.md", clean), analyzed(t, reg, "b.md", packet)}
+				if len(files[0].Findings) != 0 || files[0].Doc.KindWhy == "" || len(files[1].Findings) == 0 {
+					t.Fatalf("want a clean file and one with findings, got %d and %d findings", len(files[0].Findings), len(files[1].Findings))
+				}
+				if i == 1 {
+					keep := files[1].Doc
+					for _, f := range files {
+						f.Light()
+					}
+					if files[0].Doc.Text != "" || files[1].Doc != keep {
+						t.Fatalf("Light kept %q of a clean file, or let go of one with findings", files[0].Doc.Text)
+					}
+				}
+				o := Options{Format: format, Color: ColorNever, Version: "test"}
+				if err := writeAll(NewFormatter(&outs[i], &outs[i], reg, o), files); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(outs[0].String(), outs[1].String()); diff != "" {
+				t.Errorf("the report changed (-before +after Light):\n%s", diff)
+			}
+		})
+	}
+}
