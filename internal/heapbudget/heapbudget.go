@@ -23,8 +23,11 @@ const (
 	// beside the documents (its tables, caches, the collector's working
 	// room). 28 MiB since the rules' patterns and tables are made when
 	// first used: the generated corpus peaked at 45–47 MiB with 32, at
-	// 41–43 with 28 for 2.5% more CPU (docs/performance.md).
-	Base = 28 << 20
+	// 41–43 with 28 for 2.5% more CPU (docs/performance.md). 26 MiB since
+	// baton check's workers run further ahead of the report, so that a
+	// long document is analysed beside others: 42.2 MiB in the median of
+	// 41 runs (43.7 with 28), the same wall time.
+	Base = 26 << 20
 	// PerByte is the room a document gets per byte of its text while it is
 	// analysed.
 	PerByte = 5
