@@ -179,12 +179,14 @@ func jsYAMLKind(n *yaml.Node) string {
 		return "null"
 	case v == "true" || v == "True" || v == "TRUE" || v == "false" || v == "False" || v == "FALSE":
 		return "boolean"
+	case !strings.ContainsAny(v[:1], "0123456789+-."):
+		return "string"
 	case jsYAMLInt.MatchString(v) || jsYAMLFloat.MatchString(v):
+		// Both patterns start with one of the bytes above: most scalars
+		// are words, and are not matched against either.
 		return "number"
-	case strings.ContainsAny(v[:1], "0123456789+-."):
-		return "" // a date, or a number baton does not read (1_000, 1:30, .inf), or a string it might be
 	}
-	return "string"
+	return "" // a date, or a number baton does not read (1_000, 1:30, .inf), or a string it might be
 }
 
 // checkRequiredDecl checks the top-level `required` as the engine's
