@@ -70,7 +70,10 @@ type Document struct {
 	// Source is what goldmark parsed: Text with any front matter blanked out
 	// (line breaks kept), so byte offsets in the AST are offsets in Text.
 	Source []byte
-	Root   ast.Node
+	// Root is goldmark's tree of Source, but for one thing: a paragraph or
+	// text block with no inline syntax baton parses (no code span, autolink
+	// or raw HTML) has no inline children, and its Lines are its text.
+	Root ast.Node
 
 	FrontMatter *FrontMatter // nil when the document has none
 	Headings    []Heading    // the document's own headings (top level, not quoted or nested), in order

@@ -15,16 +15,20 @@ import (
 // pass only walks every byte to cut each line into one Text node, and that
 // walk was half of baton's parse. plainReader lets goldmark build the block
 // structure, then, once it is complete and before the inline pass, takes the
-// lines of every such paragraph out of goldmark's sight; parsePiece puts them back
-// and makes the Text nodes goldmark would have made (plainTexts). The tree is
-// the same node for node (TestParsePlainTextsMatchGoldmark, FuzzParseTree);
-// paragraphs with any inline syntax are left to goldmark whole.
+// lines of every such paragraph out of goldmark's sight; parsePiece puts them
+// back after it. Such a plain block has no inline children: its text is its
+// Lines, which cover every byte the Text nodes would (a reader of the tree
+// reads a block's text from its lines and its segments alike). Making those
+// nodes, one a line, was a tenth of the parse and of what it allocated,
+// and no rule read them. The tree is otherwise goldmark's node for node
+// (TestParsePlainTextsMatchGoldmark, FuzzParseTree); paragraphs with any
+// inline syntax are left to goldmark whole.
 //
 // The moment between the two passes is when goldmark asks for the source to
 // start the inline pass: the reader is at its end and no block is open. If a
 // goldmark version stopped asking then, nothing would be taken out and
-// goldmark would parse every paragraph itself, as before: slower, never
-// different.
+// goldmark would parse every paragraph itself, as before: slower, and with
+// the Text nodes.
 type plainReader struct {
 	gtext.Reader
 	src  []byte
@@ -89,7 +93,7 @@ func (r *plainReader) hold(src []byte) {
 }
 
 // plainLines reports whether goldmark's inline pass over lines would make
-// one Text node per line and nothing else, as plainTexts does: no trigger
+// one Text node per line and nothing else, nodes the lines stand for: no trigger
 // byte of an inline parser baton uses, no tab padding, no empty line, and
 // every line but the last ending in its line break.
 func plainLines(lines *gtext.Segments, src []byte) bool {
@@ -111,19 +115,10 @@ func plainLines(lines *gtext.Segments, src []byte) bool {
 	return bytes.IndexByte(span, '`') < 0 && bytes.IndexByte(span, '<') < 0
 }
 
-// restore puts the held lines back and gives each block its Text nodes,
-// allocated together.
-func (r *plainReader) restore(src []byte) {
-	if len(r.held) > 0 {
-		n := 0
-		for _, h := range r.held {
-			n += h.lines.Len()
-		}
-		texts := make([]ast.Text, n)
-		for _, h := range r.held {
-			*h.node.Lines() = h.lines
-			texts = plainTexts(h.node, &h.lines, src, texts)
-		}
+// restore puts the held lines back.
+func (r *plainReader) restore() {
+	for _, h := range r.held {
+		*h.node.Lines() = h.lines
 	}
 	if cap(r.held) > 0 {
 		clear(r.held) // no node outlives its document through the pool
@@ -136,51 +131,6 @@ func (r *plainReader) restore(src []byte) {
 // heldPool keeps the held lists between parses: a large document holds
 // thousands of paragraphs, and growing the list was a third of holding them.
 var heldPool = sync.Pool{New: func() any { return new([]heldLines) }}
-
-// plainTexts appends to block the Text node of each of its lines, as
-// goldmark's inline pass makes them for a line with no inline syntax: the
-// line up to its break, trailing spaces trimmed unless the break is a
-// backslash; a hard break for a backslash or two spaces before the line
-// break, else a soft one where the line has a break. It takes the nodes
-// from texts and returns what is left.
-func plainTexts(block ast.Node, lines *gtext.Segments, src []byte, texts []ast.Text) []ast.Text {
-	for i := range lines.Len() {
-		seg := lines.At(i)
-		line := src[seg.Start:seg.Stop]
-		length := len(line)
-		var hard, visible, soft bool
-		newline := line[length-1] == '\n'
-		switch {
-		case newline && (length >= 3 && line[length-2] == '\\' && line[length-3] != '\\' || length == 2 && line[0] == '\\'):
-			length -= 2 // "\\\n"
-			hard, visible = true, true
-		case newline && (length >= 4 && line[length-3] == '\\' && line[length-2] == '\r' && line[length-4] != '\\' || length == 3 && line[0] == '\\' && line[1] == '\r'):
-			length -= 3 // "\\\r\n"
-			hard, visible = true, true
-		case newline && length >= 3 && line[length-3] == ' ' && line[length-2] == ' ':
-			length -= 3 // "  \n"
-			hard = true
-		case newline && length >= 4 && line[length-4] == ' ' && line[length-3] == ' ' && line[length-2] == '\r':
-			length -= 4 // "  \r\n"
-			hard = true
-		case newline:
-			soft = true
-		}
-		if k := bytes.IndexByte(line[:length], '\n'); k >= 0 {
-			length = k
-		}
-		t := &texts[0]
-		texts = texts[1:]
-		t.Segment = gtext.NewSegment(seg.Start, seg.Start+length)
-		if !(hard && visible) {
-			t.Segment = t.Segment.TrimRightSpace(src)
-		}
-		t.SetSoftLineBreak(soft)
-		t.SetHardLineBreak(hard)
-		block.AppendChild(block, t)
-	}
-	return texts
-}
 
 // linkRefs is goldmark's link reference definition transformer, asked only
 // about paragraphs whose first byte other than a space is "[": it skips the

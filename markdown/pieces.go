@@ -75,7 +75,7 @@ func parsePiece(src []byte, start int) ast.Node {
 		r.Reader.AdvanceLine()
 	}
 	root := mdParser.Parse(r, withContext(r))
-	r.restore(src)
+	r.restore()
 	return root
 }
 
