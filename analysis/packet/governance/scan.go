@@ -95,6 +95,30 @@ var wordByte = func() (w [256]bool) {
 	return w
 }()
 
+// refShapes[c] has bit n set when a word of n bytes (63: 63 or more)
+// starting with c may start a reference (mayStartRef): two bytes from f or
+// t (FR-, TG-), T and three or more digits, "iteration", 7 to 40 hex
+// digits ("feature" among them). The test spares most words the call.
+var refShapes = func() (t [256]uint64) {
+	var hex, long uint64
+	for n := 7; n <= 40; n++ {
+		hex |= 1 << n
+	}
+	for n := 4; n <= 63; n++ {
+		long |= 1 << n
+	}
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] |= hex
+	}
+	t['f'] |= 1 << 2
+	t['F'] |= 1 << 2
+	t['t'] |= 1<<2 | long
+	t['T'] |= 1<<2 | long
+	t['i'] |= 1 << 9
+	t['I'] |= 1 << 9
+	return t
+}()
+
 // mayStartRef reports whether refAt can find a reference at the word w
 // (all of it: refAt's references end at a word's end): two bytes that
 // start FR- or TG-, T and digits, "feature" or "iteration" (a number
@@ -132,7 +156,7 @@ func scanFacts(text string) facts {
 			continue
 		}
 		j := ascii.WordEnd(text, i+1)
-		if f.refs < 3 && mayStartRef(text[i:j]) && refAt(text, i) > i {
+		if f.refs < 3 && refShapes[text[i]]&(1<<min(j-i, 63)) != 0 && mayStartRef(text[i:j]) && refAt(text, i) > i {
 			f.refs++
 		}
 		if j-i < 32 && factShapes[lowerASCII(text[i])]&(1<<(j-i)) != 0 {

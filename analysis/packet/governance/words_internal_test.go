@@ -248,6 +248,9 @@ func FuzzScans(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		if text != "" && mayStartRef(text) && refShapes[text[0]]&(1<<min(len(text), 63)) == 0 {
+			t.Fatalf("%q may start a reference, and refShapes rules it out", text)
+		}
 		fc := scanFacts(text)
 		bs, be := blockerNamed(text)
 		if fc.progress != progressWords.match(text) || fc.nextStep != nextStepWords.match(text) || fc.review != reviewCue.match(text) ||
@@ -346,5 +349,31 @@ func TestLeadOfMatchesThePatterns(t *testing.T) {
 		if gotLead != wantLead || gotAt != wantAt {
 			t.Fatalf("leadOf(%q) = %q at %d, the patterns %q at %d", body, gotLead, gotAt, wantLead, wantAt)
 		}
+	}
+}
+
+// TestRefShapesKeepEveryRef: refShapes rules out no word mayStartRef
+// accepts, of every first byte and length around the shapes it keeps.
+func TestRefShapesKeepEveryRef(t *testing.T) {
+	var words []string
+	for c := range 256 {
+		for _, rest := range []string{"", "r", "g", "-", "1", "12", "123", "1234", "eature", "teration", strings.Repeat("a", 5), strings.Repeat("0", 6),
+			strings.Repeat("b", 39), strings.Repeat("1", 40), strings.Repeat("2", 70)} {
+			words = append(words, string(byte(c))+rest)
+		}
+	}
+	words = append(words, "feature", "FEATURE", "iteration", "Iteration", "FR", "fr", "TG", "tg", "T1234567890")
+	kept := 0
+	for _, w := range words {
+		if !mayStartRef(w) {
+			continue
+		}
+		kept++
+		if refShapes[w[0]]&(1<<min(len(w), 63)) == 0 {
+			t.Errorf("%q may start a reference, and refShapes rules it out", w)
+		}
+	}
+	if kept < 50 {
+		t.Fatalf("only %d of the words may start a reference: the test reads too few", kept)
 	}
 }
