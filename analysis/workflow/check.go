@@ -78,7 +78,7 @@ func run(pass *analysis.Pass) *Model {
 	doc := pass.Doc
 	c := parseDoc(doc)
 	r := resolverIn(pass.Env, c)
-	m := &Model{Component: c, Tags: c.Tags, Resolutions: make(map[*Tag]Resolution, len(c.Tags)), r: r}
+	m := &Model{Component: c, Tags: c.Tags, resolved: make([]*Resolution, len(c.Tags)), r: r}
 	if r.bundle != nil {
 		m.BundleRoot = r.bundle.RootPath
 	}
@@ -171,7 +171,7 @@ func (k *checker) walkNode(n Node) {
 
 func (k *checker) visit(t *Tag) {
 	rp := k.r.resolve(t.Name)
-	k.m.Resolutions[t] = *rp
+	k.m.resolved[t.Index] = rp
 	k.tags[t.Index].res = rp
 	for _, a := range t.Attrs {
 		// A spread is never evaluated: the engine's scanner drops it.
@@ -197,7 +197,7 @@ func (k *checker) visit(t *Tag) {
 		for _, ch := range t.Children {
 			if e, ok := ch.(*Tag); ok && e.Name == "Else" {
 				rp := k.r.resolve("Else")
-				k.m.Resolutions[e] = *rp
+				k.m.resolved[e.Index] = rp
 				k.tags[e.Index].res = rp
 				k.guards = append(k.guards, Guard{If: t, Else: true})
 				k.walk(e.Children)
@@ -245,7 +245,7 @@ func (k *checker) visit(t *Tag) {
 	}
 }
 
-// resOf is Model.Resolutions[t]: the zero Resolution for a tag the walk
+// resOf is Model.Resolution(t): the zero Resolution for a tag the walk
 // did not visit. It points at the walk's answer, shared and never
 // modified, rather than copying it for every tag of every check.
 func (k *checker) resOf(t *Tag) *Resolution {

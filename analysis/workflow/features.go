@@ -99,7 +99,7 @@ func Hover(res *analysis.Result, off int) []analysis.HoverResult {
 }
 
 func tagHover(doc *markdown.Document, model *Model, t *Tag) string {
-	res := model.Resolutions[t]
+	res := model.Resolution(t)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**<%s>**: ", t.Name)
 	switch res.Kind {
@@ -329,7 +329,7 @@ func Definition(res *analysis.Result, off int) []analysis.Location {
 		return nil
 	}
 	if t := tagAt(model, off); t != nil {
-		r := model.Resolutions[t]
+		r := model.Resolution(t)
 		if r.Path != "" && (r.Kind == ResolveFile || r.Kind == ResolveBundle) {
 			return []analysis.Location{{Path: r.Path}}
 		}
@@ -737,7 +737,7 @@ func Symbols(res *analysis.Result) []analysis.Symbol {
 			if cp.Binding != nil {
 				bound[cp.Binding] = true
 			}
-		} else if r := model.Resolutions[t]; r.Kind == ResolveFile || r.Kind == ResolveBundle {
+		} else if r := model.Resolution(t); r.Kind == ResolveFile || r.Kind == ResolveBundle {
 			sym = analysis.Symbol{Name: t.Name, Detail: r.Path, Kind: analysis.SymbolFunction}
 		} else {
 			continue

@@ -247,3 +247,24 @@ func TestHoverRunTimeValue(t *testing.T) {
 		t.Errorf("hover in <If condition> = %+v", hs)
 	}
 }
+
+// TestModelResolution: a tag the analysis visited answers what its name
+// resolved to; a tag of another document at the same place in its own
+// list answers nothing, as one the analysis never saw.
+func TestModelResolution(t *testing.T) {
+	text := bundleRoot + "<Planning task=\"x\" />\n\n<Tool />\n"
+	m := workflow.ModelOf(analyzeIn(t, featureWorkspace(text), "wf/start.md"))
+	if len(m.Tags) != 2 {
+		t.Fatalf("%d tags, want 2", len(m.Tags))
+	}
+	if r := m.Resolution(m.Tags[0]); r.Kind != workflow.ResolveBundle || r.Path != "wf/stages/Planning.md" {
+		t.Errorf("<Planning> resolved to %+v, want the bundle's wf/stages/Planning.md", r)
+	}
+	if r := m.Resolution(m.Tags[1]); r.Kind != workflow.ResolveFile || r.Path != "components/Tool.ts" {
+		t.Errorf("<Tool> resolved to %+v, want components/Tool.ts", r)
+	}
+	other := workflow.ModelOf(analyzeIn(t, featureWorkspace(text), "wf/start.md"))
+	if r := m.Resolution(other.Tags[0]); r.Kind != 0 || r.Path != "" {
+		t.Errorf("a tag of another document resolved to %+v, want nothing", r)
+	}
+}

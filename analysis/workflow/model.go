@@ -23,8 +23,9 @@ type Model struct {
 	References []*Reference
 	// Tags is every tag, flattened in document order (Component.Tags).
 	Tags []*Tag
-	// Resolutions is what each tag's name resolved to.
-	Resolutions map[*Tag]Resolution
+	// resolved is what each tag's name resolved to, by Tag.Index (nil for
+	// a tag the walk did not visit): see Resolution.
+	resolved []*Resolution
 	// BundleRoot is the workflow root whose `workflow.components` applies
 	// to the document (the document itself when it is the root), or "".
 	BundleRoot string
@@ -34,6 +35,18 @@ type Model struct {
 	// its caches, as features may run concurrently.
 	r  *resolver
 	mu sync.Mutex
+}
+
+// Resolution is what the name of t, a tag of the document, resolved to;
+// the zero Resolution for a tag the analysis did not visit or one of
+// another document. The answers are shared with the resolver's cache, not
+// copied a tag at a time (a map of copies was a tenth of what the
+// workflow analysis allocated).
+func (m *Model) Resolution(t *Tag) Resolution {
+	if i := t.Index; i >= 0 && i < len(m.resolved) && m.Tags[i] == t && m.resolved[i] != nil {
+		return *m.resolved[i]
+	}
+	return Resolution{}
 }
 
 // Checkpoint is an invocation that asks the user to decide: a tag named
