@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/baton-md/baton/internal/ascii"
 	"github.com/baton-md/baton/internal/lazyre"
@@ -313,7 +314,7 @@ func barePaths(m *message) {
 	}
 	blankInlineCode(b)
 	blankURLs(b)
-	text := string(b)
+	text := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again: a second copy of the message is not needed
 	fsys, _ := m.pass.Env[EnvFS].(fs.FS)
 	root, _ := m.pass.Env[EnvRoot].(string)
 	// Every candidate pattern needs a slash or README.md: most lines have

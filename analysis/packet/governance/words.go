@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/baton-md/baton/internal/ascii"
 )
@@ -303,23 +304,29 @@ func wordCount(s string) int { return wordCountUpTo(s, math.MaxInt) }
 // wordCountUpTo is wordCount, counted no further than limit.
 func wordCountUpTo(s string, limit int) int {
 	n := 0
-	runes := []rune(s)
 	alnum := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-	for i := 0; i < len(runes) && n < limit; {
-		if !alnum(runes[i]) {
-			i++
+	// Read a rune at a time in place: the section's text as runes was a
+	// copy four times its length, made to count up to 50 words of it.
+	for i := 0; i < len(s) && n < limit; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !alnum(r) {
+			i += size
 			continue
 		}
-		j := i + 1
-		last := i
-		for j < len(runes) && (alnum(runes[j]) || runes[j] == '-' || runes[j] == '/') {
-			if alnum(runes[j]) {
-				last = j
+		j := i + size
+		next := j // past the word's last letter or digit
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if !alnum(r) && r != '-' && r != '/' {
+				break
 			}
-			j++
+			j += size
+			if alnum(r) {
+				next = j
+			}
 		}
 		n++
-		i = last + 1
+		i = next
 	}
 	return n
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/baton-md/baton/internal/lazyre"
 )
@@ -248,6 +249,11 @@ func FuzzScans(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		for _, limit := range []int{3, 50, math.MaxInt} {
+			if got, want := wordCountUpTo(text, limit), wordCountByRunes(text, limit); got != want {
+				t.Fatalf("%q: wordCountUpTo(%d) = %d, over its runes %d", text, limit, got, want)
+			}
+		}
 		if text != "" && mayStartRef(text) && refShapes[text[0]]&(1<<min(len(text), 63)) == 0 {
 			t.Fatalf("%q may start a reference, and refShapes rules it out", text)
 		}
@@ -375,5 +381,43 @@ func TestRefShapesKeepEveryRef(t *testing.T) {
 	}
 	if kept < 50 {
 		t.Fatalf("only %d of the words may start a reference: the test reads too few", kept)
+	}
+}
+
+// wordCountByRunes is wordCountUpTo over the text made runes first, as it
+// was written before it read the text in place.
+func wordCountByRunes(s string, limit int) int {
+	n := 0
+	runes := []rune(s)
+	alnum := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for i := 0; i < len(runes) && n < limit; {
+		if !alnum(runes[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		last := i
+		for j < len(runes) && (alnum(runes[j]) || runes[j] == '-' || runes[j] == '/') {
+			if alnum(runes[j]) {
+				last = j
+			}
+			j++
+		}
+		n++
+		i = last + 1
+	}
+	return n
+}
+
+// TestWordCountReadsInPlace: the count read in place is the count over
+// the runes, for text with letters of every width, hyphens, slashes and
+// bytes that are not UTF-8.
+func TestWordCountReadsInPlace(t *testing.T) {
+	for _, s := range []string{"", "a", "a-b/c d", "-a- /b/ c--", "héllo wörld 名前 ünï-cödé/x", "a\xffb c\xc3", "x-", "- -", "1/2/3 4-5-"} {
+		for _, limit := range []int{0, 1, 2, 50, math.MaxInt} {
+			if got, want := wordCountUpTo(s, limit), wordCountByRunes(s, limit); got != want {
+				t.Errorf("wordCountUpTo(%q, %d) = %d, over its runes %d", s, limit, got, want)
+			}
+		}
 	}
 }
