@@ -81,6 +81,10 @@ type Engine struct {
 	states     memo.Map[string, stopintent.State] // Static: each workspace's state, by root and session
 	rootFS     memo.Map[string, fs.FS]            // Static: each workspace's view, opened once a run
 	heads      *headtree.Cache                    // the files of each repository's HEAD commit
+
+	wdOnce sync.Once // Static: the working folder, read once (abs)
+	wd     string
+	wdErr  error
 }
 
 type loaded struct {
@@ -183,7 +187,7 @@ func (e *Engine) Env(r Request) (*Env, error) {
 	}
 	cfgPath := r.Path
 	if r.Path != "" {
-		abs, err := filepath.Abs(r.Path)
+		abs, err := e.abs(r.Path)
 		if err != nil {
 			return nil, fmt.Errorf("environment of %s: %w", r.Path, err)
 		}
@@ -446,11 +450,26 @@ func (e *Engine) ConfigFor(path string) (*config.File, error) {
 	if path == "" {
 		path = "<stdin>"
 	}
-	abs, err := filepath.Abs(path)
+	abs, err := e.abs(path)
 	if err != nil {
 		return nil, err
 	}
 	return e.src.Config(abs)
+}
+
+// abs is filepath.Abs of path. A Static engine reads the working folder
+// once: filepath.Abs asks the system for it at every call (os.Getwd, two
+// stats), and `baton check .` asked it twice for every document and once
+// for every folder it walked.
+func (e *Engine) abs(path string) (string, error) {
+	if !e.src.Static || filepath.IsAbs(path) {
+		return filepath.Abs(path)
+	}
+	e.wdOnce.Do(func() { e.wd, e.wdErr = os.Getwd() })
+	if e.wdErr != nil {
+		return "", e.wdErr
+	}
+	return filepath.Join(e.wd, path), nil
 }
 
 // Sessions is the resolver of handoff documents' sessions: it finds a

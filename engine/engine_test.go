@@ -121,6 +121,39 @@ func TestStaticFindsOncePerFolder(t *testing.T) {
 	}
 }
 
+// TestStaticReadsWorkingFolderOnce: a Static engine (one run) reads the
+// working folder once and resolves every relative path against it, as
+// filepath.Abs does; the server's engine asks each time.
+func TestStaticReadsWorkingFolderOnce(t *testing.T) {
+	for _, static := range []bool{true, false} {
+		first, second := t.TempDir(), t.TempDir()
+		write(t, first, map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".baton.yaml": "rules:\n  packet/heading-level: off\n"})
+		write(t, second, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
+		e := engine.New(engine.Sources{Registry: engine.Registry(), Static: static})
+		t.Chdir(first)
+		env, err := e.Env(engine.Request{Path: "a.md"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := filepath.Abs("a.md")
+		if env.Path != want || env.File == nil {
+			t.Fatalf("static %v: a.md is %q with configuration %v, want %q and first's", static, env.Path, env.File, want)
+		}
+		t.Chdir(second)
+		env, err = e.Env(engine.Request{Path: "b.md"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		inFirst := env.Path == filepath.Join(first, "b.md")
+		if inFirst != static {
+			t.Errorf("static %v: b.md after a change of folder is %q", static, env.Path)
+		}
+		if f, err := e.ConfigFor("b.md"); err != nil || (f != nil) != static {
+			t.Errorf("static %v: ConfigFor(b.md) = %v, %v", static, f, err)
+		}
+	}
+}
+
 // TestStaticWorkspaceViewOnceARun: a Static engine gives the documents of
 // one workspace one view of it (opened once a run); an editor's engine a
 // view for each analysis, which sees the files as they are then.
