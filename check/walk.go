@@ -60,6 +60,7 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 	if inHandover(path) {
 		handover = path
 	}
+	base := relSlash(root, path)
 	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			errs = append(errs, err)
@@ -68,7 +69,7 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 		if handover != "" && !inside(handover, p) {
 			handover = ""
 		}
-		rel := relSlash(root, p)
+		rel := relBelow(base, path, p)
 		gitignored := func(isDir bool) bool { return handover == "" && gi.Ignored(rel, isDir) != nil }
 		if d.IsDir() {
 			if p != path {
@@ -211,6 +212,24 @@ func readGitignore(dir, rel string) ([]ignore.Pattern, []error) {
 		return nil, []error{err}
 	}
 	return ignore.ReadFile(rel, name, data), nil
+}
+
+// relBelow is relSlash(root, p) for p at or below dir, given base,
+// relSlash(root, dir): worked out from the paths as written, where
+// relSlash makes both absolute, which for a relative path asks the system
+// for the working folder (os.Getwd: two stats a call, for every file and
+// folder a walk of "." passed).
+func relBelow(base, dir, p string) string {
+	r, err := filepath.Rel(dir, p)
+	switch {
+	case err != nil:
+		return base
+	case r == ".":
+		return base
+	case base == "":
+		return filepath.ToSlash(r)
+	}
+	return base + "/" + filepath.ToSlash(r)
 }
 
 // relSlash is p relative to root with "/" between folders ("" for root
