@@ -225,9 +225,11 @@ func blankFences(b []byte) {
 // blankInlineCode blanks what `[^`\r\n]+` finds.
 func blankInlineCode(b []byte) {
 	for i := 0; i < len(b); i++ {
-		if b[i] != '`' {
-			continue
+		k := bytes.IndexByte(b[i:], '`') // most messages have few backticks
+		if k < 0 {
+			return
 		}
+		i += k
 		j := i + 1
 		for j < len(b) && b[j] != '`' && b[j] != '\r' && b[j] != '\n' {
 			j++
