@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -716,7 +717,14 @@ func mayDeclareBundle(fsys fs.FS, p string) bool {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, 0, 4096)
+	buf := headPool.Get().(*[]byte)
+	head := (*buf)[:0]
+	defer func() {
+		if cap(head) <= 64<<10 {
+			*buf = head
+			headPool.Put(buf)
+		}
+	}()
 	for len(head) < 1<<20 {
 		if len(head) == cap(head) {
 			head = slices.Grow(head, cap(head))
@@ -726,7 +734,9 @@ func mayDeclareBundle(fsys fs.FS, p string) bool {
 		if len(head) >= 3 && string(head[:3]) != "---" {
 			return false // no front matter: never a root
 		}
-		text := string(head)
+		// Read in place: nothing of it outlives the call, and the buffer
+		// is not written while it is read.
+		text := unsafe.String(unsafe.SliceData(head), len(head))
 		if err == nil { // judge complete lines only: a "---" cut short is not a closing line
 			text = text[:strings.LastIndexAny(text, "\r\n")+1]
 		}
@@ -744,6 +754,10 @@ func mayDeclareBundle(fsys fs.FS, p string) bool {
 	}
 	return true // too long to judge from its start: read it in full
 }
+
+// headPool holds mayDeclareBundle's buffers: it reads the start of every
+// Markdown file of a folder of workflows, a buffer (and a copy of it) each.
+var headPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // Dirs remembers, per folder, the Markdown files that may declare a bundle
 // (mayDeclareBundle). Safe for concurrent use; a nil *Dirs remembers
