@@ -132,14 +132,22 @@ var presetRules = sync.OnceValue(func() *presetSet {
 			r.anchored = lazyre.New(`^(?:` + r.re.String() + `)`)
 		}
 	}
-	set := &presetSet{rules: rules, lists: [][]litRef{nil}}
+	set := &presetSet{rules: rules, lists: [][]litRef{nil}, third: [][4]uint64{{}}}
 	add := func(ref litRef) {
 		k := uint16(lowerASCII(ref.text[0]))<<8 | uint16(lowerASCII(ref.text[1]))
 		if set.at[k] == 0 {
 			set.at[k] = uint16(len(set.lists))
 			set.lists = append(set.lists, nil)
+			set.third = append(set.third, [4]uint64{})
 		}
-		set.lists[set.at[k]] = append(set.lists[set.at[k]], ref)
+		li := set.at[k]
+		set.lists[li] = append(set.lists[li], ref)
+		if len(ref.text) < 3 {
+			set.third[li] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)} // any byte, or none
+		} else {
+			c := lowerASCII(ref.text[2])
+			set.third[li][c>>6] |= 1 << (c & 63)
+		}
 	}
 	// The words one of which the engine's own rule needs (credentialWords),
 	// looked for in the same pass: rule -1.
@@ -169,6 +177,10 @@ type presetSet struct {
 	// byte of every workflow.
 	at    [1 << 16]uint16
 	lists [][]litRef
+	// third is, for each list, the third bytes (lower-cased) its entries
+	// have, as a set: most pairs that start one ("op" of "option", "se" of
+	// "set") are ruled out there, before the list is read.
+	third [][4]uint64
 }
 
 // litRef is a literal of rule (matched exactly) or a gate word of it
@@ -334,6 +346,13 @@ func scanPreset(content string) (hits []presetHit, credentialWord bool) {
 	for i := 0; i+1 < len(content); i++ {
 		li := set.at[uint16(lowerByte[content[i]])<<8|uint16(lowerByte[content[i+1]])]
 		if li == 0 {
+			continue
+		}
+		var c byte // past the end: no entry of three bytes or more starts here
+		if i+2 < len(content) {
+			c = lowerByte[content[i+2]]
+		}
+		if set.third[li][c>>6]&(1<<(c&63)) == 0 {
 			continue
 		}
 		for _, l := range set.lists[li] {

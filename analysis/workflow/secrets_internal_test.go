@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"encoding/json"
+	"math/bits"
 	"os"
 	"slices"
 	"strings"
@@ -167,4 +168,36 @@ func mayHoldCredential(text string) bool {
 		}
 	}
 	return false
+}
+
+// TestThirdByteKeepsEveryEntry: the third-byte set of each list of the
+// preset's pair table holds the third byte, lower-cased, of every literal
+// and gate word in it (any byte for one of two bytes), so that no place
+// where one of them starts is passed over; and it rules out most bytes.
+func TestThirdByteKeepsEveryEntry(t *testing.T) {
+	set := presetRules()
+	if len(set.third) != len(set.lists) {
+		t.Fatalf("%d third-byte sets for %d lists", len(set.third), len(set.lists))
+	}
+	for li, list := range set.lists {
+		for _, l := range list {
+			if len(l.text) < 3 {
+				if set.third[li] != [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)} {
+					t.Errorf("%q has two bytes, and its list's third bytes are not all bytes", l.text)
+				}
+				continue
+			}
+			c := lowerASCII(l.text[2])
+			if set.third[li][c>>6]&(1<<(c&63)) == 0 {
+				t.Errorf("%q: its third byte %q is not in its list's set", l.text, c)
+			}
+		}
+		kept := 0
+		for _, w := range set.third[li] {
+			kept += bits.OnesCount64(w)
+		}
+		if li > 0 && kept > 8 && kept < 256 {
+			t.Errorf("list %d keeps %d third bytes", li, kept)
+		}
+	}
 }
