@@ -399,7 +399,7 @@ func identifiers(s string, limit int) int {
 		}
 	}
 	for from := 0; n < limit; {
-		k := indexFold(s[from:], "file:///")
+		k := indexFoldASCII(s[from:], "file:///")
 		if k < 0 {
 			break
 		}
@@ -413,7 +413,8 @@ func identifiers(s string, limit int) int {
 		}
 		from = end
 	}
-	if n < limit && (indexFold(s, "authorization-") >= 0 || indexFold(s, "decision-") >= 0 || indexFold(s, "sign-off-") >= 0) {
+	// Found from their punctuation (indexFoldASCII), not tried at every byte.
+	if n < limit && (indexFoldASCII(s, "authorization-") >= 0 || indexFoldASCII(s, "decision-") >= 0 || indexFoldASCII(s, "sign-off-") >= 0) {
 		n += len(decisionID.FindAllStringIndex(s, limit-n))
 	}
 	return min(n, limit)
