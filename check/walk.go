@@ -61,6 +61,13 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 		handover = path
 	}
 	base := relSlash(root, path)
+	// A folder .gitignore ignores hides what is below it (git cannot take a
+	// file back below an ignored folder). The walk skips each ignored folder
+	// it meets, so below path only an entry itself is matched; the folders
+	// from the repository's root to path are matched once, here. Matching
+	// every folder above every entry again was most of a walk's time
+	// (specrew's tree: 23 of 36 ms).
+	aboveIgnored := handover == "" && base != "" && gi.Ignored(base, true) != nil
 	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			errs = append(errs, err)
@@ -70,7 +77,7 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 			handover = ""
 		}
 		rel := relBelow(base, path, p)
-		gitignored := func(isDir bool) bool { return handover == "" && gi.Ignored(rel, isDir) != nil }
+		gitignored := func(isDir bool) bool { return handover == "" && (aboveIgnored || gi.Match(rel, isDir) != nil) }
 		if d.IsDir() {
 			if p != path {
 				name := d.Name()
