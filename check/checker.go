@@ -49,19 +49,21 @@ func newChecker(reg *analysis.Registry, fix FixOptions, stateDir string, explici
 	return &checker{eng: eng, reg: reg, fix: fix}
 }
 
-// checkFiles reads and analyses files and hands each result to emit, in
-// the files' order, reporting on stderr any it cannot read; with --fix a
-// file's fixes are written before it is emitted. Without --fix it analyses
-// as many at once as there are CPUs: the analyses share only what is safe
-// to share (the session store, the component and bundle caches, the
-// configurations). A result is emitted as soon as every file before it has
-// been, and dropped by the caller once reported, so memory stays bounded by
-// the files in flight, not the whole run: the workers are held at most
-// aheadFiles files a worker, and heldBytes of analysed text, ahead of the
-// oldest one not yet emitted. With --fix it goes
-// one by one, each file's fixes written before the next is read, since a
-// fixed file may be a component a later one invokes.
-func (c *checker) checkFiles(files []string, stderr io.Writer, emit func(*fileResult)) (ok bool) {
+// checkFiles reads and analyses the files walk gives (a file, or what the
+// walk could not read, in its place) and hands each result to emit, in the
+// walk's order, reporting on stderr what could not be read; with --fix a
+// file's fixes are written before it is emitted. Without --fix the walk
+// goes on beside the analyses, and as many files are analysed at once as
+// there are CPUs: the analyses share only what is safe to share (the
+// session store, the component and bundle caches, the configurations). A
+// result is emitted as soon as every file before it has been, and dropped
+// by the caller once reported, so memory stays bounded by the files in
+// flight, not the whole run: the workers are held at most aheadFiles files
+// a worker, and heldBytes of analysed text, ahead of the oldest one not yet
+// emitted. With --fix it goes one by one, each file's fixes written before
+// the next is read, since a fixed file may be a component a later one
+// invokes; and the walk ends first.
+func (c *checker) checkFiles(walk func(add func(file string, err error)), stderr io.Writer, emit func(*fileResult)) (ok bool) {
 	ok = true
 	done := func(r *fileResult, err error) {
 		if err != nil {
@@ -74,21 +76,28 @@ func (c *checker) checkFiles(files []string, stderr io.Writer, emit func(*fileRe
 		}
 		emit(r)
 	}
-	n := min(runtime.GOMAXPROCS(0), len(files))
+	n := runtime.GOMAXPROCS(0)
 	if n <= 1 || c.fix.fix {
+		type found struct {
+			file string
+			err  error
+		}
+		var files []found
+		walk(func(f string, err error) { files = append(files, found{f, err}) })
 		for _, f := range files {
-			done(c.checkFile(f))
+			if f.err != nil {
+				done(nil, f.err)
+				continue
+			}
+			done(c.checkFile(f.file))
 		}
 		return ok
 	}
 	type checked struct {
+		file string
 		r    *fileResult
-		err  error
+		err  error // the walk's, or the file's
 		done chan struct{}
-	}
-	out := make([]checked, len(files))
-	for i := range out {
-		out[i].done = make(chan struct{})
 	}
 	// The workers run ahead of the report, so that one long file does not
 	// hold the others up (the generated corpus's 900 KB stop packet took
@@ -96,56 +105,99 @@ func (c *checker) checkFiles(files []string, stderr io.Writer, emit func(*fileRe
 	// but no further than aheadFiles files a worker, nor past heldBytes of
 	// text analysed and not yet reported: a result keeps its document.
 	var (
-		mu          sync.Mutex
-		moved       = sync.NewCond(&mu)
-		next, ahead int
-		held        int
-		window      = aheadFiles * n
+		mu                sync.Mutex
+		moved             = sync.NewCond(&mu)
+		files             []*checked
+		walked            bool
+		next, ahead, held int
+		window            = aheadFiles * n
 	)
+	go func() {
+		walk(func(f string, err error) {
+			it := &checked{file: f, err: err, done: make(chan struct{})}
+			if err != nil {
+				close(it.done) // nothing to analyse: reported in its place
+			}
+			mu.Lock()
+			files = append(files, it)
+			mu.Unlock()
+			moved.Broadcast()
+		})
+		mu.Lock()
+		walked = true
+		mu.Unlock()
+		moved.Broadcast()
+	}()
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
 			for {
 				mu.Lock()
-				for ahead >= window || held > heldBytes {
+				for ahead >= window || held > heldBytes || next >= len(files) && !walked {
 					moved.Wait()
 				}
-				i := next
+				if next >= len(files) {
+					mu.Unlock()
+					return // walked, and every file taken
+				}
+				i, it := next, files[next]
 				next++
 				ahead++
 				mu.Unlock()
-				if i >= len(files) {
-					return
+				if it.err != nil {
+					continue
 				}
 				if startHook != nil {
 					startHook(i)
 				}
-				r, err := c.checkFile(files[i])
+				r, err := c.checkFile(it.file)
 				mu.Lock()
-				out[i].r, out[i].err = r, err
+				it.r, it.err = r, err
 				held += r.size()
 				mu.Unlock()
-				close(out[i].done)
+				close(it.done)
 			}
 		})
 	}
-	for i := range out {
-		<-out[i].done
+	for i := 0; ; i++ {
+		mu.Lock()
+		for i >= len(files) && !walked {
+			moved.Wait()
+		}
+		if i >= len(files) {
+			mu.Unlock()
+			break
+		}
+		it := files[i]
+		// A walk error is reported in its place, whether a worker has
+		// passed it yet or not; a file waits for the worker that takes it
+		// (which counts it ahead of the report: taken, it counts no more).
+		own := i >= next && it.err != nil
+		if own {
+			next = i + 1
+		}
+		mu.Unlock()
+		<-it.done
 		mu.Lock()
 		if aheadHook != nil {
 			aheadHook(min(next, len(files))-i, window, held)
 		}
-		r, err := out[i].r, out[i].err
-		out[i] = checked{}
+		r, err := it.r, it.err
+		files[i] = nil
 		mu.Unlock()
 		done(r, err)
 		mu.Lock()
-		ahead--
+		if !own {
+			ahead--
+		}
 		held -= r.size()
 		moved.Broadcast()
 		mu.Unlock()
 	}
 	wg.Wait()
+	if endHook != nil {
+		endHook(ahead, held)
+	}
 	return ok
 }
 
@@ -160,6 +212,11 @@ var heldBytes = 128 << 10
 // many files from it on have been taken by the workers, the window, and
 // the bytes of text analysed and not yet emitted.
 var aheadHook func(ahead, window, held int)
+
+// endHook, when set (by a test), is told once every file is emitted how
+// many files the workers' window still counts and how many bytes of text:
+// none, unless a count went wrong.
+var endHook func(ahead, held int)
 
 // startHook, when set (by a test), is called by a worker before it
 // analyses the file of index i.

@@ -2,17 +2,21 @@ package check
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/baton-md/baton/bench"
+	"github.com/baton-md/baton/engine"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -158,5 +162,178 @@ func TestCheckRunsPastALongFile(t *testing.T) {
 	run([]string{"--state-dir", filepath.Join(dir, bench.StateDir), dir}, nil, &stdout, &stderr)
 	if timedOut {
 		t.Errorf("while the first file was analysed, the other worker started only %d files (want more than %d)", got, past)
+	}
+}
+
+// TestWalkSortedIsSorted: the walk gives a tree's paths in the order a sort
+// of them all gives, names that sort around "/" included ("a-b.md" before
+// "a/x.md", "a/x.md" before "a0.md"), every path once.
+func TestWalkSortedIsSorted(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a.md", "a-b.md", "a/x.md", "a/-.md", "a/b/c.md", "a0.md", "a!/z.md", "a.b/y.md", "ab/q.md", "A/up.md", "_/u.md", "a-/v.md"} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var walked, want []string
+	if err := walkSorted(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			walked = append(walked, p)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			want = append(want, p)
+		}
+		return nil
+	})
+	slices.Sort(want)
+	if diff := cmp.Diff(want, walked); diff != "" {
+		t.Errorf("walk order (-sorted +walked):\n%s", diff)
+	}
+}
+
+// TestCheckAnalysesWhileWalking: the first files are analysed while the walk
+// is still going, not once it has ended; their report keeps the walk's
+// order.
+func TestCheckAnalysesWhileWalking(t *testing.T) {
+	dir := t.TempDir()
+	doc := "# Notes\n\nNone of baton's kinds.\n"
+	var files []string
+	for i := range 20 {
+		f := filepath.Join(dir, fmt.Sprintf("n%02d.md", i))
+		if err := os.WriteFile(f, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var started atomic.Int32
+	startHook = func(int) { started.Add(1) }
+	defer func() { startHook = nil }()
+	waited := false
+	walk := func(add func(string, error)) {
+		add(files[0], nil)
+		for deadline := time.Now().Add(10 * time.Second); started.Load() == 0; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				waited = true
+				break
+			}
+		}
+		for _, f := range files[1:] {
+			add(f, nil)
+		}
+	}
+	c := newChecker(engine.Registry(), FixOptions{}, "", nil)
+	var got []string
+	if !c.checkFiles(walk, &bytes.Buffer{}, func(r *fileResult) { got = append(got, r.path) }) {
+		t.Fatal("the check failed")
+	}
+	if waited {
+		t.Error("no file was analysed before the walk ended")
+	}
+	if diff := cmp.Diff(files, got); diff != "" {
+		t.Errorf("report order (-walked +reported):\n%s", diff)
+	}
+}
+
+// TestCheckWalkErrorsInPlace: what the walk cannot read is reported in its
+// place among the files, whether or not a worker has reached it, and the
+// check says it failed.
+func TestCheckWalkErrorsInPlace(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i := range 3 {
+		f := filepath.Join(dir, fmt.Sprintf("n%d.md", i))
+		if err := os.WriteFile(f, []byte("# Notes\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for range 50 {
+		walk := func(add func(string, error)) {
+			add("", errors.New("first unreadable"))
+			add(files[0], nil)
+			add("", errors.New("second unreadable"))
+			add(files[1], nil)
+			add(files[2], nil)
+			add("", errors.New("last unreadable"))
+		}
+		c := newChecker(engine.Registry(), FixOptions{}, "", nil)
+		var got []string
+		var stderr bytes.Buffer
+		ok := c.checkFiles(walk, &stderr, func(r *fileResult) { got = append(got, filepath.Base(r.path)) })
+		if ok {
+			t.Fatal("the check did not fail")
+		}
+		if want := []string{"n0.md", "n1.md", "n2.md"}; !slices.Equal(got, want) {
+			t.Fatalf("reported %v, want %v", got, want)
+		}
+		if want := "baton: first unreadable\nbaton: second unreadable\nbaton: last unreadable\n"; stderr.String() != want {
+			t.Fatalf("stderr %q, want %q", stderr.String(), want)
+		}
+	}
+}
+
+// TestCheckSlowWalk: when the report reaches files before a worker has
+// taken them (a walk slower than the analyses, analysed text held to one
+// file, as long files under --diff hold it), every file is reported, and
+// the workers never stop for a window that nothing fills: the report counts
+// a file off the window once, whoever takes it.
+func TestCheckSlowWalk(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i := range 200 {
+		f := filepath.Join(dir, fmt.Sprintf("n%03d.md", i))
+		if err := os.WriteFile(f, []byte("# Notes\n\nNone of baton's kinds.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defer func(b int) { heldBytes = b }(heldBytes)
+	heldBytes = 1
+	mostAhead := 0
+	aheadHook = func(ahead, _, _ int) { mostAhead = max(mostAhead, ahead) }
+	var counted [2]int
+	endHook = func(ahead, held int) { counted = [2]int{ahead, held} }
+	defer func() { aheadHook, endHook = nil, nil }()
+	walk := func(add func(string, error)) {
+		for i, f := range files {
+			if i%50 == 25 {
+				add("", fmt.Errorf("unreadable %d", i))
+			}
+			add(f, nil)
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	c := newChecker(engine.Registry(), FixOptions{}, "", nil)
+	reported := make(chan int, 1)
+	go func() {
+		n := 0
+		c.checkFiles(walk, io.Discard, func(*fileResult) { n++ })
+		reported <- n
+	}()
+	select {
+	case n := <-reported:
+		if n != len(files) {
+			t.Errorf("%d files reported, want %d", n, len(files))
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the check stopped: the workers wait for a window nothing fills")
+	}
+	if window := aheadFiles * 2; mostAhead > window {
+		t.Errorf("%d files ahead of the report, past the window of %d", mostAhead, window)
+	}
+	if counted != [2]int{} {
+		t.Errorf("once every file was reported, the window still counted %d files and %d bytes", counted[0], counted[1])
 	}
 }

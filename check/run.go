@@ -75,22 +75,23 @@ func Run(paths []string, o Options, stdin io.Reader, stdout, stderr io.Writer) i
 			emit(c.check("<stdin>", "", string(text)))
 			continue
 		}
-		files, errs := c.markdownFiles(p, stderr)
-		for _, err := range errs {
-			printErr(stderr, err)
-			failed = true
-		}
-		// Every file's configuration is read first, so that the files
-		// before a broken one are checked (and fixed) as they would be one
-		// by one, and none after it.
+		// Each file's configuration is read as the walk finds it, so that
+		// the files before a broken one are checked (and fixed) as they
+		// would be one by one, and none after it.
 		var cfgErr error
-		for i, f := range files {
-			if _, err := c.configFor(f); err != nil {
-				files, cfgErr = files[:i], err
-				break
-			}
+		walk := func(add func(file string, err error)) {
+			c.markdownFiles(p, stderr, func(f string) {
+				if cfgErr != nil {
+					return
+				}
+				if _, err := c.configFor(f); err != nil {
+					cfgErr = err
+					return
+				}
+				add(f, nil)
+			}, func(err error) { add("", err) })
 		}
-		if !c.checkFiles(files, stderr, emit) {
+		if !c.checkFiles(walk, stderr, emit) {
 			failed = true
 		}
 		if cfgErr != nil {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"io/fs"
@@ -39,20 +40,28 @@ import (
 // hide that folder from the walk, also when the walk starts in it or at
 // .specrew itself (a named folder is walked whole); the ignore: list of
 // .baton.yaml still does.
-func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, errs []error) {
+//
+// The files are given to found as the walk finds them, in the order their
+// paths sort (walkSorted), so that they can be checked while it goes on,
+// and what it cannot read to failed, in its place.
+func (c *checker) markdownFiles(path string, stderr io.Writer, found func(file string), failed func(error)) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, []error{err}
+		failed(err)
+		return
 	}
 	if !info.IsDir() {
 		if p := c.configIgnores(path, false); p != nil {
 			fmt.Fprintf(stderr, "baton: %s: skipped: ignored by %s (%s)\n", path, p.Source, p.Text)
-			return nil, nil
+			return
 		}
-		return []string{path}, nil
+		found(path)
+		return
 	}
 	gi, root, gerrs := gitignoreAbove(path)
-	errs = append(errs, gerrs...)
+	for _, err := range gerrs {
+		failed(err)
+	}
 	// specrew holds the .specrew folders entered below path; handover is the
 	// .specrew/handover folder the walk is in ("" for none), which .gitignore
 	// does not hide (nor, when path is in one, the folders above).
@@ -68,10 +77,10 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 	// every folder above every entry again was most of a walk's time
 	// (specrew's tree: 23 of 36 ms).
 	aboveIgnored := handover == "" && base != "" && gi.Ignored(base, true) != nil
-	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+	_ = walkSorted(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			errs = append(errs, err)
-			return nil // WalkDir skips what it could not read
+			failed(err)
+			return nil // the walk skips what it could not read
 		}
 		if handover != "" && !inside(handover, p) {
 			handover = ""
@@ -98,25 +107,90 @@ func (c *checker) markdownFiles(path string, stderr io.Writer) (files []string, 
 			}
 			ps, gerrs := readGitignore(p, rel)
 			gi.Add(ps...)
-			errs = append(errs, gerrs...)
+			for _, err := range gerrs {
+				failed(err)
+			}
 			return nil
 		}
 		if specrew[filepath.Dir(p)] {
 			return nil // .specrew's own files are specrew's, not agents' packets
 		}
 		if markdownExt(p) && !gitignored(false) && c.configIgnores(p, false) == nil {
-			files = append(files, p)
 			if d.Type()&fs.ModeSymlink != 0 {
 				if c.linked == nil {
 					c.linked = map[string]string{}
 				}
 				c.linked[p] = path
 			}
+			found(p)
 		}
 		return nil
 	})
-	slices.Sort(files)
-	return files, errs
+}
+
+// walkSorted is filepath.WalkDir, each folder's entries taken in the order
+// their paths sort as strings: a folder's name is compared as if a "/"
+// followed it ("a-b.md" before "a/x.md", as "-" sorts before "/"), so that
+// the walk gives every path in the order a sort of them all would.
+func walkSorted(root string, fn fs.WalkDirFunc) error {
+	info, err := os.Lstat(root)
+	if err != nil {
+		err = fn(root, nil, err)
+	} else {
+		err = walkSortedDir(root, fs.FileInfoToDirEntry(info), fn)
+	}
+	if err == filepath.SkipDir || err == filepath.SkipAll {
+		return nil
+	}
+	return err
+}
+
+func walkSortedDir(path string, d fs.DirEntry, fn fs.WalkDirFunc) error {
+	if err := fn(path, d, nil); err != nil || !d.IsDir() {
+		if err == filepath.SkipDir && d.IsDir() {
+			err = nil
+		}
+		return err
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		if err = fn(path, d, err); err != nil {
+			if err == filepath.SkipDir && d.IsDir() {
+				err = nil
+			}
+			return err
+		}
+	}
+	slices.SortStableFunc(entries, func(a, b fs.DirEntry) int { return comparePathNames(a.Name(), a.IsDir(), b.Name(), b.IsDir()) })
+	for _, e := range entries {
+		if err := walkSortedDir(filepath.Join(path, e.Name()), e, fn); err != nil {
+			if err == filepath.SkipDir {
+				break
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// comparePathNames compares two names of one folder as the paths below
+// them compare: a folder's name with a "/" after it.
+func comparePathNames(a string, aDir bool, b string, bDir bool) int {
+	n := min(len(a), len(b))
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
+	}
+	// One name starts the other: what follows the shorter one decides.
+	next := func(s string, dir bool) int { // the byte after s[:n], -1 for none
+		switch {
+		case len(s) > n:
+			return int(s[n])
+		case dir:
+			return '/'
+		}
+		return -1
+	}
+	return cmp.Compare(next(a, aDir), next(b, bDir))
 }
 
 // The folder that makes a specrew project, and the one in it where specrew
