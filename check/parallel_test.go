@@ -107,13 +107,8 @@ func TestCheckHoldsABoundedWindow(t *testing.T) {
 // text analysed and waiting to be reported stays within heldBytes and one
 // file a worker.
 func TestCheckHoldsBoundedBytes(t *testing.T) {
-	dir := t.TempDir()
 	doc := "# Notes\n\n" + strings.Repeat("A line of plain notes, none of baton's kinds.\n", 40)
-	for i := range 300 {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("n%03d.md", i)), []byte(doc), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir, _ := writeNotes(t, 300, doc)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	defer func(b int) { heldBytes = b }(heldBytes)
 	heldBytes = 4 * len(doc)
@@ -204,16 +199,7 @@ func TestWalkSortedIsSorted(t *testing.T) {
 // is still going, not once it has ended; their report keeps the walk's
 // order.
 func TestCheckAnalysesWhileWalking(t *testing.T) {
-	dir := t.TempDir()
-	doc := "# Notes\n\nNone of baton's kinds.\n"
-	var files []string
-	for i := range 20 {
-		f := filepath.Join(dir, fmt.Sprintf("n%02d.md", i))
-		if err := os.WriteFile(f, []byte(doc), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	_, files := writeNotes(t, 20, "# Notes\n\nNone of baton's kinds.\n")
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	var started atomic.Int32
 	startHook = func(int) { started.Add(1) }
@@ -248,15 +234,7 @@ func TestCheckAnalysesWhileWalking(t *testing.T) {
 // place among the files, whether or not a worker has reached it, and the
 // check says it failed.
 func TestCheckWalkErrorsInPlace(t *testing.T) {
-	dir := t.TempDir()
-	var files []string
-	for i := range 3 {
-		f := filepath.Join(dir, fmt.Sprintf("n%d.md", i))
-		if err := os.WriteFile(f, []byte("# Notes\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	_, files := writeNotes(t, 3, "# Notes\n")
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	for range 50 {
 		walk := func(add func(string, error)) {
@@ -274,7 +252,7 @@ func TestCheckWalkErrorsInPlace(t *testing.T) {
 		if ok {
 			t.Fatal("the check did not fail")
 		}
-		if want := []string{"n0.md", "n1.md", "n2.md"}; !slices.Equal(got, want) {
+		if want := []string{"n000.md", "n001.md", "n002.md"}; !slices.Equal(got, want) {
 			t.Fatalf("reported %v, want %v", got, want)
 		}
 		if want := "baton: first unreadable\nbaton: second unreadable\nbaton: last unreadable\n"; stderr.String() != want {
@@ -289,15 +267,7 @@ func TestCheckWalkErrorsInPlace(t *testing.T) {
 // the workers never stop for a window that nothing fills: the report counts
 // a file off the window once, whoever takes it.
 func TestCheckSlowWalk(t *testing.T) {
-	dir := t.TempDir()
-	var files []string
-	for i := range 200 {
-		f := filepath.Join(dir, fmt.Sprintf("n%03d.md", i))
-		if err := os.WriteFile(f, []byte("# Notes\n\nNone of baton's kinds.\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	_, files := writeNotes(t, 200, "# Notes\n\nNone of baton's kinds.\n")
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	defer func(b int) { heldBytes = b }(heldBytes)
 	heldBytes = 1
@@ -336,4 +306,19 @@ func TestCheckSlowWalk(t *testing.T) {
 	if counted != [2]int{} {
 		t.Errorf("once every file was reported, the window still counted %d files and %d bytes", counted[0], counted[1])
 	}
+}
+
+// writeNotes writes n files of text, n000.md on, into a new folder, and
+// returns it and the files in order.
+func writeNotes(t *testing.T, n int, text string) (dir string, files []string) {
+	t.Helper()
+	dir = t.TempDir()
+	for i := range n {
+		f := filepath.Join(dir, fmt.Sprintf("n%03d.md", i))
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return dir, files
 }
