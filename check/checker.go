@@ -68,7 +68,7 @@ func (c *checker) checkFiles(walk func(add func(file string, err error)), stderr
 	done := func(r *fileResult, err error) {
 		if err != nil {
 			printErr(stderr, err)
-			ok = false
+			ok = ok && errors.As(err, new(notice))
 			return
 		}
 		if !c.writeFixed(r, stderr) {

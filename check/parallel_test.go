@@ -322,3 +322,31 @@ func writeNotes(t *testing.T, n int, text string) (dir string, files []string) {
 	}
 	return dir, files
 }
+
+// TestCheckNamedFilesAtOnce: files named one by one on the command line (as
+// a pre-commit hook names them) are analysed several at once, and reported
+// in the order they were named.
+func TestCheckNamedFilesAtOnce(t *testing.T) {
+	_, files := writeNotes(t, 40, "# Notes\n\nNone of baton's kinds.\n")
+	slices.Reverse(files)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	most := 0
+	aheadHook = func(ahead, _, _ int) { most = max(most, ahead) }
+	defer func() { aheadHook = nil }()
+	var stdout, stderr bytes.Buffer
+	if code := run(append([]string{"--format", "json"}, files...), nil, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if most < 2 {
+		t.Errorf("the named files were analysed one at a time (at most %d ahead of the report)", most)
+	}
+	var got []string
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if _, p, ok := strings.Cut(line, `"path": "`); ok {
+			got = append(got, strings.TrimSuffix(p, `",`))
+		}
+	}
+	if diff := cmp.Diff(files, got); diff != "" {
+		t.Errorf("report order (-named +reported):\n%s", diff)
+	}
+}

@@ -59,8 +59,9 @@ func Run(paths []string, o Options, stdin io.Reader, stdout, stderr io.Writer) i
 		rep.file(c, r)
 	}
 	failed := false
-	for _, p := range paths {
-		if p == "-" {
+	for len(paths) > 0 {
+		if paths[0] == "-" {
+			paths = paths[1:]
 			text, err := io.ReadAll(stdin)
 			if err != nil {
 				fmt.Fprintf(stderr, "baton: read standard input: %v\n", err)
@@ -75,21 +76,37 @@ func Run(paths []string, o Options, stdin io.Reader, stdout, stderr io.Writer) i
 			emit(c.check("<stdin>", "", string(text)))
 			continue
 		}
+		// The paths up to standard input (or the end) are one run of files,
+		// checked together: a pre-commit hook names its files one by one.
+		group := paths
+		if i := slices.Index(paths, "-"); i >= 0 {
+			group = paths[:i]
+		}
+		paths = paths[len(group):]
 		// Each file's configuration is read as the walk finds it, so that
 		// the files before a broken one are checked (and fixed) as they
 		// would be one by one, and none after it.
 		var cfgErr error
 		walk := func(add func(file string, err error)) {
-			c.markdownFiles(p, stderr, func(f string) {
+			for _, p := range group {
 				if cfgErr != nil {
 					return
 				}
-				if _, err := c.configFor(f); err != nil {
-					cfgErr = err
-					return
-				}
-				add(f, nil)
-			}, func(err error) { add("", err) })
+				c.markdownFiles(p, func(f string) {
+					if cfgErr != nil {
+						return
+					}
+					if _, err := c.configFor(f); err != nil {
+						cfgErr = err
+						return
+					}
+					add(f, nil)
+				}, func(err error) {
+					if cfgErr == nil {
+						add("", err)
+					}
+				})
+			}
 		}
 		if !c.checkFiles(walk, stderr, emit) {
 			failed = true

@@ -3,7 +3,6 @@ package check
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,8 +42,9 @@ import (
 //
 // The files are given to found as the walk finds them, in the order their
 // paths sort (walkSorted), so that they can be checked while it goes on,
-// and what it cannot read to failed, in its place.
-func (c *checker) markdownFiles(path string, stderr io.Writer, found func(file string), failed func(error)) {
+// and what it cannot read to failed, in its place (a notice, for a file
+// skipped).
+func (c *checker) markdownFiles(path string, found func(file string), failed func(error)) {
 	info, err := os.Stat(path)
 	if err != nil {
 		failed(err)
@@ -52,7 +52,7 @@ func (c *checker) markdownFiles(path string, stderr io.Writer, found func(file s
 	}
 	if !info.IsDir() {
 		if p := c.configIgnores(path, false); p != nil {
-			fmt.Fprintf(stderr, "baton: %s: skipped: ignored by %s (%s)\n", path, p.Source, p.Text)
+			failed(notice(fmt.Sprintf("%s: skipped: ignored by %s (%s)", path, p.Source, p.Text)))
 			return
 		}
 		found(path)
@@ -192,6 +192,13 @@ func comparePathNames(a string, aDir bool, b string, bDir bool) int {
 	}
 	return cmp.Compare(next(a, aDir), next(b, bDir))
 }
+
+// notice is what the walk says on standard error, in its place, that is no
+// failure: a file named on the command line that the configuration's
+// ignore: list ignores.
+type notice string
+
+func (n notice) Error() string { return string(n) }
 
 // The folder that makes a specrew project, and the one in it where specrew
 // keeps agents' packets (see markdownFiles).
