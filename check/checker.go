@@ -76,14 +76,16 @@ func (c *checker) checkFiles(walk func(add func(file string, err error)), stderr
 		}
 		emit(r)
 	}
+	type checked struct {
+		file string
+		r    *fileResult
+		err  error // the walk's, or the file's
+		done chan struct{}
+	}
 	n := runtime.GOMAXPROCS(0)
 	if n <= 1 || c.fix.fix {
-		type found struct {
-			file string
-			err  error
-		}
-		var files []found
-		walk(func(f string, err error) { files = append(files, found{f, err}) })
+		var files []checked
+		walk(func(f string, err error) { files = append(files, checked{file: f, err: err}) })
 		for _, f := range files {
 			if f.err != nil {
 				done(nil, f.err)
@@ -93,24 +95,19 @@ func (c *checker) checkFiles(walk func(add func(file string, err error)), stderr
 		}
 		return ok
 	}
-	type checked struct {
-		file string
-		r    *fileResult
-		err  error // the walk's, or the file's
-		done chan struct{}
-	}
 	// The workers run ahead of the report, so that one long file does not
 	// hold the others up (the generated corpus's 900 KB stop packet took
 	// its worker 12 ms, in which the other had stopped after eight files),
-	// but no further than aheadFiles files a worker, nor past heldBytes of
-	// text analysed and not yet reported: a result keeps its document.
+	// but no further than aheadFiles files a worker (next-emitted: taken
+	// and not yet reported), nor past heldBytes of text analysed and not
+	// yet reported: a result keeps its document.
 	var (
-		mu                sync.Mutex
-		moved             = sync.NewCond(&mu)
-		files             []*checked
-		walked            bool
-		next, ahead, held int
-		window            = aheadFiles * n
+		mu                  sync.Mutex
+		moved               = sync.NewCond(&mu)
+		files               []*checked
+		walked              bool
+		next, emitted, held int
+		window              = aheadFiles * n
 	)
 	go func() {
 		walk(func(f string, err error) {
@@ -133,7 +130,7 @@ func (c *checker) checkFiles(walk func(add func(file string, err error)), stderr
 		wg.Go(func() {
 			for {
 				mu.Lock()
-				for ahead >= window || held > heldBytes || next >= len(files) && !walked {
+				for next-emitted >= window || held > heldBytes || next >= len(files) && !walked {
 					moved.Wait()
 				}
 				if next >= len(files) {
@@ -142,7 +139,6 @@ func (c *checker) checkFiles(walk func(add func(file string, err error)), stderr
 				}
 				i, it := next, files[next]
 				next++
-				ahead++
 				mu.Unlock()
 				if it.err != nil {
 					continue
@@ -169,11 +165,10 @@ func (c *checker) checkFiles(walk func(add func(file string, err error)), stderr
 			break
 		}
 		it := files[i]
-		// A walk error is reported in its place, whether a worker has
-		// passed it yet or not; a file waits for the worker that takes it
-		// (which counts it ahead of the report: taken, it counts no more).
-		own := i >= next && it.err != nil
-		if own {
+		if i >= next && it.err != nil {
+			// A walk error is reported in its place, whether a worker has
+			// passed it yet or not; a file waits for the worker that
+			// takes it.
 			next = i + 1
 		}
 		mu.Unlock()
@@ -187,16 +182,14 @@ func (c *checker) checkFiles(walk func(add func(file string, err error)), stderr
 		mu.Unlock()
 		done(r, err)
 		mu.Lock()
-		if !own {
-			ahead--
-		}
+		emitted = i + 1
 		held -= r.size()
 		moved.Broadcast()
 		mu.Unlock()
 	}
 	wg.Wait()
 	if endHook != nil {
-		endHook(ahead, held)
+		endHook(next-emitted, held)
 	}
 	return ok
 }
@@ -254,7 +247,6 @@ func (c *checker) checkFile(path string) (*fileResult, error) {
 	r.Doc.DropSyntax()
 	if !c.fix.fixing() {
 		r.Light()
-		r.original = ""
 	}
 	return r, nil
 }
@@ -343,9 +335,10 @@ func (c *checker) check(name, path, text string) *fileResult {
 		r := &fileResult{File: report.NewFile(name, res), path: path, original: keep, was: was, count: res.Count(), fixing: fx}
 		return r
 	}
-	// Without fixing nothing asks what the text was: no digest is taken.
+	// Without fixing nothing asks what the text was: neither it nor its
+	// digest is kept.
 	res := c.analyze(name, text)
-	return &fileResult{File: report.NewFile(name, res), path: path, original: text, count: res.Count()}
+	return &fileResult{File: report.NewFile(name, res), path: path, count: res.Count()}
 }
 
 // reporter prints what check found as each file's result arrives: the

@@ -310,9 +310,7 @@ func readGitignore(dir, rel string) ([]ignore.Pattern, []error) {
 func relBelow(base, dir, p string) string {
 	r, err := filepath.Rel(dir, p)
 	switch {
-	case err != nil:
-		return base
-	case r == ".":
+	case err != nil, r == ".":
 		return base
 	case base == "":
 		return filepath.ToSlash(r)
