@@ -176,7 +176,7 @@ func blockerNamed(text string) (int, int) {
 		return s, e
 	}
 	for from := 0; ; {
-		i := indexFold(text[from:], "blocking")
+		i := indexFoldASCII(text[from:], "blocking")
 		if i < 0 {
 			return -1, -1
 		}
@@ -187,21 +187,6 @@ func blockerNamed(text string) (int, int) {
 		}
 		from = end
 	}
-}
-
-// indexFold is the first place lower (lower-case ASCII) is in text, any
-// case; -1 when it is not.
-func indexFold(text, lower string) int {
-	for i := 0; i+len(lower) <= len(text); i++ {
-		k := 0
-		for k < len(lower) && text[i+k]|0x20 == lower[k] {
-			k++
-		}
-		if k == len(lower) {
-			return i
-		}
-	}
-	return -1
 }
 
 // emptyAction is Test-HasEmptyUserActionSection.
