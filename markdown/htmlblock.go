@@ -34,13 +34,17 @@ func (b htmlBlocks) Open(parent ast.Node, reader gtext.Reader, pc parser.Context
 	return node, parser.NoChildren
 }
 
-// blockParsers are goldmark's, with its HTML block parser wrapped.
+// blockParsers are goldmark's, with its HTML block and list parsers
+// wrapped (tightLists).
 func blockParsers() []util.PrioritizedValue {
 	ps := parser.DefaultBlockParsers()
-	html := parser.NewHTMLBlockParser()
+	html, list := parser.NewHTMLBlockParser(), parser.NewListParser()
 	for i, p := range ps {
-		if p.Value == html {
+		switch p.Value {
+		case html:
 			ps[i].Value = htmlBlocks{html}
+		case list:
+			ps[i].Value = tightLists{list}
 		}
 	}
 	return ps
