@@ -234,9 +234,13 @@ func (e *Engine) Env(r Request) (*Env, error) {
 	return env, nil
 }
 
+// envEntries is room for every entry Analysis may make: a map made with
+// it is one table, where one grown past eight entries was made twice.
+const envEntries = 16
+
 // Analysis is the environment as the analyzers read it.
 func (env *Env) Analysis() analysis.Env {
-	m := analysis.Env{}
+	m := make(analysis.Env, envEntries)
 	if env.Ledger != nil {
 		m[handoff.EnvLedger] = env.Ledger
 	}
