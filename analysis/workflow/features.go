@@ -172,7 +172,7 @@ func registeredOf(res Resolution, name string) *RegisteredComponent {
 // registers them, and says where.
 func registeredSummary(rc *RegisteredComponent) string {
 	var b strings.Builder
-	b.WriteString(componentSummary(rc.component))
+	b.WriteString(componentSummary(rc.Component()))
 	if len(rc.Captures) > 0 {
 		caps := make([]string, len(rc.Captures))
 		for i, c := range rc.Captures {
@@ -422,7 +422,7 @@ func Complete(res *analysis.Result, off int) *analysis.Completion {
 		})
 	}
 	// A registered component's captures are props too, after its schema's.
-	if rc := RegisteredComponents()[name]; rc != nil && rc.component == c {
+	if rc := RegisteredComponents()[name]; rc != nil && rc.Component() == c {
 		for i, p := range rc.Captures {
 			if written[p] {
 				continue
@@ -452,7 +452,7 @@ func (m *Model) component(name string) *Component {
 	defer m.mu.Unlock()
 	res := m.r.resolve(name)
 	if rc := registeredOf(*res, name); rc != nil {
-		return rc.component
+		return rc.Component()
 	}
 	return res.Component
 }

@@ -56,8 +56,10 @@ type RegisteredComponent struct {
 	Props json.RawMessage `json:"props"`
 
 	// component is Props read as a component file's front matter reads
-	// them, so an invocation is checked as one of a component file is.
-	component *Component
+	// them, so an invocation is checked as one of a component file is:
+	// read when first asked (a document invokes a few of them; reading all
+	// of them was most of reading the data).
+	component func() *Component
 }
 
 // RegisteredEngine names the engine version the data was read from.
@@ -88,7 +90,7 @@ func readRegistered(data []byte) registeredSet {
 			panic("registered.json: " + rc.Name + " twice")
 		}
 		// JSON is YAML: the schema is the front matter's props, in flow style.
-		rc.component = Parse("---\nprops: " + string(rc.Props) + "\n---\n")
+		rc.component = sync.OnceValue(func() *Component { return Parse("---\nprops: " + string(rc.Props) + "\n---\n") })
 		out[rc.Name] = rc
 	}
 	return registeredSet{engine: doc.Engine, components: out}
@@ -108,7 +110,7 @@ func (rc *RegisteredComponent) ExpectedChildren() bool {
 
 // Component is the registered props read as a component file's: Props
 // holds the declared props, their schemas and whether more are accepted.
-func (rc *RegisteredComponent) Component() *Component { return rc.component }
+func (rc *RegisteredComponent) Component() *Component { return rc.component() }
 
 // registeredIn reports whether the engine registers name when it runs a
 // document in mode (EnvMode, or ModeWorkflow for a document a workflow

@@ -83,6 +83,9 @@ func TestRegisteredData(t *testing.T) {
 			}
 		}
 		comp := rc.Component()
+		if rc.Component() != comp {
+			t.Errorf("%s: its props are read again when asked again (the completions tell a registered component by its *Component)", name)
+		}
 		if comp.Props.Form != workflow.PropsSchema || comp.Props.Open || len(comp.Errors) > 0 {
 			t.Errorf("%s: read as form %v, open %v, errors %v", name, comp.Props.Form, comp.Props.Open, comp.Errors)
 		}

@@ -512,7 +512,7 @@ func (k *checker) checkInvocations() {
 			// The engine's own registration: its props schema is data
 			// (RegisteredComponents), checked as a component file's is.
 			if reg = RegisteredComponents()[t.Name]; reg != nil {
-				callee, where = reg.component, "registered, "+reg.Declared
+				callee, where = reg.Component(), "registered, "+reg.Declared
 			}
 		}
 		k.checkFunctionProps(t, res, reg)
