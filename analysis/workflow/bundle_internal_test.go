@@ -1,9 +1,11 @@
 package workflow
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -258,5 +260,34 @@ func TestRootsOnDisk(t *testing.T) {
 	got := NewDirs().roots(safefile.DirFS(dir), "w")
 	if want := []string{"w/linked.md", "w/root.md"}; !slices.Equal(got, want) {
 		t.Errorf("roots = %v, want %v", got, want)
+	}
+}
+
+// TestRootsOfALargeFolder: a folder of hundreds of files is read on every
+// CPU at once; the roots are those a read of one file after the other
+// finds, in the folder's order.
+func TestRootsOfALargeFolder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "w"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := "---\nworkflow:\n  components:\n    A: a.md\n---\n"
+	var want []string
+	for i := range 300 {
+		name := fmt.Sprintf("w/%03d.md", i)
+		text := "---\nprops: {}\n---\n"
+		if i%37 == 5 {
+			text = root
+			want = append(want, name)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, fsys := range []fs.FS{safefile.DirFS(dir), os.DirFS(dir)} {
+		if got := NewDirs().roots(fsys, "w"); !slices.Equal(got, want) {
+			t.Errorf("%T: roots = %v, want %v", fsys, got, want)
+		}
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -872,13 +874,15 @@ type liveFile struct {
 
 func trusted(read, mod time.Time) bool { return read.Sub(mod) >= racyWindow }
 
+// rootsPerRun is the fewest files of a folder roots reads on each CPU.
+const rootsPerRun = 32
+
 // roots lists the files of dir that may declare a bundle.
 func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 	if d != nil && d.live != nil {
 		return d.liveRoots(fsys, dir)
 	}
 	list := func() []string {
-		var out []string
 		// The folder is opened once and its files read from it: on disk,
 		// a path is otherwise looked up a folder at a time, for each file.
 		// A link is read by its path from the root: one leading out of the
@@ -888,17 +892,38 @@ func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 			defer done()
 		}
 		entries, _ := fs.ReadDir(fsys, dir)
-		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
-				continue
-			}
-			p := path.Join(dir, e.Name())
-			in, name := fsys, p
+		entries = slices.DeleteFunc(entries, func(e fs.DirEntry) bool { return e.IsDir() || !strings.HasSuffix(e.Name(), ".md") })
+		may := make([]bool, len(entries))
+		read := func(i int) {
+			e := entries[i]
+			in, name := fsys, path.Join(dir, e.Name())
 			if ok && e.Type()&fs.ModeSymlink == 0 {
 				in, name = sub, e.Name()
 			}
-			if mayDeclareBundle(in, name) {
-				out = append(out, p)
+			may[i] = mayDeclareBundle(in, name)
+		}
+		// A folder of hundreds of workflows is read on every CPU at once:
+		// the documents of the folder analysed meanwhile wait for the list.
+		if n := min(runtime.GOMAXPROCS(0), len(entries)/rootsPerRun); n > 1 {
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			for range n {
+				wg.Go(func() {
+					for i := int(next.Add(1) - 1); i < len(entries); i = int(next.Add(1) - 1) {
+						read(i)
+					}
+				})
+			}
+			wg.Wait()
+		} else {
+			for i := range entries {
+				read(i)
+			}
+		}
+		var out []string
+		for i, e := range entries {
+			if may[i] {
+				out = append(out, path.Join(dir, e.Name()))
 			}
 		}
 		return out
