@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // The speed-ups around goldmark copy some of what it decides (its HTML
@@ -108,19 +110,73 @@ func TestPlainLinesKnowTheTriggers(t *testing.T) {
 	}
 }
 
-// The HTML block parser baton wraps is the one goldmark's defaults hold: if
-// goldmark built it anew each time, the wrapping would silently stop.
-func TestBlockParsersWrapGoldmarksHTMLParser(t *testing.T) {
-	n := 0
+// The parsers baton wraps (the HTML block, list and paragraph parsers) are
+// the ones goldmark's defaults hold: if goldmark built them anew each time,
+// the wrapping would silently stop.
+func TestBlockParsersWrapGoldmarksParsers(t *testing.T) {
+	var html, lists, paras int
 	for _, p := range blockParsers() {
-		if _, ok := p.Value.(htmlBlocks); ok {
-			n++
+		switch p.Value.(type) {
+		case htmlBlocks:
+			html++
+		case tightLists:
+			lists++
+		case paragraphs:
+			paras++
 		}
-		if p.Value == parser.NewHTMLBlockParser() {
-			t.Error("goldmark's HTML block parser is still in the list, unwrapped")
+		for _, g := range []parser.BlockParser{parser.NewHTMLBlockParser(), parser.NewListParser(), parser.NewParagraphParser()} {
+			if p.Value == g {
+				t.Errorf("goldmark's %T is still in the list, unwrapped", g)
+			}
 		}
 	}
-	if n != 1 {
-		t.Errorf("%d wrapped HTML block parsers, want 1", n)
+	if html != 1 || lists != 1 || paras != 1 {
+		t.Errorf("%d wrapped HTML block parsers, %d list parsers, %d paragraph parsers: want 1 each", html, lists, paras)
+	}
+}
+
+// TestParagraphsAllocateTogether: a document's paragraphs are made a slab
+// at a time. A list of 400 items holds 400 paragraphs; made one by one (by
+// goldmark's own paragraph parser, in an otherwise equal parser), they
+// were 400 more of the parse's allocations.
+func TestParagraphsAllocateTogether(t *testing.T) {
+	var b strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&b, "- item %d\n", i)
+	}
+	src := []byte(b.String())
+	ps := blockParsers()
+	for i, p := range ps {
+		if w, ok := p.Value.(paragraphs); ok {
+			ps[i].Value = w.BlockParser
+		}
+	}
+	oneByOne := parser.NewParser(
+		parser.WithBlockParsers(ps...),
+		parser.WithInlineParsers(inlineParsers...),
+		parser.WithParagraphTransformers(util.Prioritized(linkRefs{parser.LinkReferenceParagraphTransformer}, 100)),
+	)
+	parse := func(p parser.Parser) ast.Node {
+		r := newPlainReader(src)
+		root := p.Parse(r, withContext(r))
+		r.restore()
+		return root
+	}
+	count := func(root ast.Node) (n int) {
+		_ = ast.Walk(root, func(n2 ast.Node, entering bool) (ast.WalkStatus, error) {
+			if _, ok := n2.(*ast.Paragraph); ok && entering {
+				n++
+			}
+			return ast.WalkContinue, nil
+		})
+		return n
+	}
+	if a, b := count(parse(mdParser)), count(parse(oneByOne)); a != 400 || b != 400 {
+		t.Fatalf("the list holds %d and %d paragraphs, want 400", a, b)
+	}
+	slabs := testing.AllocsPerRun(10, func() { parse(mdParser) })
+	single := testing.AllocsPerRun(10, func() { parse(oneByOne) })
+	if single-slabs < 380 {
+		t.Errorf("a parse took %v allocations, %v with a paragraph at a time: want about 400 fewer", slabs, single)
 	}
 }

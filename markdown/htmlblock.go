@@ -34,17 +34,19 @@ func (b htmlBlocks) Open(parent ast.Node, reader gtext.Reader, pc parser.Context
 	return node, parser.NoChildren
 }
 
-// blockParsers are goldmark's, with its HTML block and list parsers
-// wrapped (tightLists).
+// blockParsers are goldmark's, with its HTML block, list and paragraph
+// parsers wrapped (tightLists, paragraphs).
 func blockParsers() []util.PrioritizedValue {
 	ps := parser.DefaultBlockParsers()
-	html, list := parser.NewHTMLBlockParser(), parser.NewListParser()
+	html, list, para := parser.NewHTMLBlockParser(), parser.NewListParser(), parser.NewParagraphParser()
 	for i, p := range ps {
 		switch p.Value {
 		case html:
 			ps[i].Value = htmlBlocks{html}
 		case list:
 			ps[i].Value = tightLists{list}
+		case para:
+			ps[i].Value = paragraphs{para}
 		}
 	}
 	return ps
