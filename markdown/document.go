@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
@@ -240,7 +241,7 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 	d.Root = parseMarkdown(d.Source)
 	for n := d.Root.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
-			if hd, ok := d.heading(h); ok {
+			if hd, ok := d.heading(h, copied); ok {
 				d.Headings = append(d.Headings, hd)
 			}
 		}
@@ -254,7 +255,9 @@ func ParseIndexed(uri, text string, lines *LineIndex) *Document {
 	return d
 }
 
-func (d *Document) heading(h *ast.Heading) (Heading, bool) {
+// heading reads h; copied says whether d.Source is a copy of the text
+// (changed where ParseIndexed changes it) rather than its own bytes.
+func (d *Document) heading(h *ast.Heading, copied bool) (Heading, bool) {
 	lines := h.Lines()
 	if lines.Len() == 0 {
 		return Heading{}, false
@@ -270,13 +273,17 @@ func (d *Document) heading(h *ast.Heading) (Heading, bool) {
 		endLine++ // the underline
 	}
 	inner := Span{first.Start, last.Stop}
+	text := d.Text[inner.Start:inner.End] // the bytes the parser read, without a copy
+	if copied {
+		text = string(d.Source[inner.Start:inner.End])
+	}
 	return Heading{
 		Level:  h.Level,
-		Text:   strings.TrimSpace(string(d.Source[inner.Start:inner.End])),
+		Text:   strings.TrimSpace(text),
 		Span:   Span{d.Lines.LineStart(startLine), d.Lines.LineEnd(endLine)},
 		Inner:  inner,
 		Setext: setext,
-		Packet: PacketHeadingIndex(string(d.Source[inner.Start:inner.End])),
+		Packet: PacketHeadingIndex(text),
 	}, true
 }
 
@@ -386,7 +393,24 @@ func NormalizeHeading(s string) string {
 		}
 	}
 	s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
+	if singleSpaced(s) {
+		return strings.ToLower(s) // s itself when it has no upper-case letter
+	}
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// singleSpaced reports whether s is ASCII with no white space but single
+// spaces: strings.Fields and a join would give it back unchanged.
+func singleSpaced(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && i > 0 && s[i-1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 // PacketHeadingIndex is the index in PacketHeadings of the heading text

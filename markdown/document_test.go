@@ -456,6 +456,9 @@ func TestNormalizeHeading(t *testing.T) {
 		{"What: I", "what: i"},
 		{":", ""},
 		{"", ""},
+		{"What\u00a0I Just\u2003Did", "what i just did"},
+		{"What I\vJust\fDid\r", "what i just did"},
+		{"what i just did", "what i just did"},
 	}
 	for _, tt := range tests {
 		if got := markdown.NormalizeHeading(tt.in); got != tt.want {
