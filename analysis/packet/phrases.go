@@ -106,7 +106,10 @@ var compiled sync.Map // the extra lists, printed → *phrases
 
 // phrasesFor returns the lists extended by configuration, prepared once.
 func phrasesFor(extra map[string][]string) *phrases {
-	key := fmt.Sprint(extra) // fmt prints maps sorted by key
+	key := "" // no extra list, the common case: not printed for every packet
+	if len(extra) > 0 {
+		key = fmt.Sprint(extra) // fmt prints maps sorted by key
+	}
 	if p, ok := compiled.Load(key); ok {
 		return p.(*phrases)
 	}

@@ -175,3 +175,20 @@ func TestFoldedPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestPhrasesForIsPreparedOnce: the lists are prepared once for each
+// configuration's extra lists, none and empty being one.
+func TestPhrasesForIsPreparedOnce(t *testing.T) {
+	none := phrasesFor(nil)
+	if phrasesFor(map[string][]string{}) != none || phrasesFor(nil) != none {
+		t.Error("no extra lists: the lists were prepared again")
+	}
+	extra := map[string][]string{ListHeld: {"parked for now"}}
+	p := phrasesFor(extra)
+	if p == none {
+		t.Error("extra lists: the lists without them were taken")
+	}
+	if phrasesFor(map[string][]string{ListHeld: {"parked for now"}}) != p {
+		t.Error("the same extra lists: the lists were prepared again")
+	}
+}
