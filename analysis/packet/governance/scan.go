@@ -1,7 +1,10 @@
 package governance
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
+	"unsafe"
 
 	"github.com/baton-md/baton/internal/ascii"
 )
@@ -64,22 +67,9 @@ func factBits(w string) uint8 {
 	return 0
 }
 
-// factShapes says, by a word's first byte (folded) and its length, whether
-// any of factWords has that shape: most words of a message have none, and
-// are passed over without hashing them for the map.
-var factShapes = func() (t [256]uint32) {
-	for w := range factWords {
-		if len(w) < 32 {
-			t[w[0]] |= 1 << len(w)
-		}
-	}
-	for c, shapes := range phraseShapes {
-		t[c] |= shapes
-	}
-	return t
-}()
-
-// phraseShapes is factShapes for the first words of factPhrases.
+// phraseShapes says, by a word's first byte (folded) and its length,
+// whether a first word of factPhrases has that shape: phraseBits is asked
+// only there.
 var phraseShapes = func() (t [256]uint32) {
 	for _, fp := range factPhrases {
 		t[fp.first[0]] |= 1 << len(fp.first)
@@ -95,29 +85,33 @@ var wordByte = func() (w [256]bool) {
 	return w
 }()
 
-// refShapes[c] has bit n set when a word of n bytes (63: 63 or more)
-// starting with c may start a reference (mayStartRef): two bytes from f or
-// t (FR-, TG-), T and three or more digits, "iteration", 7 to 40 hex
-// digits ("feature" among them). The test spares most words the call.
-var refShapes = func() (t [256]uint64) {
-	var hex, long uint64
-	for n := 7; n <= 40; n++ {
-		hex |= 1 << n
+// mayBeRef reports whether a word of n bytes whose first eight bytes
+// (zero past its end) are x may start a reference (mayStartRef): two
+// bytes (FR-, TG-), T and a digit, "feature", "iteration", or 7 to 40
+// bytes that start with hex digits. The test, on the eight bytes at once,
+// spares most words the call, and is seldom true: a test by first byte
+// and length alone was true of most words starting a to f.
+func mayBeRef(x uint64, n int) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	switch c := byte(x) | 0x20; {
+	case n == 2, n == 7 && c == 'f', n == 9 && c == 'i':
+		return true
+	case c == 't' && n >= 4 && byte(x>>8)-'0' < 10:
+		return true
+	case n < 7 || n > 40:
+		return false
 	}
-	for n := 4; n <= 63; n++ {
-		long |= 1 << n
+	low := x &^ highs
+	digit := (low + (0x80-'0')*ones) &^ (low + (0x7f-'9')*ones)
+	folded := low | 0x20*ones
+	af := (folded + (0x80-'a')*ones) &^ (folded + (0x7f-'f')*ones)
+	hex := (digit | af) &^ x & highs
+	want := uint64(highs)
+	if n < 8 {
+		want &= 1<<(8*n) - 1
 	}
-	for _, c := range "0123456789abcdefABCDEF" {
-		t[c] |= hex
-	}
-	t['f'] |= 1 << 2
-	t['F'] |= 1 << 2
-	t['t'] |= 1<<2 | long
-	t['T'] |= 1<<2 | long
-	t['i'] |= 1 << 9
-	t['I'] |= 1 << 9
-	return t
-}()
+	return hex&want == want
+}
 
 // mayStartRef reports whether refAt can find a reference at the word w
 // (all of it: refAt's references end at a word's end): two bytes that
@@ -147,21 +141,26 @@ func mayStartRef(w string) bool {
 // scanFacts reads text's words once, and stops once every fact is known:
 // the validator only asks whether there are three references or more, so
 // they are counted up to three.
+//
+// The words are found eight bytes at a time, where a word byte follows one
+// that is not (a start) or the other way round (an end). A word is compared
+// with the lists only when factTable says a word of its shape may stand
+// for a fact not yet known: once the common ones are known, most words are
+// passed over with one look at the table.
 func scanFacts(text string) facts {
 	f := facts{blocker: [2]int{-1, -1}}
 	blocking := [2]int{-1, -1}
-	for i := 0; i < len(text); {
-		if !wordByte[text[i]] {
-			i++
-			continue
-		}
-		j := ascii.WordEnd(text, i+1)
-		if f.refs < 3 && refShapes[text[i]]&(1<<min(j-i, 63)) != 0 && mayStartRef(text[i:j]) && refAt(text, i) > i {
+	need := uint8(fProgress | fNextStep | fReview | fBlocker | fDiscloses) // the facts not known yet
+	b := unsafe.Slice(unsafe.StringData(text), len(text))
+	// word reads the word text[i:j]; it reports whether every fact is known.
+	word := func(i, j int) bool {
+		n, x := j-i, load8(b, i)
+		if f.refs < 3 && mayBeRef(x, n) && mayStartRef(text[i:j]) && refAt(text, i) > i {
 			f.refs++
 		}
-		if j-i < 32 && factShapes[lowerASCII(text[i])]&(1<<(j-i)) != 0 {
+		if n < 32 && factTable[factHash(x, n)]&need != 0 {
 			bits := factBits(text[i:j])
-			if phraseShapes[lowerASCII(text[i])]&(1<<(j-i)) != 0 {
+			if phraseShapes[lowerASCII(text[i])]&(1<<n) != 0 {
 				bits |= phraseBits(text, i, text[i:j])
 			}
 			f.progress = f.progress || bits&fProgress != 0
@@ -171,24 +170,85 @@ func scanFacts(text string) facts {
 			if bits&fBlocker != 0 && f.blocker[0] < 0 {
 				f.blocker = [2]int{i, j}
 			}
+			need &^= bits // the first blocker word is the one kept
 		}
 		// (?<!non-)blocking\b, with no \b before: "blocking" ending a word
 		// (only asked while no blocker word is found: one wins over it).
-		if blocking[0] < 0 && f.blocker[0] < 0 && j-i >= 8 && strings.EqualFold(text[j-8:j], "blocking") {
+		if blocking[0] < 0 && f.blocker[0] < 0 && n >= 8 && text[j-1]|0x20 == 'g' && strings.EqualFold(text[j-8:j], "blocking") {
 			s := j - 8
 			if s < 4 || !strings.EqualFold(text[s-4:s], "non-") {
 				blocking = [2]int{s, j}
 			}
 		}
-		if f.refs >= 3 && f.progress && f.nextStep && f.review && f.discloses && f.blocker[0] >= 0 {
-			break // every fact is known
+		return f.refs >= 3 && need == 0
+	}
+	var prev uint64 // the word bytes of the eight before, as WordBytes has them
+	start := 0      // where the word being read starts
+	for i := 0; i < len(b); i += 8 {
+		m := ascii.WordBytes(load8(b, i))
+		for ev := m ^ (m<<8 | prev>>56); ev != 0; ev &= ev - 1 {
+			k := bits.TrailingZeros64(ev)
+			if at := i + k/8; m&(1<<k) != 0 {
+				start = at
+			} else if word(start, at) {
+				return f
+			}
 		}
-		i = j
+		prev = m
+	}
+	if len(b)&7 == 0 && prev>>63 != 0 {
+		word(start, len(b)) // the text ends in a word (past the end, zero bytes end it otherwise)
 	}
 	if f.blocker[0] < 0 {
 		f.blocker = blocking
 	}
 	return f
+}
+
+// load8 is the eight bytes of b from i, zero bytes past its end.
+func load8(b []byte, i int) uint64 {
+	if i+8 <= len(b) {
+		return binary.LittleEndian.Uint64(b[i:])
+	}
+	var tail [8]byte
+	copy(tail[:], b[i:])
+	return binary.LittleEndian.Uint64(tail[:])
+}
+
+// factTableBits sizes factTable: 4,096 entries, of which the lists fill a
+// few percent.
+const factTableBits = 12
+
+// factTable holds, where each word of the lists and each first word of
+// factPhrases lands (factHash), the facts it stands for. Every word of a
+// list sets its bits, so a word whose entry lacks a fact cannot stand for
+// it; a word whose entry has one is compared with the lists.
+var factTable = func() (t [1 << factTableBits]uint8) {
+	add := func(w string, bits uint8) {
+		if len(w) < 32 && strings.IndexFunc(w, func(r rune) bool { return r > 0x7f || !isWord(byte(r)) }) < 0 {
+			t[factHash(load8([]byte(w), 0), len(w))] |= bits
+		}
+	}
+	for w, bits := range factWords {
+		add(w, bits)
+	}
+	for _, fp := range factPhrases {
+		add(fp.first, fp.bit)
+	}
+	return t
+}()
+
+// factHash is where a word of n bytes whose first eight bytes (zero past
+// its end) are x lands in factTable: from its first eight bytes, ASCII
+// letters folded to lower case (and '_' to 0x7f, the same in the lists and
+// the text), and its length.
+func factHash(x uint64, n int) uint32 {
+	mask := ^uint64(0)
+	if n < 8 {
+		mask = 1<<(8*n) - 1
+	}
+	x = (x | 0x2020202020202020) & mask
+	return uint32((x ^ uint64(n)<<58) * 0x9e3779b97f4a7c15 >> (64 - factTableBits))
 }
 
 // factPhrases are the phrases of the facts ("no files changed", the next

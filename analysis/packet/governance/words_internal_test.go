@@ -175,16 +175,19 @@ func TestScanFactsMatchesThePatterns(t *testing.T) {
 	}
 }
 
-// TestFactShapesHoldEveryWord: the shape filter of scanFacts passes every
-// word of the lists (lower case, under 32 bytes), so none is passed over.
-func TestFactShapesHoldEveryWord(t *testing.T) {
+// TestFactTableHoldsEveryWord: the filter of scanFacts passes every word
+// of the lists (lower case, under 32 bytes), in any case, so none is
+// passed over.
+func TestFactTableHoldsEveryWord(t *testing.T) {
 	for w := range factWords {
 		if len(w) >= 32 || strings.ToLower(w) != w {
 			t.Errorf("%q: scanFacts reads words of under 32 bytes, folded to lower case", w)
 			continue
 		}
-		if factShapes[w[0]]&(1<<len(w)) == 0 {
-			t.Errorf("%q is filtered out", w)
+		for _, v := range []string{w, strings.ToUpper(w), strings.ToUpper(w[:1]) + w[1:]} {
+			if bits := factWords[w]; factTable[factHash(load8([]byte(v), 0), len(v))]&bits != bits {
+				t.Errorf("%q: factTable lacks its facts %b", v, bits)
+			}
 		}
 		if factBits(strings.ToUpper(w)) != factWords[w] || factBits(w) != factWords[w] {
 			t.Errorf("%q: factBits %d, want %d", w, factBits(w), factWords[w])
@@ -254,8 +257,8 @@ func FuzzScans(f *testing.F) {
 				t.Fatalf("%q: wordCountUpTo(%d) = %d, over its runes %d", text, limit, got, want)
 			}
 		}
-		if text != "" && mayStartRef(text) && refShapes[text[0]]&(1<<min(len(text), 63)) == 0 {
-			t.Fatalf("%q may start a reference, and refShapes rules it out", text)
+		if text != "" && mayStartRef(text) && !mayBeRef(load8([]byte(text), 0), len(text)) {
+			t.Fatalf("%q may start a reference, and mayBeRef rules it out", text)
 		}
 		fc := scanFacts(text)
 		bs, be := blockerNamed(text)
@@ -358,9 +361,9 @@ func TestLeadOfMatchesThePatterns(t *testing.T) {
 	}
 }
 
-// TestRefShapesKeepEveryRef: refShapes rules out no word mayStartRef
+// TestMayBeRefKeepsEveryRef: mayBeRef rules out no word mayStartRef
 // accepts, of every first byte and length around the shapes it keeps.
-func TestRefShapesKeepEveryRef(t *testing.T) {
+func TestMayBeRefKeepsEveryRef(t *testing.T) {
 	var words []string
 	for c := range 256 {
 		for _, rest := range []string{"", "r", "g", "-", "1", "12", "123", "1234", "eature", "teration", strings.Repeat("a", 5), strings.Repeat("0", 6),
@@ -375,8 +378,8 @@ func TestRefShapesKeepEveryRef(t *testing.T) {
 			continue
 		}
 		kept++
-		if refShapes[w[0]]&(1<<min(len(w), 63)) == 0 {
-			t.Errorf("%q may start a reference, and refShapes rules it out", w)
+		if !mayBeRef(load8([]byte(w), 0), len(w)) {
+			t.Errorf("%q may start a reference, and mayBeRef rules it out", w)
 		}
 	}
 	if kept < 50 {
