@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 )
 
 // Text writes the report for a terminal: each session with its stops,
@@ -76,15 +77,20 @@ func (r *Report) JSON(w io.Writer) error {
 //go:embed report.html.tmpl
 var templates embed.FS
 
-var page = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-	"pct": func(a, b int) int {
-		if b == 0 {
-			return 0
-		}
-		return a * 100 / b
-	},
-}).ParseFS(templates, "report.html.tmpl"))
+// page is the report's template, parsed when first used: every baton
+// process (each stop hook among them) would otherwise parse it at its
+// start.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
+		"pct": func(a, b int) int {
+			if b == 0 {
+				return 0
+			}
+			return a * 100 / b
+		},
+	}).ParseFS(templates, "report.html.tmpl"))
+})
 
 // HTML writes the report as one self-contained page (no external asset):
 // a timeline of stops per session coloured by verdict, and a table by rule.
-func (r *Report) HTML(w io.Writer) error { return page.Execute(w, r) }
+func (r *Report) HTML(w io.Writer) error { return page().Execute(w, r) }

@@ -368,25 +368,32 @@ func oneOf(ids []string) string {
 // with a space (a table's do) to the help's width: a text holding the
 // hosts' phrases is written before they are known.
 func fill(text string) string {
-	paras := strings.Split(text, "\n\n")
-	for i, p := range paras {
+	var b strings.Builder
+	b.Grow(len(text))
+	for i, p := range strings.Split(text, "\n\n") {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
 		if strings.HasPrefix(p, " ") {
+			b.WriteString(p)
 			continue
 		}
-		var lines []string
-		line := ""
+		width := 0 // of the line being written
 		for _, w := range strings.Fields(p) {
-			if line != "" && len(line)+1+len(w) > 76 {
-				lines, line = append(lines, line), ""
+			switch {
+			case width == 0:
+			case width+1+len(w) > 76:
+				b.WriteByte('\n')
+				width = 0
+			default:
+				b.WriteByte(' ')
+				width++
 			}
-			if line != "" {
-				line += " "
-			}
-			line += w
+			b.WriteString(w)
+			width += len(w)
 		}
-		paras[i] = strings.Join(append(lines, line), "\n")
 	}
-	return strings.Join(paras, "\n\n")
+	return b.String()
 }
 
 func installedHooks() string {
