@@ -58,23 +58,45 @@ type liveEnv struct {
 	// order is the live names in the order they were bound, as the engine
 	// finds the first collision among them.
 	order *[]string
+	// shared says the maps and order are the environment's it was cloned
+	// from, copied before the first binding: most branches of an <If> bind
+	// nothing, and a copy for each was most of the rule's allocations.
+	shared bool
 }
 
-func (e liveEnv) clone() liveEnv {
-	c := liveEnv{durable: make(map[string]bool, len(e.durable)), live: make(map[string]bool, len(e.live))}
+// clone is the environment of a branch: the bindings so far, and its own
+// from here. The environment cloned is not bound in before the branch is
+// followed to its end.
+func (e *liveEnv) clone() *liveEnv {
+	return &liveEnv{durable: e.durable, live: e.live, order: e.order, shared: true}
+}
+
+// own copies what a clone shares, before it binds a name.
+func (e *liveEnv) own() {
+	if !e.shared {
+		return
+	}
+	durable, live := make(map[string]bool, len(e.durable)+1), make(map[string]bool, len(e.live)+1)
 	for n := range e.durable {
-		c.durable[n] = true
+		durable[n] = true
 	}
 	for n := range e.live {
-		c.live[n] = true
+		live[n] = true
 	}
 	order := slices.Clone(*e.order)
-	c.order = &order
-	return c
+	e.durable, e.live, e.order, e.shared = durable, live, &order, false
 }
 
-func (e liveEnv) bindLive(name string) {
+func (e *liveEnv) bindDurable(name string) {
+	if !e.durable[name] {
+		e.own()
+		e.durable[name] = true
+	}
+}
+
+func (e *liveEnv) bindLive(name string) {
 	if !e.live[name] {
+		e.own()
 		e.live[name] = true
 		*e.order = append(*e.order, name)
 	}
@@ -85,12 +107,19 @@ func (e liveEnv) bindLive(name string) {
 // level of the body and the branches of a top-level <If>, which expand in
 // that same environment (a branch's bindings count in it alone).
 func (k *checker) checkLiveBindings() {
-	env := liveEnv{durable: map[string]bool{"props": true}, live: map[string]bool{}, order: new([]string)}
+	env := &liveEnv{durable: map[string]bool{"props": true}, live: map[string]bool{}, order: new([]string)}
 	k.followLive(k.c.Body, env)
 }
 
-func (k *checker) followLive(nodes []Node, env liveEnv) {
+func (k *checker) followLive(nodes []Node, env *liveEnv) { k.followLiveBut(nodes, "", env) }
+
+// followLiveBut is followLive of the nodes but the tags named skip (the
+// <Else> among an <If>'s children, which is its other branch).
+func (k *checker) followLiveBut(nodes []Node, skip string, env *liveEnv) {
 	for _, n := range nodes {
+		if t, ok := n.(*Tag); ok && skip != "" && t.Name == skip {
+			continue
+		}
 		switch n := n.(type) {
 		case *CodeBlock:
 			k.liveBlock(n, env)
@@ -104,19 +133,13 @@ func (k *checker) followLive(nodes []Node, env liveEnv) {
 						k.followLive(e.Children, env.clone())
 					}
 				}
-				var then []Node
-				for _, ch := range n.Children {
-					if e, ok := ch.(*Tag); !ok || e.Name != "Else" {
-						then = append(then, ch)
-					}
-				}
-				k.followLive(then, env.clone())
+				k.followLiveBut(n.Children, "Else", env.clone())
 			}
 			// The tag's as binds in this environment once it has run
 			// (expand.ts: parentEnv.values[asBinding]).
 			if a := n.Attr("as"); a != nil && (n.Name != "Json" || k.resOf(n).Kind != ResolveRegistered) {
 				if name, _, ok := bindingName(n, a); ok && isBindingName(name) && !reservedWords[name] {
-					env.durable[name] = true
+					env.bindDurable(name)
 				}
 			}
 		}
@@ -125,7 +148,7 @@ func (k *checker) followLive(nodes []Node, env liveEnv) {
 
 // liveBlock checks one code block against what is bound before it, and
 // records what it binds.
-func (k *checker) liveBlock(cb *CodeBlock, env liveEnv) {
+func (k *checker) liveBlock(cb *CodeBlock, env *liveEnv) {
 	mods := parseInfo(cb.Info)
 	chain, as := splitAs(mods)
 	if !cb.Exec && !cb.Eval || !knownChain(chain) || k.refusedTimeout(chain) {
@@ -140,7 +163,7 @@ func (k *checker) liveBlock(cb *CodeBlock, env liveEnv) {
 			bound = bound && m.name == "timeout"
 		}
 		if bound && isBindingName(cb.As) && !reservedWords[cb.As] {
-			env.durable[cb.As] = true
+			env.bindDurable(cb.As)
 		}
 		return
 	}
@@ -180,7 +203,7 @@ func (k *checker) liveBlock(cb *CodeBlock, env liveEnv) {
 			}
 		}
 	} else {
-		env.durable["output"] = true // the block's own output(), set before it is read (eval-handler.ts)
+		env.bindDurable("output") // the block's own output(), set before it is read (eval-handler.ts)
 	}
 	decls, facts, ok := k.evalTopLevel(cb)
 	if !ok {
@@ -213,7 +236,7 @@ func (k *checker) liveBlock(cb *CodeBlock, env liveEnv) {
 		}
 	}
 	for _, d := range facts.committed {
-		env.durable[d] = true
+		env.bindDurable(d)
 	}
 }
 
