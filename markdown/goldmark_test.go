@@ -157,9 +157,9 @@ func TestParagraphsAllocateTogether(t *testing.T) {
 		parser.WithParagraphTransformers(util.Prioritized(linkRefs{parser.LinkReferenceParagraphTransformer}, 100)),
 	)
 	parse := func(p parser.Parser) ast.Node {
-		r := newPlainReader(src)
-		root := p.Parse(r, withContext(r))
-		r.restore()
+		r, pc := newParse(src)
+		root := p.Parse(r, parser.WithContext(pc))
+		restoreHeld(pc)
 		return root
 	}
 	count := func(root ast.Node) (n int) {

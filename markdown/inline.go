@@ -13,83 +13,53 @@ import (
 // Most paragraphs hold no inline syntax baton's parser reads: no backtick
 // (code spans) and no "<" (autolinks, raw HTML). For those, goldmark's inline
 // pass only walks every byte to cut each line into one Text node, and that
-// walk was half of baton's parse. plainReader lets goldmark build the block
-// structure, then, once it is complete and before the inline pass, takes the
-// lines of every such paragraph out of goldmark's sight; parsePiece puts them
-// back after it. Such a plain block has no inline children: its text is its
-// Lines, which cover every byte the Text nodes would (a reader of the tree
-// reads a block's text from its lines and its segments alike). Making those
-// nodes, one a line, was a tenth of the parse and of what it allocated,
-// and no rule read them. The tree is otherwise goldmark's node for node
+// walk was half of baton's parse. So when such a paragraph closes
+// (paragraphs.Close), its lines are taken out of goldmark's sight, and the
+// parse puts them back after goldmark's inline pass (restoreHeld). Such a
+// plain block has no inline children: its text is its Lines, which cover
+// every byte the Text nodes would (a reader of the tree reads a block's
+// text from its lines and its segments alike). Making those nodes, one a
+// line, was a tenth of the parse and of what it allocated, and no rule
+// read them. The tree is otherwise goldmark's node for node
 // (TestParsePlainTextsMatchGoldmark, FuzzParseTree); paragraphs with any
 // inline syntax are left to goldmark whole.
 //
-// The moment between the two passes is when goldmark asks for the source to
-// start the inline pass: the reader is at its end and no block is open. If a
-// goldmark version stopped asking then, nothing would be taken out and
-// goldmark would parse every paragraph itself, as before: slower, and with
-// the Text nodes.
-type plainReader struct {
-	gtext.Reader
-	src  []byte
-	pc   parser.Context
-	root ast.Node // the document, seen as the parent of the first open block
-	done bool
-	held []heldLines
-}
+// A closed paragraph's lines are final, the link reference definitions
+// taken out before it closes, but in one case: a setext heading's
+// underline closes the paragraph first, then goldmark gives its lines to
+// the link reference definitions and the heading. A paragraph closed by a
+// line that may be an underline is not held (mayUnderline). (The lines
+// were taken out at the start of the inline pass before, by a reader that
+// watched for it: every read of the source went through it, and the tree
+// was walked once more to find them.)
 
-// heldLines is a paragraph (or a tight list's text block) whose lines are
-// kept out of goldmark's inline pass.
+// heldLines is a paragraph whose lines are kept out of goldmark's inline
+// pass.
 type heldLines struct {
 	node  ast.Node
 	lines gtext.Segments
 }
 
-func (r *plainReader) Source() []byte {
-	if r.done {
-		return r.src
-	}
-	if r.root == nil {
-		if open := r.pc.OpenedBlocks(); len(open) > 0 {
-			r.root = open[0].Node.Parent()
-		}
-	} else if len(r.pc.OpenedBlocks()) == 0 {
-		if line, _ := r.Reader.PeekLine(); line == nil {
-			r.done = true
-			r.hold(r.src)
-		}
-	}
-	return r.src
+// heldKey holds a parse's *[]heldLines in its parser.Context.
+var heldKey = parser.NewContextKey()
+
+// newParse is a reader of src and a context for goldmark to parse it with,
+// holding the list of the paragraphs held out of the inline pass.
+func newParse(src []byte) (gtext.Reader, parser.Context) {
+	pc := parser.NewContext()
+	pc.Set(heldKey, heldPool.Get().(*[]heldLines))
+	return gtext.NewReader(src), pc
 }
 
-// hold takes out the lines of every plain paragraph and text block. The
-// tree holds only blocks yet: inline nodes come with the inline pass.
-func (r *plainReader) hold(src []byte) {
-	if r.root == nil || r.root.Kind() != ast.KindDocument {
+// hold takes the lines of the closed paragraph node out of the inline
+// pass when they are plain.
+func hold(node ast.Node, src []byte, pc parser.Context) {
+	held, _ := pc.Get(heldKey).(*[]heldLines)
+	if held == nil || !plainLines(node.Lines(), src) {
 		return
 	}
-	n := r.root.FirstChild()
-	for n != nil {
-		switch n.Kind() {
-		case ast.KindParagraph, ast.KindTextBlock:
-			if plainLines(n.Lines(), src) {
-				r.held = append(r.held, heldLines{node: n, lines: *n.Lines()})
-				*n.Lines() = gtext.Segments{}
-			}
-		default:
-			if c := n.FirstChild(); c != nil {
-				n = c
-				continue
-			}
-		}
-		for n != r.root && n.NextSibling() == nil {
-			n = n.Parent()
-		}
-		if n == r.root {
-			break
-		}
-		n = n.NextSibling()
-	}
+	*held = append(*held, heldLines{node: node, lines: *node.Lines()})
+	*node.Lines() = gtext.Segments{}
 }
 
 // plainLines reports whether goldmark's inline pass over lines would make
@@ -115,17 +85,19 @@ func plainLines(lines *gtext.Segments, src []byte) bool {
 	return bytes.IndexByte(span, '`') < 0 && bytes.IndexByte(span, '<') < 0
 }
 
-// restore puts the held lines back.
-func (r *plainReader) restore() {
-	for _, h := range r.held {
+// restoreHeld puts the held lines of the parse with context pc back.
+func restoreHeld(pc parser.Context) {
+	held, _ := pc.Get(heldKey).(*[]heldLines)
+	if held == nil {
+		return
+	}
+	for _, h := range *held {
 		*h.node.Lines() = h.lines
 	}
-	if cap(r.held) > 0 {
-		clear(r.held) // no node outlives its document through the pool
-		held := r.held[:0]
-		heldPool.Put(&held)
-	}
-	r.held = nil
+	clear(*held) // no node outlives its document through the pool
+	*held = (*held)[:0]
+	heldPool.Put(held)
+	pc.Set(heldKey, nil)
 }
 
 // heldPool keeps the held lists between parses: a large document holds
@@ -154,11 +126,3 @@ func (t linkRefs) Transform(node *ast.Paragraph, reader gtext.Reader, pc parser.
 	}
 	t.ParagraphTransformer.Transform(node, reader, pc)
 }
-
-func newPlainReader(src []byte) *plainReader {
-	return &plainReader{Reader: gtext.NewReader(src), src: src, pc: parser.NewContext(), held: *heldPool.Get().(*[]heldLines)}
-}
-
-// withContext has goldmark parse with the reader's context, whose open
-// blocks the reader watches.
-func withContext(r *plainReader) parser.ParseOption { return parser.WithContext(r.pc) }

@@ -140,6 +140,19 @@ var plainCases = []string{
 	"Title\n=====\n\ntext\n",
 	"[x]: /u\nTitle\n-----\n",
 	"[x]: /u\n===\nnext\n",
+	// setext underlines inside containers, where the paragraph is closed
+	// and its lines read again for the heading
+	"> para\n> ---\n",
+	"> para\n> ===\n> after\n",
+	"- item\n  para\n  ---\n",
+	"- a\n  - b\n    para\n    ===\n",
+	"1. x\n   > q\n   > ---\n",
+	">     code\n> para\n> ---\n",
+	"- [x]: /u\n  ===\n",
+	"> [x]: /u\n> para\n> ---\n",
+	"para\n   ---\n",
+	"para\n    ---\n",
+	"para\n\t---\n",
 	"[x]: /u\n\npara [x]\n",
 	"  [x]: /u\n[y]: /v 'title'\ntext\n",
 	"para\n[x]: /u\n",
@@ -194,17 +207,17 @@ func TestParsePlainTextsMatchGoldmark(t *testing.T) {
 }
 
 // TestParseHoldsPlainParagraphs: the inline pass is skipped for plain
-// paragraphs and text blocks only. Without this the tree would still be
+// paragraphs only. Without this the tree would still be
 // right, and baton's parse silently twice as slow.
 func TestParseHoldsPlainParagraphs(t *testing.T) {
 	src := []byte("# Title\n\nplain\ntwo lines\n\n- item\n- item `code`\n\n> quoted\n\nwith <b>\n")
-	pc := newPlainReader(src)
-	mdParser.Parse(pc, withContext(pc))
+	r, pc := newParse(src)
+	mdParser.Parse(r, parser.WithContext(pc))
 	var got []string
-	for _, h := range pc.held {
+	for _, h := range *pc.Get(heldKey).(*[]heldLines) {
 		got = append(got, h.node.Kind().String()+" "+string(h.lines.Value(src)))
 	}
-	pc.restore()
+	restoreHeld(pc)
 	want := []string{"Paragraph plain\ntwo lines", "Paragraph item", "Paragraph quoted"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("held blocks (-want +got):\n%s", diff)

@@ -11,8 +11,9 @@ import (
 // paragraphs are made together, a slab at a time, rather than one
 // allocation each: a list item holds one, and a handoff document's lists
 // run to thousands of items (paragraphs were an eighth of a check run's
-// allocations). Open is goldmark's otherwise; the tree is the same
-// (FuzzParseTree).
+// allocations); and that a plain paragraph is held out of the inline pass
+// when it closes (hold). Open is goldmark's otherwise; the tree is the
+// same (FuzzParseTree).
 type paragraphs struct{ parser.BlockParser }
 
 // paragraphSlabKey holds a parse's *paragraphSlab in its parser.Context.
@@ -32,6 +33,27 @@ func (b paragraphs) Open(parent ast.Node, reader gtext.Reader, pc parser.Context
 	node.Lines().Append(segment)
 	reader.AdvanceToEOL()
 	return node, parser.NoChildren
+}
+
+// Close is goldmark's, then holds the paragraph's lines out of the inline
+// pass when they are plain (hold), unless the line that closes it may be a
+// setext heading's underline: goldmark closes the paragraph, then gives
+// its lines to the link reference definitions and to the heading.
+func (b paragraphs) Close(node ast.Node, reader gtext.Reader, pc parser.Context) {
+	b.BlockParser.Close(node, reader, pc)
+	if line, _ := reader.PeekLine(); node.Parent() != nil && !mayUnderline(line) { // goldmark removes a paragraph left with no line
+		hold(node, reader.Source(), pc)
+	}
+}
+
+// mayUnderline reports whether line may be a setext heading's underline:
+// up to three spaces, then "=" or "-".
+func mayUnderline(line []byte) bool {
+	i := 0
+	for i < 3 && i < len(line) && line[i] == ' ' {
+		i++
+	}
+	return i < len(line) && (line[i] == '=' || line[i] == '-')
 }
 
 // paragraphSlab hands out zero paragraphs from chunks that double in size,

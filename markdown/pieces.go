@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -66,16 +67,16 @@ func parsePieces(src []byte, n int) ast.Node {
 // parsePiece parses src from start (a line's start after a blank line, or
 // 0) to its end, offsets in src.
 func parsePiece(src []byte, start int) ast.Node {
-	r := newPlainReader(src)
+	r, pc := newParse(src)
 	if start > 0 {
 		// Stand on the blank line before start, then step onto start: the
 		// reader then measures columns from start's line.
 		prev := lineStart(src, start-1)
-		r.Reader.SetPosition(0, gtext.NewSegment(prev, start))
-		r.Reader.AdvanceLine()
+		r.SetPosition(0, gtext.NewSegment(prev, start))
+		r.AdvanceLine()
 	}
-	root := mdParser.Parse(r, withContext(r))
-	r.restore()
+	root := mdParser.Parse(r, parser.WithContext(pc))
+	restoreHeld(pc)
 	return root
 }
 
