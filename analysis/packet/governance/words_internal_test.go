@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -155,17 +156,21 @@ func TestFirstSentenceMatchesThePattern(t *testing.T) {
 	}
 }
 
-// scanFacts decides as the validator's patterns do, on random messages.
+// scanFacts decides as the validator's patterns do, on random messages,
+// read whole and in parts.
 func TestScanFactsMatchesThePatterns(t *testing.T) {
 	pieces := []string{"updated", "No files changed", "next step", "sign off", "no further action needed", "No", "no files", "Next", "sign", "changed", "step", "Review", "reviewed", "blocked", "nonblocking", "non-blocking", "blocking", "because", "pending", "T123", "FR-9", " ", ".", "\n", "x", "_", "-", "é"}
 	r := rand.New(rand.NewPCG(9, 10))
-	for range 5000 {
+	for k := range 5000 {
 		var sb strings.Builder
 		for range 1 + r.IntN(10) {
 			sb.WriteString(pieces[r.IntN(len(pieces))])
 		}
 		text := sb.String()
 		f := scanFacts(text)
+		if g := splitFacts(text, 1+k%4); g != f {
+			t.Fatalf("%q in %d parts: facts %+v, the whole text's %+v", text, 1+k%4, g, f)
+		}
 		bs, be := blockerNamed(text)
 		if f.progress != progressWords.match(text) || f.nextStep != nextStepWords.match(text) || f.review != reviewCue.match(text) ||
 			f.discloses != disclosesWord.match(text) || f.blocker != [2]int{bs, be} || f.refs < min(len(opaqueRefs(text)), 3) {
@@ -265,6 +270,15 @@ func FuzzScans(f *testing.F) {
 		if fc.progress != progressWords.match(text) || fc.nextStep != nextStepWords.match(text) || fc.review != reviewCue.match(text) ||
 			fc.discloses != disclosesWord.match(text) || fc.blocker != [2]int{bs, be} || fc.refs < min(len(opaqueRefs(text)), 3) {
 			t.Fatalf("%q: facts %+v", text, fc)
+		}
+		whole, blocking := scanFactsIn(text, 0, len(text))
+		if whole.blocker[0] < 0 {
+			whole.blocker = blocking
+		}
+		for n := 2; n <= 5; n++ {
+			if got := splitFacts(text, n); got != whole {
+				t.Fatalf("%q in %d parts: facts %+v, the whole text's %+v", text, n, got, whole)
+			}
 		}
 		var want []int
 		off := 0
@@ -421,6 +435,33 @@ func TestWordCountReadsInPlace(t *testing.T) {
 			if got, want := wordCountUpTo(s, limit), wordCountByRunes(s, limit); got != want {
 				t.Errorf("wordCountUpTo(%q, %d) = %d, over its runes %d", s, limit, got, want)
 			}
+		}
+	}
+}
+
+// TestScanFactsSplitsLongTexts: a long text is read in parts, with the
+// facts of a read of the whole, wherever its blocker words, references and
+// phrases fall.
+func TestScanFactsSplitsLongTexts(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	pieces := []string{"plain words here ", "and more text. ", "T123 ", "deadbeef1 ", "blocking ", "non-blocking ", "no files changed ", "next step ", "review ", "pending ", "because ", "\n"}
+	r := rand.New(rand.NewPCG(11, 12))
+	for range 20 {
+		var sb strings.Builder
+		for sb.Len() < 5*splitFactsFrom {
+			if r.IntN(200) == 0 {
+				sb.WriteString(pieces[2+r.IntN(len(pieces)-2)])
+			} else {
+				sb.WriteString(pieces[r.IntN(2)])
+			}
+		}
+		text := sb.String()
+		whole, blocking := scanFactsIn(text, 0, len(text))
+		if whole.blocker[0] < 0 {
+			whole.blocker = blocking
+		}
+		if got := scanFacts(text); got != whole {
+			t.Fatalf("a text of %d bytes: facts %+v, the whole text's %+v", len(text), got, whole)
 		}
 	}
 }
