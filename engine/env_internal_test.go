@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"github.com/baton-md/baton/analysis/stopintent"
 	"github.com/baton-md/baton/handoff"
@@ -13,19 +14,13 @@ import (
 // the room Analysis makes for it, so that the map is never grown.
 func TestAnalysisFitsItsMap(t *testing.T) {
 	dir := t.TempDir()
-	for name, text := range map[string]string{
-		".git/HEAD":          "ref: refs/heads/main\n",
-		".baton.yaml":        "handoff:\n  state-dir: state\nworkflow:\n  component-dirs: [components]\n  registered: [Probe]\n  mode: test\n",
-		".specrew/README.md": "specrew\n",
-		"docs/w.md":          "<Probe />\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.CopyFS(dir, fstest.MapFS{
+		".git/HEAD":          {Data: []byte("ref: refs/heads/main\n")},
+		".baton.yaml":        {Data: []byte("handoff:\n  state-dir: state\nworkflow:\n  component-dirs: [components]\n  registered: [Probe]\n  mode: test\n")},
+		".specrew/README.md": {Data: []byte("specrew\n")},
+		"docs/w.md":          {Data: []byte("<Probe />\n")},
+	}); err != nil {
+		t.Fatal(err)
 	}
 	e := New(Sources{Registry: Registry(), Ledger: func(string) handoff.Resolver {
 		return func(string) handoff.Lookup { return handoff.Lookup{} }

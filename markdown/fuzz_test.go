@@ -1,7 +1,6 @@
 package markdown_test
 
 import (
-	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -123,31 +122,6 @@ func FuzzParse(f *testing.F) {
 			if fm.Err != nil && fm.Data != nil {
 				t.Fatalf("front matter has both Data and Err")
 			}
-		}
-	})
-}
-
-// FuzzNormalizeHeading: NormalizeHeading gives what its definition does,
-// the single-spaced shortcut included: the text split into fields and
-// joined by single spaces, lower-cased.
-func FuzzNormalizeHeading(f *testing.F) {
-	for _, s := range []string{"What I Just Did", "**Why  I Stopped:**", "What\u00a0Happens Next", "a\tb", "ÉTAT", "", "x\u0085y"} {
-		f.Add(s)
-	}
-	ref := func(s string) string {
-		s = strings.TrimSpace(s)
-		s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
-		for _, w := range []string{"**", "__"} {
-			if len(s) > 2*len(w) && strings.HasPrefix(s, w) && strings.HasSuffix(s, w) {
-				s = strings.TrimSpace(s[len(w) : len(s)-len(w)])
-			}
-		}
-		s = strings.TrimSpace(strings.TrimSuffix(s, ":"))
-		return strings.ToLower(strings.Join(strings.Fields(s), " "))
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := markdown.NormalizeHeading(s), ref(s); got != want {
-			t.Errorf("NormalizeHeading(%q) = %q, want %q", s, got, want)
 		}
 	})
 }
