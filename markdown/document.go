@@ -71,9 +71,10 @@ type Document struct {
 	// Source is what goldmark parsed: Text with any front matter blanked out
 	// (line breaks kept), so byte offsets in the AST are offsets in Text.
 	Source []byte
-	// Root is goldmark's tree of Source, but for one thing: a paragraph or
-	// text block with no inline syntax baton parses (no code span, autolink
-	// or raw HTML) has no inline children, and its Lines are its text.
+	// Root is goldmark's tree of Source, but for two things: a paragraph
+	// with no inline syntax baton parses (no code span, autolink or raw
+	// HTML) has no inline children, its Lines being its text; and a tight
+	// list's items hold Paragraph nodes where goldmark has TextBlocks.
 	Root ast.Node
 
 	FrontMatter *FrontMatter // nil when the document has none

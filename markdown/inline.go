@@ -40,25 +40,37 @@ type heldLines struct {
 	lines gtext.Segments
 }
 
-// heldKey holds a parse's *[]heldLines in its parser.Context.
-var heldKey = parser.NewContextKey()
+// parse is what one parse keeps beside goldmark's context: the paragraphs
+// held out of the inline pass, and the slab its paragraphs are made from.
+type parse struct {
+	held *[]heldLines // from heldPool
+	slab paragraphSlab
+}
 
-// newParse is a reader of src and a context for goldmark to parse it with,
-// holding the list of the paragraphs held out of the inline pass.
+// parseKey holds a parse's *parse in its parser.Context.
+var parseKey = parser.NewContextKey()
+
+// newParse is a reader of src and a context for goldmark to parse it with.
 func newParse(src []byte) (gtext.Reader, parser.Context) {
 	pc := parser.NewContext()
-	pc.Set(heldKey, heldPool.Get().(*[]heldLines))
+	pc.Set(parseKey, &parse{held: heldPool.Get().(*[]heldLines)})
 	return gtext.NewReader(src), pc
+}
+
+// parseOf is the parse that pc is the context of; nil for a context
+// newParse did not make.
+func parseOf(pc parser.Context) *parse {
+	p, _ := pc.Get(parseKey).(*parse)
+	return p
 }
 
 // hold takes the lines of the closed paragraph node out of the inline
 // pass when they are plain.
-func hold(node ast.Node, src []byte, pc parser.Context) {
-	held, _ := pc.Get(heldKey).(*[]heldLines)
-	if held == nil || !plainLines(node.Lines(), src) {
+func (p *parse) hold(node ast.Node, src []byte) {
+	if !plainLines(node.Lines(), src) {
 		return
 	}
-	*held = append(*held, heldLines{node: node, lines: *node.Lines()})
+	*p.held = append(*p.held, heldLines{node: node, lines: *node.Lines()})
 	*node.Lines() = gtext.Segments{}
 }
 
@@ -87,17 +99,17 @@ func plainLines(lines *gtext.Segments, src []byte) bool {
 
 // restoreHeld puts the held lines of the parse with context pc back.
 func restoreHeld(pc parser.Context) {
-	held, _ := pc.Get(heldKey).(*[]heldLines)
-	if held == nil {
+	p := parseOf(pc)
+	if p == nil || p.held == nil {
 		return
 	}
-	for _, h := range *held {
+	for _, h := range *p.held {
 		*h.node.Lines() = h.lines
 	}
-	clear(*held) // no node outlives its document through the pool
-	*held = (*held)[:0]
-	heldPool.Put(held)
-	pc.Set(heldKey, nil)
+	clear(*p.held) // no node outlives its document through the pool
+	*p.held = (*p.held)[:0]
+	heldPool.Put(p.held)
+	p.held = nil
 }
 
 // heldPool keeps the held lists between parses: a large document holds

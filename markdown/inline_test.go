@@ -214,7 +214,7 @@ func TestParseHoldsPlainParagraphs(t *testing.T) {
 	r, pc := newParse(src)
 	mdParser.Parse(r, parser.WithContext(pc))
 	var got []string
-	for _, h := range *pc.Get(heldKey).(*[]heldLines) {
+	for _, h := range *parseOf(pc).held {
 		got = append(got, h.node.Kind().String()+" "+string(h.lines.Value(src)))
 	}
 	restoreHeld(pc)

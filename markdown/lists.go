@@ -12,8 +12,9 @@ import (
 // no <p> for it, and baton renders nothing. Those nodes were a tenth of the
 // allocations of a parse of handoff documents, which are lists. The list's
 // IsTight is goldmark's (the loop below is its listParser.Close up to the
-// replacement), and so is each paragraph's HasBlankPreviousLines (false); every reader of the tree takes a Paragraph where goldmark
-// has a TextBlock, and the tree tests compare the two as one.
+// replacement), and so is each paragraph's HasBlankPreviousLines (false).
+// Every reader of the tree takes a Paragraph where goldmark has a
+// TextBlock, and the tree tests compare the two as one.
 type tightLists struct{ parser.BlockParser }
 
 func (b tightLists) Close(node ast.Node, _ gtext.Reader, _ parser.Context) {

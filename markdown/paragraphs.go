@@ -12,37 +12,38 @@ import (
 // allocation each: a list item holds one, and a handoff document's lists
 // run to thousands of items (paragraphs were an eighth of a check run's
 // allocations); and that a plain paragraph is held out of the inline pass
-// when it closes (hold). Open is goldmark's otherwise; the tree is the
+// when it closes (parse.hold). Open is goldmark's otherwise; the tree is the
 // same (FuzzParseTree).
 type paragraphs struct{ parser.BlockParser }
-
-// paragraphSlabKey holds a parse's *paragraphSlab in its parser.Context.
-var paragraphSlabKey = parser.NewContextKey()
 
 func (b paragraphs) Open(parent ast.Node, reader gtext.Reader, pc parser.Context) (ast.Node, parser.State) {
 	line, segment := reader.PeekLine()
 	if util.IsBlank(line) {
 		return nil, parser.NoChildren
 	}
-	s, _ := pc.Get(paragraphSlabKey).(*paragraphSlab)
-	if s == nil {
-		s = &paragraphSlab{}
-		pc.Set(paragraphSlabKey, s)
+	var node *ast.Paragraph
+	if p := parseOf(pc); p != nil {
+		node = p.slab.new()
+	} else {
+		node = ast.NewParagraph()
 	}
-	node := s.new()
 	node.Lines().Append(segment)
 	reader.AdvanceToEOL()
 	return node, parser.NoChildren
 }
 
 // Close is goldmark's, then holds the paragraph's lines out of the inline
-// pass when they are plain (hold), unless the line that closes it may be a
-// setext heading's underline: goldmark closes the paragraph, then gives
-// its lines to the link reference definitions and to the heading.
+// pass when they are plain (parse.hold), unless the line that closes it
+// may be a setext heading's underline: goldmark closes the paragraph, then
+// gives its lines to the link reference definitions and to the heading.
 func (b paragraphs) Close(node ast.Node, reader gtext.Reader, pc parser.Context) {
 	b.BlockParser.Close(node, reader, pc)
-	if line, _ := reader.PeekLine(); node.Parent() != nil && !mayUnderline(line) { // goldmark removes a paragraph left with no line
-		hold(node, reader.Source(), pc)
+	p := parseOf(pc)
+	if p == nil || p.held == nil || node.Parent() == nil { // goldmark removes a paragraph left with no line
+		return
+	}
+	if line, _ := reader.PeekLine(); !mayUnderline(line) {
+		p.hold(node, reader.Source())
 	}
 }
 
