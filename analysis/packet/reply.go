@@ -74,7 +74,7 @@ func namedReply(pt *proseText, ph *phrases, body markdown.Span) Fact {
 				return ast.WalkStop
 			}
 			return ast.WalkSkipChildren
-		case *ast.Paragraph, *ast.TextBlock:
+		case *ast.Paragraph: // a tight list item's too (markdown keeps them Paragraphs)
 			if s, ok := replyRequest(pt, ph, n); ok {
 				f = Fact{Value: true, Spans: []markdown.Span{s}, Why: "What I Need From You asks for a reply it names"}
 				return ast.WalkStop
