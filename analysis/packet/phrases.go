@@ -1,7 +1,6 @@
 package packet
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unsafe"
 
 	"github.com/baton-md/baton/internal/ascii"
 	"github.com/baton-md/baton/markdown"
@@ -459,22 +457,13 @@ func (p *phrases) scanWords(text string, toggles []uint64, from, keep, to int, f
 	// Eight bytes at a time, only where words start: most words are ruled
 	// out by their first two bytes, and finding where each word ends (and
 	// calling a function for each) cost more than looking most of them up.
-	bytes := unsafe.Slice(unsafe.StringData(text), len(text))
 	var prev uint64 // the word bytes of the previous eight, as wordBytes has them
 	i0 := from &^ 7
 	if i0 >= 8 {
-		prev = ascii.WordBytes(binary.LittleEndian.Uint64(bytes[i0-8:]))
+		prev = ascii.WordBytes(ascii.Load8(text, i0-8))
 	}
 	for i := i0; i < to; i += 8 {
-		var x uint64
-		if i+8 <= len(bytes) {
-			x = binary.LittleEndian.Uint64(bytes[i:])
-		} else {
-			var b [8]byte // past the end: zero bytes, which are not word bytes
-			copy(b[:], bytes[i:])
-			x = binary.LittleEndian.Uint64(b[:])
-		}
-		m := ascii.WordBytes(x)
+		m := ascii.WordBytes(ascii.Load8(text, i))
 		before := m<<8 | prev>>56 // byte k's bit: byte k-1 is a word byte
 		prev = m
 		for ev := m &^ before; ev != 0; ev &= ev - 1 { // where a word starts

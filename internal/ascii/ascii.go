@@ -30,6 +30,18 @@ func WordBytes(x uint64) uint64 {
 	return (letter | digit | underscore) &^ x & highs
 }
 
+// Load8 is the eight bytes of s from i as a little-endian number, zero
+// bytes past the end of s (which are no word bytes): the eight-at-a-time
+// scans read a text's last bytes with it.
+func Load8(s string, i int) uint64 {
+	if i+8 <= len(s) {
+		return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+	}
+	var tail [8]byte
+	copy(tail[:], s[i:])
+	return binary.LittleEndian.Uint64(tail[:])
+}
+
 // WordEnd is where the run of word bytes (WordBytes) that starts at i in
 // s ends: len(s), or the first byte from i on that is not one. Eight bytes
 // are read at a time: a byte at a time, with a branch each, the end of

@@ -74,3 +74,21 @@ func TestIndexIsStringsIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestLoad8: the eight bytes from i, least significant first, and zero
+// bytes past the end.
+func TestLoad8(t *testing.T) {
+	s := "abcdefghij"
+	for i := 0; i <= len(s); i++ {
+		var want uint64
+		for k := 7; k >= 0; k-- {
+			want <<= 8
+			if i+k < len(s) {
+				want |= uint64(s[i+k])
+			}
+		}
+		if got := Load8(s, i); got != want {
+			t.Errorf("Load8(%q, %d) = %#x, want %#x", s, i, got, want)
+		}
+	}
+}

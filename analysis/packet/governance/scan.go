@@ -1,12 +1,10 @@
 package governance
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"runtime"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/baton-md/baton/internal/ascii"
 )
@@ -220,10 +218,9 @@ func scanFactsIn(text string, from, to int) (facts, [2]int) {
 	f := facts{blocker: [2]int{-1, -1}}
 	blocking := [2]int{-1, -1}
 	need := uint8(fProgress | fNextStep | fReview | fBlocker | fDiscloses) // the facts not known yet
-	b := unsafe.Slice(unsafe.StringData(text), len(text))
 	// word reads the word text[i:j]; it reports whether every fact is known.
 	word := func(i, j int) bool {
-		n, x := j-i, load8(b, i)
+		n, x := j-i, ascii.Load8(text, i)
 		if f.refs < 3 && mayBeRef(x, n) && mayStartRef(text[i:j]) && refAt(text, i) > i {
 			f.refs++
 		}
@@ -254,11 +251,11 @@ func scanFactsIn(text string, from, to int) (facts, [2]int) {
 	i0 := from &^ 7
 	var prev uint64 // the word bytes of the eight before, as WordBytes has them
 	if i0 >= 8 {
-		prev = ascii.WordBytes(load8(b, i0-8))
+		prev = ascii.WordBytes(ascii.Load8(text, i0-8))
 	}
 	start := -1 // where the word being read starts; -1 before the first in range
-	for i := i0; i < len(b) && i <= to; i += 8 {
-		m := ascii.WordBytes(load8(b, i))
+	for i := i0; i < len(text) && i <= to; i += 8 {
+		m := ascii.WordBytes(ascii.Load8(text, i))
 		for ev := m ^ (m<<8 | prev>>56); ev != 0; ev &= ev - 1 {
 			k := bits.TrailingZeros64(ev)
 			at := i + k/8
@@ -277,20 +274,10 @@ func scanFactsIn(text string, from, to int) (facts, [2]int) {
 		}
 		prev = m
 	}
-	if start >= from && len(b)&7 == 0 && prev>>63 != 0 {
-		word(start, len(b)) // the text ends in a word (past the end, zero bytes end it otherwise)
+	if start >= from && len(text)&7 == 0 && prev>>63 != 0 {
+		word(start, len(text)) // the text ends in a word (past the end, zero bytes end it otherwise)
 	}
 	return f, blocking
-}
-
-// load8 is the eight bytes of b from i, zero bytes past its end.
-func load8(b []byte, i int) uint64 {
-	if i+8 <= len(b) {
-		return binary.LittleEndian.Uint64(b[i:])
-	}
-	var tail [8]byte
-	copy(tail[:], b[i:])
-	return binary.LittleEndian.Uint64(tail[:])
 }
 
 // factTableBits sizes factTable: 4,096 entries, of which the lists fill a
@@ -304,7 +291,7 @@ const factTableBits = 12
 var factTable = func() (t [1 << factTableBits]uint8) {
 	add := func(w string, bits uint8) {
 		if len(w) < 32 && strings.IndexFunc(w, func(r rune) bool { return r > 0x7f || !isWord(byte(r)) }) < 0 {
-			t[factHash(load8([]byte(w), 0), len(w))] |= bits
+			t[factHash(ascii.Load8(w, 0), len(w))] |= bits
 		}
 	}
 	for w, bits := range factWords {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/baton-md/baton/internal/ascii"
 	"github.com/baton-md/baton/internal/lazyre"
 )
 
@@ -190,7 +191,7 @@ func TestFactTableHoldsEveryWord(t *testing.T) {
 			continue
 		}
 		for _, v := range []string{w, strings.ToUpper(w), strings.ToUpper(w[:1]) + w[1:]} {
-			if bits := factWords[w]; factTable[factHash(load8([]byte(v), 0), len(v))]&bits != bits {
+			if bits := factWords[w]; factTable[factHash(ascii.Load8(v, 0), len(v))]&bits != bits {
 				t.Errorf("%q: factTable lacks its facts %b", v, bits)
 			}
 		}
@@ -262,7 +263,7 @@ func FuzzScans(f *testing.F) {
 				t.Fatalf("%q: wordCountUpTo(%d) = %d, over its runes %d", text, limit, got, want)
 			}
 		}
-		if text != "" && mayStartRef(text) && !mayBeRef(load8([]byte(text), 0), len(text)) {
+		if text != "" && mayStartRef(text) && !mayBeRef(ascii.Load8(text, 0), len(text)) {
 			t.Fatalf("%q may start a reference, and mayBeRef rules it out", text)
 		}
 		fc := scanFacts(text)
@@ -392,7 +393,7 @@ func TestMayBeRefKeepsEveryRef(t *testing.T) {
 			continue
 		}
 		kept++
-		if !mayBeRef(load8([]byte(w), 0), len(w)) {
+		if !mayBeRef(ascii.Load8(w, 0), len(w)) {
 			t.Errorf("%q may start a reference, and mayBeRef rules it out", w)
 		}
 	}
