@@ -904,22 +904,16 @@ func (d *Dirs) roots(fsys fs.FS, dir string) []string {
 		}
 		// A folder of hundreds of workflows is read on every CPU at once:
 		// the documents of the folder analysed meanwhile wait for the list.
-		if n := min(runtime.GOMAXPROCS(0), len(entries)/rootsPerRun); n > 1 {
-			var next atomic.Int64
-			var wg sync.WaitGroup
-			for range n {
-				wg.Go(func() {
-					for i := int(next.Add(1) - 1); i < len(entries); i = int(next.Add(1) - 1) {
-						read(i)
-					}
-				})
-			}
-			wg.Wait()
-		} else {
-			for i := range entries {
-				read(i)
-			}
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range max(1, min(runtime.GOMAXPROCS(0), len(entries)/rootsPerRun)) {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(entries); i = int(next.Add(1) - 1) {
+					read(i)
+				}
+			})
 		}
+		wg.Wait()
 		var out []string
 		for i, e := range entries {
 			if may[i] {
