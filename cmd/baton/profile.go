@@ -22,6 +22,10 @@ func (o *profileOptions) register(fl *flag.FlagSet) {
 	fl.StringVar(&o.trace, "trace", "", "write a runtime execution trace of the run to `file`")
 }
 
+// defaultMemProfileRate is the runtime's own sampling rate, which main
+// turns off: a heap profile asked for samples from the flag's parse on.
+const defaultMemProfileRate = 512 * 1024
+
 // start begins the profiles asked for and returns what ends them.
 func (o *profileOptions) start() (stop func() error, err error) {
 	var stops []func() error
@@ -57,6 +61,7 @@ func (o *profileOptions) start() (stop func() error, err error) {
 		stops = append(stops, func() error { trace.Stop(); return f.Close() })
 	}
 	if o.mem != "" {
+		runtime.MemProfileRate = defaultMemProfileRate
 		stops = append(stops, func() error {
 			f, err := os.Create(o.mem)
 			if err != nil {
