@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/baton-md/baton/internal/lazyre"
+	"github.com/baton-md/baton/internal/pages"
 
 	"github.com/baton-md/baton/markdown"
 
@@ -591,6 +592,7 @@ func (p *parser) list(s *Section, l *ast.List, end int) {
 	// section's slice once (when an item is added: a section without items
 	// keeps a nil slice).
 	slab := make([]Item, len(starts))
+	pages.Touch(slab) // an item's strings are stored first: see package pages
 	ln := -1
 	for i, start := range starts {
 		stop := end

@@ -1,5 +1,7 @@
 package workflow
 
+import "github.com/baton-md/baton/internal/pages"
+
 // A document has hundreds of small nodes (tags, attributes, placeholders,
 // references, bindings); allocating each on its own made allocation and
 // the garbage collector a third of the analysis. These hand them out from
@@ -25,6 +27,7 @@ type slab[T any] struct {
 func (s *slab[T]) new(pos, end int) *T {
 	if len(s.free) == 0 {
 		s.free = make([]T, chunkSize(s.used, pos, end))
+		pages.Touch(s.free) // a node is stored whole, pointers first: see package pages
 	}
 	s.used++
 	p := &s.free[0]
@@ -37,6 +40,7 @@ func (s *slab[T]) new(pos, end int) *T {
 func (s *slab[T]) reserve(n int) {
 	if len(s.free) == 0 && n > 0 {
 		s.free = make([]T, n)
+		pages.Touch(s.free)
 	}
 }
 
