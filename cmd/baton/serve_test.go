@@ -46,17 +46,26 @@ func TestReturnMemoryWhenIdle(t *testing.T) {
 	}
 }
 
-// TestBatchGC: check collects at its batch pace, unless GOGC says
-// otherwise.
+// TestBatchGC: check collects at its batch pace, a slower one without the
+// heap budget (GOMEMLIMIT set), and as GOGC says when it is set.
 func TestBatchGC(t *testing.T) {
 	old := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(old)
-	batchGC("")
-	if got := debug.SetGCPercent(100); got != batchGCPercent {
-		t.Errorf("GC percent %d, want %d", got, batchGCPercent)
+	for _, c := range []struct {
+		gogc, gomemlimit string
+		want             int
+	}{
+		{"", "", batchGCPercent},
+		{"", "200MiB", unbudgetedGCPercent},
+		{"50", "", 100},
+		{"50", "200MiB", 100},
+	} {
+		batchGC(c.gogc, c.gomemlimit)
+		if got := debug.SetGCPercent(100); got != c.want {
+			t.Errorf("GOGC=%q GOMEMLIMIT=%q: GC percent %d, want %d", c.gogc, c.gomemlimit, got, c.want)
+		}
 	}
-	batchGC("50")
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("with GOGC set, GC percent %d, want it left alone (100)", got)
+	if batchGCPercent <= unbudgetedGCPercent {
+		t.Errorf("the budgeted pace (%d) should collect less often than the unbudgeted (%d)", batchGCPercent, unbudgetedGCPercent)
 	}
 }
