@@ -82,9 +82,7 @@ type Engine struct {
 	rootFS     memo.Map[string, fs.FS]            // Static: each workspace's view, opened once a run
 	heads      *headtree.Cache                    // the files of each repository's HEAD commit
 
-	wdOnce sync.Once // Static: the working folder, read once (abs)
-	wd     string
-	wdErr  error
+	wd func() (string, error) // Static: the working folder, read once (abs)
 }
 
 type loaded struct {
@@ -97,7 +95,7 @@ type loaded struct {
 // and specrew workspaces kept per root. src.Ledger has no default: nil
 // checks no handoff document against a session.
 func New(src Sources) *Engine {
-	e := &Engine{src: src, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}}
+	e := &Engine{src: src, dirs: map[string]*workflow.Dirs{}, workspaces: map[string]*stopintent.Workspace{}, wd: sync.OnceValues(os.Getwd)}
 	if e.src.Config == nil {
 		e.src.Config = e.nearestConfig
 	}
@@ -469,11 +467,11 @@ func (e *Engine) abs(path string) (string, error) {
 	if !e.src.Static || filepath.IsAbs(path) {
 		return filepath.Abs(path)
 	}
-	e.wdOnce.Do(func() { e.wd, e.wdErr = os.Getwd() })
-	if e.wdErr != nil {
-		return "", e.wdErr
+	wd, err := e.wd()
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join(e.wd, path), nil
+	return filepath.Join(wd, path), nil
 }
 
 // Sessions is the resolver of handoff documents' sessions: it finds a
